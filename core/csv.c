@@ -1,0 +1,240 @@
+#include "csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CSV_MAX_BYTES = 256 << 20 };
+
+/* One parsed row before the program's sizes are known. */
+typedef struct csv_rows {
+    action *cells;
+    int *row_start; /* [rows + 1] */
+    int rows, row_cap;
+    int count, cap;
+} csv_rows;
+
+static void rows_push(csv_rows *t, action a)
+{
+    if (t->count == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 256;
+        t->cells = ppf_realloc(t->cells, sizeof(action) * (size_t)t->cap);
+    }
+    t->cells[t->count++] = a;
+}
+
+static void rows_end_row(csv_rows *t)
+{
+    if (t->rows + 2 > t->row_cap) {
+        t->row_cap = t->row_cap ? t->row_cap * 2 : 16;
+        t->row_start = ppf_realloc(t->row_start, sizeof(int) * (size_t)t->row_cap);
+    }
+    t->rows++;
+    t->row_start[t->rows] = t->count;
+}
+
+/* Reads one cell starting at text[*pos]; leaves *pos on the ',' or line end
+ * that follows. A quoted cell may hold "" for a quote; its text goes to buf. */
+static bool read_cell(const char *text, size_t len, size_t *pos, char *buf, size_t cap,
+                      size_t *out_len, const char **why)
+{
+    size_t p = *pos, n = 0;
+    if (p < len && text[p] == '"') {
+        p++;
+        for (;;) {
+            if (p >= len) {
+                *why = "a quoted cell is not closed";
+                return false;
+            }
+            if (text[p] == '"') {
+                if (p + 1 < len && text[p + 1] == '"') {
+                    p++;
+                } else {
+                    p++;
+                    break;
+                }
+            }
+            if (n + 1 >= cap) {
+                *why = "a cell is longer than any action";
+                return false;
+            }
+            buf[n++] = text[p++];
+        }
+        if (p < len && text[p] != ',' && text[p] != '\n' && text[p] != '\r') {
+            *why = "text after a closing quote";
+            return false;
+        }
+    } else {
+        while (p < len && text[p] != ',' && text[p] != '\n' && text[p] != '\r') {
+            if (n + 1 >= cap) {
+                *why = "a cell is longer than any action";
+                return false;
+            }
+            buf[n++] = text[p++];
+        }
+    }
+    buf[n] = 0;
+    *out_len = n;
+    *pos = p;
+    return true;
+}
+
+/* The tightest layout name for an inferred stage map. */
+static program_layout detect_layout(const program *p)
+{
+    program_layout candidates[] = { PROGRAM_LAYOUT_LOOP, PROGRAM_LAYOUT_V };
+    for (int c = 0; c < 2; c++) {
+        bool match = p->stages % p->ranks == 0;
+        for (int s = 0; s < p->stages && match; s++)
+            match = p->stage_rank[s] == program_layout_rank(candidates[c], p->ranks, p->stages, s);
+        if (match)
+            return candidates[c];
+    }
+    return PROGRAM_LAYOUT_CUSTOM;
+}
+
+bool csv_parse(const char *text, size_t len, const char *origin, program *out, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    csv_rows t = { 0 };
+    t.row_cap = 16;
+    t.row_start = ppf_malloc(sizeof(int) * (size_t)t.row_cap);
+    t.row_start[0] = 0;
+    size_t pos = 0;
+    int col = 0;
+    long max_stage = -1, max_mb = -1;
+    char cellbuf[ACTION_TEXT_MAX * 2];
+    bool ok = true;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3; /* a UTF-8 byte-order mark from a spreadsheet */
+    while (pos < len && ok) {
+        if (col == 0) { /* blank lines at the end are not ranks */
+            size_t rest = pos;
+            while (rest < len && (text[rest] == '\r' || text[rest] == '\n'))
+                rest++;
+            if (rest == len)
+                break;
+        }
+        size_t n;
+        const char *why = NULL;
+        if (!read_cell(text, len, &pos, cellbuf, sizeof cellbuf, &n, &why)) {
+            ok = ppf_fail(err, "%s: row %d (rank %d), column %d: %s", origin, t.rows + 1, t.rows,
+                          col + 1, why);
+            break;
+        }
+        action a;
+        ppf_error cell_err = { { 0 } };
+        if (!action_parse(cellbuf, n, &a, &cell_err)) {
+            ok = ppf_fail(err, "%s: row %d (rank %d), column %d: %s", origin, t.rows + 1, t.rows,
+                          col + 1, cell_err.message);
+            break;
+        }
+        if (action_is_compute((action_kind)a.kind)) {
+            if (a.stage > max_stage)
+                max_stage = a.stage;
+            if (a.microbatch > max_mb)
+                max_mb = a.microbatch;
+            if (a.kind == ACTION_OVERLAP_F_B) {
+                if ((long)a.stage2 > max_stage)
+                    max_stage = a.stage2;
+                if (a.microbatch2 > max_mb)
+                    max_mb = a.microbatch2;
+            }
+        }
+        rows_push(&t, a);
+        col++;
+        if (pos < len && text[pos] == ',') {
+            pos++;
+            if (pos == len) { /* "a,b," at the very end: one more empty cell */
+                rows_push(&t, action_idle());
+                rows_end_row(&t);
+            }
+            continue;
+        }
+        /* end of line (or of text) */
+        if (pos < len && text[pos] == '\r')
+            pos++;
+        if (pos < len && text[pos] == '\n')
+            pos++;
+        rows_end_row(&t);
+        col = 0;
+    }
+    if (ok && t.rows == 0)
+        ok = ppf_fail(err, "%s: no rows; a schedule CSV has one row per pipeline rank", origin);
+    if (ok && max_stage < 0)
+        ok = ppf_fail(err, "%s: no compute actions (F, B, I, W or OVERLAP_F_B) in any row", origin);
+    if (ok && t.rows > 65536)
+        ok = ppf_fail(err, "%s: %d rows; at most 65536 pipeline ranks", origin, t.rows);
+    if (ok && (max_stage + 1) * (max_mb + 1) > 400000000L)
+        ok = ppf_fail(err, "%s: %ld stages x %ld micro-batches is too large to simulate", origin,
+                      max_stage + 1, max_mb + 1);
+    if (ok) {
+        program_init(out, t.rows, (int)max_stage + 1, (int)max_mb + 1, PROGRAM_LAYOUT_CUSTOM);
+        snprintf(out->schedule, sizeof out->schedule, "csv");
+        for (int r = 0; r < t.rows; r++) {
+            program_rank *pr = &out->rank[r];
+            int n = t.row_start[r + 1] - t.row_start[r];
+            pr->actions = ppf_malloc(sizeof(action) * (size_t)(n ? n : 1));
+            memcpy(pr->actions, t.cells + t.row_start[r], sizeof(action) * (size_t)n);
+            pr->count = pr->capacity = n;
+        }
+        ppf_error verr = { { 0 } };
+        if (!program_validate(out, &verr)) {
+            ok = ppf_fail(err, "%s: %s", origin, verr.message);
+            program_deinit(out);
+        } else {
+            out->layout = detect_layout(out);
+            out->stages_per_rank = (out->stages + out->ranks - 1) / out->ranks;
+        }
+    }
+    free(t.cells);
+    free(t.row_start);
+    return ok;
+}
+
+bool csv_load(const char *path, program *out, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    bool ok = true;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            buf = ppf_realloc(buf, cap);
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+        if (len > CSV_MAX_BYTES) {
+            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path, CSV_MAX_BYTES >> 20);
+            break;
+        }
+    }
+    if (ok && ferror(f))
+        ok = ppf_fail(err, "schedule = \"csv:%s\": read error: %s", path, strerror(errno));
+    fclose(f);
+    if (ok)
+        ok = csv_parse(buf, len, path, out, err);
+    free(buf);
+    return ok;
+}
+
+void csv_write(const program *p, FILE *f)
+{
+    char text[ACTION_TEXT_MAX];
+    for (int r = 0; r < p->ranks; r++) {
+        const program_rank *pr = &p->rank[r];
+        for (int k = 0; k < pr->count; k++) {
+            if (k)
+                fputc(',', f);
+            size_t n = action_format(&pr->actions[k], text);
+            fwrite(text, 1, n, f);
+        }
+        fputc('\n', f);
+    }
+}

@@ -1,0 +1,40 @@
+/* csv.h - PyTorch's pipeline schedule CSV: import and export.
+ *
+ * The format is the one torch.distributed.pipelining writes with _dump_csv
+ * and reads with _load_csv: one row per pipeline rank (row index = rank), no
+ * header, comma-separated, each cell one action in the text form of action.h,
+ * an empty cell an idle step. Cells may be quoted ("(0F7;7B3)OVERLAP_F_B"
+ * contains no comma, but csv writers may quote anyway); CRLF line ends and a
+ * missing final newline are accepted; a trailing empty line is not a rank.
+ *
+ * Import infers the stage-to-rank map from where each stage's compute
+ * actions appear, the number of stages (largest stage + 1) and of
+ * micro-batches (largest micro-batch + 1), then validates the program
+ * (program_validate). SEND/RECV/UNSHARD/RESHARD/REDUCE_GRAD cells are kept in
+ * the program but do not change the compute order or timing.
+ *
+ * Errors name the row (rank), the column (step), the cell text and the rule.
+ */
+#ifndef PPFLOW_CSV_H
+#define PPFLOW_CSV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "program.h"
+
+/* Parses CSV text (len bytes, need not be NUL-terminated) into *out, which
+ * must not be initialised; on failure *out is left zeroed. `origin` names the
+ * source in messages (a path, or "csv"). */
+bool csv_parse(const char *text, size_t len, const char *origin, program *out, ppf_error *err);
+
+/* Reads and parses a file. */
+bool csv_load(const char *path, program *out, ppf_error *err);
+
+/* Writes the program in PyTorch's form: one row per rank, one cell per
+ * action, idle steps as empty cells, "\n" line ends. */
+void csv_write(const program *p, FILE *f);
+
+#endif

@@ -1,0 +1,55 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool ppf_fail(ppf_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+void ppf_oom(const char *what)
+{
+    fprintf(stderr, "ppflow: out of memory (%s)\n", what);
+    abort();
+}
+
+void *ppf_malloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        ppf_oom("malloc");
+    return p;
+}
+
+void *ppf_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        ppf_oom("calloc");
+    return p;
+}
+
+void *ppf_realloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        ppf_oom("realloc");
+    return p;
+}
+
+char *ppf_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = ppf_malloc(n);
+    memcpy(p, s, n);
+    return p;
+}

@@ -1,0 +1,32 @@
+/* export.h - machine-readable forms of a simulated iteration.
+ *
+ * Writers for the JSON timeline (`ppflow schedule --format json`) and the
+ * Chrome Trace Event JSON that Perfetto and chrome://tracing open
+ * (`--format chrome-trace`). Both write straight to a FILE* (no document
+ * tree in memory: a P=64, M=2048 timeline has half a million actions).
+ *
+ * JSON timeline keys: schedule, ranks, stages, virtual, microbatches, dp,
+ * makespan, compute_end, bubble_fraction, bubble_ratio, allreduce_exposed,
+ * per_rank [{rank, busy, idle, peak_activations}], actions [{rank, stage,
+ * microbatch, kind, start, end, text}] (compute actions only; an overlapped
+ * pair is one entry of kind "OVERLAP_F_B" whose stage/microbatch are the F
+ * half's and b_stage/b_microbatch the B half's), transfers [{kind ("p2p_f",
+ * "p2p_b", "allreduce"), src_rank, dst_rank, stage, microbatch, start, end}].
+ *
+ * Chrome trace: one process "pipeline", one thread (track) per rank named
+ * "rank R", compute actions as complete ("X") events, p2p transfers as flow
+ * arrows ("s"/"f") from the producing action to the consuming rank, and one
+ * track per rank for its all-reduces. Times are written in microseconds with
+ * one time unit = 1000 us, so Perfetto shows time units as milliseconds.
+ */
+#ifndef PPFLOW_EXPORT_H
+#define PPFLOW_EXPORT_H
+
+#include <stdio.h>
+
+#include "timeline.h"
+
+void export_timeline_json(const timeline *tl, FILE *f);
+void export_chrome_trace(const timeline *tl, FILE *f);
+
+#endif

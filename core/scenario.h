@@ -1,0 +1,130 @@
+/* scenario.h - what one ppflow run shows: schedule, sizes, costs.
+ *
+ * A scenario comes from three places, later ones overriding earlier ones:
+ * the built-in default (1f1b, P=4, M=8, D=2, 2 layers per stage), a JSON file,
+ * and command-line flags. Every field has the same name in JSON and as a
+ * flag (`--layers-per-stage` is "layers_per_stage"); the table returned by
+ * scenario_fields() is the single list that the JSON reader, the flag parser
+ * and --help all read.
+ *
+ *   {
+ *     "schedule": "interleaved-1f1b",   name, or "csv:PATH" to import a PyTorch CSV
+ *     "stages": 4,                      P, pipeline ranks
+ *     "microbatches": 8,                M
+ *     "virtual": 2,                     V, stages per rank (omit for the schedule's default)
+ *     "dp": 2,                          D, data-parallel replicas
+ *     "layers_per_stage": 2,
+ *     "costs": { "f": 1, "b": [2, 2, 2, 2.5], "i": 1, "w": 1, "fb": 3, "p2p": 0.1,
+ *                "allreduce": 4 }       or {"bytes":..,"bandwidth":..,"algorithm":"ring","latency":..}
+ *   }
+ * A cost is a number or one number per rank (JSON array, or a comma list on
+ * the command line). --allreduce takes seconds ("4") or the model form
+ * BYTES/BANDWIDTH[/ring|tree[/LATENCY]] (numbers may carry k, M, G, T or
+ * Ki, Mi, Gi, Ti suffixes).
+ *
+ * Call order:
+ *     scenario sc; scenario_init(&sc);          (the built-in default)
+ *     scenario_load_file(&sc, path, &err);      (optional)
+ *     scenario_set(&sc, "microbatches", "16", &err) ...   (flags)
+ *     scenario_build(&sc, &prog, &costs, &err); (program + resolved costs)
+ *     scenario_deinit(&sc);
+ *
+ * Errors: one line naming the field, the value and the rule; unknown JSON
+ * fields, malformed JSON, out-of-range values and per-rank lists of the wrong
+ * length are all errors.
+ */
+#ifndef PPFLOW_SCENARIO_H
+#define PPFLOW_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "program.h"
+#include "timeline.h"
+
+/* Limits that keep a scenario within memory; each is named in its error. */
+enum {
+    SCENARIO_MAX_RANKS = 4096,
+    SCENARIO_MAX_MICROBATCHES = 1000000,
+    SCENARIO_MAX_VIRTUAL = 64,
+    SCENARIO_MAX_DP = 1000000,
+    SCENARIO_MAX_LAYERS = 1024,
+};
+#define SCENARIO_MAX_ACTIONS 200000000L /* P x V x M x 3 at most */
+
+typedef struct cost_list {
+    int count;      /* 0 = not given (default), 1 = one value for every rank, else one per rank */
+    double *values; /* [count] */
+} cost_list;
+
+typedef enum scenario_field_id {
+    FIELD_SCHEDULE = 0,
+    FIELD_STAGES,
+    FIELD_MICROBATCHES,
+    FIELD_VIRTUAL,
+    FIELD_DP,
+    FIELD_LAYERS_PER_STAGE,
+    FIELD_F,
+    FIELD_B,
+    FIELD_I,
+    FIELD_W,
+    FIELD_FB,
+    FIELD_P2P,
+    FIELD_ALLREDUCE,
+    FIELD_COUNT
+} scenario_field_id;
+
+typedef struct scenario_field {
+    scenario_field_id id;
+    const char *json;  /* JSON key ("layers_per_stage"); costs live under "costs" */
+    const char *flag;  /* command-line flag without dashes ("layers-per-stage") */
+    const char *arg;   /* placeholder for --help ("N", "COST") */
+    const char *help;  /* one line for --help */
+    bool is_cost;      /* lives under "costs" in JSON */
+} scenario_field;
+
+typedef struct scenario {
+    char schedule[256];   /* generator name, or "csv:PATH" */
+    int stages;           /* P */
+    int microbatches;     /* M */
+    int virtual_stages;   /* V; 0 = the schedule's default */
+    int dp;               /* D */
+    int layers_per_stage;
+    cost_list f, b, i, w, fb, p2p;
+    allreduce_cost allreduce;
+    unsigned set_mask;    /* bit (1u << field id) for each field given by a file or a flag */
+    char source[256];     /* "built-in default" or the scenario file's path */
+} scenario;
+
+/* The table of fields, in FIELD_* order; count in *n. */
+const scenario_field *scenario_fields(int *n);
+
+/* The field with this flag name (without dashes) or JSON key, or NULL. */
+const scenario_field *scenario_field_find(const char *name);
+
+void scenario_init(scenario *sc);     /* the built-in default scenario */
+void scenario_deinit(scenario *sc);   /* accepts a zeroed or deinited scenario */
+
+/* Sets one field from its text form, as given on the command line. */
+bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error *err);
+
+/* Applies a JSON scenario (text of len bytes) over *sc. */
+bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err);
+
+/* Reads a JSON scenario file and applies it over *sc. */
+bool scenario_load_file(scenario *sc, const char *path, ppf_error *err);
+
+/* Builds the program (generated, or imported from the CSV) and resolves the
+ * costs to one value per rank. *prog and *costs must not be initialised; on
+ * failure both are left zeroed. */
+bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, ppf_error *err);
+
+/* Parses "1", "1,2,3" into a cost list (finite, >= 0). `field` names it in errors. */
+bool cost_list_parse(cost_list *out, const char *field, const char *text, ppf_error *err);
+void cost_list_deinit(cost_list *c);
+
+/* Parses the --allreduce forms into *out. */
+bool allreduce_parse(allreduce_cost *out, const char *text, ppf_error *err);
+
+#endif

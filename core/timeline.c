@@ -1,0 +1,454 @@
+#include "timeline.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void timeline_costs_init(timeline_costs *c, int ranks)
+{
+    assert(ranks >= 1);
+    *c = (timeline_costs){ .ranks = ranks, .dp = 1 };
+    double **lists[] = { &c->f, &c->b, &c->i, &c->w, &c->fb, &c->p2p };
+    const double defaults[] = { 1.0, 2.0, 1.0, 1.0, 3.0, 0.0 };
+    for (int k = 0; k < 6; k++) {
+        *lists[k] = ppf_malloc(sizeof(double) * (size_t)ranks);
+        for (int r = 0; r < ranks; r++)
+            (*lists[k])[r] = defaults[k];
+    }
+}
+
+void timeline_costs_deinit(timeline_costs *c)
+{
+    free(c->f);
+    free(c->b);
+    free(c->i);
+    free(c->w);
+    free(c->fb);
+    free(c->p2p);
+    memset(c, 0, sizeof *c);
+}
+
+double allreduce_stage_time(const allreduce_cost *c, int dp, int stages_per_rank)
+{
+    if (dp <= 1)
+        return 0.0;
+    const double v = stages_per_rank > 0 ? stages_per_rank : 1;
+    switch (c->mode) {
+    case ALLREDUCE_NONE:
+        return 0.0;
+    case ALLREDUCE_TIME:
+        return c->time / v;
+    case ALLREDUCE_RING:
+        return 2.0 * (dp - 1) / dp * (c->bytes / v) / c->bandwidth + 2.0 * (dp - 1) * c->latency;
+    case ALLREDUCE_TREE:
+        return 2.0 * (c->bytes / v) / c->bandwidth + 2.0 * ceil(log2((double)dp)) * c->latency;
+    }
+    return 0.0;
+}
+
+/* Number of stages each rank holds: a rank's costs are shared among them. */
+static int *stages_held(const program *p)
+{
+    int *held = ppf_calloc((size_t)p->ranks, sizeof(int));
+    for (int s = 0; s < p->stages; s++)
+        if (p->stage_rank[s] >= 0)
+            held[p->stage_rank[s]]++;
+    for (int r = 0; r < p->ranks; r++)
+        if (held[r] == 0)
+            held[r] = 1;
+    return held;
+}
+
+static double action_cost(const timeline_costs *c, int rank, int held, const action *a)
+{
+    double per_rank;
+    switch (a->kind) {
+    case ACTION_F: per_rank = c->f[rank]; break;
+    case ACTION_B: per_rank = c->b[rank]; break;
+    case ACTION_I: per_rank = c->i[rank]; break;
+    case ACTION_W: per_rank = c->w[rank]; break;
+    case ACTION_OVERLAP_F_B: per_rank = c->fb[rank]; break;
+    default: return 0.0;
+    }
+    return per_rank / held;
+}
+
+double timeline_action_cost(const timeline_costs *c, const program *p, int rank, const action *a)
+{
+    int held = 0;
+    for (int s = 0; s < p->stages; s++)
+        held += p->stage_rank[s] == rank;
+    return action_cost(c, rank, held > 0 ? held : 1, a);
+}
+
+/* --- the simulation ---------------------------------------------------- */
+
+enum { DEP_F = 0, DEP_BI = 1 }; /* what a waiting rank waits for */
+
+typedef struct sim {
+    const program *p;
+    const timeline_costs *c;
+    timeline *tl;
+    int S, M;
+    int *held;            /* [ranks] stages per rank */
+    double *f_end;        /* [S*M] end of F(s,m), or -1 */
+    double *bi_end;       /* [S*M] end of B(s,m) or I(s,m), or -1 */
+    unsigned char *split; /* [S*M] 1 when the backward is split into I and W */
+    int *waiters[2];      /* [S*M] first waiting rank + 1, per dependency kind */
+    int *next_waiter;     /* [ranks] next rank + 1 on the same waiting list */
+    int *ready;           /* stack of ranks that may advance */
+    int ready_count;
+    int *pc;              /* [ranks] next action index */
+    double *free_at;      /* [ranks] when the rank's compute is free */
+    double *wgrad_end;    /* [S] end of the stage's last B or W */
+    int *wait_kind;       /* [ranks] what a stuck rank waits for (deadlock report) */
+    size_t *wait_cell;
+    int transfer_cap;
+} sim;
+
+static size_t cell(const sim *s, int stage, int mb)
+{
+    return (size_t)stage * (size_t)s->M + (size_t)mb;
+}
+
+static void push_transfer(sim *s, transfer t)
+{
+    timeline *tl = s->tl;
+    if (tl->transfer_count == s->transfer_cap) {
+        s->transfer_cap = s->transfer_cap ? s->transfer_cap * 2 : 1024;
+        tl->transfers = ppf_realloc(tl->transfers, sizeof(transfer) * (size_t)s->transfer_cap);
+    }
+    tl->transfers[tl->transfer_count++] = t;
+}
+
+static void wake(sim *s, int kind, size_t at)
+{
+    int w = s->waiters[kind][at];
+    s->waiters[kind][at] = 0;
+    while (w) {
+        int r = w - 1;
+        w = s->next_waiter[r];
+        s->next_waiter[r] = 0;
+        s->ready[s->ready_count++] = r;
+    }
+}
+
+/* The time at which a dependency's output is usable on `rank`, or -1 with the
+ * rank registered as waiting on it. */
+static double dep_ready(sim *s, int rank, int kind, int stage, int mb)
+{
+    size_t at = cell(s, stage, mb);
+    double end = kind == DEP_F ? s->f_end[at] : s->bi_end[at];
+    if (end < 0) {
+        s->next_waiter[rank] = s->waiters[kind][at];
+        s->waiters[kind][at] = rank + 1;
+        s->wait_kind[rank] = kind;
+        s->wait_cell[rank] = at;
+        return -1;
+    }
+    int producer = s->p->stage_rank[stage];
+    return producer == rank ? end : end + s->c->p2p[producer];
+}
+
+/* Earliest start allowed by the dependencies of one compute half, or -1. */
+static double half_ready(sim *s, int rank, action_kind kind, int stage, int mb)
+{
+    double t = 0, d;
+    switch (kind) {
+    case ACTION_F:
+        if (stage > 0 && (t = dep_ready(s, rank, DEP_F, stage - 1, mb)) < 0)
+            return -1;
+        return t;
+    case ACTION_B:
+    case ACTION_I:
+        if (stage < s->S - 1 && (t = dep_ready(s, rank, DEP_BI, stage + 1, mb)) < 0)
+            return -1;
+        if ((d = dep_ready(s, rank, DEP_F, stage, mb)) < 0)
+            return -1;
+        return t > d ? t : d;
+    case ACTION_W:
+        return dep_ready(s, rank, DEP_BI, stage, mb);
+    default:
+        return 0;
+    }
+}
+
+/* Records the completion of one compute half that ends at `end`. */
+static void complete_half(sim *s, int rank, action_kind kind, int stage, int mb, double end)
+{
+    const program *p = s->p;
+    size_t at = cell(s, stage, mb);
+    if (kind == ACTION_F) {
+        s->f_end[at] = end;
+        if (stage < s->S - 1 && p->stage_rank[stage + 1] != rank)
+            push_transfer(s, (transfer){ TRANSFER_P2P_F, rank, p->stage_rank[stage + 1], stage, mb,
+                                         end, end + s->c->p2p[rank] });
+        wake(s, DEP_F, at);
+    } else if (kind == ACTION_B || kind == ACTION_I) {
+        s->bi_end[at] = end;
+        if (stage > 0 && p->stage_rank[stage - 1] != rank)
+            push_transfer(s, (transfer){ TRANSFER_P2P_B, rank, p->stage_rank[stage - 1], stage, mb,
+                                         end, end + s->c->p2p[rank] });
+        wake(s, DEP_BI, at);
+    }
+    if (kind == ACTION_B || kind == ACTION_W)
+        if (end > s->wgrad_end[stage])
+            s->wgrad_end[stage] = end;
+}
+
+/* Runs rank r forward until it finishes or waits on a dependency. */
+static void advance(sim *s, int r)
+{
+    const program_rank *pr = &s->p->rank[r];
+    action_time *times = s->tl->time[r];
+    double now = s->free_at[r];
+    while (s->pc[r] < pr->count) {
+        const int k = s->pc[r];
+        const action *a = &pr->actions[k];
+        if (!action_is_compute((action_kind)a->kind)) {
+            times[k] = (action_time){ now, now };
+            s->pc[r]++;
+            continue;
+        }
+        double start = now, t;
+        if (a->kind == ACTION_OVERLAP_F_B) {
+            if ((t = half_ready(s, r, ACTION_F, a->stage, a->microbatch)) < 0)
+                break;
+            start = t > start ? t : start;
+            if ((t = half_ready(s, r, ACTION_B, a->stage2, a->microbatch2)) < 0)
+                break;
+            start = t > start ? t : start;
+        } else {
+            if ((t = half_ready(s, r, (action_kind)a->kind, a->stage, a->microbatch)) < 0)
+                break;
+            start = t > start ? t : start;
+        }
+        const double end = start + action_cost(s->c, r, s->held[r], a);
+        times[k] = (action_time){ start, end };
+        now = end;
+        s->pc[r]++;
+        if (a->kind == ACTION_OVERLAP_F_B) {
+            complete_half(s, r, ACTION_F, a->stage, a->microbatch, end);
+            complete_half(s, r, ACTION_B, a->stage2, a->microbatch2, end);
+        } else {
+            complete_half(s, r, (action_kind)a->kind, a->stage, a->microbatch, end);
+        }
+    }
+    s->free_at[r] = now;
+}
+
+/* One line naming every stuck rank, its action and what it waits for. */
+static bool report_deadlock(const sim *s, ppf_error *err)
+{
+    char msg[PPF_ERROR_MAX];
+    size_t n = (size_t)snprintf(msg, sizeof msg, "deadlock, the program cannot finish:");
+    int stuck = 0, shown = 0;
+    for (int r = 0; r < s->p->ranks; r++) {
+        if (s->pc[r] >= s->p->rank[r].count)
+            continue;
+        stuck++;
+        if (n + 120 >= sizeof msg)
+            continue;
+        char here[ACTION_TEXT_MAX], need[ACTION_TEXT_MAX];
+        action_format(&s->p->rank[r].actions[s->pc[r]], here);
+        int stage = (int)(s->wait_cell[r] / (size_t)s->M), mb = (int)(s->wait_cell[r] % (size_t)s->M);
+        action dep = action_make(s->wait_kind[r] == DEP_F ? ACTION_F
+                                 : s->split[s->wait_cell[r]] ? ACTION_I
+                                                             : ACTION_B,
+                                 stage, mb);
+        action_format(&dep, need);
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s rank %d at step %d (%s) waits for %s on rank %d",
+                              shown ? ";" : "", r, s->pc[r], here, need, s->p->stage_rank[stage]);
+        shown++;
+    }
+    if (stuck > shown && n + 32 < sizeof msg)
+        snprintf(msg + n, sizeof msg - n, "; and %d more ranks", stuck - shown);
+    return ppf_fail(err, "%s", msg);
+}
+
+/* Peak of live (stage, micro-batch) activations on one rank: allocated at
+ * the start of F, freed at the end of the last backward part. Both event
+ * streams are already in time order because a rank runs one action at a time;
+ * a free and an allocation at the same instant count the free first. */
+static int peak_activations(const program *p, const action_time *times, int r,
+                            const unsigned char *split, int M)
+{
+    const program_rank *pr = &p->rank[r];
+    int live = 0, peak = 0, fi = 0;
+    for (int k = 0; k < pr->count; k++) {
+        const action *a = &pr->actions[k];
+        bool allocates = a->kind == ACTION_F || a->kind == ACTION_OVERLAP_F_B;
+        if (!allocates)
+            continue;
+        /* free everything released by now */
+        for (; fi < pr->count; fi++) {
+            const action *b = &pr->actions[fi];
+            int frees = 0;
+            if (b->kind == ACTION_B || b->kind == ACTION_W)
+                frees = 1;
+            else if (b->kind == ACTION_OVERLAP_F_B)
+                frees = 1; /* its B half */
+            if (!frees)
+                continue;
+            if (times[fi].end > times[k].start)
+                break;
+            live -= frees;
+        }
+        live++;
+        if (live > peak)
+            peak = live;
+    }
+    (void)split;
+    (void)M;
+    return peak;
+}
+
+static void compute_metrics(sim *s)
+{
+    timeline *tl = s->tl;
+    const program *p = s->p;
+    double compute_end = 0;
+    for (int r = 0; r < p->ranks; r++) {
+        rank_metrics *m = &tl->per_rank[r];
+        const program_rank *pr = &p->rank[r];
+        for (int k = 0; k < pr->count; k++) {
+            m->busy += tl->time[r][k].end - tl->time[r][k].start;
+            if (action_is_compute((action_kind)pr->actions[k].kind) &&
+                tl->time[r][k].end > m->compute_end)
+                m->compute_end = tl->time[r][k].end;
+        }
+        if (m->compute_end > compute_end)
+            compute_end = m->compute_end;
+        m->peak_activations = peak_activations(p, tl->time[r], r, s->split, s->M);
+    }
+    tl->compute_end = compute_end;
+    tl->makespan = compute_end;
+    for (int t = 0; t < tl->transfer_count; t++)
+        if (tl->transfers[t].end > tl->makespan)
+            tl->makespan = tl->transfers[t].end;
+    tl->busy = tl->idle = 0;
+    for (int r = 0; r < p->ranks; r++) {
+        rank_metrics *m = &tl->per_rank[r];
+        m->idle = tl->makespan - m->busy;
+        tl->busy += m->busy;
+        tl->idle += m->idle;
+    }
+    tl->bubble_fraction = tl->makespan > 0 ? tl->idle / (p->ranks * tl->makespan) : 0;
+    tl->bubble_ratio = tl->busy > 0 ? tl->idle / tl->busy : 0;
+    tl->allreduce_exposed = tl->makespan - compute_end;
+}
+
+/* Each stage's all-reduce starts when its last B or W is done and its rank's
+ * communication stream is free; a rank's stages go in order of readiness. */
+static void schedule_allreduces(sim *s)
+{
+    const program *p = s->p;
+    if (s->c->dp <= 1)
+        return;
+    int *order = ppf_malloc(sizeof(int) * (size_t)p->stages);
+    double *stream_free = ppf_calloc((size_t)p->ranks, sizeof(double));
+    for (int k = 0; k < p->stages; k++)
+        order[k] = k;
+    /* insertion sort by readiness: stages are few and nearly sorted */
+    for (int k = 1; k < p->stages; k++) {
+        int v = order[k], j = k;
+        while (j > 0 && s->wgrad_end[order[j - 1]] > s->wgrad_end[v]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = v;
+    }
+    for (int k = 0; k < p->stages; k++) {
+        int st = order[k], r = p->stage_rank[st];
+        double start = s->wgrad_end[st] > stream_free[r] ? s->wgrad_end[st] : stream_free[r];
+        double end = start + allreduce_stage_time(&s->c->allreduce, s->c->dp, s->held[r]);
+        stream_free[r] = end;
+        push_transfer(s, (transfer){ TRANSFER_ALLREDUCE, r, r, st, -1, start, end });
+    }
+    free(stream_free);
+    free(order);
+}
+
+static void sim_free(sim *s)
+{
+    free(s->held);
+    free(s->f_end);
+    free(s->bi_end);
+    free(s->split);
+    free(s->waiters[0]);
+    free(s->waiters[1]);
+    free(s->next_waiter);
+    free(s->ready);
+    free(s->pc);
+    free(s->free_at);
+    free(s->wgrad_end);
+    free(s->wait_kind);
+    free(s->wait_cell);
+}
+
+bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, ppf_error *err)
+{
+    assert(c->ranks == p->ranks);
+    memset(tl, 0, sizeof *tl);
+    tl->program = p;
+    tl->dp = c->dp;
+    const size_t cells = (size_t)p->stages * (size_t)p->microbatches;
+    sim s = { .p = p, .c = c, .tl = tl, .S = p->stages, .M = p->microbatches };
+    s.held = stages_held(p);
+    s.f_end = ppf_malloc(sizeof(double) * cells);
+    s.bi_end = ppf_malloc(sizeof(double) * cells);
+    for (size_t k = 0; k < cells; k++)
+        s.f_end[k] = s.bi_end[k] = -1;
+    s.split = ppf_calloc(cells, 1);
+    s.waiters[0] = ppf_calloc(cells, sizeof(int));
+    s.waiters[1] = ppf_calloc(cells, sizeof(int));
+    s.next_waiter = ppf_calloc((size_t)p->ranks, sizeof(int));
+    s.ready = ppf_malloc(sizeof(int) * (size_t)p->ranks);
+    s.pc = ppf_calloc((size_t)p->ranks, sizeof(int));
+    s.free_at = ppf_calloc((size_t)p->ranks, sizeof(double));
+    s.wgrad_end = ppf_calloc((size_t)p->stages, sizeof(double));
+    s.wait_kind = ppf_calloc((size_t)p->ranks, sizeof(int));
+    s.wait_cell = ppf_calloc((size_t)p->ranks, sizeof(size_t));
+    tl->time = ppf_calloc((size_t)p->ranks, sizeof(action_time *));
+    tl->per_rank = ppf_calloc((size_t)p->ranks, sizeof(rank_metrics));
+    for (int r = 0; r < p->ranks; r++) {
+        tl->time[r] = ppf_malloc(sizeof(action_time) * (size_t)(p->rank[r].count ? p->rank[r].count : 1));
+        for (int k = 0; k < p->rank[r].count; k++) {
+            const action *a = &p->rank[r].actions[k];
+            if (a->kind == ACTION_I)
+                s.split[cell(&s, a->stage, a->microbatch)] = 1;
+        }
+    }
+    /* Ranks start in reverse so the stack pops rank 0 first: only the order
+     * of work, never the result, depends on it. */
+    for (int r = p->ranks - 1; r >= 0; r--)
+        s.ready[s.ready_count++] = r;
+    while (s.ready_count > 0)
+        advance(&s, s.ready[--s.ready_count]);
+
+    for (int r = 0; r < p->ranks; r++) {
+        if (s.pc[r] < p->rank[r].count) {
+            report_deadlock(&s, err);
+            sim_free(&s);
+            timeline_deinit(tl);
+            return false;
+        }
+    }
+    schedule_allreduces(&s);
+    compute_metrics(&s);
+    sim_free(&s);
+    return true;
+}
+
+void timeline_deinit(timeline *tl)
+{
+    if (tl->time && tl->program)
+        for (int r = 0; r < tl->program->ranks; r++)
+            free(tl->time[r]);
+    free(tl->time);
+    free(tl->transfers);
+    free(tl->per_rank);
+    memset(tl, 0, sizeof *tl);
+}

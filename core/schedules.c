@@ -101,9 +101,6 @@ bool schedule_check(const char *name, const schedule_params *sp, ppf_error *err)
     if (strcmp(si->name, "1f1b") == 0 && M < P)
         return ppf_fail(err, "microbatches = %d: 1f1b needs at least as many micro-batches as "
                         "ranks (%d)", M, P);
-    if (strcmp(si->name, "zb-h1") == 0 && M < P)
-        return ppf_fail(err, "microbatches = %d: zb-h1 needs at least as many micro-batches as "
-                        "ranks (%d)", M, P);
     if (strcmp(si->name, "dualpipev") == 0 && M < 2 * P)
         return ppf_fail(err, "microbatches = %d: dualpipev needs at least as many micro-batches "
                         "as stages (2P = %d)", M, 2 * P);

@@ -272,8 +272,7 @@ static bool report_deadlock(const sim *s, ppf_error *err)
  * the start of F, freed at the end of the last backward part. Both event
  * streams are already in time order because a rank runs one action at a time;
  * a free and an allocation at the same instant count the free first. */
-static int peak_activations(const program *p, const action_time *times, int r,
-                            const unsigned char *split, int M)
+static int peak_activations(const program *p, const action_time *times, int r)
 {
     const program_rank *pr = &p->rank[r];
     int live = 0, peak = 0, fi = 0;
@@ -285,23 +284,18 @@ static int peak_activations(const program *p, const action_time *times, int r,
         /* free everything released by now */
         for (; fi < pr->count; fi++) {
             const action *b = &pr->actions[fi];
-            int frees = 0;
-            if (b->kind == ACTION_B || b->kind == ACTION_W)
-                frees = 1;
-            else if (b->kind == ACTION_OVERLAP_F_B)
-                frees = 1; /* its B half */
+            /* B, W, and the B half of an overlapped pair each free one */
+            bool frees = b->kind == ACTION_B || b->kind == ACTION_W || b->kind == ACTION_OVERLAP_F_B;
             if (!frees)
                 continue;
             if (times[fi].end > times[k].start)
                 break;
-            live -= frees;
+            live--;
         }
         live++;
         if (live > peak)
             peak = live;
     }
-    (void)split;
-    (void)M;
     return peak;
 }
 
@@ -321,7 +315,7 @@ static void compute_metrics(sim *s)
         }
         if (m->compute_end > compute_end)
             compute_end = m->compute_end;
-        m->peak_activations = peak_activations(p, tl->time[r], r, s->split, s->M);
+        m->peak_activations = peak_activations(p, tl->time[r], r);
     }
     tl->compute_end = compute_end;
     tl->makespan = compute_end;

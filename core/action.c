@@ -39,12 +39,6 @@ action action_make_overlap(int f_stage, int f_microbatch, int b_stage, int b_mic
                      .stage2 = (uint16_t)b_stage, .microbatch2 = b_microbatch };
 }
 
-bool action_is_compute(action_kind kind)
-{
-    return kind == ACTION_F || kind == ACTION_B || kind == ACTION_I || kind == ACTION_W ||
-           kind == ACTION_OVERLAP_F_B;
-}
-
 const char *action_kind_name(action_kind kind)
 {
     return (unsigned)kind < ACTION_KIND_COUNT ? kind_names[kind] : "?";

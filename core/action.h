@@ -66,8 +66,12 @@ action action_make(action_kind kind, int stage, int microbatch);
 action action_make_overlap(int f_stage, int f_microbatch, int b_stage, int b_microbatch);
 static inline action action_idle(void) { return action_make(ACTION_IDLE, -1, -1); }
 
-/* True for F, B, I, W and OVERLAP_F_B: the kinds that take compute time. */
-bool action_is_compute(action_kind kind);
+/* True for F, B, I, W and OVERLAP_F_B: the kinds that take compute time.
+ * Inline: the simulator asks it once per action. */
+static inline bool action_is_compute(action_kind kind)
+{
+    return kind >= ACTION_F && kind <= ACTION_OVERLAP_F_B;
+}
 
 /* The kind's name in the text form: "F", "SEND_F", "OVERLAP_F_B", "" for idle. */
 const char *action_kind_name(action_kind kind);

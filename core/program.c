@@ -48,15 +48,14 @@ void program_deinit(program *p)
     memset(p, 0, sizeof *p);
 }
 
-void program_push(program *p, int rank, action a)
+void program_reserve(program *p, int rank, int n)
 {
-    assert(rank >= 0 && rank < p->ranks);
+    assert(rank >= 0 && rank < p->ranks && n >= 0);
     program_rank *pr = &p->rank[rank];
-    if (pr->count == pr->capacity) {
-        pr->capacity = pr->capacity ? pr->capacity * 2 : 64;
-        pr->actions = ppf_realloc(pr->actions, sizeof(action) * (size_t)pr->capacity);
-    }
-    pr->actions[pr->count++] = a;
+    if (pr->count + n <= pr->capacity)
+        return;
+    pr->capacity = pr->count + n;
+    pr->actions = ppf_realloc(pr->actions, sizeof(action) * (size_t)pr->capacity);
 }
 
 long program_action_count(const program *p)
@@ -81,7 +80,7 @@ static void count_part(part_counts *c, action_kind kind)
 }
 
 /* Checks one compute half (stage, micro-batch) at position (rank, step). */
-static bool check_part(program *p, part_counts *counts, int rank, int step, action_kind kind,
+static inline bool check_part(program *p, part_counts *counts, int rank, int step, action_kind kind,
                        int stage, int mb, ppf_error *err)
 {
     if (stage < 0 || stage >= p->stages)

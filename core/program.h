@@ -54,8 +54,17 @@ typedef struct program {
 void program_init(program *p, int ranks, int stages, int microbatches, program_layout layout);
 void program_deinit(program *p); /* accepts a zeroed or deinited program */
 
-/* Appends an action to a rank's list. */
-void program_push(program *p, int rank, action a);
+/* Makes room for at least n more actions on a rank (generators know their sizes). */
+void program_reserve(program *p, int rank, int n);
+
+/* Appends an action to a rank's list. Inline: generators call it per action. */
+static inline void program_push(program *p, int rank, action a)
+{
+    program_rank *pr = &p->rank[rank];
+    if (pr->count == pr->capacity)
+        program_reserve(p, rank, pr->capacity ? pr->capacity : 64);
+    pr->actions[pr->count++] = a;
+}
 
 /* The rank that runs stage s under a layout. */
 int program_layout_rank(program_layout layout, int ranks, int stages, int s);

@@ -265,6 +265,8 @@ static void add_bubbles(program *p)
     int *next = ppf_calloc((size_t)P, sizeof(int));
     program tmp = *p;
     tmp.rank = out;
+    for (int r = 0; r < P; r++)
+        program_reserve(&tmp, r, p->rank[r].count + p->rank[r].count / 4 + 8);
 
     for (;;) {
         bool busy = false, progress = false;
@@ -527,6 +529,10 @@ bool schedule_generate(const char *name, const schedule_params *sp, program *out
     const int V = effective_v(si, sp);
     program_init(out, sp->ranks, sp->ranks * V, sp->microbatches, si->layout);
     snprintf(out->schedule, sizeof out->schedule, "%s", si->name);
+    /* Every schedule runs 2 or 3 compute actions per (stage, micro-batch) plus
+     * idle padding of a few steps per rank: reserve once, not per push. */
+    for (int r = 0; r < out->ranks; r++)
+        program_reserve(out, r, 3 * V * sp->microbatches + 4 * sp->ranks + 8);
     if (strcmp(si->name, "gpipe") == 0)
         gen_gpipe(out);
     else if (strcmp(si->name, "1f1b") == 0)

@@ -87,16 +87,21 @@ double timeline_action_cost(const timeline_costs *c, const program *p, int rank,
 
 enum { DEP_F = 0, DEP_BI = 1 }; /* what a waiting rank waits for */
 
+/* Everything the simulator knows about one (stage, micro-batch), kept in one
+ * place because the dependency checks touch all of it together. */
+typedef struct sim_cell {
+    double f_end;       /* end of F(s,m), or -1 */
+    double bi_end;      /* end of B(s,m) or I(s,m), or -1 */
+    int waiters[2];     /* first rank + 1 waiting on F / on B-or-I, 0 if none */
+} sim_cell;
+
 typedef struct sim {
     const program *p;
     const timeline_costs *c;
     timeline *tl;
     int S, M;
     int *held;            /* [ranks] stages per rank */
-    double *f_end;        /* [S*M] end of F(s,m), or -1 */
-    double *bi_end;       /* [S*M] end of B(s,m) or I(s,m), or -1 */
-    unsigned char *split; /* [S*M] 1 when the backward is split into I and W */
-    int *waiters[2];      /* [S*M] first waiting rank + 1, per dependency kind */
+    sim_cell *cells;      /* [S*M] */
     int *next_waiter;     /* [ranks] next rank + 1 on the same waiting list */
     int *ready;           /* stack of ranks that may advance */
     int ready_count;
@@ -125,8 +130,8 @@ static void push_transfer(sim *s, transfer t)
 
 static void wake(sim *s, int kind, size_t at)
 {
-    int w = s->waiters[kind][at];
-    s->waiters[kind][at] = 0;
+    int w = s->cells[at].waiters[kind];
+    s->cells[at].waiters[kind] = 0;
     while (w) {
         int r = w - 1;
         w = s->next_waiter[r];
@@ -140,10 +145,10 @@ static void wake(sim *s, int kind, size_t at)
 static double dep_ready(sim *s, int rank, int kind, int stage, int mb)
 {
     size_t at = cell(s, stage, mb);
-    double end = kind == DEP_F ? s->f_end[at] : s->bi_end[at];
+    double end = kind == DEP_F ? s->cells[at].f_end : s->cells[at].bi_end;
     if (end < 0) {
-        s->next_waiter[rank] = s->waiters[kind][at];
-        s->waiters[kind][at] = rank + 1;
+        s->next_waiter[rank] = s->cells[at].waiters[kind];
+        s->cells[at].waiters[kind] = rank + 1;
         s->wait_kind[rank] = kind;
         s->wait_cell[rank] = at;
         return -1;
@@ -181,13 +186,13 @@ static void complete_half(sim *s, int rank, action_kind kind, int stage, int mb,
     const program *p = s->p;
     size_t at = cell(s, stage, mb);
     if (kind == ACTION_F) {
-        s->f_end[at] = end;
+        s->cells[at].f_end = end;
         if (stage < s->S - 1 && p->stage_rank[stage + 1] != rank)
             push_transfer(s, (transfer){ TRANSFER_P2P_F, rank, p->stage_rank[stage + 1], stage, mb,
                                          end, end + s->c->p2p[rank] });
         wake(s, DEP_F, at);
     } else if (kind == ACTION_B || kind == ACTION_I) {
-        s->bi_end[at] = end;
+        s->cells[at].bi_end = end;
         if (stage > 0 && p->stage_rank[stage - 1] != rank)
             push_transfer(s, (transfer){ TRANSFER_P2P_B, rank, p->stage_rank[stage - 1], stage, mb,
                                          end, end + s->c->p2p[rank] });
@@ -239,6 +244,17 @@ static void advance(sim *s, int r)
     s->free_at[r] = now;
 }
 
+/* Whether the program splits the backward of (stage, mb) into I and W. */
+static bool backward_is_split(const program *p, int stage, int mb)
+{
+    const program_rank *pr = &p->rank[p->stage_rank[stage]];
+    for (int k = 0; k < pr->count; k++)
+        if (pr->actions[k].kind == ACTION_I && pr->actions[k].stage == stage &&
+            pr->actions[k].microbatch == mb)
+            return true;
+    return false;
+}
+
 /* One line naming every stuck rank, its action and what it waits for. */
 static bool report_deadlock(const sim *s, ppf_error *err)
 {
@@ -255,8 +271,8 @@ static bool report_deadlock(const sim *s, ppf_error *err)
         action_format(&s->p->rank[r].actions[s->pc[r]], here);
         int stage = (int)(s->wait_cell[r] / (size_t)s->M), mb = (int)(s->wait_cell[r] % (size_t)s->M);
         action dep = action_make(s->wait_kind[r] == DEP_F ? ACTION_F
-                                 : s->split[s->wait_cell[r]] ? ACTION_I
-                                                             : ACTION_B,
+                                 : backward_is_split(s->p, stage, mb) ? ACTION_I
+                                                                      : ACTION_B,
                                  stage, mb);
         action_format(&dep, need);
         n += (size_t)snprintf(msg + n, sizeof msg - n, "%s rank %d at step %d (%s) waits for %s on rank %d",
@@ -368,11 +384,7 @@ static void schedule_allreduces(sim *s)
 static void sim_free(sim *s)
 {
     free(s->held);
-    free(s->f_end);
-    free(s->bi_end);
-    free(s->split);
-    free(s->waiters[0]);
-    free(s->waiters[1]);
+    free(s->cells);
     free(s->next_waiter);
     free(s->ready);
     free(s->pc);
@@ -391,13 +403,9 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     const size_t cells = (size_t)p->stages * (size_t)p->microbatches;
     sim s = { .p = p, .c = c, .tl = tl, .S = p->stages, .M = p->microbatches };
     s.held = stages_held(p);
-    s.f_end = ppf_malloc(sizeof(double) * cells);
-    s.bi_end = ppf_malloc(sizeof(double) * cells);
+    s.cells = ppf_malloc(sizeof(sim_cell) * cells);
     for (size_t k = 0; k < cells; k++)
-        s.f_end[k] = s.bi_end[k] = -1;
-    s.split = ppf_calloc(cells, 1);
-    s.waiters[0] = ppf_calloc(cells, sizeof(int));
-    s.waiters[1] = ppf_calloc(cells, sizeof(int));
+        s.cells[k] = (sim_cell){ .f_end = -1, .bi_end = -1 };
     s.next_waiter = ppf_calloc((size_t)p->ranks, sizeof(int));
     s.ready = ppf_malloc(sizeof(int) * (size_t)p->ranks);
     s.pc = ppf_calloc((size_t)p->ranks, sizeof(int));
@@ -407,14 +415,11 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     s.wait_cell = ppf_calloc((size_t)p->ranks, sizeof(size_t));
     tl->time = ppf_calloc((size_t)p->ranks, sizeof(action_time *));
     tl->per_rank = ppf_calloc((size_t)p->ranks, sizeof(rank_metrics));
-    for (int r = 0; r < p->ranks; r++) {
+    for (int r = 0; r < p->ranks; r++)
         tl->time[r] = ppf_malloc(sizeof(action_time) * (size_t)(p->rank[r].count ? p->rank[r].count : 1));
-        for (int k = 0; k < p->rank[r].count; k++) {
-            const action *a = &p->rank[r].actions[k];
-            if (a->kind == ACTION_I)
-                s.split[cell(&s, a->stage, a->microbatch)] = 1;
-        }
-    }
+    /* one p2p per stage boundary and micro-batch each way is the usual count */
+    s.transfer_cap = 2 * (int)(cells < 1u << 26 ? cells : 1u << 26) + p->stages;
+    tl->transfers = ppf_malloc(sizeof(transfer) * (size_t)s.transfer_cap);
     /* Ranks start in reverse so the stack pops rank 0 first: only the order
      * of work, never the result, depends on it. */
     for (int r = p->ranks - 1; r >= 0; r--)

@@ -177,7 +177,7 @@ static void test_export_round_trips_every_generator(void **state)
         ppf_error err = { { 0 } };
         schedule_params sp = { .ranks = 3, .microbatches = 6 };
         assert_true(schedule_generate(list[k].name, &sp, &p, &err));
-        size_t len, len2;
+        size_t len = 0, len2 = 0;
         char *text = write_csv(&p, &len);
         if (!csv_parse(text, len, "round-trip", &q, &err))
             fail_msg("%s: export did not import: %s", list[k].name, err.message);
@@ -202,7 +202,7 @@ static void check_generator_equals_file(const char *name, int ranks, int mbs, in
 {
     char path[512];
     snprintf(path, sizeof path, "%s/tests/data/%s", PPFLOW_SOURCE_DIR, file);
-    size_t len, len2;
+    size_t len = 0, len2 = 0;
     char *want = read_text(path, &len);
     if (!want)
         fail_msg("cannot read %s", path);

@@ -1,0 +1,58 @@
+# ppflow. `make` configures and builds the release preset (build/release/).
+#
+#   make deps     install the Debian 12 packages that are missing (tools/deps.sh)
+#   make run      deps, build, then run ./build/release/ppflow
+#   make test     deps, then the release build with -Werror and its tests, the
+#                 asan build with -Werror and its tests, the fuzz build and its
+#                 fuzzers (what CI runs, through .ci/run)
+#   make clean    remove build/
+#   make format   clang-format -i on our C sources
+#
+# Stops at the first command that fails.
+
+CMAKE ?= cmake
+CTEST ?= ctest
+JOBS ?= 2
+
+# $(call build_preset,PRESET,EXTRA CONFIGURE ARGS): configure and build one preset.
+define build_preset
+$(CMAKE) --preset $(1) $(2)
+$(CMAKE) --build --preset $(1) -j$(JOBS)
+endef
+
+# $(call test_preset,PRESET): run one preset's tests.
+define test_preset
+$(CTEST) --preset $(1) --output-on-failure
+endef
+
+.PHONY: all build deps run test clean format
+
+all: build
+
+build:
+	$(call build_preset,release)
+
+deps:
+	tools/deps.sh
+
+run:
+	tools/deps.sh
+	$(call build_preset,release)
+	./build/release/ppflow
+
+test:
+	tools/deps.sh
+	$(call build_preset,release,-DPPFLOW_WERROR=ON)
+	$(call test_preset,release)
+	$(call build_preset,asan,-DPPFLOW_WERROR=ON)
+	$(call test_preset,asan)
+	$(call build_preset,fuzz)
+	$(call test_preset,fuzz)
+
+clean:
+	rm -rf build
+
+format:
+	@command -v clang-format >/dev/null 2>&1 || \
+		{ echo "make format: clang-format not found (Debian package clang-format)" >&2; exit 1; }
+	find core render app tests -name '*.[ch]' -print0 | xargs -0 clang-format -i

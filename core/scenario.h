@@ -32,6 +32,10 @@
  * Errors: one line naming the field, the value and the rule; unknown JSON
  * fields, malformed JSON, out-of-range values and per-rank lists of the wrong
  * length are all errors.
+ * Messages name a field by its JSON path ("layers_per_stage", "costs.b") and
+ * quote the value escaped and cut to stay one printable line; messages about
+ * a file start with its path. A call that fails leaves the scenario as it was
+ * (a JSON text is applied whole or not at all).
  */
 #ifndef PPFLOW_SCENARIO_H
 #define PPFLOW_SCENARIO_H
@@ -100,31 +104,47 @@ typedef struct scenario {
 /* The table of fields, in FIELD_* order; count in *n. */
 const scenario_field *scenario_fields(int *n);
 
-/* The field with this flag name (without dashes) or JSON key, or NULL. */
+/* The field with this flag name (without dashes), JSON key or JSON path
+ * ("costs.b"), or NULL. */
 const scenario_field *scenario_field_find(const char *name);
 
 void scenario_init(scenario *sc);     /* the built-in default scenario */
 void scenario_deinit(scenario *sc);   /* accepts a zeroed or deinited scenario */
 
-/* Sets one field from its text form, as given on the command line. */
+/* Sets one field from its text form, as given on the command line. `field`
+ * is the flag name, the JSON key or the JSON path ("costs.b"). Integers are
+ * whole decimal numbers within the SCENARIO_MAX_* limits; a schedule name is
+ * stored under its canonical name ("ZB1P" -> "zb-h1"). */
 bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error *err);
 
-/* Applies a JSON scenario (text of len bytes) over *sc. */
+/* Applies a JSON scenario (text of len bytes, need not end in NUL) over *sc.
+ * Besides the fields, a top-level "description" string is allowed (free
+ * text for example files); duplicate keys are errors. */
 bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err);
 
-/* Reads a JSON scenario file and applies it over *sc. */
+/* Reads a JSON scenario file (at most 16 MiB) and applies it over *sc; sets
+ * sc->source to the path. A relative "csv:PATH" in the file is taken
+ * relative to the file's folder. */
 bool scenario_load_file(scenario *sc, const char *path, ppf_error *err);
 
 /* Builds the program (generated, or imported from the CSV) and resolves the
  * costs to one value per rank. *prog and *costs must not be initialised; on
- * failure both are left zeroed. */
+ * failure both are left zeroed. With csv:PATH the CSV decides P, M and V, and
+ * stages, microbatches or virtual set explicitly (set_mask) must agree with
+ * it; a generated schedule over SCENARIO_MAX_ACTIONS is refused before
+ * anything is allocated. Costs: F=1, B=2, I=W=B/2, FB=F+B, p2p=0 by default;
+ * with only I (or W) given the other is B minus it, with I and W but no B,
+ * B = I + W. */
 bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, ppf_error *err);
 
-/* Parses "1", "1,2,3" into a cost list (finite, >= 0). `field` names it in errors. */
+/* Parses "1", "1,2,3" into a cost list (finite, >= 0). `field` names it in errors.
+ * *out must not be initialised; on failure it is left zeroed. */
 bool cost_list_parse(cost_list *out, const char *field, const char *text, ppf_error *err);
 void cost_list_deinit(cost_list *c);
 
-/* Parses the --allreduce forms into *out. */
+/* Parses the --allreduce forms into *out: "none", a time ("4"), or
+ * BYTES/BANDWIDTH[/ring|tree[/LATENCY]] (ring when not given, latency 0).
+ * On failure *out is unchanged. */
 bool allreduce_parse(allreduce_cost *out, const char *text, ppf_error *err);
 
 #endif

@@ -1,0 +1,1089 @@
+/* test_scenario.c - the scenario: defaults, flags, JSON, costs, building. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "scenario.h"
+#include "timeline.h"
+
+#ifndef PPFLOW_SOURCE_DIR
+#define PPFLOW_SOURCE_DIR "."
+#endif
+
+/* Doubles compared to 1e-12 relative, both values printed on failure. */
+#define assert_near(a, b)                                                                          \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b);                                                                 \
+        if (!(fabs(a_ - b_) <= 1e-12 * fmax(1.0, fmax(fabs(a_), fabs(b_)))))                       \
+            print_message("%s = %.17g, expected %s = %.17g\n", #a, a_, #b, b_);                    \
+        assert_true(fabs(a_ - b_) <= 1e-12 * fmax(1.0, fmax(fabs(a_), fabs(b_))));                 \
+    } while (0)
+
+/* The message contains every one of the given pieces (NULL-terminated), is
+ * one line and is printable. */
+static void check_message_(const ppf_error *err, const char *const *pieces)
+{
+    for (const char *const *p = pieces; *p; p++) {
+        if (!strstr(err->message, *p))
+            print_message("message: %s\nlacks:   %s\n", err->message, *p);
+        assert_non_null(strstr(err->message, *p));
+    }
+    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++) {
+        if (*c < 0x20 || *c == 0x7F)
+            print_message("message has control byte 0x%02X: %s\n", *c, err->message);
+        assert_true(*c >= 0x20 && *c != 0x7F);
+    }
+}
+#define check_message(err, ...) check_message_((err), (const char *const[]){__VA_ARGS__, NULL})
+
+/* Sets a field expecting success. */
+static void set_ok(scenario *sc, const char *field, const char *value)
+{
+    ppf_error err = {0};
+    bool ok = scenario_set(sc, field, value, &err);
+    if (!ok)
+        print_message("scenario_set(%s, %s): %s\n", field, value, err.message);
+    assert_true(ok);
+}
+
+/* Sets a field expecting failure, and that the scenario did not change. */
+static void set_bad(const char *field, const char *value, ppf_error *err)
+{
+    scenario sc;
+    scenario_init(&sc);
+    scenario before = sc;
+    *err = (ppf_error){0};
+    bool ok = scenario_set(&sc, field, value, err);
+    if (ok)
+        print_message("scenario_set(%s, \"%s\") was accepted\n", field, value);
+    assert_false(ok);
+    assert_memory_equal(&sc, &before, sizeof sc);
+    scenario_deinit(&sc);
+}
+
+static bool parse(scenario *sc, const char *json, ppf_error *err)
+{
+    *err = (ppf_error){0};
+    return scenario_parse_json(sc, json, strlen(json), err);
+}
+
+static void parse_ok(scenario *sc, const char *json)
+{
+    ppf_error err = {0};
+    bool ok = parse(sc, json, &err);
+    if (!ok)
+        print_message("JSON %s\nrejected: %s\n", json, err.message);
+    assert_true(ok);
+}
+
+/* Parses expecting failure over a default scenario, which must not change. */
+static void parse_bad(const char *json, ppf_error *err)
+{
+    scenario sc;
+    scenario_init(&sc);
+    scenario before = sc;
+    bool ok = parse(&sc, json, err);
+    if (ok)
+        print_message("JSON %s was accepted\n", json);
+    assert_false(ok);
+    assert_memory_equal(&sc, &before, sizeof sc);
+    scenario_deinit(&sc);
+}
+
+/* Builds expecting success. */
+static void build_ok(const scenario *sc, program *p, timeline_costs *c)
+{
+    ppf_error err = {0};
+    bool ok = scenario_build(sc, p, c, &err);
+    if (!ok)
+        print_message("scenario_build: %s\n", err.message);
+    assert_true(ok);
+}
+
+static void assert_zeroed(const void *p, size_t size)
+{
+    const unsigned char *b = p;
+    for (size_t k = 0; k < size; k++)
+        assert_int_equal(b[k], 0);
+}
+
+/* Writes text into a new temporary file; returns its path in buf. */
+static void write_temp(char *buf, size_t size, const char *suffix_hint, const char *text)
+{
+    snprintf(buf, size, "/tmp/ppflow_test_%s_XXXXXX", suffix_hint);
+    int fd = mkstemp(buf);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* ---- defaults and the field table ---------------------------------------- */
+
+static void test_default(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    assert_string_equal(sc.schedule, "1f1b");
+    assert_int_equal(sc.stages, 4);
+    assert_int_equal(sc.microbatches, 8);
+    assert_int_equal(sc.virtual_stages, 0);
+    assert_int_equal(sc.dp, 2);
+    assert_int_equal(sc.layers_per_stage, 2);
+    assert_int_equal(sc.f.count, 0);
+    assert_int_equal(sc.b.count, 0);
+    assert_int_equal(sc.i.count, 0);
+    assert_int_equal(sc.w.count, 0);
+    assert_int_equal(sc.fb.count, 0);
+    assert_int_equal(sc.p2p.count, 0);
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_NONE);
+    assert_int_equal(sc.set_mask, 0);
+    assert_string_equal(sc.source, "built-in default");
+    scenario_deinit(&sc);
+    assert_int_equal(sc.stages, 0);
+    scenario_deinit(&sc); /* twice is fine */
+}
+
+static void test_field_table(void **state)
+{
+    (void)state;
+    static const char *flags[FIELD_COUNT] = {
+        "schedule", "stages", "microbatches", "virtual", "dp",       "layers-per-stage", "f", "b",
+        "i",        "w",      "fb",           "p2p",     "allreduce"};
+    static const char *keys[FIELD_COUNT] = {
+        "schedule", "stages", "microbatches", "virtual", "dp",       "layers_per_stage", "f", "b",
+        "i",        "w",      "fb",           "p2p",     "allreduce"};
+    int n = 0;
+    const scenario_field *t = scenario_fields(&n);
+    assert_int_equal(n, FIELD_COUNT);
+    for (int k = 0; k < n; k++) {
+        assert_int_equal(t[k].id, k);
+        assert_string_equal(t[k].flag, flags[k]);
+        assert_string_equal(t[k].json, keys[k]);
+        assert_true(t[k].is_cost == (k >= FIELD_F));
+        assert_non_null(t[k].arg);
+        assert_non_null(t[k].help);
+        assert_null(strchr(t[k].help, '\n'));
+        assert_ptr_equal(scenario_field_find(flags[k]), &t[k]);
+        assert_ptr_equal(scenario_field_find(keys[k]), &t[k]);
+    }
+    assert_ptr_equal(scenario_field_find("costs.b"), &t[FIELD_B]);
+    assert_null(scenario_field_find("layers"));
+    assert_null(scenario_field_find(""));
+    assert_null(scenario_field_find("costs"));
+}
+
+/* ---- scenario_set -------------------------------------------------------- */
+
+static void test_set_integers(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    set_ok(&sc, "stages", "8");
+    set_ok(&sc, "microbatches", "16");
+    set_ok(&sc, "virtual", "3");
+    set_ok(&sc, "dp", "+4");
+    set_ok(&sc, "layers-per-stage", "5");
+    assert_int_equal(sc.stages, 8);
+    assert_int_equal(sc.microbatches, 16);
+    assert_int_equal(sc.virtual_stages, 3);
+    assert_int_equal(sc.dp, 4);
+    assert_int_equal(sc.layers_per_stage, 5);
+    set_ok(&sc, "layers_per_stage", "1024");
+    assert_int_equal(sc.layers_per_stage, 1024);
+    set_ok(&sc, "stages", "4096");
+    set_ok(&sc, "microbatches", "1000000");
+    set_ok(&sc, "virtual", "64");
+    set_ok(&sc, "dp", "1000000");
+    assert_int_equal(sc.set_mask, (1u << FIELD_STAGES) | (1u << FIELD_MICROBATCHES) |
+                                      (1u << FIELD_VIRTUAL) | (1u << FIELD_DP) |
+                                      (1u << FIELD_LAYERS_PER_STAGE));
+    scenario_deinit(&sc);
+}
+
+static void test_set_integers_bad(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *field, *value, *path, *range;
+    } cases[] = {
+        {"stages", "0", "stages", "from 1 to 4096"},
+        {"stages", "-1", "stages", "from 1 to 4096"},
+        {"stages", "4097", "stages", "from 1 to 4096"},
+        {"stages", "abc", "stages", "from 1 to 4096"},
+        {"stages", "4x", "stages", "from 1 to 4096"},
+        {"stages", " 4", "stages", "from 1 to 4096"},
+        {"stages", "", "stages", "from 1 to 4096"},
+        {"stages", "1.5", "stages", "from 1 to 4096"},
+        {"stages", "99999999999999999999999", "stages", "from 1 to 4096"},
+        {"microbatches", "0", "microbatches", "from 1 to 1000000"},
+        {"microbatches", "1000001", "microbatches", "from 1 to 1000000"},
+        {"virtual", "0", "virtual", "from 1 to 64"},
+        {"virtual", "65", "virtual", "from 1 to 64"},
+        {"dp", "0", "dp", "from 1 to 1000000"},
+        {"layers-per-stage", "0", "layers_per_stage", "from 1 to 1024"},
+        {"layers-per-stage", "1025", "layers_per_stage", "from 1 to 1024"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ppf_error err;
+        set_bad(cases[k].field, cases[k].value, &err);
+        char expect[128];
+        snprintf(expect, sizeof expect, "%s = \"%s\": must be an integer", cases[k].path,
+                 cases[k].value);
+        check_message(&err, expect, cases[k].range);
+    }
+    ppf_error err;
+    set_bad("microbatches", "0", &err);
+    assert_string_equal(err.message, "microbatches = \"0\": must be an integer from 1 to 1000000");
+}
+
+static void test_set_schedule(void **state)
+{
+    (void)state;
+    static const char *names[] = {"gpipe",      "1f1b",     "interleaved-1f1b",
+                                  "looped-bfs", "zb-h1",    "interleaved-zb",
+                                  "zbv",        "dualpipev"};
+    scenario sc;
+    scenario_init(&sc);
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        set_ok(&sc, "schedule", names[k]);
+        assert_string_equal(sc.schedule, names[k]);
+    }
+    set_ok(&sc, "schedule", "Interleaved_1F1B"); /* stored under its canonical name */
+    assert_string_equal(sc.schedule, "interleaved-1f1b");
+    set_ok(&sc, "schedule", "csv:some/file.csv");
+    assert_string_equal(sc.schedule, "csv:some/file.csv");
+    assert_int_equal(sc.set_mask, 1u << FIELD_SCHEDULE);
+    scenario_deinit(&sc);
+
+    ppf_error err;
+    set_bad("schedule", "gpip", &err);
+    assert_string_equal(
+        err.message, "schedule = \"gpip\": unknown schedule (known: gpipe, 1f1b, interleaved-1f1b, "
+                     "looped-bfs, zb-h1, interleaved-zb, zbv, dualpipev, csv:PATH)");
+    set_bad("schedule", "", &err);
+    check_message(&err, "schedule = \"\"", "unknown schedule");
+    set_bad("schedule", "csv:", &err);
+    check_message(&err, "schedule = \"csv:\"", "path");
+    char long_path[400];
+    memset(long_path, 'a', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = '\0';
+    memcpy(long_path, "csv:", 4);
+    set_bad("schedule", long_path, &err);
+    check_message(&err, "schedule = \"csv:aaa", "...", "too long", "255");
+}
+
+static void test_set_costs(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    set_ok(&sc, "f", "1.5");
+    assert_int_equal(sc.f.count, 1);
+    assert_near(sc.f.values[0], 1.5);
+    set_ok(&sc, "b", "1,2,3,4.25");
+    assert_int_equal(sc.b.count, 4);
+    assert_near(sc.b.values[3], 4.25);
+    set_ok(&sc, "b", " 2 , 3 ");
+    assert_int_equal(sc.b.count, 2);
+    assert_near(sc.b.values[1], 3);
+    set_ok(&sc, "i", "0");
+    set_ok(&sc, "w", "1e-3");
+    assert_near(sc.w.values[0], 1e-3);
+    set_ok(&sc, "fb", "2.5");
+    set_ok(&sc, "p2p", "0.05");
+    set_ok(&sc, "costs.p2p", "0.1");
+    assert_near(sc.p2p.values[0], 0.1);
+    assert_int_equal(sc.set_mask, (1u << FIELD_F) | (1u << FIELD_B) | (1u << FIELD_I) |
+                                      (1u << FIELD_W) | (1u << FIELD_FB) | (1u << FIELD_P2P));
+    scenario_deinit(&sc);
+
+    ppf_error err;
+    set_bad("b", "-1", &err);
+    assert_string_equal(err.message, "costs.b = \"-1\": costs must be finite numbers >= 0");
+    set_bad("f", "nan", &err);
+    check_message(&err, "costs.f = \"nan\"", "finite numbers >= 0");
+    set_bad("f", "inf", &err);
+    check_message(&err, "costs.f = \"inf\"", "finite");
+    set_bad("f", "1e999", &err);
+    check_message(&err, "costs.f = \"1e999\"", "finite");
+    set_bad("w", "", &err);
+    check_message(&err, "costs.w = \"\"", "finite numbers >= 0");
+    set_bad("i", "1,,2", &err);
+    check_message(&err, "costs.i = \"1,,2\"", "item 2 is empty");
+    set_bad("fb", "1,x,2", &err);
+    check_message(&err, "costs.fb = \"1,x,2\"", "item 2 is \"x\"");
+    set_bad("p2p", "1,2,", &err);
+    check_message(&err, "costs.p2p = \"1,2,\"", "item 3 is empty");
+    set_bad("p2p", "0x10", &err);
+    check_message(&err, "costs.p2p = \"0x10\"");
+    set_bad("f", "1 2", &err);
+    check_message(&err, "costs.f = \"1 2\"");
+}
+
+static void test_cost_list_parse(void **state)
+{
+    (void)state;
+    cost_list c;
+    ppf_error err = {0};
+    assert_true(cost_list_parse(&c, "costs.f", "3,4", &err));
+    assert_int_equal(c.count, 2);
+    assert_near(c.values[0], 3);
+    assert_near(c.values[1], 4);
+    cost_list_deinit(&c);
+    assert_int_equal(c.count, 0);
+    assert_null(c.values);
+    cost_list_deinit(&c);
+
+    assert_false(cost_list_parse(&c, "costs.f", "-0.5", &err));
+    assert_int_equal(c.count, 0);
+    assert_null(c.values);
+    check_message(&err, "costs.f = \"-0.5\"");
+
+    /* More values than there can be ranks. */
+    size_t n = 5000;
+    char *text = malloc(2 * n);
+    for (size_t k = 0; k < n; k++) {
+        text[2 * k] = '1';
+        text[2 * k + 1] = ',';
+    }
+    text[2 * n - 1] = '\0';
+    assert_false(cost_list_parse(&c, "costs.b", text, &err));
+    check_message(&err, "costs.b", "5000 values", "4096");
+    assert_true(strlen(err.message) < 300);
+    free(text);
+}
+
+static void test_set_unknown_field(void **state)
+{
+    (void)state;
+    ppf_error err;
+    set_bad("ranks", "4", &err);
+    check_message(&err, "unknown field \"ranks\"", "stages", "layers-per-stage", "allreduce");
+}
+
+/* Odd values stay one printable line, escaped and cut. */
+static void test_message_one_line(void **state)
+{
+    (void)state;
+    ppf_error err;
+    set_bad("stages", "4\nrm -rf /\x1b[31m", &err);
+    check_message(&err, "stages = \"4\\x0Arm -rf /\\x1B[31m\"");
+    set_bad("schedule", "\"quoted\" \\ back", &err);
+    check_message(&err, "schedule = \"\\\"quoted\\\" \\\\ back\"");
+    set_bad("schedule", "gpipe\xff\xfe", &err);
+    check_message(&err, "\\xFF\\xFE");
+    set_bad("schedule", "caf\xc3\xa9", &err); /* valid UTF-8 is kept */
+    check_message(&err, "caf\xc3\xa9");
+    set_bad("schedule",
+            "a\xe2\x80\xa8"
+            "b",
+            &err); /* U+2028 LINE SEPARATOR is not */
+    check_message(&err, "a\\xE2\\x80\\xA8b");
+    char big[2000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    set_bad("microbatches", big, &err);
+    check_message(&err, "microbatches = \"xxx", "...\"", "from 1 to 1000000");
+    assert_true(strlen(err.message) < 200);
+}
+
+/* ---- all-reduce ---------------------------------------------------------- */
+
+static void test_allreduce_parse(void **state)
+{
+    (void)state;
+    allreduce_cost ar;
+    ppf_error err = {0};
+    assert_true(allreduce_parse(&ar, "4", &err));
+    assert_int_equal(ar.mode, ALLREDUCE_TIME);
+    assert_near(ar.time, 4);
+    assert_true(allreduce_parse(&ar, "4.5", &err));
+    assert_int_equal(ar.mode, ALLREDUCE_TIME);
+    assert_near(ar.time, 4.5);
+    assert_true(allreduce_parse(&ar, "none", &err));
+    assert_int_equal(ar.mode, ALLREDUCE_NONE);
+
+    assert_true(allreduce_parse(&ar, "1.5GB/100GB/ring/5e-6", &err));
+    assert_int_equal(ar.mode, ALLREDUCE_RING);
+    assert_near(ar.bytes, 1.5e9);
+    assert_near(ar.bandwidth, 1e11);
+    assert_near(ar.latency, 5e-6);
+
+    assert_true(allreduce_parse(&ar, "1GiB/10Gi/tree", &err));
+    assert_int_equal(ar.mode, ALLREDUCE_TREE);
+    assert_near(ar.bytes, 1073741824.0);
+    assert_near(ar.bandwidth, 10 * 1073741824.0);
+    assert_near(ar.latency, 0);
+
+    assert_true(allreduce_parse(&ar, "64KiB/1k", &err));
+    assert_int_equal(ar.mode, ALLREDUCE_RING);
+    assert_near(ar.bytes, 65536);
+    assert_near(ar.bandwidth, 1000);
+    assert_true(allreduce_parse(&ar, "2K/3M", &err));
+    assert_near(ar.bytes, 2000);
+    assert_near(ar.bandwidth, 3e6);
+    assert_true(allreduce_parse(&ar, "1TiB/2T/ring/1Mi", &err));
+    assert_near(ar.bytes, 1099511627776.0);
+    assert_near(ar.bandwidth, 2e12);
+    assert_near(ar.latency, 1048576);
+    assert_true(allreduce_parse(&ar, "100B/0.5", &err));
+    assert_near(ar.bytes, 100);
+    assert_near(ar.bandwidth, 0.5);
+    assert_true(allreduce_parse(&ar, "0/1", &err));
+    assert_near(ar.bytes, 0);
+
+    static const struct {
+        const char *text, *piece;
+    } bad[] = {
+        {"", "give a time"},
+        {"abc", "give a time"},
+        {"-1", "give a time"},
+        {"nan", "give a time"},
+        {"1G", "give a time"},
+        {"1G/0", "bandwidth \"0\""},
+        {"1G/-5", "bandwidth \"-5\""},
+        {"1G/x", "bandwidth \"x\""},
+        {"1G//ring", "bandwidth \"\""},
+        {"-1G/1G", "bytes \"-1G\""},
+        {"inf/1", "bytes \"inf\""},
+        {"1m/1", "bytes \"1m\""},
+        {"1GBB/1", "bytes \"1GBB\""},
+        {"1e999/1", "bytes \"1e999\""},
+        {"1G/1G/star", "algorithm \"star\""},
+        {"1G/1G/", "algorithm \"\""},
+        {"1G/1G/ring/-1", "latency \"-1\""},
+        {"1G/1G/tree/x", "latency \"x\""},
+        {"1G/1G/ring/1/2", "too many parts"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        allreduce_cost before = {.mode = ALLREDUCE_TIME, .time = 7};
+        ar = before;
+        err = (ppf_error){0};
+        if (allreduce_parse(&ar, bad[k].text, &err))
+            print_message("allreduce \"%s\" was accepted\n", bad[k].text);
+        assert_false(allreduce_parse(&ar, bad[k].text, &err));
+        assert_memory_equal(&ar, &before, sizeof ar);
+        char expect[64];
+        snprintf(expect, sizeof expect, "costs.allreduce = \"%s\"", bad[k].text);
+        check_message(&err, expect, bad[k].piece);
+    }
+
+    scenario sc;
+    scenario_init(&sc);
+    set_ok(&sc, "allreduce", "1G/10G/tree/1e-5");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_TREE);
+    assert_int_equal(sc.set_mask, 1u << FIELD_ALLREDUCE);
+    scenario_deinit(&sc);
+    set_bad("allreduce", "1G/0", &err);
+    check_message(&err, "costs.allreduce = \"1G/0\"", "> 0");
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void test_json_overrides(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    parse_ok(&sc, "{\"microbatches\": 12, \"dp\": 1}");
+    assert_int_equal(sc.microbatches, 12);
+    assert_int_equal(sc.dp, 1);
+    assert_int_equal(sc.stages, 4); /* untouched */
+    assert_string_equal(sc.schedule, "1f1b");
+    assert_int_equal(sc.set_mask, (1u << FIELD_MICROBATCHES) | (1u << FIELD_DP));
+    assert_string_equal(sc.source, "built-in default");
+
+    parse_ok(&sc,
+             "{\n"
+             "  \"description\": \"every field\",\n"
+             "  \"schedule\": \"interleaved-1f1b\",\n"
+             "  \"stages\": 2, \"microbatches\": 4, \"virtual\": 2, \"dp\": 8,\n"
+             "  \"layers_per_stage\": 3,\n"
+             "  \"costs\": {\"f\": 1.25, \"b\": [2, 2.5], \"i\": 1, \"w\": [1, 1.5], \"fb\": 3,\n"
+             "            \"p2p\": 0.05, \"allreduce\": 4}\n"
+             "}\n");
+    assert_string_equal(sc.schedule, "interleaved-1f1b");
+    assert_int_equal(sc.stages, 2);
+    assert_int_equal(sc.microbatches, 4);
+    assert_int_equal(sc.virtual_stages, 2);
+    assert_int_equal(sc.dp, 8);
+    assert_int_equal(sc.layers_per_stage, 3);
+    assert_int_equal(sc.f.count, 1);
+    assert_near(sc.f.values[0], 1.25);
+    assert_int_equal(sc.b.count, 2);
+    assert_near(sc.b.values[1], 2.5);
+    assert_int_equal(sc.w.count, 2);
+    assert_near(sc.w.values[1], 1.5);
+    assert_near(sc.p2p.values[0], 0.05);
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
+    assert_near(sc.allreduce.time, 4);
+    assert_int_equal(sc.set_mask, (1u << FIELD_COUNT) - 1);
+
+    /* A flag after the file overrides it. */
+    set_ok(&sc, "b", "3");
+    assert_int_equal(sc.b.count, 1);
+    assert_near(sc.b.values[0], 3);
+    scenario_deinit(&sc);
+
+    /* Text need not be NUL-terminated. */
+    scenario_init(&sc);
+    const char *text = "{\"stages\": 2}garbage";
+    ppf_error err = {0};
+    assert_true(scenario_parse_json(&sc, text, 13, &err));
+    assert_int_equal(sc.stages, 2);
+    assert_false(scenario_parse_json(&sc, text, strlen(text), &err));
+    check_message(&err, "malformed JSON at line 1, column 14");
+    scenario_deinit(&sc);
+}
+
+static void test_json_allreduce_forms(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    parse_ok(&sc, "{\"costs\": {\"allreduce\": 2.5}}");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
+    assert_near(sc.allreduce.time, 2.5);
+    parse_ok(&sc, "{\"costs\": {\"allreduce\": \"1GB/100GB/tree/1e-6\"}}");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_TREE);
+    assert_near(sc.allreduce.bytes, 1e9);
+    assert_near(sc.allreduce.latency, 1e-6);
+    parse_ok(&sc, "{\"costs\": {\"allreduce\": {\"time\": 3}}}");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
+    assert_near(sc.allreduce.time, 3);
+    parse_ok(&sc, "{\"costs\": {\"allreduce\": {\"bytes\": 2e9, \"bandwidth\": \"50GB\"}}}");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_RING);
+    assert_near(sc.allreduce.bytes, 2e9);
+    assert_near(sc.allreduce.bandwidth, 5e10);
+    assert_near(sc.allreduce.latency, 0);
+    parse_ok(&sc, "{\"costs\": {\"allreduce\": {\"bytes\": \"1GiB\", \"bandwidth\": 1e10, "
+                  "\"algorithm\": \"tree\","
+                  " \"latency\": 5e-6}}}");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_TREE);
+    assert_near(sc.allreduce.bytes, 1073741824.0);
+    assert_near(sc.allreduce.latency, 5e-6);
+    parse_ok(
+        &sc,
+        "{\"costs\": {\"allreduce\": {\"bytes\": 1, \"bandwidth\": 1, \"algorithm\": \"ring\"}}}");
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_RING);
+    scenario_deinit(&sc);
+}
+
+static void test_json_malformed(void **state)
+{
+    (void)state;
+    ppf_error err;
+    parse_bad("{\n  \"stages\": 4,\n  \"microbatches\": ]\n}", &err);
+    check_message(&err, "malformed JSON at line 3, column 19");
+    parse_bad("{\"stages\": 4", &err);
+    check_message(&err, "malformed JSON", "line 1", "end of text");
+    parse_bad("{} x", &err);
+    check_message(&err, "malformed JSON at line 1, column 4");
+    parse_bad("", &err);
+    check_message(&err, "empty");
+    parse_bad(" \n ", &err);
+    check_message(&err, "empty");
+    parse_bad("{\"stages\": 4,}", &err);
+    check_message(&err, "malformed JSON");
+    parse_bad("{\"schedule\": \"1f1b\n\x01\"", &err);
+    check_message(&err, "malformed JSON");
+
+    scenario sc;
+    scenario_init(&sc);
+    assert_false(scenario_parse_json(&sc, "{\"stages\":\0 4}", 14, &err));
+    check_message(&err, "NUL byte at line 1, column 11");
+    scenario_deinit(&sc);
+}
+
+static void test_json_structure(void **state)
+{
+    (void)state;
+    ppf_error err;
+    parse_bad("[1, 2]", &err);
+    check_message(&err, "top level must be a JSON object", "an array");
+    parse_bad("4", &err);
+    check_message(&err, "top level must be a JSON object", "a number");
+    parse_bad("{\"stagse\": 4}", &err);
+    check_message(&err, "unknown field \"stagse\"", "known: schedule, stages", "layers_per_stage",
+                  "costs", "description");
+    parse_bad("{\"f\": 1}", &err);
+    check_message(&err, "unknown field \"f\"");
+    parse_bad("{\"layers-per-stage\": 1}", &err);
+    check_message(&err, "unknown field \"layers-per-stage\"");
+    parse_bad("{\"costs\": {\"forward\": 1}}", &err);
+    check_message(&err, "unknown field \"costs.forward\"", "known: f, b, i, w, fb, p2p, allreduce");
+    parse_bad("{\"costs\": {\"stages\": 1}}", &err);
+    check_message(&err, "unknown field \"costs.stages\"");
+    parse_bad("{\"stages\": 4, \"stages\": 5}", &err);
+    check_message(&err, "\"stages\" appears twice");
+    parse_bad("{\"costs\": {\"f\": 1, \"f\": 2}}", &err);
+    check_message(&err, "\"costs.f\" appears twice");
+    parse_bad("{\"costs\": {}, \"costs\": {}}", &err);
+    check_message(&err, "\"costs\" appears twice");
+    parse_bad("{\"description\": \"a\", \"description\": \"b\"}", &err);
+    check_message(&err, "\"description\" appears twice");
+    parse_bad("{\"costs\": {\"allreduce\": {\"time\": 1, \"time\": 2}}}", &err);
+    check_message(&err, "costs.allreduce", "\"time\" appears twice");
+}
+
+static void test_json_types(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *piece1, *piece2;
+    } bad[] = {
+        {"{\"stages\": \"4\"}", "stages = \"4\": must be an integer from 1 to 4096",
+         "not a string"},
+        {"{\"stages\": 2.5}", "stages = 2.5: must be an integer from 1 to 4096", ""},
+        {"{\"stages\": 0}", "stages = 0: must be an integer", ""},
+        {"{\"stages\": 4097}", "stages = 4097: must be an integer", ""},
+        {"{\"stages\": 1e300}", "stages = 1e+300: must be an integer", ""},
+        {"{\"microbatches\": 0}", "microbatches = 0: must be an integer from 1 to 1000000", ""},
+        {"{\"microbatches\": null}", "microbatches = null", "not null"},
+        {"{\"virtual\": true}", "virtual = true", "not a boolean"},
+        {"{\"dp\": [2]}", "dp = [2]", "not an array"},
+        {"{\"layers_per_stage\": -3}", "layers_per_stage = -3", "from 1 to 1024"},
+        {"{\"schedule\": 5}", "schedule = 5: must be a string", "not a number"},
+        {"{\"schedule\": \"gpip\"}", "schedule = \"gpip\": unknown schedule (known: gpipe",
+         "csv:PATH)"},
+        {"{\"description\": 5}", "description = 5: must be a string", ""},
+        {"{\"costs\": 5}", "costs = 5: must be an object", ""},
+        {"{\"costs\": {\"f\": \"1\"}}", "costs.f = \"1\"", "not a string"},
+        {"{\"costs\": {\"f\": [1, 2, -1]}}", "costs.f[2] = -1: costs must be finite numbers >= 0",
+         ""},
+        {"{\"costs\": {\"b\": -1}}", "costs.b = -1: costs must be finite numbers >= 0", ""},
+        {"{\"costs\": {\"b\": [1, \"2\"]}}", "costs.b[1] = \"2\"", "finite numbers"},
+        {"{\"costs\": {\"w\": []}}", "costs.w = []", "one number per rank"},
+        {"{\"costs\": {\"p2p\": {}}}", "costs.p2p = {}", "not an object"},
+        {"{\"costs\": {\"allreduce\": true}}", "costs.allreduce = true", "not a boolean"},
+        {"{\"costs\": {\"allreduce\": -2}}", "costs.allreduce = -2", ">= 0"},
+        {"{\"costs\": {\"allreduce\": \"1G/0\"}}", "costs.allreduce = \"1G/0\"", "bandwidth"},
+        {"{\"costs\": {\"allreduce\": {\"bytes\": 1}}}", "costs.allreduce = {\"bytes\":1}",
+         "\"bandwidth\""},
+        {"{\"costs\": {\"allreduce\": {\"bytes\": 1, \"bandwidth\": 0}}}",
+         "costs.allreduce.bandwidth = 0", "> 0"},
+        {"{\"costs\": {\"allreduce\": {\"bytes\": -1, \"bandwidth\": 1}}}",
+         "costs.allreduce.bytes = -1", ">= 0"},
+        {"{\"costs\": {\"allreduce\": {\"bytes\": 1, \"bandwidth\": 1, \"algorithm\": \"star\"}}}",
+         "costs.allreduce.algorithm = \"star\"", "\"ring\" or \"tree\""},
+        {"{\"costs\": {\"allreduce\": {\"bytes\": 1, \"bandwidth\": 1, \"latency\": \"x\"}}}",
+         "costs.allreduce.latency = \"x\"", ""},
+        {"{\"costs\": {\"allreduce\": {\"time\": 1, \"bytes\": 1}}}", "costs.allreduce",
+         "not both"},
+        {"{\"costs\": {\"allreduce\": {\"seconds\": 1}}}",
+         "costs.allreduce: unknown field \"seconds\"", "time"},
+        {"{\"costs\": {\"allreduce\": {\"time\": -1}}}", "costs.allreduce.time = -1", ">= 0"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ppf_error err;
+        parse_bad(bad[k].json, &err);
+        check_message(&err, bad[k].piece1, bad[k].piece2);
+    }
+}
+
+/* A failed parse leaves everything as it was, even after fields applied. */
+static void test_json_atomic(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    set_ok(&sc, "f", "1,2,3,4");
+    scenario before = sc;
+    ppf_error err;
+    assert_false(parse(&sc, "{\"stages\": 8, \"costs\": {\"f\": [5], \"b\": -1}}", &err));
+    assert_memory_equal(&sc, &before, sizeof sc);
+    assert_int_equal(sc.f.count, 4);
+    assert_near(sc.f.values[3], 4);
+    scenario_deinit(&sc);
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+static void test_load_file(void **state)
+{
+    (void)state;
+    char path[64];
+    write_temp(path, sizeof path, "scenario", "{\"schedule\": \"gpipe\", \"microbatches\": 6}");
+    scenario sc;
+    scenario_init(&sc);
+    ppf_error err = {0};
+    assert_true(scenario_load_file(&sc, path, &err));
+    assert_string_equal(sc.schedule, "gpipe");
+    assert_int_equal(sc.microbatches, 6);
+    assert_string_equal(sc.source, path);
+    unlink(path);
+
+    /* Messages from a file start with its path. */
+    write_temp(path, sizeof path, "scenario", "{\n\"costs\": {\"f\": [1, 2, -1]}\n}");
+    assert_false(scenario_load_file(&sc, path, &err));
+    char expect[128];
+    snprintf(expect, sizeof expect, "%s: costs.f[2] = -1: costs must be finite numbers >= 0", path);
+    assert_string_equal(err.message, expect);
+    unlink(path);
+
+    write_temp(path, sizeof path, "scenario", "{\n\n   oops");
+    assert_false(scenario_load_file(&sc, path, &err));
+    snprintf(expect, sizeof expect, "%s: malformed JSON at line 3, column ", path);
+    check_message(&err, expect);
+    unlink(path);
+
+    assert_false(scenario_load_file(&sc, "/nonexistent/dir/x.json", &err));
+    check_message(&err, "/nonexistent/dir/x.json: cannot open", "No such file");
+    assert_false(scenario_load_file(&sc, "/tmp", &err));
+    check_message(&err, "/tmp: cannot");
+    assert_int_equal(sc.microbatches, 6);
+    scenario_deinit(&sc);
+}
+
+/* csv:PATH in a file is relative to the file's folder. */
+static void test_load_file_csv_path(void **state)
+{
+    (void)state;
+    char path[64];
+    write_temp(path, sizeof path, "scenario", "{\"schedule\": \"csv:pipe.csv\"}");
+    scenario sc;
+    scenario_init(&sc);
+    ppf_error err = {0};
+    assert_true(scenario_load_file(&sc, path, &err));
+    assert_string_equal(sc.schedule, "csv:/tmp/pipe.csv");
+    unlink(path);
+    write_temp(path, sizeof path, "scenario", "{\"schedule\": \"csv:/abs/pipe.csv\"}");
+    assert_true(scenario_load_file(&sc, path, &err));
+    assert_string_equal(sc.schedule, "csv:/abs/pipe.csv");
+    unlink(path);
+    scenario_deinit(&sc);
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static void test_build_default_costs(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    program p;
+    timeline_costs c;
+    build_ok(&sc, &p, &c);
+    assert_int_equal(p.ranks, 4);
+    assert_int_equal(p.microbatches, 8);
+    assert_int_equal(c.ranks, 4);
+    assert_int_equal(c.dp, 2);
+    assert_int_equal(c.allreduce.mode, ALLREDUCE_NONE);
+    for (int r = 0; r < 4; r++) {
+        assert_near(c.f[r], 1);
+        assert_near(c.b[r], 2);
+        assert_near(c.i[r], 1);
+        assert_near(c.w[r], 1);
+        assert_near(c.fb[r], 3);
+        assert_near(c.p2p[r], 0);
+    }
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+    scenario_deinit(&sc);
+}
+
+static void test_build_costs(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    set_ok(&sc, "f", "1,2,3,4");
+    set_ok(&sc, "b", "4");
+    set_ok(&sc, "p2p", "0.05");
+    set_ok(&sc, "allreduce", "1GB/100GB");
+    set_ok(&sc, "dp", "8");
+    program p;
+    timeline_costs c;
+    build_ok(&sc, &p, &c);
+    for (int r = 0; r < 4; r++) {
+        assert_near(c.f[r], r + 1);
+        assert_near(c.b[r], 4);
+        assert_near(c.i[r], 2);
+        assert_near(c.w[r], 2);
+        assert_near(c.fb[r], r + 1 + 4);
+        assert_near(c.p2p[r], 0.05);
+    }
+    assert_int_equal(c.dp, 8);
+    assert_int_equal(c.allreduce.mode, ALLREDUCE_RING);
+    assert_near(c.allreduce.bytes, 1e9);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+
+    /* I only: W = B - I. */
+    set_ok(&sc, "i", "1.5");
+    build_ok(&sc, &p, &c);
+    assert_near(c.i[0], 1.5);
+    assert_near(c.w[0], 2.5);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+    scenario_deinit(&sc);
+
+    /* W only, default B: I = 2 - W. */
+    scenario_init(&sc);
+    set_ok(&sc, "w", "0.5,0.5,0.5,2");
+    build_ok(&sc, &p, &c);
+    assert_near(c.b[0], 2);
+    assert_near(c.i[0], 1.5);
+    assert_near(c.w[0], 0.5);
+    assert_near(c.i[3], 0);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+
+    /* I and W without B: B = I + W, and FB = F + B. */
+    set_ok(&sc, "i", "1");
+    set_ok(&sc, "w", "3");
+    build_ok(&sc, &p, &c);
+    assert_near(c.b[2], 4);
+    assert_near(c.fb[2], 5);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+
+    /* FB given. */
+    set_ok(&sc, "fb", "2.5");
+    build_ok(&sc, &p, &c);
+    assert_near(c.fb[1], 2.5);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+    scenario_deinit(&sc);
+}
+
+static void build_bad(const scenario *sc, ppf_error *err)
+{
+    program p;
+    timeline_costs c;
+    memset(&p, 0xAB, sizeof p);
+    memset(&c, 0xAB, sizeof c);
+    *err = (ppf_error){0};
+    assert_false(scenario_build(sc, &p, &c, err));
+    assert_zeroed(&p, sizeof p);
+    assert_zeroed(&c, sizeof c);
+}
+
+static void test_build_bad(void **state)
+{
+    (void)state;
+    ppf_error err;
+    scenario sc;
+    scenario_init(&sc);
+    set_ok(&sc, "f", "1,2,3");
+    build_bad(&sc, &err);
+    assert_string_equal(err.message, "costs.f has 3 values: give one, or one per rank (4)");
+    scenario_deinit(&sc);
+
+    scenario_init(&sc);
+    set_ok(&sc, "i", "3"); /* more than the default B = 2 */
+    build_bad(&sc, &err);
+    check_message(&err, "costs.i = 3", "costs.b = 2", "costs.w", "negative");
+    set_ok(&sc, "b", "1,1,5,5");
+    build_bad(&sc, &err);
+    check_message(&err, "costs.i = 3 on rank 0");
+    scenario_deinit(&sc);
+
+    scenario_init(&sc);
+    set_ok(&sc, "w", "2.5");
+    build_bad(&sc, &err);
+    check_message(&err, "costs.w = 2.5", "costs.i", "negative");
+    scenario_deinit(&sc);
+
+    /* The schedule's own rule: 1F1B needs M >= P. */
+    scenario_init(&sc);
+    set_ok(&sc, "microbatches", "2");
+    build_bad(&sc, &err);
+    assert_true(strlen(err.message) > 0);
+    scenario_deinit(&sc);
+
+    /* The size guard, before anything is allocated. */
+    scenario_init(&sc);
+    set_ok(&sc, "schedule", "interleaved-1f1b");
+    set_ok(&sc, "stages", "4096");
+    set_ok(&sc, "microbatches", "1000000");
+    set_ok(&sc, "virtual", "64");
+    build_bad(&sc, &err);
+    check_message(&err, "4096 x 64 x 1000000 x 3", "786432000000", "200000000");
+    set_ok(&sc, "virtual", "2");
+    set_ok(&sc, "stages", "64");
+    set_ok(&sc, "microbatches", "600000");
+    build_bad(&sc, &err);
+    check_message(&err, "64 x 2 x 600000 x 3");
+    scenario_deinit(&sc);
+}
+
+/* GPipe order for 2 ranks and 3 micro-batches. */
+static const char *small_csv = "0F0,0F1,0F2,0B0,0B1,0B2\n"
+                               "1F0,1F1,1F2,1B0,1B1,1B2\n";
+
+static void test_build_csv(void **state)
+{
+    (void)state;
+    char path[64], spec[80];
+    write_temp(path, sizeof path, "csv", small_csv);
+    snprintf(spec, sizeof spec, "csv:%s", path);
+
+    scenario sc;
+    scenario_init(&sc); /* P = 4, M = 8 by default, but not set: the CSV decides */
+    set_ok(&sc, "schedule", spec);
+    set_ok(&sc, "f", "1,2");
+    program p;
+    timeline_costs c;
+    build_ok(&sc, &p, &c);
+    assert_int_equal(p.ranks, 2);
+    assert_int_equal(p.stages, 2);
+    assert_int_equal(p.microbatches, 3);
+    assert_int_equal(c.ranks, 2);
+    assert_near(c.f[1], 2);
+    timeline tl;
+    ppf_error err = {0};
+    bool ok = timeline_simulate(&tl, &p, &c, &err);
+    if (!ok)
+        print_message("simulate: %s\n", err.message);
+    assert_true(ok);
+    timeline_deinit(&tl);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+
+    /* Fields given explicitly must agree with the CSV. */
+    set_ok(&sc, "stages", "2");
+    set_ok(&sc, "microbatches", "3");
+    build_ok(&sc, &p, &c);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+    set_ok(&sc, "stages", "4");
+    build_bad(&sc, &err);
+    check_message(&err, "stages = 4", path, "has 2 ranks");
+    set_ok(&sc, "stages", "2");
+    set_ok(&sc, "microbatches", "8");
+    build_bad(&sc, &err);
+    check_message(&err, "microbatches = 8", "has 3 micro-batches");
+    set_ok(&sc, "microbatches", "3");
+    set_ok(&sc, "virtual", "2");
+    build_bad(&sc, &err);
+    check_message(&err, "virtual = 2", "has 1 stages per rank");
+    scenario_deinit(&sc);
+
+    /* A per-rank list is checked against the CSV's ranks. */
+    scenario_init(&sc);
+    set_ok(&sc, "schedule", spec);
+    set_ok(&sc, "b", "1,2,3,4");
+    build_bad(&sc, &err);
+    check_message(&err, "costs.b has 4 values", "(2)");
+    scenario_deinit(&sc);
+    unlink(path);
+
+    /* A missing file. */
+    scenario_init(&sc);
+    set_ok(&sc, "schedule", "csv:/nonexistent/pipe.csv");
+    build_bad(&sc, &err);
+    check_message(&err, "/nonexistent/pipe.csv");
+    scenario_deinit(&sc);
+}
+
+/* Every example scenario parses, builds and simulates; default.json is the
+ * built-in default. */
+static void test_assets(void **state)
+{
+    (void)state;
+    const char *dir_path = PPFLOW_SOURCE_DIR "/assets";
+    DIR *dir = opendir(dir_path);
+    if (!dir) {
+        print_message("no %s: skipped\n", dir_path);
+        skip();
+    }
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
+        scenario sc;
+        scenario_init(&sc);
+        ppf_error err = {0};
+        bool ok = scenario_load_file(&sc, path, &err);
+        if (!ok)
+            print_message("%s\n", err.message);
+        assert_true(ok);
+        program p;
+        timeline_costs c;
+        ok = scenario_build(&sc, &p, &c, &err);
+        if (!ok)
+            print_message("%s: %s\n", path, err.message);
+        assert_true(ok);
+        timeline tl;
+        ok = timeline_simulate(&tl, &p, &c, &err);
+        if (!ok)
+            print_message("%s: %s\n", path, err.message);
+        assert_true(ok);
+        assert_true(tl.makespan > 0);
+        timeline_deinit(&tl);
+        timeline_costs_deinit(&c);
+        program_deinit(&p);
+
+        if (strcmp(e->d_name, "default.json") == 0) {
+            scenario def;
+            scenario_init(&def);
+            assert_string_equal(sc.schedule, def.schedule);
+            assert_int_equal(sc.stages, def.stages);
+            assert_int_equal(sc.microbatches, def.microbatches);
+            assert_int_equal(sc.virtual_stages, def.virtual_stages);
+            assert_int_equal(sc.dp, def.dp);
+            assert_int_equal(sc.layers_per_stage, def.layers_per_stage);
+            assert_int_equal(sc.allreduce.mode, def.allreduce.mode);
+            assert_int_equal(
+                sc.f.count + sc.b.count + sc.i.count + sc.w.count + sc.fb.count + sc.p2p.count, 0);
+            scenario_deinit(&def);
+        }
+        scenario_deinit(&sc);
+        count++;
+    }
+    closedir(dir);
+    print_message("%d example scenarios\n", count);
+    assert_true(count >= 9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default),
+        cmocka_unit_test(test_field_table),
+        cmocka_unit_test(test_set_integers),
+        cmocka_unit_test(test_set_integers_bad),
+        cmocka_unit_test(test_set_schedule),
+        cmocka_unit_test(test_set_costs),
+        cmocka_unit_test(test_cost_list_parse),
+        cmocka_unit_test(test_set_unknown_field),
+        cmocka_unit_test(test_message_one_line),
+        cmocka_unit_test(test_allreduce_parse),
+        cmocka_unit_test(test_json_overrides),
+        cmocka_unit_test(test_json_allreduce_forms),
+        cmocka_unit_test(test_json_malformed),
+        cmocka_unit_test(test_json_structure),
+        cmocka_unit_test(test_json_types),
+        cmocka_unit_test(test_json_atomic),
+        cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_load_file_csv_path),
+        cmocka_unit_test(test_build_default_costs),
+        cmocka_unit_test(test_build_costs),
+        cmocka_unit_test(test_build_bad),
+        cmocka_unit_test(test_build_csv),
+        cmocka_unit_test(test_assets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

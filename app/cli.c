@@ -1,0 +1,620 @@
+/* cli.c - commands, options and the path from a scenario to an output. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "cli.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "csv.h"
+#include "error.h"
+#include "export.h"
+#include "output.h"
+#include "report.h"
+#include "scenario.h"
+#include "schedules.h"
+#include "timeline.h"
+
+#ifndef PPFLOW_VERSION /* set by the build from the project version */
+#define PPFLOW_VERSION "0.1.0"
+#endif
+
+enum { HELP_WIDTH = 100, HELP_NAME_WIDTH = 24 };
+
+/* ---- command options: one table for the parser and --help ---------------- */
+
+typedef enum option_id { OPT_FORMAT, OPT_OUTPUT, OPT_WIDTH, OPT_HELP, OPT_COUNT } option_id;
+
+typedef struct cli_option {
+    const char *name; /* long name without dashes */
+    char short_name;  /* single-dash letter, or 0 */
+    const char *arg;  /* placeholder of the value; NULL for a switch */
+    const char *help;
+} cli_option;
+
+static const cli_option options[OPT_COUNT] = {
+    [OPT_FORMAT] = {"format", 0, "FORMAT",
+                    "output format: table, gantt, json, csv, chrome-trace (default table)"},
+    [OPT_OUTPUT] = {"output", 'o', "FILE",
+                    "write to FILE instead of standard output (written whole or not at all)"},
+    [OPT_WIDTH] = {"width", 0, "N",
+                   "Gantt chart width in columns (default: the terminal's, else 120)"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help"},
+};
+
+#define OPT_BIT(id) (1u << (id))
+
+/* ---- output formats ------------------------------------------------------- */
+
+typedef struct format_ctx {
+    const timeline *tl;
+    const timeline_costs *costs;
+    FILE *f;
+    int width;   /* Gantt columns */
+    bool colour; /* ANSI colours in the Gantt chart */
+} format_ctx;
+
+static void write_table(const format_ctx *c)
+{
+    report_table(c->tl, c->costs, c->f);
+}
+
+static void write_gantt(const format_ctx *c)
+{
+    report_gantt(c->tl, c->f, c->width, c->colour);
+}
+
+static void write_json(const format_ctx *c)
+{
+    export_timeline_json(c->tl, c->f);
+}
+
+static void write_csv(const format_ctx *c)
+{
+    csv_write(c->tl->program, c->f);
+}
+
+static void write_chrome_trace(const format_ctx *c)
+{
+    export_chrome_trace(c->tl, c->f);
+}
+
+typedef struct output_format {
+    const char *name;
+    void (*write)(const format_ctx *c);
+    const char *help;
+} output_format;
+
+static const output_format formats[] = {
+    {"table", write_table, "per-rank table and metrics with their closed forms"},
+    {"gantt", write_gantt,
+     "Gantt chart for the terminal (colour when it is one and NO_COLOR is unset)"},
+    {"json", write_json, "the simulated timeline: every action, transfer and metric"},
+    {"csv", write_csv, "PyTorch's schedule CSV (one row per rank)"},
+    {"chrome-trace", write_chrome_trace, "Trace Event JSON for Perfetto or chrome://tracing"},
+};
+
+enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
+
+static const output_format *format_find(const char *name)
+{
+    for (int k = 0; k < FORMAT_COUNT; k++)
+        if (strcmp(formats[k].name, name) == 0)
+            return &formats[k];
+    return NULL;
+}
+
+/* ---- parsed arguments --------------------------------------------------- */
+
+typedef struct flag_value {
+    const char *field; /* scenario field's flag name */
+    const char *value;
+} flag_value;
+
+typedef struct cli_args {
+    const char *command;       /* for messages: "schedule", "run" */
+    const char *scenario_path; /* the positional SCENARIO.json, or NULL */
+    const char *format;        /* NULL: table */
+    const char *output;        /* NULL: standard output */
+    int width;                 /* 0: the terminal's */
+    bool help;
+    flag_value *sets; /* scenario flags in command-line order */
+    int set_count;
+} cli_args;
+
+static void args_deinit(cli_args *a)
+{
+    free(a->sets);
+    a->sets = NULL;
+}
+
+/* Edit distance, capped: enough to suggest "--microbatches" for "--microbatch". */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    int row[41];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The known option closest to `name`, or NULL when none is close. */
+static const char *suggest(const char *name, unsigned allowed)
+{
+    const char *best = NULL;
+    int best_d = 3;
+    int n;
+    const scenario_field *fields = scenario_fields(&n);
+    for (int k = 0; k < n + OPT_COUNT; k++) {
+        const char *candidate;
+        if (k < n)
+            candidate = fields[k].flag;
+        else if (allowed & OPT_BIT(k - n))
+            candidate = options[k - n].name;
+        else
+            continue;
+        int d = distance(name, candidate);
+        if (d < best_d ||
+            (strncmp(candidate, name, strlen(name)) == 0 && strlen(name) >= 3 && best_d > 1)) {
+            best_d = d < best_d ? d : 1;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+static bool fail_unknown_option(const char *arg, size_t name_len, const char *command,
+                                unsigned allowed, ppf_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), arg);
+    const char *hint = name[0] == '-' && name[1] == '-' ? suggest(name + 2, allowed) : NULL;
+    if (hint)
+        return ppf_fail(err, "unknown option %s (did you mean --%s?); see ppflow %s --help", name,
+                        hint, command);
+    return ppf_fail(err, "unknown option %s; see ppflow %s --help", name, command);
+}
+
+static bool parse_width(const char *text, int *out, ppf_error *err)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < REPORT_MIN_WIDTH || v > REPORT_MAX_WIDTH)
+        return ppf_fail(err, "--width = \"%.40s\": must be a whole number of columns from %d to %d",
+                        text, REPORT_MIN_WIDTH, REPORT_MAX_WIDTH);
+    *out = (int)v;
+    return true;
+}
+
+/* Stores one command option's value. */
+static bool apply_option(cli_args *a, option_id id, const char *value, ppf_error *err)
+{
+    switch (id) {
+    case OPT_FORMAT:
+        if (!format_find(value))
+            return ppf_fail(
+                err,
+                "--format = \"%.40s\": unknown format; use table, gantt, json, csv or chrome-trace",
+                value);
+        a->format = value;
+        return true;
+    case OPT_OUTPUT:
+        a->output = value;
+        return true;
+    case OPT_WIDTH:
+        return parse_width(value, &a->width, err);
+    case OPT_HELP:
+        a->help = true;
+        return true;
+    case OPT_COUNT:
+        break;
+    }
+    return false;
+}
+
+/* Splits argv (argv[0] is the command) into the scenario path, scenario
+ * flags and command options; `allowed` has a bit per option_id. Values are
+ * checked here only where the option is the CLI's own; scenario values are
+ * checked when they are applied, in order. */
+static bool parse_args(int argc, char **argv, const char *command, unsigned allowed, cli_args *a,
+                       ppf_error *err)
+{
+    *a = (cli_args){.command = command};
+    a->sets = ppf_malloc(sizeof(flag_value) * (size_t)(argc > 0 ? argc : 1));
+    bool only_positional = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (a->scenario_path)
+                return ppf_fail(
+                    err,
+                    "unexpected argument \"%.60s\": one scenario file (%.60s) is already given",
+                    arg, a->scenario_path);
+            a->scenario_path = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_positional = true;
+            continue;
+        }
+
+        /* The option's name and, for --NAME=VALUE or -oFILE, its attached value. */
+        const char *name, *attached = NULL;
+        size_t name_len;
+        int opt = -1;
+        if (arg[1] == '-') {
+            name = arg + 2;
+            const char *eq = strchr(name, '=');
+            name_len = eq ? (size_t)(eq - name) : strlen(name);
+            attached = eq ? eq + 1 : NULL;
+            for (int k = 0; k < OPT_COUNT; k++)
+                if ((allowed & OPT_BIT(k)) && strlen(options[k].name) == name_len &&
+                    strncmp(options[k].name, name, name_len) == 0)
+                    opt = k;
+        } else {
+            name = arg + 1;
+            name_len = 1;
+            attached = arg[2] ? arg + 2 : NULL;
+            for (int k = 0; k < OPT_COUNT; k++)
+                if ((allowed & OPT_BIT(k)) && options[k].short_name == arg[1])
+                    opt = k;
+            if (opt < 0)
+                return fail_unknown_option(arg, 2, command, allowed, err);
+        }
+
+        const scenario_field *field = NULL;
+        if (opt < 0) {
+            char key[64];
+            if (name_len < sizeof key) {
+                memcpy(key, name, name_len);
+                key[name_len] = '\0';
+                field = scenario_field_find(key);
+            }
+            if (!field)
+                return fail_unknown_option(arg, (size_t)(name - arg) + name_len, command, allowed,
+                                           err);
+        }
+
+        const bool takes_value = field || options[opt].arg;
+        const char *shown = field ? field->flag : options[opt].name;
+        const char *value = attached;
+        if (!takes_value) {
+            if (attached)
+                return ppf_fail(err, "--%s takes no value (got \"%.40s\")", shown, attached);
+        } else if (!value) {
+            if (i + 1 >= argc)
+                return ppf_fail(err, "--%s needs a value (%s)", shown,
+                                field ? field->arg : options[opt].arg);
+            value = argv[++i];
+        }
+        if (field) {
+            a->sets[a->set_count++] = (flag_value){field->flag, value};
+        } else if (!apply_option(a, (option_id)opt, value, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- from scenario to timeline -------------------------------------------- */
+
+typedef struct built {
+    scenario sc;
+    program prog;
+    timeline_costs costs;
+    timeline tl;
+} built;
+
+static void built_deinit(built *b)
+{
+    timeline_deinit(&b->tl);
+    timeline_costs_deinit(&b->costs);
+    program_deinit(&b->prog);
+    scenario_deinit(&b->sc);
+}
+
+/* Default scenario, then the file, then the flags in order; then the program
+ * and its simulation. Every failure here is bad input. */
+static bool build(const cli_args *a, built *b, ppf_error *err)
+{
+    memset(b, 0, sizeof *b);
+    scenario_init(&b->sc);
+    if (a->scenario_path && !scenario_load_file(&b->sc, a->scenario_path, err))
+        return false;
+    for (int k = 0; k < a->set_count; k++)
+        if (!scenario_set(&b->sc, a->sets[k].field, a->sets[k].value, err))
+            return false;
+    if (!scenario_build(&b->sc, &b->prog, &b->costs, err))
+        return false;
+    return timeline_simulate(&b->tl, &b->prog, &b->costs, err);
+}
+
+static int fail(int status, const ppf_error *err)
+{
+    fprintf(stderr, "ppflow: %s\n", err->message[0] ? err->message : "failed");
+    return status;
+}
+
+/* ---- help ------------------------------------------------------------------ */
+
+/* "  NAME  help text", the help wrapped at HELP_WIDTH under its own column. */
+static void help_line(FILE *f, const char *name, const char *help)
+{
+    int used = fprintf(f, "  %s", name);
+    if (used > HELP_NAME_WIDTH) {
+        fputc('\n', f);
+        used = 0;
+    }
+    fprintf(f, "%*s", HELP_NAME_WIDTH + 1 - used, "");
+    int col = HELP_NAME_WIDTH + 1;
+    const char *p = help;
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        int word = sp ? (int)(sp - p) : (int)strlen(p);
+        if (col > HELP_NAME_WIDTH + 1 && col + 1 + word > HELP_WIDTH) {
+            fprintf(f, "\n%*s", HELP_NAME_WIDTH + 1, "");
+            col = HELP_NAME_WIDTH + 1;
+        } else if (col > HELP_NAME_WIDTH + 1) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, (size_t)word, f);
+        col += word;
+        p += word;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
+
+static void print_scenario_options(FILE *f)
+{
+    fputs("scenario options (also the fields of SCENARIO.json; costs go under \"costs\"):\n", f);
+    int n;
+    const scenario_field *fields = scenario_fields(&n);
+    for (int k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "--%s %s", fields[k].flag, fields[k].arg);
+        help_line(f, name, fields[k].help);
+    }
+}
+
+static void print_options(FILE *f, const char *title, unsigned allowed)
+{
+    fprintf(f, "%s:\n", title);
+    for (int k = 0; k < OPT_COUNT; k++) {
+        if (!(allowed & OPT_BIT(k)))
+            continue;
+        char name[64];
+        if (options[k].short_name)
+            snprintf(name, sizeof name, "-%c, --%s%s%s", options[k].short_name, options[k].name,
+                     options[k].arg ? " " : "", options[k].arg ? options[k].arg : "");
+        else
+            snprintf(name, sizeof name, "--%s%s%s", options[k].name, options[k].arg ? " " : "",
+                     options[k].arg ? options[k].arg : "");
+        help_line(f, name, options[k].help);
+    }
+}
+
+static void print_formats(FILE *f)
+{
+    fputs("formats:\n", f);
+    for (int k = 0; k < FORMAT_COUNT; k++)
+        help_line(f, formats[k].name, formats[k].help);
+}
+
+static void print_schedules(FILE *f)
+{
+    fputs("schedules:\n", f);
+    int n;
+    const schedule_info *list = schedule_list(&n);
+    for (int k = 0; k < n; k++)
+        help_line(f, list[k].name, list[k].summary);
+    help_line(f, "csv:PATH", "a PyTorch schedule CSV (torch.distributed.pipelining _dump_csv)");
+}
+
+static const char exit_help[] =
+    "exit status: 0 success, 1 write failure after valid input, 2 bad input\n";
+
+/* ---- commands -------------------------------------------------------------- */
+
+static const unsigned schedule_options =
+    OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP);
+static const unsigned run_options = OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP);
+
+static void print_schedule_help(FILE *f)
+{
+    fputs("usage: ppflow schedule [SCENARIO.json] [options]\n\n"
+          "Builds the scenario's pipeline program, simulates it, and prints it in one format.\n\n",
+          f);
+    print_scenario_options(f);
+    fputc('\n', f);
+    print_options(f, "schedule options", schedule_options);
+    fputc('\n', f);
+    print_formats(f);
+    fputc('\n', f);
+    print_schedules(f);
+    fputc('\n', f);
+    fputs(exit_help, f);
+}
+
+static void print_run_help(FILE *f)
+{
+    fputs("usage: ppflow [run] [SCENARIO.json] [options]\n\n"
+          "Prints the scenario's table and Gantt chart (the 3D viewer will take this place).\n\n",
+          f);
+    print_scenario_options(f);
+    fputc('\n', f);
+    print_options(f, "options", run_options);
+    fputc('\n', f);
+    print_schedules(f);
+    fputc('\n', f);
+    fputs(exit_help, f);
+}
+
+/* The table, then the Gantt chart: what plain `ppflow` shows. */
+static void write_table_and_gantt(const format_ctx *c)
+{
+    report_table(c->tl, c->costs, c->f);
+    fputc('\n', c->f);
+    report_gantt(c->tl, c->f, c->width, c->colour);
+}
+
+/* Writes one format to -o FILE or standard output; returns the exit status.
+ * The file is opened only now, so bad input never creates or touches it. */
+static int write_output(const cli_args *a, const built *b, void (*write)(const format_ctx *c),
+                        ppf_error *err)
+{
+    output out;
+    if (!output_open(&out, a->output, err))
+        return CLI_EXIT_USAGE;
+    const bool to_stdout = output_is_stdout(a->output);
+    const format_ctx ctx = {
+        .tl = &b->tl,
+        .costs = &b->costs,
+        .f = out.file,
+        .width = a->width    ? a->width
+                 : to_stdout ? report_terminal_width(stdout)
+                             : REPORT_DEFAULT_WIDTH,
+        .colour = to_stdout && report_want_colour(stdout),
+    };
+    write(&ctx);
+    return output_commit(&out, err) ? CLI_EXIT_OK : CLI_EXIT_IO;
+}
+
+/* Parse, build, simulate, write: the body of `schedule` and `run`, which
+ * differ in their options, their help and what they write by default. */
+static int build_and_write(int argc, char **argv, const char *command, unsigned allowed,
+                           void (*print_help)(FILE *f), void (*write_default)(const format_ctx *c))
+{
+    ppf_error err = {{0}};
+    cli_args a;
+    built b = {0};
+    int status = CLI_EXIT_USAGE;
+    if (!parse_args(argc, argv, command, allowed, &a, &err))
+        goto done;
+    if (a.help) {
+        print_help(stdout);
+        status = CLI_EXIT_OK;
+        goto done;
+    }
+    if (!build(&a, &b, &err))
+        goto done;
+    status = write_output(&a, &b, a.format ? format_find(a.format)->write : write_default, &err);
+done:
+    built_deinit(&b);
+    args_deinit(&a);
+    return status == CLI_EXIT_OK ? status : fail(status, &err);
+}
+
+static int cmd_schedule(int argc, char **argv)
+{
+    return build_and_write(argc, argv, "schedule", schedule_options, print_schedule_help,
+                           write_table);
+}
+
+/* The stand-in for the live viewer. */
+static int cmd_run(int argc, char **argv)
+{
+    return build_and_write(argc, argv, "run", run_options, print_run_help, write_table_and_gantt);
+}
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command's name */
+    const char *synopsis;
+    const char *summary;
+} cli_command;
+
+static const cli_command commands[] = {
+    {"run", cmd_run, "ppflow [run] [SCENARIO.json] [options]",
+     "the scenario's table and Gantt chart (until the 3D viewer exists)"},
+    {"schedule", cmd_schedule, "ppflow schedule [SCENARIO.json] [options] [--format F] [-o FILE]",
+     "print, validate and convert a schedule"},
+    {"bench", bench_main, "ppflow bench NAME [--repeat N]",
+     "time the schedule generators and the simulator"},
+};
+
+enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
+
+static void print_main_help(FILE *f)
+{
+    fputs("ppflow " PPFLOW_VERSION
+          " - pipeline-parallel training schedules, simulated and drawn\n\nusage:\n",
+          f);
+    for (int k = 0; k < COMMAND_COUNT; k++)
+        fprintf(f, "  %s\n      %s\n", commands[k].synopsis, commands[k].summary);
+    fputs("  ppflow --help | --version\n"
+          "\n`ppflow COMMAND --help` shows the options of one command.\n\n",
+          f);
+    print_scenario_options(f);
+    fputc('\n', f);
+    print_options(f, "schedule options", schedule_options);
+    fputc('\n', f);
+    print_formats(f);
+    fputc('\n', f);
+    print_schedules(f);
+    fputc('\n', f);
+    bench_print_help(f);
+    fputc('\n', f);
+    fputs(exit_help, f);
+}
+
+static const cli_command *command_find(const char *name)
+{
+    for (int k = 0; k < COMMAND_COUNT; k++)
+        if (strcmp(commands[k].name, name) == 0)
+            return &commands[k];
+    return NULL;
+}
+
+int cli_main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cmd_run(argc, argv);
+    const char *first = argv[1];
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 || strcmp(first, "help") == 0) {
+        print_main_help(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(first, "--version") == 0) {
+        printf("ppflow %s\n", PPFLOW_VERSION);
+        return CLI_EXIT_OK;
+    }
+    const cli_command *cmd = command_find(first);
+    if (cmd)
+        return cmd->run(argc - 1, argv + 1);
+
+    /* No command: `ppflow [SCENARIO.json] [options]` runs. A bare word that
+     * names no file is more likely a mistyped command than a scenario. */
+    struct stat st;
+    if (first[0] != '-' && !strchr(first, '.') && !strchr(first, '/') && stat(first, &st) != 0) {
+        fprintf(stderr,
+                "ppflow: unknown command \"%.60s\"; commands: run, schedule, bench (see ppflow "
+                "--help)\n",
+                first);
+        return CLI_EXIT_USAGE;
+    }
+    return cmd_run(argc, argv);
+}

@@ -1,0 +1,33 @@
+/* cli.h - the ppflow command line.
+ *
+ * Commands (a table in cli.c; `ppflow --help` prints it):
+ *     ppflow [run] [SCENARIO.json] [scenario flags] [--width N]
+ *         the scenario's table and Gantt chart (until the 3D viewer exists)
+ *     ppflow schedule [SCENARIO.json] [scenario flags]
+ *                     [--format table|gantt|json|csv|chrome-trace] [-o FILE] [--width N]
+ *         print, validate and convert a schedule
+ *     ppflow bench NAME [--repeat N]
+ *         benchmarks (bench.h)
+ *
+ * A scenario is built as scenario.h describes: the built-in default, then
+ * the SCENARIO.json file when one is given, then every scenario flag in the
+ * order given (`--NAME VALUE` or `--NAME=VALUE`, names from
+ * scenario_fields(), so --help and the parser cannot disagree).
+ *
+ * What it does not do: any modelling (core/ does) or drawing (report.h).
+ *
+ * Errors: one line `ppflow: <message>` on stderr. Exit status 0 on success,
+ * 2 for bad input (unknown command, flag or format, a missing value, a bad
+ * scenario, a deadlocking program, an -o path that cannot be created), 1 for
+ * an I/O failure after the input was found good (a full disk). An -o file is
+ * either written completely or not touched (output.h).
+ */
+#ifndef PPFLOW_CLI_H
+#define PPFLOW_CLI_H
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_IO = 1, CLI_EXIT_USAGE = 2 };
+
+/* Runs the program; returns the process exit status. */
+int cli_main(int argc, char **argv);
+
+#endif

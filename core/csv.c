@@ -177,6 +177,7 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
             pr->actions = ppf_malloc(sizeof(action) * (size_t)(n ? n : 1));
             memcpy(pr->actions, t.cells + t.row_start[r], sizeof(action) * (size_t)n);
             pr->count = pr->capacity = n;
+            pr->owned = true;
         }
         ppf_error verr = { { 0 } };
         if (!program_validate(out, &verr)) {

@@ -1,5 +1,7 @@
 #include "error.h"
 
+#include <sys/mman.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,5 +53,20 @@ char *ppf_strdup(const char *s)
     size_t n = strlen(s) + 1;
     char *p = ppf_malloc(n);
     memcpy(p, s, n);
+    return p;
+}
+
+void *ppf_malloc_large(size_t size)
+{
+    enum { HUGE_PAGE = 2 << 20 };
+    if (size < 2 * (size_t)HUGE_PAGE)
+        return ppf_malloc(size);
+    void *p = NULL;
+    size_t rounded = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
+        ppf_oom("posix_memalign");
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE); /* a hint: without it, plain pages */
+#endif
     return p;
 }

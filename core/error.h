@@ -37,4 +37,9 @@ void *ppf_calloc(size_t count, size_t size);   /* calloc that never returns NULL
 void *ppf_realloc(void *ptr, size_t size);     /* realloc that never returns NULL */
 char *ppf_strdup(const char *s);               /* strdup that never returns NULL */
 
+/* ppf_malloc for large arrays (simulation tables, timelines): asks the
+ * kernel for huge pages, which turns thousands of page faults on first touch
+ * into a few. Free with free(); realloc works on it too. */
+void *ppf_malloc_large(size_t size);
+
 #endif

@@ -42,8 +42,10 @@ void program_deinit(program *p)
 {
     if (p->rank)
         for (int r = 0; r < p->ranks; r++)
-            free(p->rank[r].actions);
+            if (p->rank[r].owned)
+                free(p->rank[r].actions);
     free(p->rank);
+    free(p->arena);
     free(p->stage_rank);
     memset(p, 0, sizeof *p);
 }
@@ -54,8 +56,28 @@ void program_reserve(program *p, int rank, int n)
     program_rank *pr = &p->rank[rank];
     if (pr->count + n <= pr->capacity)
         return;
-    pr->capacity = pr->count + n;
-    pr->actions = ppf_realloc(pr->actions, sizeof(action) * (size_t)pr->capacity);
+    int grown = pr->count + n > 2 * pr->capacity ? pr->count + n : 2 * pr->capacity;
+    if (pr->owned || !pr->actions) {
+        pr->actions = ppf_realloc(pr->actions, sizeof(action) * (size_t)grown);
+    } else { /* leave the arena */
+        action *own = ppf_malloc(sizeof(action) * (size_t)grown);
+        memcpy(own, pr->actions, sizeof(action) * (size_t)pr->count);
+        pr->actions = own;
+    }
+    pr->owned = true;
+    pr->capacity = grown;
+}
+
+void program_reserve_all(program *p, int n)
+{
+    assert(!p->arena && n >= 0);
+    p->arena = ppf_malloc_large(sizeof(action) * (size_t)p->ranks * (size_t)(n ? n : 1));
+    for (int r = 0; r < p->ranks; r++) {
+        assert(p->rank[r].count == 0 && !p->rank[r].actions);
+        p->rank[r].actions = p->arena + (size_t)r * (size_t)n;
+        p->rank[r].capacity = n;
+        p->rank[r].owned = false;
+    }
 }
 
 long program_action_count(const program *p)

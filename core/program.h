@@ -36,6 +36,7 @@ typedef struct program_rank {
     action *actions; /* in program order */
     int count;       /* number of actions, idle steps included */
     int capacity;
+    bool owned;      /* actions is the rank's own allocation, not a slice of the arena */
 } program_rank;
 
 typedef struct program {
@@ -47,6 +48,7 @@ typedef struct program {
     program_layout layout;
     int *stage_rank;         /* [stages]: the rank that runs each stage */
     program_rank *rank;      /* [ranks] */
+    action *arena;           /* one block that the ranks' first `capacity` actions share, or NULL */
 } program;
 
 /* Sets up an empty program and its stage-to-rank map for the layout (for
@@ -54,8 +56,13 @@ typedef struct program {
 void program_init(program *p, int ranks, int stages, int microbatches, program_layout layout);
 void program_deinit(program *p); /* accepts a zeroed or deinited program */
 
-/* Makes room for at least n more actions on a rank (generators know their sizes). */
+/* Makes room for at least n more actions on a rank. */
 void program_reserve(program *p, int rank, int n);
+
+/* Gives every (still empty) rank room for n actions in one shared block, so
+ * that a generator of a million actions touches one large allocation rather
+ * than one per rank. A rank that outgrows its slice moves to its own. */
+void program_reserve_all(program *p, int n);
 
 /* Appends an action to a rank's list. Inline: generators call it per action. */
 static inline void program_push(program *p, int rank, action a)

@@ -86,6 +86,7 @@ double timeline_action_cost(const timeline_costs *c, const program *p, int rank,
 /* --- the simulation ---------------------------------------------------- */
 
 enum { DEP_F = 0, DEP_BI = 1 }; /* what a waiting rank waits for */
+enum { KIND_COSTS = ACTION_OVERLAP_F_B + 1 }; /* kinds 0 (idle) .. OVERLAP_F_B */
 
 /* Everything the simulator knows about one (stage, micro-batch), kept in one
  * place because the dependency checks touch all of it together. */
@@ -101,6 +102,8 @@ typedef struct sim {
     timeline *tl;
     int S, M;
     int *held;            /* [ranks] stages per rank */
+    double *kind_cost;    /* [ranks * KIND_COSTS]: duration of each compute kind on the rank */
+    int *live;            /* [ranks] live (stage, micro-batch) activations now */
     sim_cell *cells;      /* [S*M] */
     int *next_waiter;     /* [ranks] next rank + 1 on the same waiting list */
     int *ready;           /* stack of ranks that may advance */
@@ -188,14 +191,18 @@ static void complete_half(sim *s, int rank, action_kind kind, int stage, int mb,
     if (kind == ACTION_F) {
         s->cells[at].f_end = end;
         if (stage < s->S - 1 && p->stage_rank[stage + 1] != rank)
-            push_transfer(s, (transfer){ TRANSFER_P2P_F, rank, p->stage_rank[stage + 1], stage, mb,
-                                         end, end + s->c->p2p[rank] });
+            push_transfer(s, (transfer){ .kind = TRANSFER_P2P_F, .src_rank = (int16_t)rank,
+                                         .dst_rank = (int16_t)p->stage_rank[stage + 1],
+                                         .stage = stage, .microbatch = mb, .start = end,
+                                         .end = end + s->c->p2p[rank] });
         wake(s, DEP_F, at);
     } else if (kind == ACTION_B || kind == ACTION_I) {
         s->cells[at].bi_end = end;
         if (stage > 0 && p->stage_rank[stage - 1] != rank)
-            push_transfer(s, (transfer){ TRANSFER_P2P_B, rank, p->stage_rank[stage - 1], stage, mb,
-                                         end, end + s->c->p2p[rank] });
+            push_transfer(s, (transfer){ .kind = TRANSFER_P2P_B, .src_rank = (int16_t)rank,
+                                         .dst_rank = (int16_t)p->stage_rank[stage - 1],
+                                         .stage = stage, .microbatch = mb, .start = end,
+                                         .end = end + s->c->p2p[rank] });
         wake(s, DEP_BI, at);
     }
     if (kind == ACTION_B || kind == ACTION_W)
@@ -203,11 +210,17 @@ static void complete_half(sim *s, int rank, action_kind kind, int stage, int mb,
             s->wgrad_end[stage] = end;
 }
 
-/* Runs rank r forward until it finishes or waits on a dependency. */
+/* Runs rank r forward until it finishes or waits on a dependency. Busy time,
+ * compute end and peak live activations are counted on the way: a rank runs
+ * one action at a time, so every earlier action has ended (and freed what it
+ * frees) before the next one starts, which is the "free before allocate at
+ * the same instant" rule of timeline.h. */
 static void advance(sim *s, int r)
 {
     const program_rank *pr = &s->p->rank[r];
     action_time *times = s->tl->time[r];
+    rank_metrics *m = &s->tl->per_rank[r];
+    const double *cost = &s->kind_cost[(size_t)r * KIND_COSTS];
     double now = s->free_at[r];
     while (s->pc[r] < pr->count) {
         const int k = s->pc[r];
@@ -230,16 +243,24 @@ static void advance(sim *s, int r)
                 break;
             start = t > start ? t : start;
         }
-        const double end = start + action_cost(s->c, r, s->held[r], a);
+        const double end = start + cost[a->kind];
         times[k] = (action_time){ start, end };
         now = end;
+        m->busy += end - start;
+        m->compute_end = end;
         s->pc[r]++;
+        if (a->kind == ACTION_F || a->kind == ACTION_OVERLAP_F_B) {
+            if (++s->live[r] > m->peak_activations)
+                m->peak_activations = s->live[r];
+        }
         if (a->kind == ACTION_OVERLAP_F_B) {
             complete_half(s, r, ACTION_F, a->stage, a->microbatch, end);
             complete_half(s, r, ACTION_B, a->stage2, a->microbatch2, end);
         } else {
             complete_half(s, r, (action_kind)a->kind, a->stage, a->microbatch, end);
         }
+        if (a->kind == ACTION_B || a->kind == ACTION_W || a->kind == ACTION_OVERLAP_F_B)
+            s->live[r]--; /* the last backward part frees the activation */
     }
     s->free_at[r] = now;
 }
@@ -284,55 +305,14 @@ static bool report_deadlock(const sim *s, ppf_error *err)
     return ppf_fail(err, "%s", msg);
 }
 
-/* Peak of live (stage, micro-batch) activations on one rank: allocated at
- * the start of F, freed at the end of the last backward part. Both event
- * streams are already in time order because a rank runs one action at a time;
- * a free and an allocation at the same instant count the free first. */
-static int peak_activations(const program *p, const action_time *times, int r)
-{
-    const program_rank *pr = &p->rank[r];
-    int live = 0, peak = 0, fi = 0;
-    for (int k = 0; k < pr->count; k++) {
-        const action *a = &pr->actions[k];
-        bool allocates = a->kind == ACTION_F || a->kind == ACTION_OVERLAP_F_B;
-        if (!allocates)
-            continue;
-        /* free everything released by now */
-        for (; fi < pr->count; fi++) {
-            const action *b = &pr->actions[fi];
-            /* B, W, and the B half of an overlapped pair each free one */
-            bool frees = b->kind == ACTION_B || b->kind == ACTION_W || b->kind == ACTION_OVERLAP_F_B;
-            if (!frees)
-                continue;
-            if (times[fi].end > times[k].start)
-                break;
-            live--;
-        }
-        live++;
-        if (live > peak)
-            peak = live;
-    }
-    return peak;
-}
-
 static void compute_metrics(sim *s)
 {
     timeline *tl = s->tl;
     const program *p = s->p;
     double compute_end = 0;
-    for (int r = 0; r < p->ranks; r++) {
-        rank_metrics *m = &tl->per_rank[r];
-        const program_rank *pr = &p->rank[r];
-        for (int k = 0; k < pr->count; k++) {
-            m->busy += tl->time[r][k].end - tl->time[r][k].start;
-            if (action_is_compute((action_kind)pr->actions[k].kind) &&
-                tl->time[r][k].end > m->compute_end)
-                m->compute_end = tl->time[r][k].end;
-        }
-        if (m->compute_end > compute_end)
-            compute_end = m->compute_end;
-        m->peak_activations = peak_activations(p, tl->time[r], r);
-    }
+    for (int r = 0; r < p->ranks; r++)
+        if (tl->per_rank[r].compute_end > compute_end)
+            compute_end = tl->per_rank[r].compute_end;
     tl->compute_end = compute_end;
     tl->makespan = compute_end;
     for (int t = 0; t < tl->transfer_count; t++)
@@ -375,7 +355,9 @@ static void schedule_allreduces(sim *s)
         double start = s->wgrad_end[st] > stream_free[r] ? s->wgrad_end[st] : stream_free[r];
         double end = start + allreduce_stage_time(&s->c->allreduce, s->c->dp, s->held[r]);
         stream_free[r] = end;
-        push_transfer(s, (transfer){ TRANSFER_ALLREDUCE, r, r, st, -1, start, end });
+        push_transfer(s, (transfer){ .kind = TRANSFER_ALLREDUCE, .src_rank = (int16_t)r,
+                                     .dst_rank = (int16_t)r, .stage = st, .microbatch = -1,
+                                     .start = start, .end = end });
     }
     free(stream_free);
     free(order);
@@ -384,6 +366,8 @@ static void schedule_allreduces(sim *s)
 static void sim_free(sim *s)
 {
     free(s->held);
+    free(s->kind_cost);
+    free(s->live);
     free(s->cells);
     free(s->next_waiter);
     free(s->ready);
@@ -403,7 +387,13 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     const size_t cells = (size_t)p->stages * (size_t)p->microbatches;
     sim s = { .p = p, .c = c, .tl = tl, .S = p->stages, .M = p->microbatches };
     s.held = stages_held(p);
-    s.cells = ppf_malloc(sizeof(sim_cell) * cells);
+    s.kind_cost = ppf_calloc((size_t)p->ranks * KIND_COSTS, sizeof(double));
+    for (int r = 0; r < p->ranks; r++)
+        for (int k = ACTION_F; k < KIND_COSTS; k++)
+            s.kind_cost[(size_t)r * KIND_COSTS + (size_t)k] =
+                action_cost(c, r, s.held[r], &(action){ .kind = (uint8_t)k });
+    s.live = ppf_calloc((size_t)p->ranks, sizeof(int));
+    s.cells = ppf_malloc_large(sizeof(sim_cell) * cells);
     for (size_t k = 0; k < cells; k++)
         s.cells[k] = (sim_cell){ .f_end = -1, .bi_end = -1 };
     s.next_waiter = ppf_calloc((size_t)p->ranks, sizeof(int));
@@ -415,11 +405,17 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     s.wait_cell = ppf_calloc((size_t)p->ranks, sizeof(size_t));
     tl->time = ppf_calloc((size_t)p->ranks, sizeof(action_time *));
     tl->per_rank = ppf_calloc((size_t)p->ranks, sizeof(rank_metrics));
+    tl->time[0] = ppf_malloc_large(sizeof(action_time) * (size_t)(program_action_count(p) + 1));
+    for (int r = 1; r < p->ranks; r++)
+        tl->time[r] = tl->time[r - 1] + p->rank[r - 1].count;
+    /* at most one p2p per stage boundary and micro-batch each way, and one
+     * all-reduce per stage: never a reallocation */
+    long compute = 0;
     for (int r = 0; r < p->ranks; r++)
-        tl->time[r] = ppf_malloc(sizeof(action_time) * (size_t)(p->rank[r].count ? p->rank[r].count : 1));
-    /* one p2p per stage boundary and micro-batch each way is the usual count */
-    s.transfer_cap = 2 * (int)(cells < 1u << 26 ? cells : 1u << 26) + p->stages;
-    tl->transfers = ppf_malloc(sizeof(transfer) * (size_t)s.transfer_cap);
+        for (int k = 0; k < p->rank[r].count; k++)
+            compute += action_is_compute((action_kind)p->rank[r].actions[k].kind);
+    s.transfer_cap = (int)(2 * (compute < (long)cells ? compute : (long)cells) + p->stages);
+    tl->transfers = ppf_malloc_large(sizeof(transfer) * (size_t)s.transfer_cap);
     /* Ranks start in reverse so the stack pops rank 0 first: only the order
      * of work, never the result, depends on it. */
     for (int r = p->ranks - 1; r >= 0; r--)
@@ -443,9 +439,8 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
 
 void timeline_deinit(timeline *tl)
 {
-    if (tl->time && tl->program)
-        for (int r = 0; r < tl->program->ranks; r++)
-            free(tl->time[r]);
+    if (tl->time)
+        free(tl->time[0]);
     free(tl->time);
     free(tl->transfers);
     free(tl->per_rank);

@@ -43,6 +43,7 @@
 #define PPFLOW_TIMELINE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "program.h"
@@ -88,12 +89,14 @@ typedef enum transfer_kind {
     TRANSFER_ALLREDUCE, /* stage's gradients across the D replicas */
 } transfer_kind;
 
+/* 32 bytes: a large timeline holds millions of these. */
 typedef struct transfer {
-    int kind;              /* transfer_kind */
-    int src_rank, dst_rank;/* equal for an all-reduce (its rank) */
-    int stage;             /* producing stage (all-reduce: the stage reduced) */
-    int microbatch;        /* -1 for an all-reduce */
     double start, end;
+    int32_t stage;         /* producing stage (all-reduce: the stage reduced) */
+    int32_t microbatch;    /* -1 for an all-reduce */
+    int16_t src_rank;      /* equal to dst_rank for an all-reduce (its rank) */
+    int16_t dst_rank;
+    uint8_t kind;          /* transfer_kind */
 } transfer;
 
 typedef struct rank_metrics {
@@ -105,7 +108,8 @@ typedef struct rank_metrics {
 
 typedef struct timeline {
     const program *program;   /* not owned; must outlive the timeline */
-    action_time **time;       /* [rank][action index], parallel to program->rank[r].actions */
+    action_time **time;       /* [rank][action index], parallel to program->rank[r].actions;
+                                 the ranks' arrays share one allocation, time[0] */
     transfer *transfers;      /* p2p in order of start, then all-reduces */
     int transfer_count;
     rank_metrics *per_rank;   /* [ranks] */

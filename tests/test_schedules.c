@@ -196,6 +196,9 @@ static void test_every_schedule_builds_valid_programs(void **state)
                     ppf_error err = { { 0 } };
                     if (!schedule_generate(list[k].name, &sp, &p, &err))
                         fail_msg("%s P=%d M=%d V=%d: %s", list[k].name, P, M, V, err.message);
+                    if (!program_validate(&p, &err))
+                        fail_msg("%s P=%d M=%d V=%d: invalid program: %s", list[k].name, P, M, V,
+                                 err.message);
                     assert_int_equal(p.stages, P * V);
                     assert_int_equal(p.stages_per_rank, V);
                     assert_string_equal(p.schedule, list[k].name);

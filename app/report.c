@@ -395,9 +395,9 @@ static void print_rank_table(const timeline *tl, FILE *f)
     double *ar_end = ppf_malloc(sizeof(double) * (size_t)P);
     for (int r = 0; r < P; r++)
         ar_end[r] = -1;
-    for (int t = 0; t < tl->transfer_count; t++) {
-        const transfer *x = &tl->transfers[t];
-        if (x->kind == TRANSFER_ALLREDUCE && x->end > ar_end[x->src_rank])
+    for (int t = 0; t < tl->allreduce_count; t++) {
+        const transfer *x = &tl->allreduces[t];
+        if (x->end > ar_end[x->src_rank])
             ar_end[x->src_rank] = x->end;
     }
 
@@ -609,13 +609,13 @@ static int cell_kind_of(int action_kind)
 typedef struct cell_acc {
     double time[CELL_KINDS]; /* busy time per kind (CELL_IDLE unused) */
     double best_time;        /* longest single item in the cell */
-    int best;                /* that item (action index or transfer index), -1 none */
+    int best;                /* that item (action index or all-reduce index), -1 none */
 } cell_acc;
 
 /* What one column finally shows. */
 typedef struct cell_pick {
     int kind;     /* enum cell_kind */
-    int item;     /* the action or transfer that fills most of it, or -1 */
+    int item;     /* the action or all-reduce that fills most of it, or -1 */
     int second;   /* runner-up busy kind in a compressed column, or CELL_IDLE */
     double share; /* the runner-up's share of the column's busy time */
 } cell_pick;
@@ -883,7 +883,7 @@ static int ar_item_kind(const void *ctx, int item)
 
 static bool ar_label(const void *ctx, int item, int variant, bool colour, char *buf, size_t size)
 {
-    const transfer *x = &((const ar_ctx *)ctx)->tl->transfers[item];
+    const transfer *x = &((const ar_ctx *)ctx)->tl->allreduces[item];
     (void)colour;
     snprintf(buf, size, variant ? "%d" : "A%d", x->stage);
     return true;
@@ -895,11 +895,8 @@ static void draw_allreduce_summary(gantt *g, const timeline *tl)
 {
     const int P = tl->program->ranks;
     acc_reset(g);
-    for (int t = 0; t < tl->transfer_count; t++) {
-        const transfer *x = &tl->transfers[t];
-        if (x->kind == TRANSFER_ALLREDUCE)
-            acc_add(g, x->start, x->end, CELL_AR, t);
-    }
+    for (int t = 0; t < tl->allreduce_count; t++)
+        acc_add(g, tl->allreduces[t].start, tl->allreduces[t].end, CELL_AR, t);
     put_cell(g->f, "all-reduce", g->label_w, false);
     fputc(' ', g->f);
     colour_on(g, CELL_AR, false, false);
@@ -1046,12 +1043,10 @@ void report_gantt(const timeline *tl, FILE *f, int width, bool colour)
     if (width > REPORT_MAX_WIDTH)
         width = REPORT_MAX_WIDTH;
 
-    bool ar_rows = false, ar_any = false;
-    for (int t = 0; t < tl->transfer_count; t++)
-        if (tl->transfers[t].kind == TRANSFER_ALLREDUCE) {
-            ar_any = true;
-            ar_rows |= tl->transfers[t].end > tl->transfers[t].start;
-        }
+    const bool ar_any = tl->allreduce_count > 0;
+    bool ar_rows = false;
+    for (int t = 0; t < tl->allreduce_count; t++)
+        ar_rows |= tl->allreduces[t].end > tl->allreduces[t].start;
     const bool ar_per_rank = ar_rows && P <= 16;
 
     char label[32];
@@ -1129,9 +1124,9 @@ void report_gantt(const timeline *tl, FILE *f, int width, bool colour)
         ar_ctx ac = {tl};
         for (int r = 0; r < P; r++) {
             acc_reset(&g);
-            for (int t = 0; t < tl->transfer_count; t++) {
-                const transfer *x = &tl->transfers[t];
-                if (x->kind == TRANSFER_ALLREDUCE && x->src_rank == r)
+            for (int t = 0; t < tl->allreduce_count; t++) {
+                const transfer *x = &tl->allreduces[t];
+                if (x->src_rank == r)
                     acc_add(&g, x->start, x->end, CELL_AR, t);
             }
             acc_pick(&g, ar_item_kind, &ac);

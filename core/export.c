@@ -238,6 +238,26 @@ static void writer_free(writer *w)
     free(w);
 }
 
+/* One entry of the JSON "transfers" list, on its own line. */
+static void put_transfer(writer *w, const transfer *x, bool first)
+{
+    put(w, first ? "\n{\"kind\":" : ",\n{\"kind\":");
+    put_string(w, transfer_kind_name(x->kind));
+    put(w, ",\"src_rank\":");
+    put_int(w, x->src_rank);
+    put(w, ",\"dst_rank\":");
+    put_int(w, x->dst_rank);
+    put(w, ",\"stage\":");
+    put_int(w, x->stage);
+    put(w, ",\"microbatch\":");
+    put_int(w, x->microbatch);
+    put(w, ",\"start\":");
+    put_number(w, x->start);
+    put(w, ",\"end\":");
+    put_number(w, x->end);
+    put(w, "}");
+}
+
 void export_timeline_json(const timeline *tl, FILE *f)
 {
     assert(tl && tl->program && f);
@@ -317,24 +337,18 @@ void export_timeline_json(const timeline *tl, FILE *f)
         }
     }
 
+    /* p2p transfers (derived, in timeline_next_p2p() order), then all-reduces */
     put(w, "],\n\"transfers\":[");
-    for (int t = 0; t < tl->transfer_count; t++) {
-        const transfer *x = &tl->transfers[t];
-        put(w, t ? ",\n{\"kind\":" : "\n{\"kind\":");
-        put_string(w, transfer_kind_name(x->kind));
-        put(w, ",\"src_rank\":");
-        put_int(w, x->src_rank);
-        put(w, ",\"dst_rank\":");
-        put_int(w, x->dst_rank);
-        put(w, ",\"stage\":");
-        put_int(w, x->stage);
-        put(w, ",\"microbatch\":");
-        put_int(w, x->microbatch);
-        put(w, ",\"start\":");
-        put_number(w, x->start);
-        put(w, ",\"end\":");
-        put_number(w, x->end);
-        put(w, "}");
+    first = true;
+    p2p_cursor cur = {0};
+    transfer x;
+    while (timeline_next_p2p(tl, &cur, &x)) {
+        put_transfer(w, &x, first);
+        first = false;
+    }
+    for (int t = 0; t < tl->allreduce_count; t++) {
+        put_transfer(w, &tl->allreduces[t], first);
+        first = false;
     }
     put(w, "]}\n");
     writer_free(w);
@@ -502,9 +516,7 @@ void export_chrome_trace(const timeline *tl, FILE *f)
     assert(tl && tl->program && f);
     const program *p = tl->program;
     writer *w = writer_new(f);
-    bool has_allreduce = false;
-    for (int t = 0; t < tl->transfer_count; t++)
-        has_allreduce |= tl->transfers[t].kind == TRANSFER_ALLREDUCE;
+    const bool has_allreduce = tl->allreduce_count > 0;
 
     /* Tracks: rank R computes on tid R and all-reduces on tid P + R; sort
      * indexes keep each rank's all-reduce track right under its compute. */
@@ -562,30 +574,30 @@ void export_chrome_trace(const timeline *tl, FILE *f)
     action_index ix = {0};
     index_build(&ix, p);
     int flow_id = 0;
-    for (int t = 0; t < tl->transfer_count; t++) {
-        const transfer *x = &tl->transfers[t];
-        if (x->kind == TRANSFER_ALLREDUCE) {
-            long long start = time_to_ns(x->start), end = time_to_ns(x->end);
-            char name[48];
-            snprintf(name, sizeof name, "all-reduce stage %d", x->stage);
-            put(w, ",\n{\"name\":");
-            put_string(w, name);
-            put(w, ",\"cat\":\"allreduce\",\"ph\":\"X\",\"pid\":1,\"tid\":");
-            put_int(w, p->ranks + x->src_rank);
-            put(w, ",\"ts\":");
-            put_micros(w, start);
-            put(w, ",\"dur\":");
-            put_micros(w, end - start);
-            put(w, ",\"args\":{\"stage\":");
-            put_int(w, x->stage);
-            put(w, ",\"dp\":");
-            put_int(w, tl->dp);
-            put(w, "}}");
-        } else if (x->src_rank != x->dst_rank) {
-            put_p2p_flow(w, tl, &ix, x, ++flow_id);
-        }
-    }
+    p2p_cursor cur = {0};
+    transfer p2p;
+    while (timeline_next_p2p(tl, &cur, &p2p))
+        put_p2p_flow(w, tl, &ix, &p2p, ++flow_id);
     index_free(&ix);
+    for (int t = 0; t < tl->allreduce_count; t++) {
+        const transfer *x = &tl->allreduces[t];
+        long long start = time_to_ns(x->start), end = time_to_ns(x->end);
+        char name[48];
+        snprintf(name, sizeof name, "all-reduce stage %d", x->stage);
+        put(w, ",\n{\"name\":");
+        put_string(w, name);
+        put(w, ",\"cat\":\"allreduce\",\"ph\":\"X\",\"pid\":1,\"tid\":");
+        put_int(w, p->ranks + x->src_rank);
+        put(w, ",\"ts\":");
+        put_micros(w, start);
+        put(w, ",\"dur\":");
+        put_micros(w, end - start);
+        put(w, ",\"args\":{\"stage\":");
+        put_int(w, x->stage);
+        put(w, ",\"dp\":");
+        put_int(w, tl->dp);
+        put(w, "}}");
+    }
     put(w, "\n],\"displayTimeUnit\":\"ms\"}\n");
     writer_free(w);
 }

@@ -11,7 +11,9 @@
  * microbatch, kind, start, end, text}] (compute actions only; an overlapped
  * pair is one entry of kind "OVERLAP_F_B" whose stage/microbatch are the F
  * half's and b_stage/b_microbatch the B half's), transfers [{kind ("p2p_f",
- * "p2p_b", "allreduce"), src_rank, dst_rank, stage, microbatch, start, end}].
+ * "p2p_b", "allreduce"), src_rank, dst_rank, stage, microbatch, start, end}]
+ * (the p2p transfers first, in timeline_next_p2p() order, then the
+ * all-reduces).
  *
  * Chrome trace: one process "pipeline", one thread (track) per rank named
  * "rank R", compute actions as complete ("X") events, p2p transfers as flow

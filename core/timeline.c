@@ -113,22 +113,11 @@ typedef struct sim {
     double *wgrad_end;    /* [S] end of the stage's last B or W */
     int *wait_kind;       /* [ranks] what a stuck rank waits for (deadlock report) */
     size_t *wait_cell;
-    int transfer_cap;
 } sim;
 
 static size_t cell(const sim *s, int stage, int mb)
 {
     return (size_t)stage * (size_t)s->M + (size_t)mb;
-}
-
-static void push_transfer(sim *s, transfer t)
-{
-    timeline *tl = s->tl;
-    if (tl->transfer_count == s->transfer_cap) {
-        s->transfer_cap = s->transfer_cap ? s->transfer_cap * 2 : 1024;
-        tl->transfers = ppf_realloc(tl->transfers, sizeof(transfer) * (size_t)s->transfer_cap);
-    }
-    tl->transfers[tl->transfer_count++] = t;
 }
 
 static void wake(sim *s, int kind, size_t at)
@@ -183,26 +172,19 @@ static double half_ready(sim *s, int rank, action_kind kind, int stage, int mb)
     }
 }
 
-/* Records the completion of one compute half that ends at `end`. */
+/* Records the completion of one compute half that ends at `end`. Its p2p
+ * transfer, if any, is only counted: timeline_next_p2p() derives it later. */
 static void complete_half(sim *s, int rank, action_kind kind, int stage, int mb, double end)
 {
     const program *p = s->p;
     size_t at = cell(s, stage, mb);
     if (kind == ACTION_F) {
         s->cells[at].f_end = end;
-        if (stage < s->S - 1 && p->stage_rank[stage + 1] != rank)
-            push_transfer(s, (transfer){ .kind = TRANSFER_P2P_F, .src_rank = (int16_t)rank,
-                                         .dst_rank = (int16_t)p->stage_rank[stage + 1],
-                                         .stage = stage, .microbatch = mb, .start = end,
-                                         .end = end + s->c->p2p[rank] });
+        s->tl->p2p_count += stage < s->S - 1 && p->stage_rank[stage + 1] != rank;
         wake(s, DEP_F, at);
     } else if (kind == ACTION_B || kind == ACTION_I) {
         s->cells[at].bi_end = end;
-        if (stage > 0 && p->stage_rank[stage - 1] != rank)
-            push_transfer(s, (transfer){ .kind = TRANSFER_P2P_B, .src_rank = (int16_t)rank,
-                                         .dst_rank = (int16_t)p->stage_rank[stage - 1],
-                                         .stage = stage, .microbatch = mb, .start = end,
-                                         .end = end + s->c->p2p[rank] });
+        s->tl->p2p_count += stage > 0 && p->stage_rank[stage - 1] != rank;
         wake(s, DEP_BI, at);
     }
     if (kind == ACTION_B || kind == ACTION_W)
@@ -314,10 +296,12 @@ static void compute_metrics(sim *s)
         if (tl->per_rank[r].compute_end > compute_end)
             compute_end = tl->per_rank[r].compute_end;
     tl->compute_end = compute_end;
+    /* p2p transfers need no look: in a validated program each has a consumer,
+     * which starts no earlier than the transfer's end. */
     tl->makespan = compute_end;
-    for (int t = 0; t < tl->transfer_count; t++)
-        if (tl->transfers[t].end > tl->makespan)
-            tl->makespan = tl->transfers[t].end;
+    for (int t = 0; t < tl->allreduce_count; t++)
+        if (tl->allreduces[t].end > tl->makespan)
+            tl->makespan = tl->allreduces[t].end;
     tl->busy = tl->idle = 0;
     for (int r = 0; r < p->ranks; r++) {
         rank_metrics *m = &tl->per_rank[r];
@@ -337,6 +321,7 @@ static void schedule_allreduces(sim *s)
     const program *p = s->p;
     if (s->c->dp <= 1)
         return;
+    s->tl->allreduces = ppf_malloc(sizeof(transfer) * (size_t)p->stages);
     int *order = ppf_malloc(sizeof(int) * (size_t)p->stages);
     double *stream_free = ppf_calloc((size_t)p->ranks, sizeof(double));
     for (int k = 0; k < p->stages; k++)
@@ -355,9 +340,9 @@ static void schedule_allreduces(sim *s)
         double start = s->wgrad_end[st] > stream_free[r] ? s->wgrad_end[st] : stream_free[r];
         double end = start + allreduce_stage_time(&s->c->allreduce, s->c->dp, s->held[r]);
         stream_free[r] = end;
-        push_transfer(s, (transfer){ .kind = TRANSFER_ALLREDUCE, .src_rank = (int16_t)r,
-                                     .dst_rank = (int16_t)r, .stage = st, .microbatch = -1,
-                                     .start = start, .end = end });
+        s->tl->allreduces[s->tl->allreduce_count++] =
+            (transfer){ .kind = TRANSFER_ALLREDUCE, .src_rank = (int16_t)r, .dst_rank = (int16_t)r,
+                        .stage = st, .microbatch = -1, .start = start, .end = end };
     }
     free(stream_free);
     free(order);
@@ -408,14 +393,8 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     tl->time[0] = ppf_malloc_large(sizeof(action_time) * (size_t)(program_action_count(p) + 1));
     for (int r = 1; r < p->ranks; r++)
         tl->time[r] = tl->time[r - 1] + p->rank[r - 1].count;
-    /* at most one p2p per stage boundary and micro-batch each way, and one
-     * all-reduce per stage: never a reallocation */
-    long compute = 0;
-    for (int r = 0; r < p->ranks; r++)
-        for (int k = 0; k < p->rank[r].count; k++)
-            compute += action_is_compute((action_kind)p->rank[r].actions[k].kind);
-    s.transfer_cap = (int)(2 * (compute < (long)cells ? compute : (long)cells) + p->stages);
-    tl->transfers = ppf_malloc_large(sizeof(transfer) * (size_t)s.transfer_cap);
+    tl->p2p = ppf_malloc(sizeof(double) * (size_t)p->ranks);
+    memcpy(tl->p2p, c->p2p, sizeof(double) * (size_t)p->ranks);
     /* Ranks start in reverse so the stack pops rank 0 first: only the order
      * of work, never the result, depends on it. */
     for (int r = p->ranks - 1; r >= 0; r--)
@@ -442,7 +421,57 @@ void timeline_deinit(timeline *tl)
     if (tl->time)
         free(tl->time[0]);
     free(tl->time);
-    free(tl->transfers);
+    free(tl->allreduces);
+    free(tl->p2p);
     free(tl->per_rank);
     memset(tl, 0, sizeof *tl);
+}
+
+/* --- p2p transfers, derived ------------------------------------------- */
+
+bool timeline_next_p2p(const timeline *tl, p2p_cursor *cur, transfer *out)
+{
+    const program *p = tl->program;
+    if (!p)
+        return false;
+    const int last = p->stages - 1;
+    for (; cur->rank < p->ranks; cur->rank++, cur->index = 0, cur->half = 0) {
+        const int r = cur->rank;
+        const program_rank *pr = &p->rank[r];
+        while (cur->index < pr->count) {
+            const int k = cur->index;
+            const action *a = &pr->actions[k];
+            int kind = a->kind, stage = a->stage, mb = a->microbatch;
+            if (kind == ACTION_OVERLAP_F_B) {
+                if (cur->half == 0) {
+                    kind = ACTION_F;
+                    cur->half = 1;
+                } else {
+                    kind = ACTION_B;
+                    stage = a->stage2;
+                    mb = a->microbatch2;
+                    cur->half = 0;
+                    cur->index++;
+                }
+            } else {
+                cur->index++;
+            }
+            int to = r;
+            transfer_kind tk = TRANSFER_P2P_F;
+            if (kind == ACTION_F && stage < last) {
+                to = p->stage_rank[stage + 1];
+            } else if ((kind == ACTION_B || kind == ACTION_I) && stage > 0) {
+                to = p->stage_rank[stage - 1];
+                tk = TRANSFER_P2P_B;
+            }
+            if (to == r)
+                continue; /* no output, or it stays on the rank (a V schedule's turn) */
+            const double end = tl->time[r][k].end;
+            *out = (transfer){ .kind = (uint8_t)tk, .src_rank = (int16_t)r,
+                               .dst_rank = (int16_t)to, .stage = stage, .microbatch = mb,
+                               .start = end, .end = end + tl->p2p[r] };
+            return true;
+        }
+    }
+    return false;
 }

@@ -1,8 +1,10 @@
 /* timeline.h - the timing simulation of one training iteration, and its metrics.
  *
  * timeline_simulate() runs a validated program under a cost model and
- * records when every action starts and ends, every p2p transfer and every
- * gradient all-reduce, then derives the metrics. The rules, which the viewer,
+ * records when every action starts and ends and every gradient all-reduce,
+ * then derives the metrics. p2p transfers are not stored (half a million of
+ * them at P=64, M=2048): each follows from its producing action's end, so
+ * timeline_next_p2p() derives them on demand. The rules, which the viewer,
  * the exporters and users rely on:
  *
  *  1. Every rank runs its actions in program order; an action starts at
@@ -15,8 +17,12 @@
  *     An overlapped F+B pair starts when both halves' dependencies are met
  *     and runs for the rank's F&B cost.
  *  3. A p2p transfer takes no compute time on either rank: it is an event
- *     [producer end, producer end + p2p] from the producing to the consuming
- *     rank, recorded for every cross-rank F and B/I output.
+ *     [producer end, producer end + p2p] (the producing rank's p2p cost) from
+ *     the producing to the consuming rank, one for every cross-rank output:
+ *     F(s,m) with s < last and stage s+1 on another rank (TRANSFER_P2P_F), B
+ *     or I(s,m) with s > 0 and stage s-1 on another rank (TRANSFER_P2P_B); an
+ *     overlapped pair's halves count as an F and a B. Derived, not stored:
+ *     see timeline_next_p2p().
  *  4. With D > 1 data-parallel replicas, each stage's gradient all-reduce
  *     starts when the stage's last weight-gradient work (its last B or W) is
  *     done and its rank's communication stream is free (one stream per rank:
@@ -29,7 +35,8 @@
  *  5. Costs are per pipeline rank and cover the rank's whole share of the
  *     model: each of a rank's V stages runs at cost/V. Defaults F=1, B=2,
  *     I=W=B/2, F&B=F+B, p2p=0.
- *  6. The iteration ends when all compute and all all-reduces have ended.
+ *  6. The iteration ends when all compute and all all-reduces have ended
+ *     (every p2p transfer ends no later than its consumer starts).
  *     A program that cannot finish is a deadlock: timeline_simulate returns
  *     false and names each stuck rank, the action it is at and what it waits for.
  *
@@ -89,7 +96,8 @@ typedef enum transfer_kind {
     TRANSFER_ALLREDUCE, /* stage's gradients across the D replicas */
 } transfer_kind;
 
-/* 32 bytes: a large timeline holds millions of these. */
+/* One communication event: an all-reduce stored in the timeline, or a p2p
+ * transfer filled in by timeline_next_p2p(). 32 bytes. */
 typedef struct transfer {
     double start, end;
     int32_t stage;         /* producing stage (all-reduce: the stage reduced) */
@@ -110,8 +118,13 @@ typedef struct timeline {
     const program *program;   /* not owned; must outlive the timeline */
     action_time **time;       /* [rank][action index], parallel to program->rank[r].actions;
                                  the ranks' arrays share one allocation, time[0] */
-    transfer *transfers;      /* p2p in order of start, then all-reduces */
-    int transfer_count;
+    transfer *allreduces;     /* [allreduce_count] all-reduces only (one per stage when
+                                 D > 1, none otherwise), in order of the stages'
+                                 readiness (their last B or W done); p2p
+                                 transfers come from timeline_next_p2p() */
+    int allreduce_count;
+    double *p2p;              /* [ranks] copy of the costs' p2p time, for deriving transfers */
+    int p2p_count;            /* number of p2p transfers timeline_next_p2p() yields */
     rank_metrics *per_rank;   /* [ranks] */
     double makespan;
     double compute_end;       /* end of the last compute action */
@@ -127,6 +140,22 @@ typedef struct timeline {
  * leaves *tl zeroed. */
 bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, ppf_error *err);
 void timeline_deinit(timeline *tl); /* accepts a zeroed or deinited timeline */
+
+/* Where a walk over the p2p transfers stands. Zero-initialise it to start:
+ *     p2p_cursor cur = {0}; transfer x;
+ *     while (timeline_next_p2p(tl, &cur, &x)) ...
+ * The fields are the walk's own (the rank, the action index in the rank's
+ * program and which half of an overlapped pair comes next). */
+typedef struct p2p_cursor {
+    int rank, index, half;
+} p2p_cursor;
+
+/* Fills *out with the next p2p transfer and returns true, or returns false
+ * when there are no more (at once for a zeroed timeline). Order: rank by
+ * rank, each rank's in program order of the producing actions, an overlapped
+ * pair's F half before its B half. Yields tl->p2p_count transfers in all,
+ * allocates nothing and reads only the program and the action times. */
+bool timeline_next_p2p(const timeline *tl, p2p_cursor *cur, transfer *out);
 
 /* Duration of an action on a rank under the costs (0 for non-compute). */
 double timeline_action_cost(const timeline_costs *c, const program *p, int rank, const action *a);

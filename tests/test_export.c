@@ -192,11 +192,14 @@ static void check_timeline_json(const run *x, const cJSON *doc)
 
     const cJSON *transfers = get(doc, "transfers");
     assert_true(cJSON_IsArray(transfers));
-    assert_int_equal(cJSON_GetArraySize(transfers), tl->transfer_count);
+    assert_int_equal(cJSON_GetArraySize(transfers), tl->p2p_count + tl->allreduce_count);
+    /* the p2p transfers in the timeline's order, then the all-reduces */
+    p2p_cursor cur = {0};
     int t = 0;
     cJSON_ArrayForEach(item, transfers)
     {
-        const transfer *x_t = &tl->transfers[t++];
+        transfer p2p;
+        const transfer *x_t = timeline_next_p2p(tl, &cur, &p2p) ? &p2p : &tl->allreduces[t++];
         assert_string_equal(str(item, "kind"), kind_name(x_t->kind));
         assert_int_equal((int)num(item, "src_rank"), x_t->src_rank);
         assert_int_equal((int)num(item, "dst_rank"), x_t->dst_rank);
@@ -347,10 +350,12 @@ static void check_chrome_trace(const run *x)
     for (int r = 0; r < p->ranks; r++)
         for (int k = 0; k < p->rank[r].count; k++)
             compute += action_is_compute((action_kind)p->rank[r].actions[k].kind);
-    for (int t = 0; t < tl->transfer_count; t++) {
-        p2p += tl->transfers[t].kind != TRANSFER_ALLREDUCE;
-        allreduce += tl->transfers[t].kind == TRANSFER_ALLREDUCE;
-    }
+    p2p_cursor cur = {0};
+    transfer x_t;
+    while (timeline_next_p2p(tl, &cur, &x_t))
+        p2p++;
+    assert_int_equal(p2p, tl->p2p_count);
+    allreduce = tl->allreduce_count;
 
     int n = cJSON_GetArraySize(events);
     slice *slices = calloc((size_t)n, sizeof *slices);
@@ -488,7 +493,8 @@ static void test_large_timeline(void **state)
                      .schedule = "1f1b", .P = 32, .M = 512, .D = 2, .allreduce = 2, .p2p = 0.05});
     cJSON *doc = export_and_parse(&x, export_timeline_json);
     assert_int_equal(cJSON_GetArraySize(get(doc, "actions")), 2 * 32 * 512);
-    assert_int_equal(cJSON_GetArraySize(get(doc, "transfers")), x.tl.transfer_count);
+    assert_int_equal(cJSON_GetArraySize(get(doc, "transfers")),
+                     x.tl.p2p_count + x.tl.allreduce_count);
     cJSON_Delete(doc);
     doc = export_and_parse(&x, export_chrome_trace);
     int xs = 0;

@@ -181,46 +181,66 @@ static void check_timeline(const program *p, const timeline_costs *c, const time
         }
     }
 
-    /* transfers */
+    /* p2p transfers, derived by the timeline, against the producers' ends */
     int p2p = 0, allreduces = 0;
     double makespan = compute_end;
-    double *stream_end = calloc((size_t)p->ranks, sizeof(double));
-    int *reduced = calloc((size_t)S, sizeof(int));
-    for (int k = 0; k < tl->transfer_count; k++) {
-        const transfer *tr = &tl->transfers[k];
+    p2p_cursor cur = {0};
+    transfer x, prev = {.src_rank = 0, .start = -1};
+    while (timeline_next_p2p(tl, &cur, &x)) {
+        const transfer *tr = &x;
+        /* rank by rank, each in program order, so a rank's starts never go back */
+        if (tr->src_rank < prev.src_rank ||
+            (tr->src_rank == prev.src_rank && tr->start < prev.start))
+            fail_msg("%s: p2p out of order: rank %d at %g after rank %d at %g", what, tr->src_rank,
+                     tr->start, prev.src_rank, prev.start);
+        prev = x;
         if (tr->end > makespan)
             makespan = tr->end;
-        if (tr->kind == TRANSFER_ALLREDUCE) {
-            allreduces++;
-            reduced[tr->stage]++;
-            double last_grad = 0;
-            for (int m = 0; m < M; m++) {
-                size_t q = (size_t)tr->stage * (size_t)M + (size_t)m;
-                double g = t.w_end[q] > t.bi_end[q] ? t.w_end[q] : t.bi_end[q];
-                last_grad = g > last_grad ? g : last_grad;
-            }
-            if (tr->start < last_grad - EPS)
-                fail_msg("%s: all-reduce of stage %d starts at %g before its gradients at %g",
-                         what, tr->stage, tr->start, last_grad);
-            int r = p->stage_rank[tr->stage];
-            if (tr->start < stream_end[r] - EPS)
-                fail_msg("%s: all-reduces overlap on rank %d", what, r);
-            stream_end[r] = tr->end;
-            double want = allreduce_stage_time(&c->allreduce, c->dp, held[r]);
-            if (fabs(tr->end - tr->start - want) > EPS * (1 + want))
-                fail_msg("%s: all-reduce lasts %g, model says %g", what, tr->end - tr->start,
-                         want);
-        } else {
-            p2p++;
-            size_t q = (size_t)tr->stage * (size_t)M + (size_t)tr->microbatch;
-            double produced = tr->kind == TRANSFER_P2P_F ? t.f_end[q] : t.bi_end[q];
-            if (fabs(tr->start - produced) > EPS * (1 + produced) ||
-                fabs(tr->end - tr->start - c->p2p[tr->src_rank]) > EPS)
-                fail_msg("%s: p2p of stage %d mb %d at [%g, %g], produced at %g", what, tr->stage,
-                         tr->microbatch, tr->start, tr->end, produced);
-            if (tr->src_rank == tr->dst_rank)
-                fail_msg("%s: p2p inside rank %d", what, tr->src_rank);
+        if (tr->kind != TRANSFER_P2P_F && tr->kind != TRANSFER_P2P_B)
+            fail_msg("%s: p2p transfer of kind %d", what, tr->kind);
+        p2p++;
+        size_t q = (size_t)tr->stage * (size_t)M + (size_t)tr->microbatch;
+        double produced = tr->kind == TRANSFER_P2P_F ? t.f_end[q] : t.bi_end[q];
+        if (fabs(tr->start - produced) > EPS * (1 + produced) ||
+            fabs(tr->end - tr->start - c->p2p[tr->src_rank]) > EPS)
+            fail_msg("%s: p2p of stage %d mb %d at [%g, %g], produced at %g", what, tr->stage,
+                     tr->microbatch, tr->start, tr->end, produced);
+        int consumer = tr->stage + (tr->kind == TRANSFER_P2P_F ? 1 : -1);
+        if (tr->src_rank != p->stage_rank[tr->stage] ||
+            consumer < 0 || consumer >= S || tr->dst_rank != p->stage_rank[consumer])
+            fail_msg("%s: p2p of stage %d mb %d goes from rank %d to rank %d", what, tr->stage,
+                     tr->microbatch, tr->src_rank, tr->dst_rank);
+        if (tr->src_rank == tr->dst_rank)
+            fail_msg("%s: p2p inside rank %d", what, tr->src_rank);
+    }
+    assert_int_equal(tl->p2p_count, p2p_expected);
+
+    /* all-reduces */
+    double *stream_end = calloc((size_t)p->ranks, sizeof(double));
+    int *reduced = calloc((size_t)S, sizeof(int));
+    for (int k = 0; k < tl->allreduce_count; k++) {
+        const transfer *tr = &tl->allreduces[k];
+        if (tr->end > makespan)
+            makespan = tr->end;
+        assert_int_equal(tr->kind, TRANSFER_ALLREDUCE);
+        allreduces++;
+        reduced[tr->stage]++;
+        double last_grad = 0;
+        for (int m = 0; m < M; m++) {
+            size_t q = (size_t)tr->stage * (size_t)M + (size_t)m;
+            double g = t.w_end[q] > t.bi_end[q] ? t.w_end[q] : t.bi_end[q];
+            last_grad = g > last_grad ? g : last_grad;
         }
+        if (tr->start < last_grad - EPS)
+            fail_msg("%s: all-reduce of stage %d starts at %g before its gradients at %g", what,
+                     tr->stage, tr->start, last_grad);
+        int r = p->stage_rank[tr->stage];
+        if (tr->start < stream_end[r] - EPS)
+            fail_msg("%s: all-reduces overlap on rank %d", what, r);
+        stream_end[r] = tr->end;
+        double want = allreduce_stage_time(&c->allreduce, c->dp, held[r]);
+        if (fabs(tr->end - tr->start - want) > EPS * (1 + want))
+            fail_msg("%s: all-reduce lasts %g, model says %g", what, tr->end - tr->start, want);
     }
     assert_int_equal(p2p, p2p_expected);
     assert_int_equal(allreduces, c->dp > 1 ? S : 0);

@@ -153,24 +153,31 @@ static void test_p2p_and_allreduce_by_hand(void **state)
     assert_int_equal(x.tl.per_rank[0].peak_activations, 2);
     assert_int_equal(x.tl.per_rank[1].peak_activations, 1);
     int p2p_f = 0, p2p_b = 0, ar = 0;
-    for (int t = 0; t < x.tl.transfer_count; t++) {
-        const transfer *tr = &x.tl.transfers[t];
-        if (tr->kind == TRANSFER_P2P_F) {
-            assert_int_equal(tr->src_rank, 0);
-            assert_int_equal(tr->dst_rank, 1);
-            assert_near(tr->end - tr->start, 0.5);
-            assert_near(tr->start, tr->microbatch == 0 ? 1 : 2);
+    p2p_cursor cur = { 0 };
+    transfer tr;
+    while (timeline_next_p2p(&x.tl, &cur, &tr)) {
+        if (tr.kind == TRANSFER_P2P_F) {
+            assert_int_equal(tr.src_rank, 0);
+            assert_int_equal(tr.dst_rank, 1);
+            assert_near(tr.end - tr.start, 0.5);
+            assert_near(tr.start, tr.microbatch == 0 ? 1 : 2);
             p2p_f++;
-        } else if (tr->kind == TRANSFER_P2P_B) {
-            assert_int_equal(tr->src_rank, 1);
-            assert_near(tr->start, tr->microbatch == 0 ? 4.5 : 7.5);
-            p2p_b++;
         } else {
-            assert_near(tr->start, tr->stage == 0 ? 10 : 7.5);
-            assert_near(tr->end, tr->stage == 0 ? 13 : 10.5);
-            assert_int_equal(tr->microbatch, -1);
-            ar++;
+            assert_int_equal(tr.kind, TRANSFER_P2P_B);
+            assert_int_equal(tr.src_rank, 1);
+            assert_near(tr.start, tr.microbatch == 0 ? 4.5 : 7.5);
+            p2p_b++;
         }
+    }
+    assert_false(timeline_next_p2p(&x.tl, &cur, &tr)); /* the end stays the end */
+    assert_int_equal(x.tl.p2p_count, 4);
+    for (int t = 0; t < x.tl.allreduce_count; t++) {
+        const transfer *a = &x.tl.allreduces[t];
+        assert_int_equal(a->kind, TRANSFER_ALLREDUCE);
+        assert_near(a->start, a->stage == 0 ? 10 : 7.5);
+        assert_near(a->end, a->stage == 0 ? 13 : 10.5);
+        assert_int_equal(a->microbatch, -1);
+        ar++;
     }
     assert_int_equal(p2p_f, 2);
     assert_int_equal(p2p_b, 2);
@@ -210,9 +217,9 @@ static void test_allreduces_share_a_rank_stream(void **state)
     for (int r = 0; r < 2; r++) {
         double prev_end = -1;
         int n = 0;
-        for (int t = 0; t < x.tl.transfer_count; t++) {
-            const transfer *tr = &x.tl.transfers[t];
-            if (tr->kind != TRANSFER_ALLREDUCE || tr->src_rank != r)
+        for (int t = 0; t < x.tl.allreduce_count; t++) {
+            const transfer *tr = &x.tl.allreduces[t];
+            if (tr->src_rank != r)
                 continue;
             assert_near(tr->end - tr->start, 25); /* 50 per rank, two stages */
             assert_true(tr->start >= prev_end - 1e-12);
@@ -283,6 +290,9 @@ static void test_deadlock_names_ranks_actions_and_dependencies(void **state)
     assert_non_null(strstr(err.message, "rank 1 at step 0 (1B0) waits for 1F0 on rank 1"));
     assert_null(strchr(err.message, '\n'));
     assert_null(tl.time);
+    assert_null(tl.p2p);
+    transfer none;
+    assert_false(timeline_next_p2p(&tl, &(p2p_cursor){ 0 }, &none)); /* zeroed: nothing to yield */
     timeline_costs_deinit(&c);
     program_deinit(&p);
 

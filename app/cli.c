@@ -443,11 +443,9 @@ static const unsigned schedule_options =
     OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP);
 static const unsigned run_options = OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP);
 
-static void print_schedule_help(FILE *f)
+/* The sections that `ppflow --help` and `ppflow schedule --help` share. */
+static void print_schedule_sections(FILE *f)
 {
-    fputs("usage: ppflow schedule [SCENARIO.json] [options]\n\n"
-          "Builds the scenario's pipeline program, simulates it, and prints it in one format.\n\n",
-          f);
     print_scenario_options(f);
     fputc('\n', f);
     print_options(f, "schedule options", schedule_options);
@@ -456,6 +454,14 @@ static void print_schedule_help(FILE *f)
     fputc('\n', f);
     print_schedules(f);
     fputc('\n', f);
+}
+
+static void print_schedule_help(FILE *f)
+{
+    fputs("usage: ppflow schedule [SCENARIO.json] [options]\n\n"
+          "Builds the scenario's pipeline program, simulates it, and prints it in one format.\n\n",
+          f);
+    print_schedule_sections(f);
     fputs(exit_help, f);
 }
 
@@ -568,14 +574,7 @@ static void print_main_help(FILE *f)
     fputs("  ppflow --help | --version\n"
           "\n`ppflow COMMAND --help` shows the options of one command.\n\n",
           f);
-    print_scenario_options(f);
-    fputc('\n', f);
-    print_options(f, "schedule options", schedule_options);
-    fputc('\n', f);
-    print_formats(f);
-    fputc('\n', f);
-    print_schedules(f);
-    fputc('\n', f);
+    print_schedule_sections(f);
     bench_print_help(f);
     fputc('\n', f);
     fputs(exit_help, f);

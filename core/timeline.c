@@ -77,10 +77,10 @@ static double action_cost(const timeline_costs *c, int rank, int held, const act
 
 double timeline_action_cost(const timeline_costs *c, const program *p, int rank, const action *a)
 {
-    int held = 0;
-    for (int s = 0; s < p->stages; s++)
-        held += p->stage_rank[s] == rank;
-    return action_cost(c, rank, held > 0 ? held : 1, a);
+    int *held = stages_held(p); /* the simulator's own count, so the two never differ */
+    double cost = action_cost(c, rank, held[rank], a);
+    free(held);
+    return cost;
 }
 
 /* --- the simulation ---------------------------------------------------- */

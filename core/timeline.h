@@ -157,7 +157,8 @@ typedef struct p2p_cursor {
  * allocates nothing and reads only the program and the action times. */
 bool timeline_next_p2p(const timeline *tl, p2p_cursor *cur, transfer *out);
 
-/* Duration of an action on a rank under the costs (0 for non-compute). */
+/* Duration of an action on a rank under the costs (0 for non-compute); counts
+ * the rank's stages each call, so it is for one-off questions, not loops. */
 double timeline_action_cost(const timeline_costs *c, const program *p, int rank, const action *a);
 
 #endif

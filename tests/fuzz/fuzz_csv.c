@@ -10,21 +10,14 @@
 #include "csv.h"
 #include "timeline.h"
 
-static void check_message(const ppf_error *err)
-{
-    if (err->message[0] == '\0')
-        __builtin_trap();
-    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++)
-        if (*c < 0x20 || *c == 0x7F)
-            __builtin_trap();
-}
+#include "fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     program prog;
     ppf_error err = {0};
     if (!csv_parse((const char *)data, size, "fuzz", &prog, &err)) {
-        check_message(&err);
+        fuzz_check_message(&err);
         return 0;
     }
     if (prog.ranks <= 256 && program_action_count(&prog) <= 20000) {
@@ -38,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 __builtin_trap();
             timeline_deinit(&tl);
         } else {
-            check_message(&err);
+            fuzz_check_message(&err);
         }
         timeline_costs_deinit(&costs);
     }

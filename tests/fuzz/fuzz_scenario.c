@@ -11,15 +11,7 @@
 
 #include "scenario.h"
 
-/* Every rejection explains itself on one printable line. */
-static void check_message(const ppf_error *err)
-{
-    if (err->message[0] == '\0')
-        __builtin_trap();
-    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++)
-        if (*c < 0x20 || *c == 0x7F)
-            __builtin_trap();
-}
+#include "fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     scenario_init(&sc);
     ppf_error err = {0};
     if (!scenario_parse_json(&sc, (const char *)data, size, &err)) {
-        check_message(&err);
+        fuzz_check_message(&err);
         scenario_deinit(&sc);
         return 0;
     }
@@ -42,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             timeline_costs_deinit(&costs);
             program_deinit(&prog);
         } else {
-            check_message(&err);
+            fuzz_check_message(&err);
         }
     }
     scenario_deinit(&sc);

@@ -34,6 +34,19 @@ static const scenario_field fields[FIELD_COUNT] = {
     {FIELD_DP, "dp", "dp", "D", "data-parallel replicas D (default 2)", false},
     {FIELD_LAYERS_PER_STAGE, "layers_per_stage", "layers-per-stage", "N",
      "model layers drawn per stage (default 2)", false},
+    {FIELD_D_MODEL, "d_model", "d-model", "N",
+     "3D picture: model width, the height of a residual face (default 8)", false},
+    {FIELD_D_HIDDEN, "d_hidden", "d-hidden", "N",
+     "3D picture: hidden width, the length of a layer (default 16)", false},
+    {FIELD_BATCH, "batch", "batch", "N",
+     "3D picture: one replica's batch, the depth of its band, split among micro-batches "
+     "(default 48)",
+     false},
+    {FIELD_STAGE_GAP, "stage_gap", "stage-gap", "N",
+     "3D picture: gap between pipeline stages, where p2p sends flash (default 12)", false},
+    {FIELD_REPLICA_GAP, "replica_gap", "replica-gap", "N",
+     "3D picture: gap between data-parallel replicas, where all-reduces flash (default 16)",
+     false},
     {FIELD_F, "f", "f", "COST",
      "forward time per rank: one value, or a comma list with one per rank (default 1)", true},
     {FIELD_B, "b", "b", "COST", "full backward time (default 2, or i + w when both are given)",
@@ -64,6 +77,12 @@ static const struct field_rule {
     [FIELD_DP] = {"dp", offsetof(scenario, dp), 1, SCENARIO_MAX_DP},
     [FIELD_LAYERS_PER_STAGE] = {"layers_per_stage", offsetof(scenario, layers_per_stage), 1,
                                 SCENARIO_MAX_LAYERS},
+    [FIELD_D_MODEL] = {"d_model", offsetof(scenario, d_model), 1, SCENARIO_MAX_SCENE_SIZE},
+    [FIELD_D_HIDDEN] = {"d_hidden", offsetof(scenario, d_hidden), 1, SCENARIO_MAX_SCENE_SIZE},
+    [FIELD_BATCH] = {"batch", offsetof(scenario, batch), 1, SCENARIO_MAX_SCENE_SIZE},
+    [FIELD_STAGE_GAP] = {"stage_gap", offsetof(scenario, stage_gap), 0, SCENARIO_MAX_SCENE_SIZE},
+    [FIELD_REPLICA_GAP] = {"replica_gap", offsetof(scenario, replica_gap), 0,
+                           SCENARIO_MAX_SCENE_SIZE},
     [FIELD_F] = {"costs.f", 0, 0, 0},
     [FIELD_B] = {"costs.b", 0, 0, 0},
     [FIELD_I] = {"costs.i", 0, 0, 0},
@@ -382,6 +401,11 @@ void scenario_init(scenario *sc)
         .virtual_stages = 0,
         .dp = 2,
         .layers_per_stage = 2,
+        .d_model = 8,
+        .d_hidden = 16,
+        .batch = 48,
+        .stage_gap = 12,
+        .replica_gap = 16,
         .allreduce = {.mode = ALLREDUCE_NONE},
         .set_mask = 0,
         .source = "built-in default",
@@ -474,7 +498,7 @@ bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error 
     assert(sc && field && value);
     const scenario_field *f = scenario_field_find(field);
     if (!f) {
-        char known[256];
+        char known[512];
         size_t o = 0;
         for (int k = 0; k < FIELD_COUNT; k++)
             o += (size_t)snprintf(known + o, sizeof known - o, k ? ", %s" : "%s", fields[k].flag);
@@ -702,7 +726,7 @@ static const scenario_field *json_key_find(const char *key, bool is_cost)
 
 static bool fail_unknown_key(const char *key, bool is_cost, ppf_error *err)
 {
-    char known[256];
+    char known[512];
     size_t o = 0;
     for (int k = 0; k < FIELD_COUNT; k++)
         if (fields[k].is_cost == is_cost)

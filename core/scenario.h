@@ -14,6 +14,8 @@
  *     "virtual": 2,                     V, stages per rank (omit for the schedule's default)
  *     "dp": 2,                          D, data-parallel replicas
  *     "layers_per_stage": 2,
+ *     "d_model": 8, "d_hidden": 16, "batch": 48,   sizes of the 3D picture (scene units)
+ *     "stage_gap": 12, "replica_gap": 16,
  *     "costs": { "f": 1, "b": [2, 2, 2, 2.5], "i": 1, "w": 1, "fb": 3, "p2p": 0.1,
  *                "allreduce": 4 }       or {"bytes":..,"bandwidth":..,"algorithm":"ring","latency":..}
  *   }
@@ -54,6 +56,7 @@ enum {
     SCENARIO_MAX_VIRTUAL = 64,
     SCENARIO_MAX_DP = 1000000,
     SCENARIO_MAX_LAYERS = 1024,
+    SCENARIO_MAX_SCENE_SIZE = 4096, /* d_model, d_hidden, batch and the gaps */
 };
 #define SCENARIO_MAX_ACTIONS 200000000L /* P x V x M x 3 at most */
 
@@ -69,6 +72,11 @@ typedef enum scenario_field_id {
     FIELD_VIRTUAL,
     FIELD_DP,
     FIELD_LAYERS_PER_STAGE,
+    FIELD_D_MODEL,
+    FIELD_D_HIDDEN,
+    FIELD_BATCH,
+    FIELD_STAGE_GAP,
+    FIELD_REPLICA_GAP,
     FIELD_F,
     FIELD_B,
     FIELD_I,
@@ -95,6 +103,11 @@ typedef struct scenario {
     int virtual_stages;   /* V; 0 = the schedule's default */
     int dp;               /* D */
     int layers_per_stage;
+    int d_model;          /* scene: model width (z extent of a residual), in scene units */
+    int d_hidden;         /* scene: hidden width (x extent of a layer) */
+    int batch;            /* scene: a replica's batch (y extent of its band) */
+    int stage_gap;        /* scene: gap between pipeline stages along x (the p2p wire) */
+    int replica_gap;      /* scene: gap between data-parallel replicas along y (the all-reduce wire) */
     cost_list f, b, i, w, fb, p2p;
     allreduce_cost allreduce;
     unsigned set_mask;    /* bit (1u << field id) for each field given by a file or a flag */

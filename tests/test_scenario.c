@@ -163,11 +163,13 @@ static void test_field_table(void **state)
 {
     (void)state;
     static const char *flags[FIELD_COUNT] = {
-        "schedule", "stages", "microbatches", "virtual", "dp",       "layers-per-stage", "f", "b",
-        "i",        "w",      "fb",           "p2p",     "allreduce"};
+        "schedule", "stages",    "microbatches", "virtual",   "dp",          "layers-per-stage",
+        "d-model",  "d-hidden",  "batch",        "stage-gap", "replica-gap", "f",
+        "b",        "i",         "w",            "fb",        "p2p",         "allreduce"};
     static const char *keys[FIELD_COUNT] = {
-        "schedule", "stages", "microbatches", "virtual", "dp",       "layers_per_stage", "f", "b",
-        "i",        "w",      "fb",           "p2p",     "allreduce"};
+        "schedule", "stages",    "microbatches", "virtual",   "dp",          "layers_per_stage",
+        "d_model",  "d_hidden",  "batch",        "stage_gap", "replica_gap", "f",
+        "b",        "i",         "w",            "fb",        "p2p",         "allreduce"};
     int n = 0;
     const scenario_field *t = scenario_fields(&n);
     assert_int_equal(n, FIELD_COUNT);
@@ -239,6 +241,9 @@ static void test_set_integers_bad(void **state)
         {"dp", "0", "dp", "from 1 to 1000000"},
         {"layers-per-stage", "0", "layers_per_stage", "from 1 to 1024"},
         {"layers-per-stage", "1025", "layers_per_stage", "from 1 to 1024"},
+        {"d-model", "0", "d_model", "from 1 to 4096"},
+        {"batch", "4097", "batch", "from 1 to 4096"},
+        {"stage-gap", "-1", "stage_gap", "from 0 to 4096"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         ppf_error err;
@@ -516,6 +521,7 @@ static void test_json_overrides(void **state)
              "  \"schedule\": \"interleaved-1f1b\",\n"
              "  \"stages\": 2, \"microbatches\": 4, \"virtual\": 2, \"dp\": 8,\n"
              "  \"layers_per_stage\": 3,\n"
+             "  \"d_model\": 4, \"d_hidden\": 6, \"batch\": 30, \"stage_gap\": 0, \"replica_gap\": 5,\n"
              "  \"costs\": {\"f\": 1.25, \"b\": [2, 2.5], \"i\": 1, \"w\": [1, 1.5], \"fb\": 3,\n"
              "            \"p2p\": 0.05, \"allreduce\": 4}\n"
              "}\n");
@@ -525,6 +531,11 @@ static void test_json_overrides(void **state)
     assert_int_equal(sc.virtual_stages, 2);
     assert_int_equal(sc.dp, 8);
     assert_int_equal(sc.layers_per_stage, 3);
+    assert_int_equal(sc.d_model, 4);
+    assert_int_equal(sc.d_hidden, 6);
+    assert_int_equal(sc.batch, 30);
+    assert_int_equal(sc.stage_gap, 0);
+    assert_int_equal(sc.replica_gap, 5);
     assert_int_equal(sc.f.count, 1);
     assert_near(sc.f.values[0], 1.25);
     assert_int_equal(sc.b.count, 2);

@@ -1,0 +1,212 @@
+/* scene.h - the 3D picture of one iteration, and what every object in it
+ * looks like at any instant t.
+ *
+ * The picture follows the matmul-as-a-box drawing (DESIGN.md, "The 3D
+ * picture"): a linear layer's matmul is a box with edges (batch, input width,
+ * output width) and its input activation, weight and output activation are
+ * three faces of that box. Axes, in scene units:
+ *     x  layers in model order, each d_hidden long, stage_gap between
+ *        pipeline stages (the p2p wire). Virtual stages (interleaved and V
+ *        schedules) sit in model order; the scene says which rank runs each.
+ *     y  the batch: replica r owns the band [r (batch + replica_gap), + batch],
+ *        micro-batch m a slice of it; replica_gap between bands is the
+ *        all-reduce wire. Weights stand at the far end of each band.
+ *     z  the model width: layer l reads x^l from one half (z in [0, d_model]
+ *        for even l, [-d_model, 0] for odd l), writes h^l on the plane z = 0
+ *        and x^(l+1) into the other half: residuals alternate above and below.
+ * Objects (kind, index, micro-batch, replica): per layer W1, W2 (faces) and an
+ * all-reduce box in every gap between neighbouring replicas; per layer and
+ * micro-batch the hidden face h^l, the residual face x^(l+1) at the layer's
+ * end and the two matmul boxes; per stage and micro-batch the stage's input
+ * face x^(first layer) and, between stage s and s+1, a p2p box. Replicas run
+ * the same schedule, so an object's state does not depend on its replica.
+ *
+ * state(t) - scene_state_at() - is a pure function of (scene, timeline, t):
+ * it keeps nothing between calls, so any t in any order gives the same
+ * answer (scrubbing, reverse play and export rely on it). Inside an action's
+ * [start, end] its sub-steps - each layer's two matmuls, in model order for F
+ * and reversed for B, I and W - take equal shares of the time.
+ *   F        lights the stage's matmul boxes one after another; each output
+ *            face (h, then x) fades in in the activation role.
+ *   B, I     sweep back: each matmul's backward turns its input face into a
+ *            gradient (label ∇h, ∇x); the gradient for the stage's output
+ *            shows from its arrival.
+ *   W, or the weight half of B: each matmul's weight face fills with the
+ *            gradient colour, 1/M per micro-batch (fill accumulates).
+ *   Memory   a (stage, micro-batch)'s activations vanish when freed, at the
+ *            end of its last backward part (B, or W when split): GPipe piles
+ *            up M micro-batches, 1F1B at most P. A stage's last output leaves
+ *            when its p2p send completes (the next stage's input face takes over;
+ *            it shows faintly until the stage's F starts, since the timeline
+ *            counts a micro-batch as live from the start of its F).
+ *   Flashes  p2p boxes during each send (forward: activation; backward:
+ *            gradient, label variant GRAD), all-reduce boxes during their
+ *            stage's all-reduce. Transfers shorter than flash_min (zero-cost
+ *            ones included) stay visible for flash_min so they can be seen.
+ *
+ * What it does not do: no GL, no pixels, no camera; render/ turns states into
+ * instances, and picks which labels to draw.
+ *
+ * Call order:
+ *     scene sc; scene_init(&sc, &(scene_desc){ .d_model = 8, ... }, &timeline);
+ *     scene_state st; scene_state_init(&st, &sc);
+ *     each frame: scene_state_at(&sc, &timeline, t, &st); read st.hidden[...] ...
+ *     scene_state_deinit(&st); scene_deinit(&sc);
+ * The timeline (and its program) must outlive the scene.
+ *
+ * Errors: none at run time; scene_init asserts on a timeline that is not a
+ * simulated, validated program. Sizes are checked where the scenario is read.
+ */
+#ifndef PPFLOW_SCENE_H
+#define PPFLOW_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timeline.h"
+
+/* Sizes of the picture; zero fields take the defaults in brackets. */
+typedef struct scene_desc {
+    int layers_per_stage; /* K layers drawn per stage (virtual stages included) [2] */
+    float d_model;        /* z extent of a residual face [8] */
+    float d_hidden;       /* x extent of a layer [16] */
+    float batch;          /* y extent of a replica's band [48] */
+    float stage_gap;      /* x gap between stages [12]; negative = none */
+    float replica_gap;    /* y gap between replicas [16]; negative = none */
+    float flash_min;      /* shortest visible flash, timeline units [makespan / 120] */
+} scene_desc;
+
+typedef enum scene_kind {
+    SCENE_WEIGHT1 = 0, /* per layer: W1, the first matmul's weight */
+    SCENE_WEIGHT2,     /* per layer: W2 */
+    SCENE_HIDDEN,      /* per layer x micro-batch: h^l */
+    SCENE_RESIDUAL,    /* per layer x micro-batch: x^(l+1), the layer's output */
+    SCENE_INPUT,       /* per stage x micro-batch: x^(first layer), the stage's input */
+    SCENE_MATMUL1,     /* per layer x micro-batch: x^l W1 -> h^l */
+    SCENE_MATMUL2,     /* per layer x micro-batch: h^l W2 -> x^(l+1) */
+    SCENE_P2P,         /* per stage boundary (s, s+1) x micro-batch */
+    SCENE_ALLREDUCE,   /* per layer, in every gap between neighbouring replicas */
+    SCENE_KIND_COUNT
+} scene_kind;
+
+/* What colour an object takes; render/ maps roles to a theme's palette. */
+typedef enum scene_role {
+    SCENE_ROLE_WEIGHT = 0,
+    SCENE_ROLE_ACTIVATION,
+    SCENE_ROLE_GRADIENT,
+    SCENE_ROLE_MATMUL,
+    SCENE_ROLE_P2P,
+    SCENE_ROLE_ALLREDUCE,
+    SCENE_ROLE_COUNT
+} scene_role;
+
+typedef enum scene_label_variant {
+    SCENE_LABEL_PLAIN = 0, /* x³, h², W₁⁰; a forward send */
+    SCENE_LABEL_GRAD,      /* ∇x³, ∇h²; a backward send */
+} scene_label_variant;
+
+/* One object's look at t. 12 bytes. */
+typedef struct object_state {
+    uint8_t visible; /* 0: not drawn at all */
+    uint8_t role;    /* scene_role */
+    uint8_t label;   /* scene_label_variant */
+    uint8_t pad;
+    float opacity;   /* 0..1: fades in while being computed */
+    float flash;     /* 0..1: a matmul running now, a transfer in flight; for
+                        weights, the fraction of their gradient accumulated */
+} object_state;
+
+/* What a stage is doing at t. */
+typedef struct stage_focus {
+    int8_t kind;        /* ACTION_F, B, I, W (an overlapped pair's halves count as F and B),
+                           or ACTION_IDLE when the stage's rank works on no action of it */
+    int32_t microbatch; /* -1 when idle */
+    int32_t layer;      /* layer whose matmul runs now; -1 when idle */
+    float progress;     /* 0..1 through the action */
+} stage_focus;
+
+/* Timing of one (stage, micro-batch), gathered from the timeline once. */
+typedef struct scene_cell {
+    double f_start, f_end;  /* forward (an overlapped pair's whole span) */
+    double b_start, b_end;  /* B or I */
+    double w_start, w_end;  /* W; equal to B's span when the backward is not split */
+    double in_ready;        /* the stage's input exists: F start on stage 0, else after the send */
+    double grad_ready;      /* the gradient of the stage's output exists */
+    double freed;           /* activations released: end of the last backward part */
+} scene_cell;
+
+typedef struct scene_box {
+    float min[3], max[3]; /* a face has min == max along its normal */
+} scene_box;
+
+typedef struct scene {
+    const timeline *timeline; /* not owned */
+    int stages, layers, microbatches, replicas, ranks;
+    int layers_per_stage;
+    float d_model, d_hidden, batch, stage_gap, replica_gap;
+    float flash_min;
+    const int *stage_rank;    /* [stages], the program's map */
+    scene_cell *cells;        /* [stages x microbatches], cells[s * M + m] */
+    double *allreduce_start;  /* [stages]; equal to end when none */
+    double *allreduce_end;
+    scene_box bounds;         /* everything, for fitting the camera */
+} scene;
+
+/* Every object's state at one t. Arrays are indexed [index * M + m] where
+ * index is the layer (or stage, or boundary) and m the micro-batch. */
+typedef struct scene_state {
+    double t;
+    object_state *kind[SCENE_KIND_COUNT]; /* per kind, sized as scene_kind_count() */
+    stage_focus *focus;                   /* [stages] */
+} scene_state;
+
+/* Lays out the picture for a simulated timeline. */
+void scene_init(scene *s, const scene_desc *desc, const timeline *tl);
+void scene_deinit(scene *s); /* accepts a zeroed or deinited scene */
+
+/* Number of objects of a kind in one replica (state array length). */
+int scene_kind_count(const scene *s, scene_kind kind);
+/* How many micro-batch slots an object of this kind has (M, or 1 for weights
+ * and all-reduce boxes, which are per layer). */
+int scene_kind_microbatches(const scene *s, scene_kind kind);
+/* Number of copies of a kind drawn: replicas, or replicas - 1 gaps for all-reduce. */
+int scene_kind_copies(const scene *s, scene_kind kind);
+
+/* Where an object is, for copy `replica` (the gap index for all-reduce boxes);
+ * `index` is the layer, stage or boundary; `microbatch` is ignored for
+ * per-layer kinds. Per-micro-batch objects are inset slightly within their
+ * slice so neighbouring micro-batches stay apart. */
+scene_box scene_object_box(const scene *s, scene_kind kind, int index, int microbatch, int replica);
+
+/* The stage a layer belongs to, and the x range of a stage. */
+int scene_layer_stage(const scene *s, int layer);
+void scene_stage_x(const scene *s, int stage, float *x0, float *x1);
+/* The y range of a replica's band. */
+void scene_replica_y(const scene *s, int replica, float *y0, float *y1);
+
+/* Label of an object as UTF-8 ("W₁⁰", "h²", "x³", "∇x³", "x⁰"), "" for boxes. */
+void scene_object_label(const scene *s, scene_kind kind, int index, scene_label_variant variant,
+                        char *buf, size_t size);
+
+void scene_state_init(scene_state *st, const scene *s);
+void scene_state_deinit(scene_state *st); /* accepts a zeroed or deinited state */
+
+/* Fills every object's state at t (clamped to [0, makespan]). Pure: the
+ * result depends only on (s, tl, t). tl must be the scene's timeline. */
+void scene_state_at(const scene *s, const timeline *tl, double t, scene_state *out);
+
+/* One line saying what a rank is doing at t, for the caption under the 3D
+ * view: "rank 2: forward of micro-batch 5 on stage 2, then p2p to rank 3",
+ * "rank 1: idle, waiting for the backward of micro-batch 0 from rank 2". */
+void scene_caption(const scene *s, const timeline *tl, double t, int rank, char *buf, size_t size);
+
+/* The rank whose current compute action started last at t (the natural
+ * subject of the caption), or the rank with the latest end before t when
+ * none is busy; 0 before anything starts. */
+int scene_caption_rank(const timeline *tl, double t);
+
+/* The index of the action running on a rank at t (start <= t < end), or -1. */
+int timeline_action_at(const timeline *tl, int rank, double t);
+
+#endif

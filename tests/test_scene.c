@@ -1,0 +1,449 @@
+/* Tests of the 3D scene's layout and of state(t): chosen instants of real
+ * schedules, the memory story (GPipe piles up M micro-batches, 1F1B P - s),
+ * flashes, weight gradients, captions, and purity (any order, same answer). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scene.h"
+#include "schedules.h"
+
+typedef struct run {
+    program p;
+    timeline_costs c;
+    timeline tl;
+    scene sc;
+    scene_state st;
+} run;
+
+typedef struct run_opts {
+    const char *schedule;
+    int P, M, V, D, K;
+    double F, B, I, W, p2p, allreduce;
+} run_opts;
+
+static void run_init(run *x, run_opts o)
+{
+    ppf_error err = {{0}};
+    *x = (run){0};
+    schedule_params sp = {.ranks = o.P, .microbatches = o.M, .stages_per_rank = o.V};
+    if (!schedule_generate(o.schedule, &sp, &x->p, &err))
+        fail_msg("%s: %s", o.schedule, err.message);
+    timeline_costs_init(&x->c, o.P);
+    for (int r = 0; r < o.P; r++) {
+        x->c.f[r] = o.F > 0 ? o.F : 1;
+        x->c.b[r] = o.B > 0 ? o.B : 2;
+        x->c.i[r] = o.I > 0 ? o.I : x->c.b[r] / 2;
+        x->c.w[r] = o.W > 0 ? o.W : x->c.b[r] / 2;
+        x->c.fb[r] = x->c.f[r] + x->c.b[r];
+        x->c.p2p[r] = o.p2p;
+    }
+    x->c.dp = o.D > 0 ? o.D : 1;
+    if (o.allreduce > 0)
+        x->c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = o.allreduce};
+    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
+        fail_msg("simulate: %s", err.message);
+    scene_init(&x->sc, &(scene_desc){.layers_per_stage = o.K}, &x->tl);
+    scene_state_init(&x->st, &x->sc);
+}
+
+static void run_deinit(run *x)
+{
+    scene_state_deinit(&x->st);
+    scene_deinit(&x->sc);
+    timeline_deinit(&x->tl);
+    timeline_costs_deinit(&x->c);
+    program_deinit(&x->p);
+}
+
+static const scene_cell *cell(const run *x, int stage, int m)
+{
+    return &x->sc.cells[(size_t)stage * x->sc.microbatches + m];
+}
+
+static object_state get(const run *x, scene_kind kind, int index, int m)
+{
+    return x->st.kind[kind][(size_t)index * scene_kind_microbatches(&x->sc, kind) + m];
+}
+
+#define assert_role(o, r)                                                                      \
+    do {                                                                                       \
+        object_state o_ = (o);                                                                 \
+        if (!o_.visible || o_.role != (r))                                                     \
+            fail_msg("%s: visible %d role %d, expected visible with role %d", #o, o_.visible,  \
+                     o_.role, (int)(r));                                                       \
+    } while (0)
+
+/* 1F1B, P=4, M=8, F=1, B=2, 2 layers per stage: rank 1 runs F of micro-batch 3. */
+static void test_forward_instant(void **state)
+{
+    (void)state;
+    run x;
+    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2});
+    const scene_cell *c = cell(&x, 1, 3);
+    assert_true(c->f_end > c->f_start);
+    /* 60% through: sub-steps 0 (layer 2, W1), 1 (layer 2, W2) done, 2 (layer 3, W1) running. */
+    double t = c->f_start + 0.6 * (c->f_end - c->f_start);
+    scene_state_at(&x.sc, &x.tl, t, &x.st);
+
+    assert_role(get(&x, SCENE_INPUT, 1, 3), SCENE_ROLE_ACTIVATION);
+    assert_role(get(&x, SCENE_HIDDEN, 2, 3), SCENE_ROLE_ACTIVATION);
+    assert_role(get(&x, SCENE_RESIDUAL, 2, 3), SCENE_ROLE_ACTIVATION);
+    object_state h3 = get(&x, SCENE_HIDDEN, 3, 3);
+    assert_role(h3, SCENE_ROLE_ACTIVATION);
+    assert_true(h3.opacity < 0.5f); /* fading in */
+    assert_false(get(&x, SCENE_RESIDUAL, 3, 3).visible);
+
+    object_state lit = get(&x, SCENE_MATMUL1, 3, 3), dim = get(&x, SCENE_MATMUL1, 2, 3);
+    assert_role(lit, SCENE_ROLE_MATMUL);
+    assert_role(dim, SCENE_ROLE_MATMUL);
+    assert_true(lit.flash > 0.5f && lit.opacity > dim.opacity);
+    assert_true(dim.flash == 0);
+    /* Other micro-batches' boxes on this stage are dark. */
+    assert_false(get(&x, SCENE_MATMUL1, 3, 4).visible);
+
+    assert_int_equal(x.st.focus[1].kind, ACTION_F);
+    assert_int_equal(x.st.focus[1].microbatch, 3);
+    assert_int_equal(x.st.focus[1].layer, 3);
+
+    char caption[256];
+    scene_caption(&x.sc, &x.tl, t, 1, caption, sizeof caption);
+    assert_string_equal(caption, "rank 1: forward of micro-batch 3 on stage 1, then p2p to rank 2");
+
+    /* After the backward of micro-batch 3 on stage 1, its activations are gone. */
+    scene_state_at(&x.sc, &x.tl, c->b_end + 1e-9, &x.st);
+    assert_false(get(&x, SCENE_INPUT, 1, 3).visible);
+    assert_false(get(&x, SCENE_HIDDEN, 2, 3).visible);
+    assert_false(get(&x, SCENE_RESIDUAL, 2, 3).visible);
+    assert_false(get(&x, SCENE_HIDDEN, 3, 3).visible);
+    run_deinit(&x);
+}
+
+/* The backward sweeps gradients back through the layers, matmul 2 first. */
+static void test_backward_instant(void **state)
+{
+    (void)state;
+    run x;
+    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2});
+    const scene_cell *c = cell(&x, 1, 3);
+    /* 60% through B: layer 3's two backward matmuls done, layer 2's W2 running. */
+    scene_state_at(&x.sc, &x.tl, c->b_start + 0.6 * (c->b_end - c->b_start), &x.st);
+    assert_role(get(&x, SCENE_HIDDEN, 3, 3), SCENE_ROLE_GRADIENT);
+    assert_int_equal(get(&x, SCENE_HIDDEN, 3, 3).label, SCENE_LABEL_GRAD);
+    assert_role(get(&x, SCENE_RESIDUAL, 2, 3), SCENE_ROLE_GRADIENT);
+    assert_role(get(&x, SCENE_HIDDEN, 2, 3), SCENE_ROLE_ACTIVATION);
+    assert_role(get(&x, SCENE_INPUT, 1, 3), SCENE_ROLE_ACTIVATION);
+    assert_role(get(&x, SCENE_RESIDUAL, 3, 3), SCENE_ROLE_GRADIENT); /* ∇ from stage 2 */
+    object_state mm = get(&x, SCENE_MATMUL2, 2, 3);
+    assert_role(mm, SCENE_ROLE_MATMUL);
+    assert_true(mm.flash > 0.5f);
+    assert_int_equal(mm.label, SCENE_LABEL_GRAD);
+    assert_int_equal(x.st.focus[1].kind, ACTION_B);
+    assert_int_equal(x.st.focus[1].layer, 2);
+    /* The last stage's output turns into the loss's gradient when its backward starts. */
+    const scene_cell *last = cell(&x, 3, 0);
+    scene_state_at(&x.sc, &x.tl, last->f_end - 0.01, &x.st);
+    assert_role(get(&x, SCENE_RESIDUAL, 7, 0), SCENE_ROLE_ACTIVATION);
+    scene_state_at(&x.sc, &x.tl, last->b_start + 0.01, &x.st);
+    assert_role(get(&x, SCENE_RESIDUAL, 7, 0), SCENE_ROLE_GRADIENT);
+    run_deinit(&x);
+}
+
+/* Number of micro-batches whose activations are live on a stage: the input
+ * face at full opacity (a received input waiting for its F shows faintly,
+ * and the timeline counts a micro-batch from the start of its F). */
+static int live_on_stage(const run *x, int stage)
+{
+    int n = 0;
+    for (int m = 0; m < x->sc.microbatches; m++) {
+        object_state o = get(x, SCENE_INPUT, stage, m);
+        n += o.visible && o.opacity == 1;
+    }
+    return n;
+}
+
+/* The memory story: most activations visible at once on a stage over the
+ * iteration equals the timeline's peak: M for GPipe, P - s for 1F1B. */
+static void test_memory_story(void **state)
+{
+    (void)state;
+    const char *schedules[] = {"gpipe", "1f1b"};
+    for (int k = 0; k < 2; k++) {
+        const int P = 4, M = 8;
+        run x;
+        run_init(&x, (run_opts){.schedule = schedules[k], .P = P, .M = M, .K = 1});
+        for (int s = 0; s < P; s++) {
+            int peak = 0;
+            for (int i = 0; i <= 4000; i++) {
+                scene_state_at(&x.sc, &x.tl, x.tl.makespan * i / 4000.0, &x.st);
+                int n = live_on_stage(&x, s);
+                peak = n > peak ? n : peak;
+            }
+            int expect = k == 0 ? M : P - s;
+            if (peak != expect || peak != x.tl.per_rank[s].peak_activations)
+                fail_msg("%s stage %d: peak %d, expected %d (timeline %d)", schedules[k], s, peak,
+                         expect, x.tl.per_rank[s].peak_activations);
+        }
+        run_deinit(&x);
+    }
+}
+
+/* Weight faces fill with gradient as micro-batches' backward passes finish:
+ * empty at 0, full at the end, never decreasing, and the W of a split
+ * backward is what fills them. */
+static void test_weight_gradients_accumulate(void **state)
+{
+    (void)state;
+    const char *schedules[] = {"1f1b", "zb-h1", "interleaved-1f1b", "dualpipev"};
+    for (int k = 0; k < 4; k++) {
+        run x;
+        run_init(&x, (run_opts){.schedule = schedules[k], .P = 4, .M = 8, .K = 2});
+        float prev[64] = {0};
+        assert_true(x.sc.layers <= 32);
+        for (int i = 0; i <= 500; i++) {
+            scene_state_at(&x.sc, &x.tl, x.tl.makespan * i / 500.0, &x.st);
+            for (int l = 0; l < x.sc.layers; l++) {
+                for (int w = 0; w < 2; w++) {
+                    object_state o = get(&x, w ? SCENE_WEIGHT2 : SCENE_WEIGHT1, l, 0);
+                    assert_role(o, SCENE_ROLE_WEIGHT);
+                    if (i == 0)
+                        assert_true(o.flash == 0);
+                    if (i == 500 && fabsf(o.flash - 1) > 1e-5f)
+                        fail_msg("%s layer %d W%d: fill %g at the end", schedules[k], l, w + 1,
+                                 o.flash);
+                    if (o.flash + 1e-6f < prev[2 * l + w])
+                        fail_msg("%s layer %d: fill went down", schedules[k], l);
+                    prev[2 * l + w] = o.flash;
+                }
+            }
+        }
+        run_deinit(&x);
+    }
+    /* zb-h1: between I and W of a micro-batch its weights have not moved. */
+    run x;
+    run_init(&x, (run_opts){.schedule = "zb-h1", .P = 2, .M = 1, .K = 1});
+    const scene_cell *c = cell(&x, 1, 0);
+    assert_true(c->w_start >= c->b_end);
+    scene_state_at(&x.sc, &x.tl, c->b_end, &x.st);
+    assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 0);
+    scene_state_at(&x.sc, &x.tl, c->w_end, &x.st);
+    assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 1);
+    run_deinit(&x);
+}
+
+/* p2p boxes flash during sends, all-reduce boxes during all-reduces; a
+ * zero-cost send still shows for flash_min. */
+static void test_flashes(void **state)
+{
+    (void)state;
+    run x;
+    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2, .p2p = 0.5,
+                            .allreduce = 4});
+    const scene_cell *c = cell(&x, 0, 2);
+    scene_state_at(&x.sc, &x.tl, c->f_end + 0.25, &x.st);
+    object_state p = get(&x, SCENE_P2P, 0, 2);
+    assert_role(p, SCENE_ROLE_P2P);
+    assert_int_equal(p.label, SCENE_LABEL_PLAIN);
+    assert_false(get(&x, SCENE_P2P, 1, 2).visible);
+    /* The gradient coming back from stage 1. */
+    const scene_cell *n = cell(&x, 1, 2);
+    scene_state_at(&x.sc, &x.tl, n->b_end + 0.25, &x.st);
+    p = get(&x, SCENE_P2P, 0, 2);
+    assert_role(p, SCENE_ROLE_P2P);
+    assert_int_equal(p.label, SCENE_LABEL_GRAD);
+    /* All-reduce of stage 2: layers 4 and 5 flash, layer 0 does not. */
+    assert_int_equal(x.tl.allreduce_count, 4);
+    for (int k = 0; k < 4; k++) {
+        const transfer *ar = &x.tl.allreduces[k];
+        scene_state_at(&x.sc, &x.tl, (ar->start + ar->end) / 2, &x.st);
+        for (int l = 0; l < x.sc.layers; l++) {
+            bool mine = l / 2 == ar->stage;
+            object_state o = get(&x, SCENE_ALLREDUCE, l, 0);
+            if (mine)
+                assert_role(o, SCENE_ROLE_ALLREDUCE);
+            else if (o.visible && !(x.sc.allreduce_start[l / 2] <= (ar->start + ar->end) / 2 &&
+                                    (ar->start + ar->end) / 2 < x.sc.allreduce_end[l / 2]))
+                fail_msg("layer %d flashes outside its stage's all-reduce", l);
+        }
+    }
+    run_deinit(&x);
+
+    run_init(&x, (run_opts){.schedule = "1f1b", .P = 2, .M = 2, .K = 1});
+    c = cell(&x, 0, 0);
+    assert_true(x.sc.flash_min > 0);
+    scene_state_at(&x.sc, &x.tl, c->f_end + x.sc.flash_min / 2, &x.st);
+    assert_role(get(&x, SCENE_P2P, 0, 0), SCENE_ROLE_P2P);
+    scene_state_at(&x.sc, &x.tl, c->f_end + x.sc.flash_min * 1.01, &x.st);
+    assert_false(get(&x, SCENE_P2P, 0, 0).visible);
+    run_deinit(&x);
+}
+
+static size_t state_bytes(const run *x, int kind)
+{
+    return (size_t)scene_kind_count(&x->sc, (scene_kind)kind) * sizeof(object_state);
+}
+
+/* state(t) keeps no memory: t values in random order give what they give in order. */
+static void test_pure_in_any_order(void **state)
+{
+    (void)state;
+    const char *schedules[] = {"1f1b", "interleaved-zb", "dualpipev", "gpipe"};
+    for (int s = 0; s < 4; s++) {
+        run x;
+        run_init(&x, (run_opts){.schedule = schedules[s], .P = 4, .M = 8, .D = 3, .K = 2,
+                                .p2p = 0.3, .allreduce = 2});
+        enum { N = 120 };
+        double ts[N];
+        unsigned char *snap[N][SCENE_KIND_COUNT + 1];
+        srand(1234 + s);
+        for (int i = 0; i < N; i++)
+            ts[i] = x.tl.makespan * (rand() / (double)RAND_MAX) * 1.05 - 0.01;
+        for (int i = 0; i < N; i++) {
+            scene_state_at(&x.sc, &x.tl, ts[i], &x.st);
+            for (int k = 0; k < SCENE_KIND_COUNT; k++) {
+                snap[i][k] = malloc(state_bytes(&x, k) + 1);
+                memcpy(snap[i][k], x.st.kind[k], state_bytes(&x, k));
+            }
+            snap[i][SCENE_KIND_COUNT] = malloc(sizeof(stage_focus) * x.sc.stages);
+            memcpy(snap[i][SCENE_KIND_COUNT], x.st.focus, sizeof(stage_focus) * x.sc.stages);
+        }
+        int order[N];
+        for (int i = 0; i < N; i++)
+            order[i] = i;
+        for (int i = N - 1; i > 0; i--) {
+            int j = rand() % (i + 1), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        for (int n = 0; n < N; n++) {
+            int i = order[n];
+            scene_state_at(&x.sc, &x.tl, ts[i], &x.st);
+            for (int k = 0; k < SCENE_KIND_COUNT; k++)
+                if (memcmp(snap[i][k], x.st.kind[k], state_bytes(&x, k)) != 0)
+                    fail_msg("%s: kind %d differs at t=%g out of order", schedules[s], k, ts[i]);
+            if (memcmp(snap[i][SCENE_KIND_COUNT], x.st.focus,
+                       sizeof(stage_focus) * x.sc.stages) != 0)
+                fail_msg("%s: focus differs at t=%g out of order", schedules[s], ts[i]);
+        }
+        for (int i = 0; i < N; i++)
+            for (int k = 0; k <= SCENE_KIND_COUNT; k++)
+                free(snap[i][k]);
+        run_deinit(&x);
+    }
+}
+
+/* The layout: faces sit on their boxes, stages in model order, gaps between
+ * stages and replicas; interleaved virtual stages included. */
+static void test_layout(void **state)
+{
+    (void)state;
+    run x;
+    run_init(&x, (run_opts){.schedule = "interleaved-1f1b", .P = 2, .M = 4, .V = 2, .D = 2,
+                            .K = 3});
+    const scene *s = &x.sc;
+    assert_int_equal(s->stages, 4);
+    assert_int_equal(s->layers, 12);
+    assert_int_equal(scene_layer_stage(s, 5), 1);
+    assert_int_equal(s->stage_rank[2], 0); /* virtual stage 2 runs on rank 0 */
+    for (int l = 0; l < s->layers; l++) {
+        scene_box mm1 = scene_object_box(s, SCENE_MATMUL1, l, 1, 1);
+        scene_box mm2 = scene_object_box(s, SCENE_MATMUL2, l, 1, 1);
+        scene_box h = scene_object_box(s, SCENE_HIDDEN, l, 1, 1);
+        scene_box xo = scene_object_box(s, SCENE_RESIDUAL, l, 1, 1);
+        scene_box w1 = scene_object_box(s, SCENE_WEIGHT1, l, 0, 1);
+        assert_true(h.min[2] == 0 && h.max[2] == 0);
+        assert_true(mm1.min[2] == 0 || mm1.max[2] == 0);
+        assert_true(mm1.min[2] == -mm2.max[2]); /* the two halves mirror each other */
+        assert_true(xo.min[0] == mm2.max[0] && xo.max[0] == mm2.max[0]);
+        assert_true(xo.min[2] == mm2.min[2] && xo.max[2] == mm2.max[2]);
+        assert_true(w1.min[1] == w1.max[1] && w1.min[1] >= mm1.max[1]);
+        assert_true(w1.min[2] == mm1.min[2] && w1.max[2] == mm1.max[2]);
+        if (l > 0) {
+            scene_box prev = scene_object_box(s, SCENE_MATMUL1, l - 1, 1, 1);
+            float gap = mm1.min[0] - prev.max[0];
+            assert_true(gap == (l % 3 == 0 ? s->stage_gap : 0));
+        }
+    }
+    float y0, y1, ny0, ny1;
+    scene_replica_y(s, 0, &y0, &y1);
+    scene_replica_y(s, 1, &ny0, &ny1);
+    scene_box ar = scene_object_box(s, SCENE_ALLREDUCE, 4, 0, 0);
+    assert_true(ar.min[1] == y1 && ar.max[1] == ny0);
+    scene_box p2p = scene_object_box(s, SCENE_P2P, 1, 2, 0);
+    float sx0, sx1, nx0, nx1;
+    scene_stage_x(s, 1, &sx0, &sx1);
+    scene_stage_x(s, 2, &nx0, &nx1);
+    assert_true(p2p.min[0] == sx1 && p2p.max[0] == nx0);
+    /* Micro-batch slices do not overlap and stay inside the band. */
+    for (int m = 0; m + 1 < s->microbatches; m++) {
+        scene_box a = scene_object_box(s, SCENE_HIDDEN, 0, m, 0);
+        scene_box b = scene_object_box(s, SCENE_HIDDEN, 0, m + 1, 0);
+        assert_true(a.max[1] < b.min[1] && a.min[1] > y0 - 1e-6f && b.max[1] < y1);
+    }
+    assert_true(s->bounds.max[0] == nx1 + s->d_hidden * 3 + s->stage_gap);
+    assert_int_equal(scene_kind_count(s, SCENE_P2P), 3 * 4);
+    assert_int_equal(scene_kind_copies(s, SCENE_ALLREDUCE), 1);
+    run_deinit(&x);
+}
+
+static void test_labels_and_captions(void **state)
+{
+    (void)state;
+    run x;
+    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .K = 2});
+    char buf[64];
+    scene_object_label(&x.sc, SCENE_WEIGHT1, 0, SCENE_LABEL_PLAIN, buf, sizeof buf);
+    assert_string_equal(buf, "W₁⁰");
+    scene_object_label(&x.sc, SCENE_HIDDEN, 2, SCENE_LABEL_GRAD, buf, sizeof buf);
+    assert_string_equal(buf, "∇h²");
+    scene_object_label(&x.sc, SCENE_RESIDUAL, 2, SCENE_LABEL_PLAIN, buf, sizeof buf);
+    assert_string_equal(buf, "x³");
+    scene_object_label(&x.sc, SCENE_INPUT, 3, SCENE_LABEL_PLAIN, buf, sizeof buf);
+    assert_string_equal(buf, "x⁶");
+    scene_object_label(&x.sc, SCENE_WEIGHT2, 12, SCENE_LABEL_PLAIN, buf, sizeof buf);
+    assert_string_equal(buf, "W₂¹²");
+    scene_object_label(&x.sc, SCENE_MATMUL1, 0, SCENE_LABEL_PLAIN, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    char tiny[4];
+    scene_object_label(&x.sc, SCENE_WEIGHT2, 12, SCENE_LABEL_GRAD, tiny, sizeof tiny);
+    assert_true(strlen(tiny) < sizeof tiny);
+
+    char cap[256];
+    scene_caption(&x.sc, &x.tl, 0.5, 1, cap, sizeof cap);
+    assert_string_equal(cap, "rank 1: idle, waiting for micro-batch 0's activation from rank 0");
+    const scene_cell *c = cell(&x, 3, 0);
+    scene_caption(&x.sc, &x.tl, (c->b_start + c->b_end) / 2, 3, cap, sizeof cap);
+    assert_string_equal(cap, "rank 3: backward of micro-batch 0 on stage 3, then p2p to rank 2");
+    scene_caption(&x.sc, &x.tl, x.tl.makespan, 0, cap, sizeof cap);
+    assert_string_equal(cap, "rank 0: done with its work for this iteration");
+    assert_int_equal(scene_caption_rank(&x.tl, 0.5), 0);
+    assert_int_equal(scene_caption_rank(&x.tl, 4.5), 3);
+    assert_int_equal(timeline_action_at(&x.tl, 1, 0.5), -1);
+    int k = timeline_action_at(&x.tl, 1, 1.5);
+    assert_true(k >= 0);
+    assert_int_equal(x.p.rank[1].actions[k].kind, ACTION_F);
+    run_deinit(&x);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_forward_instant),
+        cmocka_unit_test(test_backward_instant),
+        cmocka_unit_test(test_memory_story),
+        cmocka_unit_test(test_weight_gradients_accumulate),
+        cmocka_unit_test(test_flashes),
+        cmocka_unit_test(test_pure_in_any_order),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_labels_and_captions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

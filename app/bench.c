@@ -16,13 +16,9 @@
 
 enum { BENCH_DEFAULT_REPEAT = 7, BENCH_MAX_REPEAT = 1000 };
 
-typedef struct bench_opts {
-    int repeat; /* runs per measurement; 0 = the benchmark's default */
-} bench_opts;
-
 /* ---- timing ------------------------------------------------------------ */
 
-static double now_ms(void)
+double bench_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -35,20 +31,14 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median and minimum of n samples (sorts them). */
-typedef struct stats {
-    double median, min;
-} stats;
-
-static stats summarise(double *v, int n)
+stats summarise(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, compare_double);
     double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     return (stats){median, v[0]};
 }
 
-/* The "model name" line of /proc/cpuinfo, when there is one. */
-static void print_machine(FILE *f)
+void print_machine(FILE *f)
 {
     char line[512], model[256] = "";
     FILE *in = fopen("/proc/cpuinfo", "r");
@@ -69,7 +59,7 @@ static void print_machine(FILE *f)
         fclose(in);
     }
     if (model[0])
-        fprintf(f, "cpu: %s (%d logical cpus; the benchmarks use one)\n", model, cpus);
+        fprintf(f, "cpu: %s (%d logical cpus)\n", model, cpus);
     else
         fputs("cpu: unknown (no model name in /proc/cpuinfo)\n", f);
 }
@@ -91,13 +81,13 @@ static bool bench_one(FILE *f, const char *name, int P, int M, int repeat, ppf_e
         program prog;
         timeline tl;
         const schedule_params sp = {.ranks = P, .microbatches = M, .stages_per_rank = 0};
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = schedule_generate(name, &sp, &prog, err);
-        double t1 = now_ms();
+        double t1 = bench_now_ms();
         if (!ok)
             break;
         ok = timeline_simulate(&tl, &prog, &costs, err);
-        double t2 = now_ms();
+        double t2 = bench_now_ms();
         actions = program_action_count(&prog);
         V = prog.stages_per_rank;
         gen[k] = t1 - t0;
@@ -157,6 +147,9 @@ typedef struct bench_entry {
 static const bench_entry benches[] = {
     {"schedule", bench_schedule,
      "generate and simulate every schedule at P=64, M=2048, then 1f1b at P=256, M=16384"},
+    {"render", bench_render,
+     "frames per second drawing offscreen (no vsync) at 1280x720 and 1920x1080, default "
+     "scenario and D=8 P=16 M=64"},
 };
 
 enum { BENCH_COUNT = sizeof benches / sizeof benches[0] };

@@ -7,6 +7,10 @@
  *   schedule   every schedule generated and simulated at P=64, M=2048 with
  *              default costs (median and min over --repeat runs, default 7),
  *              then 1f1b at P=256, M=16384 (3 runs)
+ *   render     frames per second of the whole frame (3D view, timeline, text)
+ *              drawn offscreen with no vsync, at 1280x720 and 1920x1080, for
+ *              the default scenario and a large one (D=8, P=16, M=64); t sweeps
+ *              the iteration so every frame uploads new instances (bench_render.c)
  *
  * Times come from clock_gettime(CLOCK_MONOTONIC); the header names the CPU
  * (from /proc/cpuinfo when it says).
@@ -19,6 +23,25 @@
 #define PPFLOW_BENCH_H
 
 #include <stdio.h>
+
+typedef struct bench_opts {
+    int repeat; /* runs per measurement; 0 = the benchmark's default */
+} bench_opts;
+
+/* Median and minimum of samples. */
+typedef struct stats {
+    double median, min;
+} stats;
+
+/* Sorts the n samples and summarises them. */
+stats summarise(double *v, int n);
+/* Milliseconds from CLOCK_MONOTONIC. */
+double bench_now_ms(void);
+/* The "model name" line of /proc/cpuinfo, when there is one. */
+void print_machine(FILE *f);
+
+/* `ppflow bench render` (bench_render.c). */
+int bench_render(const bench_opts *o, FILE *f);
 
 /* Runs `ppflow bench ...`; returns the exit status. */
 int bench_main(int argc, char **argv);

@@ -4,6 +4,9 @@
 #endif
 #include "cli.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,12 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "camera.h"
+#include "image_png.h"
+#include "offscreen.h"
+#include "session.h"
+#include "theme.h"
+#include "viewer.h"
 #include "csv.h"
 #include "error.h"
 #include "export.h"
@@ -28,7 +37,21 @@ enum { HELP_WIDTH = 100, HELP_NAME_WIDTH = 24 };
 
 /* ---- command options: one table for the parser and --help ---------------- */
 
-typedef enum option_id { OPT_FORMAT, OPT_OUTPUT, OPT_WIDTH, OPT_HELP, OPT_COUNT } option_id;
+typedef enum option_id {
+    OPT_FORMAT,
+    OPT_OUTPUT,
+    OPT_WIDTH,
+    OPT_SIZE,
+    OPT_THEME,
+    OPT_CAMERA,
+    OPT_TIME,
+    OPT_SPEED,
+    OPT_STILL,
+    OPT_SCRIPT,
+    OPT_PRINT_STATE,
+    OPT_HELP,
+    OPT_COUNT
+} option_id;
 
 typedef struct cli_option {
     const char *name; /* long name without dashes */
@@ -44,6 +67,20 @@ static const cli_option options[OPT_COUNT] = {
                     "write to FILE instead of standard output (written whole or not at all)"},
     [OPT_WIDTH] = {"width", 0, "N",
                    "Gantt chart width in columns (default: the terminal's, else 120)"},
+    [OPT_SIZE] = {"size", 0, "WxH", "window or image size in pixels (default 1280x720; 1920x1080 for render)"},
+    [OPT_THEME] = {"theme", 0, "NAME", "dark (default) or light, for projectors"},
+    [OPT_CAMERA] = {"camera", 0, "NAME",
+                    "camera preset: default, front, top, side, back, low, first-stage, last-stage, "
+                    "replicas"},
+    [OPT_TIME] = {"time", 0, "T", "start at time T of the iteration (default 0)"},
+    [OPT_SPEED] = {"speed", 0, "S",
+                   "timeline units per second of playback (default: the iteration in 20 s)"},
+    [OPT_STILL] = {"still", 0, "T", "draw the frame at time T into -o FILE.png"},
+    [OPT_SCRIPT] = {"script", 0, "FILE",
+                    "play input events from FILE (one per line, see README) through the same "
+                    "handlers as the mouse and keys"},
+    [OPT_PRINT_STATE] = {"print-state", 0, NULL,
+                         "on quit, print the final time, speed and camera on standard output"},
     [OPT_HELP] = {"help", 'h', NULL, "show this help"},
 };
 
@@ -111,19 +148,22 @@ static const output_format *format_find(const char *name)
 
 /* ---- parsed arguments --------------------------------------------------- */
 
-typedef struct flag_value {
-    const char *field; /* scenario field's flag name */
-    const char *value;
-} flag_value;
-
 typedef struct cli_args {
     const char *command;       /* for messages: "schedule", "run" */
     const char *scenario_path; /* the positional SCENARIO.json, or NULL */
     const char *format;        /* NULL: table */
     const char *output;        /* NULL: standard output */
     int width;                 /* 0: the terminal's */
+    int size_w, size_h;        /* 0: the command's default */
+    int theme;                 /* theme_id */
+    int camera;                /* camera_preset */
+    double time;               /* start time (viewer) */
+    double speed;              /* 0: the default */
+    double still;              /* -1: not given */
+    const char *script;        /* NULL: none */
+    bool print_state;
     bool help;
-    flag_value *sets; /* scenario flags in command-line order */
+    session_flag *sets; /* scenario flags in command-line order */
     int set_count;
 } cli_args;
 
@@ -208,6 +248,39 @@ static bool parse_width(const char *text, int *out, ppf_error *err)
 }
 
 /* Stores one command option's value. */
+/* "1280x720": each side from 16 to 8192 pixels. */
+static bool parse_size(const char *text, int *w, int *h, ppf_error *err)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10);
+    long b = -1;
+    if (end != text && (*end == 'x' || *end == 'X') && isdigit((unsigned char)end[1])) {
+        char *end2;
+        b = strtol(end + 1, &end2, 10);
+        if (*end2 != '\0')
+            b = -1;
+    }
+    if (errno || !isdigit((unsigned char)text[0]) || a < 16 || a > 8192 || b < 16 || b > 8192)
+        return ppf_fail(err, "--size = \"%.40s\": must be WIDTHxHEIGHT, each from 16 to 8192",
+                        text);
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}
+
+/* A finite number >= 0. */
+static bool parse_time(const char *text, const char *name, double *out, ppf_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !isfinite(v) || v < 0)
+        return ppf_fail(err, "%s = \"%.40s\": must be a number from 0 up", name, text);
+    *out = v;
+    return true;
+}
+
 static bool apply_option(cli_args *a, option_id id, const char *value, ppf_error *err)
 {
     switch (id) {
@@ -224,6 +297,37 @@ static bool apply_option(cli_args *a, option_id id, const char *value, ppf_error
         return true;
     case OPT_WIDTH:
         return parse_width(value, &a->width, err);
+    case OPT_SIZE:
+        return parse_size(value, &a->size_w, &a->size_h, err);
+    case OPT_THEME:
+        a->theme = theme_find(value);
+        if (a->theme < 0)
+            return ppf_fail(err, "--theme = \"%.40s\": unknown theme; use dark or light", value);
+        return true;
+    case OPT_CAMERA:
+        a->camera = camera_preset_find(value);
+        if (a->camera < 0)
+            return ppf_fail(err,
+                            "--camera = \"%.40s\": unknown preset; use default, front, top, side, "
+                            "back, low, first-stage, last-stage or replicas",
+                            value);
+        return true;
+    case OPT_TIME:
+        return parse_time(value, "--time", &a->time, err);
+    case OPT_STILL:
+        return parse_time(value, "--still", &a->still, err);
+    case OPT_SPEED:
+        if (!parse_time(value, "--speed", &a->speed, err))
+            return false;
+        if (!(a->speed > 0))
+            return ppf_fail(err, "--speed = \"%.40s\": must be a number above 0", value);
+        return true;
+    case OPT_SCRIPT:
+        a->script = value;
+        return true;
+    case OPT_PRINT_STATE:
+        a->print_state = true;
+        return true;
     case OPT_HELP:
         a->help = true;
         return true;
@@ -240,8 +344,8 @@ static bool apply_option(cli_args *a, option_id id, const char *value, ppf_error
 static bool parse_args(int argc, char **argv, const char *command, unsigned allowed, cli_args *a,
                        ppf_error *err)
 {
-    *a = (cli_args){.command = command};
-    a->sets = ppf_malloc(sizeof(flag_value) * (size_t)(argc > 0 ? argc : 1));
+    *a = (cli_args){.command = command, .still = -1};
+    a->sets = ppf_malloc(sizeof(session_flag) * (size_t)(argc > 0 ? argc : 1));
     bool only_positional = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -309,7 +413,7 @@ static bool parse_args(int argc, char **argv, const char *command, unsigned allo
             value = argv[++i];
         }
         if (field) {
-            a->sets[a->set_count++] = (flag_value){field->flag, value};
+            a->sets[a->set_count++] = (session_flag){field->flag, value};
         } else if (!apply_option(a, (option_id)opt, value, err)) {
             return false;
         }
@@ -319,35 +423,11 @@ static bool parse_args(int argc, char **argv, const char *command, unsigned allo
 
 /* ---- from scenario to timeline -------------------------------------------- */
 
-typedef struct built {
-    scenario sc;
-    program prog;
-    timeline_costs costs;
-    timeline tl;
-} built;
-
-static void built_deinit(built *b)
-{
-    timeline_deinit(&b->tl);
-    timeline_costs_deinit(&b->costs);
-    program_deinit(&b->prog);
-    scenario_deinit(&b->sc);
-}
-
 /* Default scenario, then the file, then the flags in order; then the program
  * and its simulation. Every failure here is bad input. */
-static bool build(const cli_args *a, built *b, ppf_error *err)
+static bool build(const cli_args *a, session *b, ppf_error *err)
 {
-    memset(b, 0, sizeof *b);
-    scenario_init(&b->sc);
-    if (a->scenario_path && !scenario_load_file(&b->sc, a->scenario_path, err))
-        return false;
-    for (int k = 0; k < a->set_count; k++)
-        if (!scenario_set(&b->sc, a->sets[k].field, a->sets[k].value, err))
-            return false;
-    if (!scenario_build(&b->sc, &b->prog, &b->costs, err))
-        return false;
-    return timeline_simulate(&b->tl, &b->prog, &b->costs, err);
+    return session_build(b, a->scenario_path, a->sets, a->set_count, err);
 }
 
 static int fail(int status, const ppf_error *err)
@@ -441,7 +521,12 @@ static const char exit_help[] =
 
 static const unsigned schedule_options =
     OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP);
-static const unsigned run_options = OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP);
+static const unsigned run_options = OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
+                                    OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) |
+                                    OPT_BIT(OPT_PRINT_STATE) | OPT_BIT(OPT_HELP);
+static const unsigned render_options = OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) |
+                                       OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
+                                       OPT_BIT(OPT_STILL) | OPT_BIT(OPT_HELP);
 
 /* The sections that `ppflow --help` and `ppflow schedule --help` share. */
 static void print_schedule_sections(FILE *f)
@@ -468,7 +553,8 @@ static void print_schedule_help(FILE *f)
 static void print_run_help(FILE *f)
 {
     fputs("usage: ppflow [run] [SCENARIO.json] [options]\n\n"
-          "Prints the scenario's table and Gantt chart (the 3D viewer will take this place).\n\n",
+          "Opens the live viewer: the iteration in 3D over its timeline. Press h in the window\n"
+          "for the keys.\n\n",
           f);
     print_scenario_options(f);
     fputc('\n', f);
@@ -479,17 +565,9 @@ static void print_run_help(FILE *f)
     fputs(exit_help, f);
 }
 
-/* The table, then the Gantt chart: what plain `ppflow` shows. */
-static void write_table_and_gantt(const format_ctx *c)
-{
-    report_table(c->tl, c->costs, c->f);
-    fputc('\n', c->f);
-    report_gantt(c->tl, c->f, c->width, c->colour);
-}
-
 /* Writes one format to -o FILE or standard output; returns the exit status.
  * The file is opened only now, so bad input never creates or touches it. */
-static int write_output(const cli_args *a, const built *b, void (*write)(const format_ctx *c),
+static int write_output(const cli_args *a, const session *b, void (*write)(const format_ctx *c),
                         ppf_error *err)
 {
     output out;
@@ -516,7 +594,7 @@ static int build_and_write(int argc, char **argv, const char *command, unsigned 
 {
     ppf_error err = {{0}};
     cli_args a;
-    built b = {0};
+    session b = {0};
     int status = CLI_EXIT_USAGE;
     if (!parse_args(argc, argv, command, allowed, &a, &err))
         goto done;
@@ -529,7 +607,7 @@ static int build_and_write(int argc, char **argv, const char *command, unsigned 
         goto done;
     status = write_output(&a, &b, a.format ? format_find(a.format)->write : write_default, &err);
 done:
-    built_deinit(&b);
+    session_deinit(&b);
     args_deinit(&a);
     return status == CLI_EXIT_OK ? status : fail(status, &err);
 }
@@ -540,10 +618,112 @@ static int cmd_schedule(int argc, char **argv)
                            write_table);
 }
 
-/* The stand-in for the live viewer. */
+/* Parses and builds; on bad input prints one line and returns exit status
+ * 2 (before any window opens); on --help prints it and returns 0; else -1
+ * with the session built. */
+static int parse_and_build(int argc, char **argv, const char *command, unsigned allowed,
+                           void (*print_help)(FILE *f), cli_args *a, session *b)
+{
+    ppf_error err = {{0}};
+    memset(b, 0, sizeof *b);
+    if (!parse_args(argc, argv, command, allowed, a, &err))
+        return fail(CLI_EXIT_USAGE, &err);
+    if (a->help) {
+        print_help(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!build(a, b, &err))
+        return fail(CLI_EXIT_USAGE, &err);
+    return -1;
+}
+
+/* The live viewer. */
 static int cmd_run(int argc, char **argv)
 {
-    return build_and_write(argc, argv, "run", run_options, print_run_help, write_table_and_gantt);
+    cli_args a;
+    session b;
+    int status = parse_and_build(argc, argv, "run", run_options, print_run_help, &a, &b);
+    if (status < 0) {
+        viewer_options o = {
+            .width = a.size_w,
+            .height = a.size_h,
+            .theme = (theme_id)a.theme,
+            .camera = (camera_preset)a.camera,
+            .time = a.time,
+            .speed = a.speed,
+            .script = a.script,
+            .print_state = a.print_state,
+        };
+        ppf_error err = {{0}};
+        status = viewer_run(&b, &o, &err);
+        if (status != CLI_EXIT_OK)
+            fail(status, &err);
+    }
+    session_deinit(&b);
+    args_deinit(&a);
+    return status;
+}
+
+static void print_render_help(FILE *f)
+{
+    fputs("usage: ppflow render [SCENARIO.json] --still T -o FILE.png [options]\n\n"
+          "Draws the frame at time T with no window (headless EGL) into a PNG file.\n\n",
+          f);
+    print_scenario_options(f);
+    fputc('\n', f);
+    print_options(f, "options", render_options);
+    fputc('\n', f);
+    fputs(exit_help, f);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* A still frame to PNG: the same drawing as the viewer's, offscreen. */
+static int render_still(const cli_args *a, session *b, ppf_error *err)
+{
+    if (a->still > b->tl.makespan) {
+        ppf_fail(err, "--still = %g: must be within the iteration, 0 to %g", a->still,
+                 b->tl.makespan);
+        return CLI_EXIT_USAGE;
+    }
+    int w = a->size_w ? a->size_w : 1920, h = a->size_h ? a->size_h : 1080;
+    offscreen o;
+    if (!offscreen_init(&o, b, w, h, err))
+        return CLI_EXIT_IO;
+    frame_view v = offscreen_default_view(&o, a->still, (theme_id)a->theme,
+                                          (camera_preset)a->camera);
+    offscreen_draw(&o, &v);
+    uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
+    offscreen_read(&o, pixels);
+    offscreen_deinit(&o);
+    bool ok = image_write_png(a->output, pixels, w, h, 0, false, err);
+    free(pixels);
+    return ok ? CLI_EXIT_OK : CLI_EXIT_IO;
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    cli_args a;
+    session b;
+    int status = parse_and_build(argc, argv, "render", render_options, print_render_help, &a, &b);
+    if (status < 0) {
+        ppf_error err = {{0}};
+        if (!a.output || output_is_stdout(a.output) || !ends_with(a.output, ".png"))
+            status = fail(CLI_EXIT_USAGE,
+                          &(ppf_error){"-o: give the image file to write, ending in .png"});
+        else if (a.still < 0)
+            status = fail(CLI_EXIT_USAGE,
+                          &(ppf_error){"--still T: give the time of the frame to draw"});
+        else if ((status = render_still(&a, &b, &err)) != CLI_EXIT_OK)
+            fail(status, &err);
+    }
+    session_deinit(&b);
+    args_deinit(&a);
+    return status;
 }
 
 typedef struct cli_command {
@@ -555,7 +735,9 @@ typedef struct cli_command {
 
 static const cli_command commands[] = {
     {"run", cmd_run, "ppflow [run] [SCENARIO.json] [options]",
-     "the scenario's table and Gantt chart (until the 3D viewer exists)"},
+     "the live viewer: the iteration in 3D, its timeline under it"},
+    {"render", cmd_render, "ppflow render [SCENARIO.json] --still T -o FILE.png [options]",
+     "draw one frame with no window"},
     {"schedule", cmd_schedule, "ppflow schedule [SCENARIO.json] [options] [--format F] [-o FILE]",
      "print, validate and convert a schedule"},
     {"bench", bench_main, "ppflow bench NAME [--repeat N]",
@@ -610,7 +792,8 @@ int cli_main(int argc, char **argv)
     struct stat st;
     if (first[0] != '-' && !strchr(first, '.') && !strchr(first, '/') && stat(first, &st) != 0) {
         fprintf(stderr,
-                "ppflow: unknown command \"%.60s\"; commands: run, schedule, bench (see ppflow "
+                "ppflow: unknown command \"%.60s\"; commands: run, render, schedule, bench (see "
+                "ppflow "
                 "--help)\n",
                 first);
         return CLI_EXIT_USAGE;

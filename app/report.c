@@ -295,6 +295,21 @@ static metric_forms closed_forms(const program *p, const timeline_costs *c)
     return m;
 }
 
+void report_bubble_line(const timeline *tl, const timeline_costs *c, char *buf, size_t size)
+{
+    kinds_present k = find_kinds(tl->program);
+    form_conditions fc = check_conditions(tl, c, &k);
+    metric_forms m = closed_forms(tl->program, c);
+    int o = snprintf(buf, size, "bubble %.1f%%", 100 * tl->bubble_fraction);
+    if (o < 0 || (size_t)o >= size)
+        return;
+    if (m.has && fc.applies && !m.why_not[0] &&
+        fabs(m.fraction.value - tl->bubble_fraction) <= 1e-9)
+        snprintf(buf + o, size - (size_t)o, " = %s = %s", m.fraction.formula, m.fraction.numbers);
+    else
+        snprintf(buf + o, size - (size_t)o, " = idle / (P × makespan)");
+}
+
 /* "closed form (P-1)/(M+P-1) = 3/11 = 0.2727", or why it is not shown (the
  * reason only on the first metric: it is the same for all). */
 static void print_form(FILE *f, const closed_form *cf, const form_conditions *fc,

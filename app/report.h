@@ -33,6 +33,7 @@
 #define PPFLOW_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "timeline.h"
@@ -45,6 +46,11 @@ void report_table(const timeline *tl, const timeline_costs *c, FILE *f);
 /* Prints the Gantt chart in `width` columns (clamped to REPORT_MIN_WIDTH ..
  * REPORT_MAX_WIDTH), with ANSI colours when `colour` is set. */
 void report_gantt(const timeline *tl, FILE *f, int width, bool colour);
+
+/* One line for the viewer's HUD: the bubble fraction and, when the
+ * schedule's textbook formula holds for these costs, the formula with its
+ * numbers: "bubble 27.3% = (P−1)/(M+P−1) = 3/11". */
+void report_bubble_line(const timeline *tl, const timeline_costs *c, char *buf, size_t size);
 
 /* Columns of the terminal behind f: $COLUMNS when set, else the tty's size
  * when f is a terminal, else REPORT_DEFAULT_WIDTH. */

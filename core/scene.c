@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Opacities of matmul boxes: the whole action's boxes show faintly so one
- * can see which micro-batch a stage works on; the running matmul stands out. */
-#define MATMUL_DIM_OPACITY 0.16f
-#define MATMUL_LIT_OPACITY 0.5f
+/* Only the running matmul's box shows: drawing the whole action's boxes
+ * faintly hid the faces behind a yellow haze. */
+#define MATMUL_LIT_OPACITY 0.45f
 #define TRANSFER_OPACITY 0.75f
 #define WAITING_OPACITY 0.4f /* an input that arrived before its stage can use it */
 #define SLICE_INSET 0.08f /* of a micro-batch slice, on each side */
@@ -397,18 +396,16 @@ static object_state shown(scene_role role, scene_label_variant label, float opac
                           .flash = flash};
 }
 
-/* A matmul box during one compute action: faint while the action runs,
- * lit during its own sub-step. */
+/* A matmul box lit during its own sub-step of a compute action. */
 static bool matmul_in(double start, double end, int n, int i, double t, scene_label_variant v,
                       object_state *out)
 {
     if (!within(t, start, end))
         return false;
     float p = substep(start, end, n, i, t);
-    if (p >= 0 && p < 1)
-        *out = shown(SCENE_ROLE_MATMUL, v, MATMUL_LIT_OPACITY, 1 - 0.5f * p);
-    else
-        *out = shown(SCENE_ROLE_MATMUL, v, MATMUL_DIM_OPACITY, 0);
+    if (!(p >= 0 && p < 1))
+        return false;
+    *out = shown(SCENE_ROLE_MATMUL, v, MATMUL_LIT_OPACITY, 1 - 0.5f * p);
     return true;
 }
 

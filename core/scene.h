@@ -26,7 +26,8 @@
  * answer (scrubbing, reverse play and export rely on it). Inside an action's
  * [start, end] its sub-steps - each layer's two matmuls, in model order for F
  * and reversed for B, I and W - take equal shares of the time.
- *   F        lights the stage's matmul boxes one after another; each output
+ *   F        lights the stage's matmul boxes one after another (only the
+ *            running one is visible); each output
  *            face (h, then x) fades in in the activation role.
  *   B, I     sweep back: each matmul's backward turns its input face into a
  *            gradient (label ∇h, ∇x); the gradient for the stage's output

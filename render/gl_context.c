@@ -202,3 +202,14 @@ const char *gl_context_renderer(const gl_context *ctx)
 {
     return ctx != NULL ? ctx->renderer : "";
 }
+
+bool gl_load_current(void *(*get_proc_address)(const char *name), ppf_error *err)
+{
+    int version = gladLoadGL((GLADloadfunc)get_proc_address);
+    if (!version)
+        return ppf_fail(err, "cannot load OpenGL functions for the window");
+    int major = GLAD_VERSION_MAJOR(version), minor = GLAD_VERSION_MINOR(version);
+    if (major * 10 + minor < 33)
+        return ppf_fail(err, "the window got OpenGL %d.%d; ppflow needs 3.3 core", major, minor);
+    return true;
+}

@@ -46,6 +46,11 @@ bool gl_context_init_headless(gl_context *ctx, ppf_error *err);
  * already deinited context, and leaves *ctx zeroed. */
 void gl_context_deinit(gl_context *ctx);
 
+/* Loads the GL functions for a context that someone else made current (the
+ * viewer's GLFW window), through its proc-address function; false and a
+ * message when the context is older than GL 3.3 core. */
+bool gl_load_current(void *(*get_proc_address)(const char *name), ppf_error *err);
+
 /* The GL_RENDERER string of the context, "" when not initialised. */
 const char *gl_context_renderer(const gl_context *ctx);
 

@@ -264,10 +264,17 @@ static void test_chrome_trace_format(void **state)
 static void test_no_command_and_help(void **state)
 {
     (void)state;
+    /* With no display the viewer says so in one line, after checking the scenario. */
+    unsetenv("DISPLAY");
     result r = RUN("--stages", "2", "--microbatches", "4");
-    expect_success(&r);
-    assert_non_null(strstr(r.out, "closed form"));
-    assert_non_null(strstr(r.out, "rank 1 "));
+    if (r.status != 1 || count_lines(r.err) != 1 || !strstr(r.err, "no display"))
+        fail_msg("expected status 1 and one \"no display\" line, got %d: %s", r.status, r.err);
+    result_free(&r);
+    r = RUN("--stages", "0");
+    expect_bad_input(&r, "stages");
+    result_free(&r);
+    r = RUN("run", "--theme", "pink");
+    expect_bad_input(&r, "theme");
     result_free(&r);
 
     r = RUN("--help");
@@ -292,6 +299,52 @@ static void test_no_command_and_help(void **state)
     expect_success(&r);
     assert_true(strncmp(r.out, "ppflow ", 7) == 0);
     result_free(&r);
+}
+
+/* `ppflow render --still`: a PNG of the size asked for, or one line and
+ * exit 2 with no file for bad requests. */
+static void test_render_still(void **state)
+{
+    (void)state;
+    char png[512];
+    scratch_path(png, sizeof png, "still.png");
+    result r = RUN("render", "--still", "3.5", "--size", "320x180", "--theme", "light", "-o", png);
+    expect_success(&r);
+    result_free(&r);
+    FILE *f = fopen(png, "rb");
+    assert_non_null(f);
+    unsigned char head[24];
+    assert_int_equal(fread(head, 1, sizeof head, f), sizeof head);
+    fclose(f);
+    assert_memory_equal(head, "\x89PNG\r\n\x1a\n", 8);
+    /* IHDR: width and height, big-endian, at bytes 16 and 20. */
+    assert_int_equal((head[16] << 24) | (head[17] << 16) | (head[18] << 8) | head[19], 320);
+    assert_int_equal((head[20] << 24) | (head[21] << 16) | (head[22] << 8) | head[23], 180);
+    remove(png);
+
+    static const struct {
+        const char *args[8];
+        const char *names;
+    } cases[] = {
+        {{"--still", "99", "-o", "@"}, "--still"},
+        {{"--still", "-1", "-o", "@"}, "--still"},
+        {{"--still", "1", "--size", "10x10", "-o", "@"}, "--size"},
+        {{"--still", "1", "--size", "big", "-o", "@"}, "--size"},
+        {{"--still", "1", "--camera", "sideways", "-o", "@"}, "--camera"},
+        {{"--still", "1", "--stages", "0", "-o", "@"}, "stages"},
+        {{"-o", "@"}, "--still"},
+        {{"--still", "1"}, "-o"},
+        {{"--still", "1", "-o", "x.mp4"}, "-o"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *args[10] = {"render"};
+        for (int k = 0; cases[c].args[k]; k++)
+            args[k + 1] = strcmp(cases[c].args[k], "@") == 0 ? png : cases[c].args[k];
+        result rr = run_args(args);
+        expect_bad_input(&rr, cases[c].names);
+        result_free(&rr);
+        assert_int_equal(count_other_files(scratch, NULL), 0);
+    }
 }
 
 /* ---- bad input ---- */
@@ -511,6 +564,7 @@ int main(void)
         cmocka_unit_test_setup(test_csv_format, before_each),
         cmocka_unit_test_setup(test_chrome_trace_format, before_each),
         cmocka_unit_test_setup(test_no_command_and_help, before_each),
+        cmocka_unit_test_setup(test_render_still, before_each),
         cmocka_unit_test_setup(test_bad_flags, before_each),
         cmocka_unit_test_setup(test_bad_files, before_each),
         cmocka_unit_test_setup(test_output_file_is_written_whole, before_each),

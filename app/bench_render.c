@@ -1,0 +1,82 @@
+/* bench_render.c - `ppflow bench render`: frames per second offscreen. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "offscreen.h"
+#include "session.h"
+
+enum { RENDER_FRAMES = 60, RENDER_WARMUP = 5 };
+
+/* Peak resident memory of this process so far, in MB (VmHWM), or -1. */
+static double peak_rss_mb(void)
+{
+    char line[256];
+    double kb = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = atof(line + 6);
+    fclose(f);
+    return kb < 0 ? -1 : kb / 1024;
+}
+
+/* Draws `frames` frames with t sweeping the iteration, waiting for each to
+ * finish; prints one row. */
+static bool bench_size(FILE *f, const char *label, const session_flag *flags, int flag_count,
+                       int w, int h, int frames, ppf_error *err)
+{
+    session s;
+    offscreen o = {0};
+    bool ok = session_build(&s, NULL, flags, flag_count, err) &&
+              offscreen_init(&o, &s, w, h, err);
+    if (!ok) {
+        session_deinit(&s);
+        return false;
+    }
+    double *ms = ppf_malloc(sizeof(double) * (size_t)frames);
+    for (int i = -RENDER_WARMUP; i < frames; i++) {
+        double t = s.tl.makespan * (i < 0 ? 0.5 : (i + 0.5) / frames);
+        frame_view v = offscreen_default_view(&o, t, THEME_DARK, CAMERA_PRESET_DEFAULT);
+        double t0 = bench_now_ms();
+        offscreen_draw(&o, &v);
+        render_target_finish(&o.target);
+        if (i >= 0)
+            ms[i] = bench_now_ms() - t0;
+    }
+    stats st = summarise(ms, frames);
+    double worst = ms[frames - 1];
+    fprintf(f, "%-34s %9s %8.1f %8.2f %8.2f %8.1f\n", label, w == 1280 ? "1280x720" : "1920x1080",
+            1000 / st.median, st.median, worst, peak_rss_mb());
+    fflush(f);
+    free(ms);
+    offscreen_deinit(&o);
+    session_deinit(&s);
+    return true;
+}
+
+int bench_render(const bench_opts *o, FILE *f)
+{
+    int frames = o->repeat ? o->repeat * 10 : RENDER_FRAMES;
+    ppf_error err = {{0}};
+    static const session_flag large[] = {
+        {"dp", "8"}, {"stages", "16"}, {"microbatches", "64"}, {"layers-per-stage", "2"}};
+    fprintf(f, "ppflow bench render: whole frames offscreen (EGL, no vsync), t sweeping the "
+               "iteration, default camera and dark theme\n");
+    print_machine(f);
+    fprintf(f, "%d frames per row after %d warm-up frames; fps from the median frame time\n\n",
+            frames, RENDER_WARMUP);
+    fprintf(f, "%-34s %9s %8s %8s %8s %8s\n", "scenario", "size", "fps", "median", "worst",
+            "peak MB");
+    if (!bench_size(f, "default (1f1b P=4 M=8 D=2)", NULL, 0, 1280, 720, frames, &err) ||
+        !bench_size(f, "default (1f1b P=4 M=8 D=2)", NULL, 0, 1920, 1080, frames, &err) ||
+        !bench_size(f, "large (1f1b P=16 M=64 D=8)", large, 4, 1280, 720, frames, &err) ||
+        !bench_size(f, "large (1f1b P=16 M=64 D=8)", large, 4, 1920, 1080, frames, &err)) {
+        fprintf(stderr, "ppflow: %s\n", err.message);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* offscreen.c - headless frames. See offscreen.h. */
+#include "offscreen.h"
+
+#include <string.h>
+
+bool offscreen_init(offscreen *o, session *s, int width, int height, ppf_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->session = s;
+    o->width = width;
+    o->height = height;
+    session_build_scene(s);
+    if (!gl_context_init_headless(&o->gl, err))
+        return false;
+    if (!render_target_init(&o->target, width, height, err))
+        goto fail;
+    if (!frame_renderer_init(&o->frame, &s->scene, &s->tl, err))
+        goto fail;
+    return true;
+fail:
+    offscreen_deinit(o);
+    return false;
+}
+
+void offscreen_deinit(offscreen *o)
+{
+    if (!o)
+        return;
+    if (o->gl.context) {
+        frame_renderer_deinit(&o->frame);
+        render_target_deinit(&o->target);
+        gl_context_deinit(&o->gl);
+    }
+    memset(o, 0, sizeof *o);
+}
+
+camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
+                      float split)
+{
+    frame_layout l = frame_layout_compute(fb_width, fb_height, split);
+    camera_bounds b;
+    memcpy(b.min, s->scene.bounds.min, sizeof b.min);
+    memcpy(b.max, s->scene.bounds.max, sizeof b.max);
+    return camera_preset_view(preset, &b, l.view_w / l.view_h);
+}
+
+frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
+                                  camera_preset preset)
+{
+    return (frame_view){
+        .t = t,
+        .theme = theme,
+        .cam = session_camera(o->session, preset, o->width, o->height, 0),
+        .hud_title = o->session->hud_title,
+        .hud_bubble = o->session->hud_bubble,
+        .show_legend = true,
+        .caption_rank = -1,
+    };
+}
+
+void offscreen_draw(offscreen *o, const frame_view *v)
+{
+    render_target_bind(&o->target);
+    frame_renderer_draw(&o->frame, &o->session->scene, &o->session->tl, v, o->width, o->height);
+}
+
+void offscreen_read(offscreen *o, uint8_t *rgba)
+{
+    render_target_read(&o->target, rgba);
+}

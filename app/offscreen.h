@@ -1,0 +1,52 @@
+/* offscreen.h - draws ppflow's frames with no window: a headless EGL
+ * context, an offscreen framebuffer and the frame renderer, for stills,
+ * `ppflow bench render` and export.
+ *
+ * Call order:
+ *     offscreen o;
+ *     if (!offscreen_init(&o, &session, 1920, 1080, &err)) ...   (no EGL: one line)
+ *     frame_view v = offscreen_default_view(&o, t, THEME_DARK, CAMERA_PRESET_DEFAULT);
+ *     offscreen_draw(&o, &v); offscreen_read(&o, pixels);
+ *     offscreen_deinit(&o);
+ *
+ * Errors: init returns false with one line (no EGL display and which Debian
+ * packages to install, a size the GL cannot draw, a shader or font failure).
+ */
+#ifndef PPFLOW_OFFSCREEN_H
+#define PPFLOW_OFFSCREEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "camera.h"
+#include "error.h"
+#include "frame.h"
+#include "gl_context.h"
+#include "render_target.h"
+#include "session.h"
+
+typedef struct offscreen {
+    gl_context gl;
+    render_target target;
+    frame_renderer frame;
+    const session *session; /* not owned */
+    int width, height;
+} offscreen;
+
+bool offscreen_init(offscreen *o, session *s, int width, int height, ppf_error *err);
+void offscreen_deinit(offscreen *o); /* accepts a zeroed or deinited one */
+
+/* The view a still or an export starts from: time t, a theme, a camera
+ * preset fitted to the scene and the 3D view's aspect, legend on. */
+frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
+                                  camera_preset preset);
+
+/* The camera preset fitted to the 3D view of a framebuffer of this size. */
+camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
+                      float split);
+
+void offscreen_draw(offscreen *o, const frame_view *v);
+/* Pixels of the last frame, top row first, width * height * 4 bytes. */
+void offscreen_read(offscreen *o, uint8_t *rgba);
+
+#endif

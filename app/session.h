@@ -1,0 +1,54 @@
+/* session.h - everything one ppflow run shows, built from a scenario: the
+ * program, its simulated timeline, the 3D scene and the HUD's lines.
+ *
+ * For: the viewer, `ppflow render`, `ppflow bench render`, which must all
+ * show the same thing for the same scenario and flags.
+ *
+ * Call order:
+ *     session s;
+ *     if (!session_build(&s, path_or_NULL, flags, n, &err)) { one line, exit 2 }
+ *     session_build_scene(&s);            (when something will be drawn)
+ *     ... s.tl, s.scene, s.hud_title ...
+ *     session_deinit(&s);
+ *
+ * Errors: session_build returns false with one line naming the field, the
+ * value and the rule (bad scenario, bad flag, a deadlocking program); the
+ * session is then safe to deinit.
+ */
+#ifndef PPFLOW_SESSION_H
+#define PPFLOW_SESSION_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "program.h"
+#include "scenario.h"
+#include "scene.h"
+#include "timeline.h"
+
+/* A scenario field set on the command line. */
+typedef struct session_flag {
+    const char *field; /* the field's flag name */
+    const char *value;
+} session_flag;
+
+typedef struct session {
+    scenario sc;
+    program prog;
+    timeline_costs costs;
+    timeline tl;
+    scene scene;
+    bool has_scene;
+    char hud_title[160];  /* "1F1B  P=4  M=8  D=2  V=1" */
+    char hud_bubble[160]; /* "bubble 27.3% = (P-1)/(M+P-1) = 3/11" */
+} session;
+
+/* The built-in default, then the file (when path is not NULL), then the
+ * flags in order; then the program and its simulation. */
+bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
+                   ppf_error *err);
+/* Lays out the 3D scene from the scenario's sizes. */
+void session_build_scene(session *s);
+void session_deinit(session *s); /* accepts a zeroed or deinited session */
+
+#endif

@@ -1,0 +1,769 @@
+/* viewer.c - the live viewer's window, input and loop. See viewer.h. */
+#include "viewer.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <GLFW/glfw3.h>
+
+#include "frame.h"
+#include "gl_context.h"
+#include "image_png.h"
+#include "offscreen.h"
+#include "render_target.h"
+#include "timeline_panel.h"
+
+enum { QUEUE_MAX = 256, SCRIPT_LINE_MAX = 512 };
+#define CAMERA_MOVE_SECONDS 0.45
+#define DIVIDER_GRAB_PX 5.0
+
+/* ---- commands: what input asks for ---------------------------------------- */
+
+typedef enum command_kind {
+    CMD_PLAY_TOGGLE,
+    CMD_EVENT_STEP,   /* a: +1 next, -1 previous */
+    CMD_SPEED,        /* a: factor */
+    CMD_HOME,
+    CMD_END,
+    CMD_SCRUB,        /* a: framebuffer x */
+    CMD_TL_ZOOM,      /* a: x, b: factor */
+    CMD_TL_PAN,       /* a: fraction of the span */
+    CMD_TL_DRAG,      /* a: pixels */
+    CMD_TL_FIT,
+    CMD_ORBIT,        /* a, b: pixels */
+    CMD_PAN,          /* a, b: pixels */
+    CMD_ZOOM,         /* a: steps */
+    CMD_PRESET,       /* a: camera_preset */
+    CMD_FIT_3D,
+    CMD_SPLIT,        /* a: framebuffer y of the divider */
+    CMD_HOVER,        /* a, b: framebuffer x, y */
+    CMD_FULLSCREEN,
+    CMD_THEME,
+    CMD_SCREENSHOT,
+    CMD_HELP,
+    CMD_ESCAPE,
+    CMD_QUIT,
+} command_kind;
+
+typedef struct command {
+    command_kind kind;
+    double a, b;
+} command;
+
+typedef enum drag_mode { DRAG_NONE, DRAG_SCRUB, DRAG_ORBIT, DRAG_PAN, DRAG_TL_PAN, DRAG_SPLIT } drag_mode;
+
+/* Everything the viewer is: reached from GLFW callbacks through the window's
+ * user pointer. */
+typedef struct viewer {
+    session *s;
+    GLFWwindow *window;
+    frame_renderer frame;
+    int fb_w, fb_h, win_w, win_h;
+    /* what is shown */
+    double t, speed;
+    bool playing;
+    double play_anchor_t, play_anchor_clock;
+    theme_id theme;
+    float split;
+    bool show_help;
+    camera cam, cam_from, cam_to;
+    bool cam_moving;
+    double cam_move_start;
+    timeline_panel_hover hover;
+    int hover_rank;
+    /* input */
+    double mouse_x, mouse_y; /* framebuffer pixels */
+    drag_mode drag;
+    int mods;
+    command queue[QUEUE_MAX];
+    int queued;
+    bool quit;
+    int screenshots;
+    bool screenshot_pending;
+    char screenshot_path[400]; /* "" = ppflow-screenshot-NNN.png */
+    /* script */
+    FILE *script;
+    const char *script_path;
+    int script_line;
+    int wait_frames;
+    bool script_failed;
+    ppf_error *err;
+} viewer;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void push(viewer *v, command_kind kind, double a, double b)
+{
+    if (v->queued < QUEUE_MAX)
+        v->queue[v->queued++] = (command){kind, a, b};
+}
+
+/* ---- input handlers: events to commands ----------------------------------- */
+
+static frame_layout layout_of(const viewer *v)
+{
+    return frame_layout_compute(v->fb_w, v->fb_h, v->split);
+}
+
+static bool in_panel(const viewer *v, double y)
+{
+    return y >= layout_of(v).panel_y;
+}
+
+static void on_key(viewer *v, int key, int mods)
+{
+    bool shift = mods & GLFW_MOD_SHIFT;
+    switch (key) {
+    case GLFW_KEY_SPACE:
+        push(v, CMD_PLAY_TOGGLE, 0, 0);
+        break;
+    case GLFW_KEY_RIGHT:
+    case GLFW_KEY_PERIOD:
+        push(v, CMD_EVENT_STEP, 1, 0);
+        break;
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_COMMA:
+        push(v, CMD_EVENT_STEP, -1, 0);
+        break;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD:
+        push(v, CMD_SPEED, 1.5, 0);
+        break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+        push(v, CMD_SPEED, 1 / 1.5, 0);
+        break;
+    case GLFW_KEY_HOME:
+        push(v, CMD_HOME, 0, 0);
+        break;
+    case GLFW_KEY_END:
+        push(v, CMD_END, 0, 0);
+        break;
+    case GLFW_KEY_W:
+    case GLFW_KEY_S: {
+        frame_layout l = layout_of(v);
+        double x = in_panel(v, v->mouse_y) ? v->mouse_x : l.panel_x + l.panel_w / 2;
+        push(v, CMD_TL_ZOOM, x, key == GLFW_KEY_W ? 1.25 : 1 / 1.25);
+        break;
+    }
+    case GLFW_KEY_A:
+        push(v, CMD_TL_PAN, -0.1, 0);
+        break;
+    case GLFW_KEY_D:
+        push(v, CMD_TL_PAN, 0.1, 0);
+        break;
+    case GLFW_KEY_F:
+        push(v, CMD_TL_FIT, 0, 0);
+        break;
+    case GLFW_KEY_F11:
+        push(v, CMD_FULLSCREEN, 0, 0);
+        break;
+    case GLFW_KEY_ENTER:
+        if (mods & GLFW_MOD_ALT)
+            push(v, CMD_FULLSCREEN, 0, 0);
+        break;
+    case GLFW_KEY_T:
+        push(v, CMD_THEME, 0, 0);
+        break;
+    case GLFW_KEY_P:
+        push(v, CMD_SCREENSHOT, 0, 0);
+        break;
+    case GLFW_KEY_H:
+        push(v, CMD_HELP, 0, 0);
+        break;
+    case GLFW_KEY_SLASH:
+        if (shift)
+            push(v, CMD_HELP, 0, 0);
+        break;
+    case GLFW_KEY_Q:
+        push(v, CMD_QUIT, 0, 0);
+        break;
+    case GLFW_KEY_ESCAPE:
+        push(v, CMD_ESCAPE, 0, 0);
+        break;
+    case GLFW_KEY_0:
+        push(v, CMD_FIT_3D, 0, 0);
+        break;
+    default:
+        if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9)
+            push(v, CMD_PRESET, key - GLFW_KEY_1, 0);
+        break;
+    }
+}
+
+static void on_button(viewer *v, int button, bool press)
+{
+    if (!press) {
+        v->drag = DRAG_NONE;
+        return;
+    }
+    frame_layout l = layout_of(v);
+    if (fabs(v->mouse_y - l.panel_y) <= DIVIDER_GRAB_PX) {
+        v->drag = DRAG_SPLIT;
+    } else if (in_panel(v, v->mouse_y)) {
+        if (button == GLFW_MOUSE_BUTTON_LEFT) {
+            v->drag = DRAG_SCRUB;
+            push(v, CMD_SCRUB, v->mouse_x, 0);
+        } else {
+            v->drag = DRAG_TL_PAN;
+        }
+    } else {
+        v->drag = button == GLFW_MOUSE_BUTTON_LEFT ? DRAG_ORBIT : DRAG_PAN;
+    }
+}
+
+static void on_move(viewer *v, double x, double y)
+{
+    double dx = x - v->mouse_x, dy = y - v->mouse_y;
+    v->mouse_x = x, v->mouse_y = y;
+    switch (v->drag) {
+    case DRAG_SCRUB:
+        push(v, CMD_SCRUB, x, 0);
+        break;
+    case DRAG_ORBIT:
+        push(v, CMD_ORBIT, dx, dy);
+        break;
+    case DRAG_PAN:
+        push(v, CMD_PAN, dx, dy);
+        break;
+    case DRAG_TL_PAN:
+        push(v, CMD_TL_DRAG, dx, 0);
+        break;
+    case DRAG_SPLIT:
+        push(v, CMD_SPLIT, y, 0);
+        break;
+    case DRAG_NONE:
+        break;
+    }
+    push(v, CMD_HOVER, x, y);
+}
+
+static void on_scroll(viewer *v, double dy, int mods)
+{
+    if (in_panel(v, v->mouse_y)) {
+        if (mods & GLFW_MOD_SHIFT)
+            push(v, CMD_TL_PAN, -0.1 * dy, 0);
+        else
+            push(v, CMD_TL_ZOOM, v->mouse_x, pow(1.25, dy));
+    } else {
+        push(v, CMD_ZOOM, dy, 0);
+    }
+}
+
+/* GLFW callbacks: window coordinates to framebuffer pixels, then the handlers. */
+
+static viewer *of(GLFWwindow *w)
+{
+    return glfwGetWindowUserPointer(w);
+}
+
+static double fb_scale_x(const viewer *v)
+{
+    return v->win_w > 0 ? (double)v->fb_w / v->win_w : 1;
+}
+
+static double fb_scale_y(const viewer *v)
+{
+    return v->win_h > 0 ? (double)v->fb_h / v->win_h : 1;
+}
+
+static void key_callback(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+        on_key(of(w), key, mods);
+}
+
+static void button_callback(GLFWwindow *w, int button, int action, int mods)
+{
+    of(w)->mods = mods;
+    on_button(of(w), button, action == GLFW_PRESS);
+}
+
+static void cursor_callback(GLFWwindow *w, double x, double y)
+{
+    viewer *v = of(w);
+    on_move(v, x * fb_scale_x(v), y * fb_scale_y(v));
+}
+
+static void scroll_callback(GLFWwindow *w, double dx, double dy)
+{
+    (void)dx;
+    viewer *v = of(w);
+    int mods = 0;
+    if (glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+        glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
+        mods |= GLFW_MOD_SHIFT;
+    on_scroll(v, dy, mods);
+}
+
+static void size_callback(GLFWwindow *w, int width, int height)
+{
+    viewer *v = of(w);
+    v->fb_w = width, v->fb_h = height;
+    glfwGetWindowSize(w, &v->win_w, &v->win_h);
+}
+
+/* ---- applying commands ------------------------------------------------------ */
+
+static double clamp_t(const viewer *v, double t)
+{
+    double end = v->s->tl.makespan;
+    return t < 0 ? 0 : t > end ? end : t;
+}
+
+static void set_time(viewer *v, double t, double clock)
+{
+    v->t = clamp_t(v, t);
+    v->play_anchor_t = v->t;
+    v->play_anchor_clock = clock;
+}
+
+static camera current_camera(const viewer *v, double clock)
+{
+    if (!v->cam_moving)
+        return v->cam;
+    double s = (clock - v->cam_move_start) / CAMERA_MOVE_SECONDS;
+    return camera_blend(&v->cam_from, &v->cam_to, (float)(s > 1 ? 1 : s));
+}
+
+static void move_camera_to(viewer *v, camera to, double clock)
+{
+    v->cam_from = current_camera(v, clock);
+    v->cam_to = to;
+    v->cam = to;
+    v->cam_moving = true;
+    v->cam_move_start = clock;
+}
+
+/* Direct manipulation stops a move where it is. */
+static void settle_camera(viewer *v, double clock)
+{
+    if (v->cam_moving) {
+        v->cam = current_camera(v, clock);
+        v->cam_moving = false;
+    }
+}
+
+static void print_state(const viewer *v, FILE *f)
+{
+    const timeline_view *tv = &v->frame.panel.view;
+    fprintf(f,
+            "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
+            "distance=%.4f timeline=%.6f:%.6f\n",
+            v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
+            v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1);
+    fflush(f);
+}
+
+static void screenshot(viewer *v, const char *path)
+{
+    char name[64];
+    if (!path || !path[0]) {
+        snprintf(name, sizeof name, "ppflow-screenshot-%03d.png", ++v->screenshots);
+        path = name;
+    }
+    uint8_t *pixels = ppf_malloc((size_t)v->fb_w * (size_t)v->fb_h * 4);
+    render_read_window(v->fb_w, v->fb_h, pixels);
+    ppf_error err = {{0}};
+    if (image_write_png(path, pixels, v->fb_w, v->fb_h, 0, false, &err))
+        fprintf(stderr, "ppflow: saved %s\n", path);
+    else
+        fprintf(stderr, "ppflow: screenshot not saved: %s\n", err.message);
+    free(pixels);
+}
+
+static void toggle_fullscreen(viewer *v)
+{
+    static int saved[4]; /* the window's place before fullscreen */
+    GLFWmonitor *monitor = glfwGetWindowMonitor(v->window);
+    if (monitor) {
+        glfwSetWindowMonitor(v->window, NULL, saved[0], saved[1], saved[2], saved[3], 0);
+        return;
+    }
+    monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode *mode = monitor ? glfwGetVideoMode(monitor) : NULL;
+    if (!mode)
+        return;
+    glfwGetWindowPos(v->window, &saved[0], &saved[1]);
+    glfwGetWindowSize(v->window, &saved[2], &saved[3]);
+    glfwSetWindowMonitor(v->window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+static void apply(viewer *v, const command *c, double clock)
+{
+    timeline_view *tv = &v->frame.panel.view;
+    const timeline *tl = &v->s->tl;
+    switch (c->kind) {
+    case CMD_PLAY_TOGGLE:
+        if (!v->playing && v->t >= tl->makespan)
+            v->t = 0;
+        v->playing = !v->playing;
+        set_time(v, v->t, clock);
+        break;
+    case CMD_EVENT_STEP: {
+        double t;
+        bool found = c->a > 0 ? timeline_panel_next_event(tl, v->t, &t)
+                              : timeline_panel_prev_event(tl, v->t, &t);
+        v->playing = false;
+        set_time(v, found ? t : c->a > 0 ? tl->makespan : 0, clock);
+        break;
+    }
+    case CMD_SPEED:
+        v->speed *= c->a;
+        set_time(v, v->t, clock);
+        break;
+    case CMD_HOME:
+        set_time(v, 0, clock);
+        break;
+    case CMD_END:
+        v->playing = false;
+        set_time(v, tl->makespan, clock);
+        break;
+    case CMD_SCRUB:
+        v->playing = false;
+        set_time(v, timeline_view_x_to_time(tv, c->a), clock);
+        break;
+    case CMD_TL_ZOOM:
+        timeline_view_zoom(tv, c->a, c->b);
+        break;
+    case CMD_TL_PAN:
+        timeline_view_pan_fraction(tv, c->a);
+        break;
+    case CMD_TL_DRAG:
+        timeline_view_pan_pixels(tv, c->a);
+        break;
+    case CMD_TL_FIT:
+        timeline_view_fit(tv);
+        break;
+    case CMD_ORBIT:
+        settle_camera(v, clock);
+        camera_orbit(&v->cam, (float)c->a, (float)c->b, (float)layout_of(v).view_h);
+        break;
+    case CMD_PAN:
+        settle_camera(v, clock);
+        camera_pan(&v->cam, (float)c->a, (float)c->b, (float)layout_of(v).view_h);
+        break;
+    case CMD_ZOOM:
+        settle_camera(v, clock);
+        camera_zoom(&v->cam, (float)c->a);
+        break;
+    case CMD_PRESET:
+        move_camera_to(v, session_camera(v->s, (camera_preset)c->a, v->fb_w, v->fb_h, v->split),
+                       clock);
+        break;
+    case CMD_FIT_3D: {
+        settle_camera(v, clock);
+        camera to = v->cam;
+        frame_layout l = layout_of(v);
+        camera_bounds b;
+        memcpy(b.min, v->s->scene.bounds.min, sizeof b.min);
+        memcpy(b.max, v->s->scene.bounds.max, sizeof b.max);
+        camera_fit(&to, &b, l.view_w / l.view_h);
+        move_camera_to(v, to, clock);
+        break;
+    }
+    case CMD_SPLIT:
+        v->split = (float)(c->a / v->fb_h);
+        v->split = v->split < 0.25f ? 0.25f : v->split > 0.85f ? 0.85f : v->split;
+        break;
+    case CMD_HOVER: {
+        timeline_panel_hover h;
+        if (c->b >= layout_of(v).panel_y && timeline_panel_hit(&v->frame.panel, c->a, c->b, &h))
+            v->hover = h;
+        else
+            v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+        v->hover_rank = c->b >= layout_of(v).panel_y ? timeline_view_row_at_y(tv, c->b) : -1;
+        break;
+    }
+    case CMD_FULLSCREEN:
+        toggle_fullscreen(v);
+        break;
+    case CMD_THEME:
+        v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
+        break;
+    case CMD_SCREENSHOT:
+        v->screenshot_path[0] = '\0'; /* a numbered name; saved once the frame is drawn */
+        v->screenshot_pending = true;
+        break;
+    case CMD_HELP:
+        v->show_help = !v->show_help;
+        break;
+    case CMD_ESCAPE:
+        if (v->show_help)
+            v->show_help = false;
+        else
+            v->quit = true;
+        break;
+    case CMD_QUIT:
+        v->quit = true;
+        break;
+    }
+}
+
+/* ---- script ----------------------------------------------------------------- */
+
+static bool script_fail(viewer *v, const char *what)
+{
+    ppf_fail(v->err, "%s:%d: %s", v->script_path, v->script_line, what);
+    v->script_failed = true;
+    v->quit = true;
+    return false;
+}
+
+static int key_by_name(const char *name)
+{
+    static const struct {
+        const char *name;
+        int key;
+    } keys[] = {
+        {"space", GLFW_KEY_SPACE}, {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},
+        {"home", GLFW_KEY_HOME},   {"end", GLFW_KEY_END},       {"plus", GLFW_KEY_EQUAL},
+        {"minus", GLFW_KEY_MINUS}, {"period", GLFW_KEY_PERIOD}, {"comma", GLFW_KEY_COMMA},
+        {"escape", GLFW_KEY_ESCAPE}, {"f11", GLFW_KEY_F11},    {"question", GLFW_KEY_SLASH},
+    };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (strcmp(name, keys[k].name) == 0)
+            return keys[k].key;
+    if (strlen(name) == 1 && isalpha((unsigned char)name[0]))
+        return GLFW_KEY_A + (toupper((unsigned char)name[0]) - 'A');
+    if (strlen(name) == 1 && isdigit((unsigned char)name[0]))
+        return GLFW_KEY_0 + (name[0] - '0');
+    return -1;
+}
+
+static int mods_of(char *rest)
+{
+    int mods = 0;
+    for (char *w = strtok(rest, " \t"); w; w = strtok(NULL, " \t")) {
+        if (strcmp(w, "shift") == 0)
+            mods |= GLFW_MOD_SHIFT;
+        else if (strcmp(w, "ctrl") == 0)
+            mods |= GLFW_MOD_CONTROL;
+        else if (strcmp(w, "alt") == 0)
+            mods |= GLFW_MOD_ALT;
+        else
+            return -1;
+    }
+    return mods;
+}
+
+/* Runs script lines until one asks to draw frames; false at the end. */
+static bool script_step(viewer *v)
+{
+    char line[SCRIPT_LINE_MAX];
+    while (v->wait_frames == 0 && !v->quit) {
+        if (!fgets(line, sizeof line, v->script))
+            return false;
+        v->script_line++;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '\0' || *p == '#')
+            continue;
+        char verb[32] = "", arg[400] = "";
+        double x = 0, y = 0;
+        int n = sscanf(p, "%31s %399[^\n]", verb, arg);
+        if (strcmp(verb, "key") == 0 && n == 2) {
+            char name[32];
+            int used = 0;
+            if (sscanf(arg, "%31s%n", name, &used) != 1)
+                return script_fail(v, "key needs a name");
+            int key = key_by_name(name), mods = mods_of(arg + used);
+            if (key < 0 || mods < 0)
+                return script_fail(v, "unknown key or modifier");
+            on_key(v, key, mods);
+        } else if ((strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) && n == 2) {
+            char button[16];
+            if (sscanf(arg, "%15s %lf %lf", button, &x, &y) != 3 ||
+                (strcmp(button, "left") != 0 && strcmp(button, "right") != 0))
+                return script_fail(v, "expected: down|up left|right X Y");
+            on_move(v, x * fb_scale_x(v), y * fb_scale_y(v));
+            on_button(v, strcmp(button, "left") == 0 ? GLFW_MOUSE_BUTTON_LEFT
+                                                     : GLFW_MOUSE_BUTTON_RIGHT,
+                      verb[0] == 'd');
+        } else if (strcmp(verb, "move") == 0 && n == 2) {
+            if (sscanf(arg, "%lf %lf", &x, &y) != 2)
+                return script_fail(v, "expected: move X Y");
+            on_move(v, x * fb_scale_x(v), y * fb_scale_y(v));
+        } else if (strcmp(verb, "scroll") == 0 && n == 2) {
+            int used = 0;
+            if (sscanf(arg, "%lf%n", &y, &used) != 1)
+                return script_fail(v, "expected: scroll DY [shift|ctrl]");
+            int mods = mods_of(arg + used);
+            if (mods < 0)
+                return script_fail(v, "unknown modifier");
+            on_scroll(v, y, mods);
+        } else if (strcmp(verb, "frames") == 0 && n == 2) {
+            int frames = atoi(arg);
+            if (frames < 1 || frames > 100000)
+                return script_fail(v, "frames needs a count from 1 to 100000");
+            v->wait_frames = frames;
+        } else if (strcmp(verb, "screenshot") == 0 && n == 2) {
+            /* Saved after the next frame, which shows what the events so far asked for. */
+            snprintf(v->screenshot_path, sizeof v->screenshot_path, "%s", arg);
+            v->screenshot_pending = true;
+            v->wait_frames = 1;
+        } else if (strcmp(verb, "print") == 0 && n == 1) {
+            print_state(v, stdout);
+        } else if (strcmp(verb, "quit") == 0 && n == 1) {
+            v->quit = true;
+        } else {
+            return script_fail(v, "unknown line (see ppflow --help and README: viewer scripts)");
+        }
+    }
+    return true;
+}
+
+/* ---- the loop ------------------------------------------------------------- */
+
+static void draw(viewer *v, double clock)
+{
+    if (v->playing) {
+        v->t = clamp_t(v, v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed);
+        if (v->t >= v->s->tl.makespan)
+            v->playing = false;
+    }
+    camera cam = current_camera(v, clock);
+    if (v->cam_moving && clock - v->cam_move_start >= CAMERA_MOVE_SECONDS)
+        v->cam_moving = false;
+    char status[48];
+    snprintf(status, sizeof status, "%s ×%.2g", v->playing ? "▶" : "⏸",
+             v->speed / (v->s->tl.makespan / 20));
+    frame_view view = {
+        .t = v->t,
+        .theme = v->theme,
+        .cam = cam,
+        .split = v->split,
+        .hud_title = v->s->hud_title,
+        .hud_bubble = v->s->hud_bubble,
+        .status = status,
+        .show_help = v->show_help,
+        .show_legend = true,
+        .hover = v->hover,
+        .caption_rank = v->hover_rank,
+    };
+    frame_renderer_draw(&v->frame, &v->s->scene, &v->s->tl, &view, v->fb_w, v->fb_h);
+}
+
+static void error_callback(int code, const char *description)
+{
+    (void)code;
+    (void)description; /* reported through glfwInit's or glfwCreateWindow's failure */
+}
+
+int viewer_run(session *s, const viewer_options *o, ppf_error *err)
+{
+    viewer *v = ppf_calloc(1, sizeof *v);
+    int status = 1;
+    bool glfw_up = false;
+    v->s = s;
+    v->err = err;
+    v->theme = o->theme;
+    v->split = 0.7f;
+    v->speed = o->speed > 0 ? o->speed : (s->tl.makespan > 0 ? s->tl.makespan / 20 : 1);
+    v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+    v->hover_rank = -1;
+    session_build_scene(s);
+
+    if (o->script) {
+        v->script = fopen(o->script, "r");
+        v->script_path = o->script;
+        if (!v->script) {
+            ppf_fail(err, "--script = %.200s: cannot read it", o->script);
+            goto done;
+        }
+    }
+    glfwSetErrorCallback(error_callback);
+    if (!glfwInit()) {
+        const char *display = getenv("DISPLAY");
+        if (!display || !display[0])
+            ppf_fail(err, "no display: the viewer needs one ($DISPLAY is not set); draw images "
+                          "with `ppflow render --still T -o FILE.png` instead");
+        else
+            ppf_fail(err, "cannot open the display %.100s (GLFW could not start)", display);
+        goto done;
+    }
+    glfw_up = true;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    char title[200];
+    snprintf(title, sizeof title, "ppflow — %s", s->hud_title);
+    v->window = glfwCreateWindow(o->width > 0 ? o->width : 1280, o->height > 0 ? o->height : 720,
+                                 title, NULL, NULL);
+    if (!v->window) {
+        ppf_fail(err, "cannot open a window with OpenGL 3.3 core on this display");
+        goto done;
+    }
+    glfwSetWindowUserPointer(v->window, v);
+    glfwMakeContextCurrent(v->window);
+    if (!gl_load_current((void *(*)(const char *))glfwGetProcAddress, err))
+        goto done;
+    glfwSwapInterval(1);
+    glfwGetFramebufferSize(v->window, &v->fb_w, &v->fb_h);
+    glfwGetWindowSize(v->window, &v->win_w, &v->win_h);
+    if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
+        goto done;
+    frame_renderer_layout(&v->frame, v->fb_w, v->fb_h, v->split, NULL);
+    v->cam = session_camera(s, o->camera, v->fb_w, v->fb_h, v->split);
+    double clock = now_seconds();
+    set_time(v, o->time, clock);
+    glfwSetKeyCallback(v->window, key_callback);
+    glfwSetMouseButtonCallback(v->window, button_callback);
+    glfwSetCursorPosCallback(v->window, cursor_callback);
+    glfwSetScrollCallback(v->window, scroll_callback);
+    glfwSetFramebufferSizeCallback(v->window, size_callback);
+
+    bool script_done = !v->script;
+    while (!v->quit && !glfwWindowShouldClose(v->window)) {
+        bool animating = v->playing || v->cam_moving || !script_done || v->queued > 0;
+        if (animating)
+            glfwPollEvents();
+        else
+            glfwWaitEventsTimeout(0.5);
+        if (!script_done && v->wait_frames == 0 && !script_step(v))
+            script_done = true;
+        clock = now_seconds();
+        frame_renderer_layout(&v->frame, v->fb_w, v->fb_h, v->split, NULL);
+        for (int k = 0; k < v->queued; k++)
+            apply(v, &v->queue[k], clock);
+        v->queued = 0;
+        if (v->quit)
+            break;
+        draw(v, clock);
+        if (v->screenshot_pending) {
+            screenshot(v, v->screenshot_path);
+            v->screenshot_pending = false;
+        }
+        glfwSwapBuffers(v->window);
+        if (v->wait_frames > 0)
+            v->wait_frames--;
+    }
+    status = v->script_failed ? 1 : 0;
+    if (o->print_state && !v->script_failed)
+        print_state(v, stdout);
+done:
+    if (v->window) {
+        frame_renderer_deinit(&v->frame);
+        glfwDestroyWindow(v->window);
+    }
+    if (glfw_up)
+        glfwTerminate();
+    if (v->script)
+        fclose(v->script);
+    free(v);
+    return status;
+}

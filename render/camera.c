@@ -1,0 +1,296 @@
+/* camera.c - the orbit camera: presets, fitting, input and projection.
+ *
+ * Pure math with cglm: no GL and no clock. Angles are radians throughout.
+ * The eye sits at target - distance * forward, with
+ *     forward = (-sin yaw cos pitch, cos yaw cos pitch, -sin pitch)
+ *     right   = (cos yaw, sin yaw, 0)
+ *     up      = right x forward
+ * so yaw 0 looks along +y with +x to the right and +z up, and pitch > 0
+ * looks down from above. */
+#include "camera.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#define PI_F 3.14159265358979323846f
+#define DEG(d) ((d) * (PI_F / 180.0f))
+
+/* Pitch stays this far from straight up or down, where the view's up
+ * vector (+z) would be parallel to the view direction. */
+#define PITCH_LIMIT (PI_F / 2.0f - 0.05f)
+/* A fitted box spans this fraction of the view along its binding axis:
+ * a 4% margin on each side. */
+#define FIT_FILL 0.92f
+/* Zoom never goes closer or further than this, whatever the input. */
+#define DISTANCE_MIN 1e-3f
+#define DISTANCE_MAX 1e7f
+/* Vertical field of view of the presets: narrow enough that long models
+ * are not distorted much at the edges, wide enough to feel 3D. */
+#define DEFAULT_FOV_Y DEG(40.0f)
+/* FIRST/LAST_STAGE show this fraction of the bounds along x. */
+#define STAGE_FRACTION 0.1f
+
+/* Direction of each preset; the target and distance come from fitting. */
+static const struct {
+    const char *name;
+    float yaw, pitch; /* radians */
+} PRESETS[CAMERA_PRESET_COUNT] = {
+    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-30.0f), DEG(32.0f)},
+    [CAMERA_PRESET_FRONT] = {"front", 0.0f, 0.0f},
+    [CAMERA_PRESET_TOP] = {"top", 0.0f, PITCH_LIMIT},
+    /* Looking along +x from before the first layer: the batch runs across
+     * the screen and the stages recede one behind another. */
+    [CAMERA_PRESET_SIDE] = {"side", DEG(-90.0f), DEG(20.0f)},
+    /* The mirror of the default, from +y where the weight faces are. */
+    [CAMERA_PRESET_BACK] = {"back", DEG(150.0f), DEG(30.0f)},
+    [CAMERA_PRESET_LOW] = {"low", DEG(-30.0f), DEG(-30.0f)},
+    [CAMERA_PRESET_FIRST_STAGE] = {"first-stage", DEG(-30.0f), DEG(32.0f)},
+    [CAMERA_PRESET_LAST_STAGE] = {"last-stage", DEG(-30.0f), DEG(32.0f)},
+    /* Turned towards the side so the batch axis (y), along which the
+     * replicas are stacked, spreads across the screen. */
+    [CAMERA_PRESET_REPLICAS] = {"replicas", DEG(-60.0f), DEG(35.0f)},
+};
+
+/* An angle brought into [-pi, pi], so yaw does not grow without bound
+ * under long orbits and blends can take the shorter way. */
+static float wrap_angle(float a)
+{
+    return remainderf(a, 2.0f * PI_F);
+}
+
+static float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The camera's orthonormal frame for a direction (see the top of file). */
+static void camera_basis(float yaw, float pitch, vec3 right, vec3 up, vec3 forward)
+{
+    float cy = cosf(yaw), sy = sinf(yaw), cp = cosf(pitch), sp = sinf(pitch);
+    forward[0] = -sy * cp;
+    forward[1] = cy * cp;
+    forward[2] = -sp;
+    right[0] = cy;
+    right[1] = sy;
+    right[2] = 0.0f;
+    glm_vec3_cross(right, forward, up);
+}
+
+/* Corners of the bounds relative to their centre, in the camera frame:
+ * out[i] = (along right, along up, along forward). A box reduced to a point
+ * becomes a unit cube so that fitting always has something to fit. */
+static void frame_corners(const camera_bounds *b, const vec3 right, const vec3 up,
+                          const vec3 forward, vec3 centre, vec3 out[8])
+{
+    vec3 half;
+    for (int k = 0; k < 3; k++) {
+        assert(b->min[k] <= b->max[k]);
+        centre[k] = 0.5f * (b->min[k] + b->max[k]);
+        half[k] = 0.5f * (b->max[k] - b->min[k]);
+    }
+    if (half[0] <= 0.0f && half[1] <= 0.0f && half[2] <= 0.0f)
+        half[0] = half[1] = half[2] = 0.5f;
+    for (int i = 0; i < 8; i++) {
+        vec3 c = {(i & 1) ? half[0] : -half[0], (i & 2) ? half[1] : -half[1],
+                  (i & 4) ? half[2] : -half[2]};
+        out[i][0] = glm_vec3_dot(c, (float *)right);
+        out[i][1] = glm_vec3_dot(c, (float *)up);
+        out[i][2] = glm_vec3_dot(c, (float *)forward);
+    }
+}
+
+/* The apex of the narrowest symmetric wedge of half-angle atan(t) around
+ * the forward axis that holds every corner, in the plane of one screen
+ * axis (lateral coordinate `axis` = 0 for x, 1 for y) and forward: an eye
+ * at lateral `*lateral` and forward `*along` sees the corners exactly
+ * fill [-t, t] of that axis, centred. Each wedge side is the plane
+ * lateral - t * forward = max over corners; the two sides meet at the apex. */
+static void wedge_apex(const vec3 corners[8], int axis, float t, float *lateral, float *along)
+{
+    float m_pos = -INFINITY, m_neg = -INFINITY;
+    for (int i = 0; i < 8; i++) {
+        float l = corners[i][axis], f = corners[i][2];
+        m_pos = fmaxf(m_pos, l - t * f);
+        m_neg = fmaxf(m_neg, -l - t * f);
+    }
+    *lateral = 0.5f * (m_pos - m_neg);
+    *along = -(m_pos + m_neg) / (2.0f * t);
+}
+
+/* The half-angle tangent u in (0, t_max] whose wedge apex lies at `along`.
+ * The apex moves forward monotonically as the wedge widens, so bisection
+ * finds it; the caller guarantees apex(t_max) >= along. */
+static float wedge_for_apex(const vec3 corners[8], int axis, float t_max, float along)
+{
+    float lo = 0.0f, hi = t_max;
+    for (int i = 0; i < 48; i++) {
+        float mid = 0.5f * (lo + hi), l, f;
+        wedge_apex(corners, axis, mid, &l, &f);
+        if (f < along)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+void camera_fit(camera *cam, const camera_bounds *bounds, float aspect)
+{
+    assert(cam && bounds && aspect > 0.0f);
+    if (!(cam->fov_y > 0.0f && cam->fov_y < PI_F))
+        cam->fov_y = DEFAULT_FOV_Y;
+    cam->pitch = clampf(cam->pitch, -PITCH_LIMIT, PITCH_LIMIT);
+
+    vec3 right, up, forward, centre, corners[8];
+    camera_basis(cam->yaw, cam->pitch, right, up, forward);
+    frame_corners(bounds, right, up, forward, centre, corners);
+
+    /* Both screen axes' tightest eyes; the one further back binds, and the
+     * other axis is then centred with the narrower wedge that meets it. */
+    float ty = tanf(0.5f * cam->fov_y) * FIT_FILL, tx = ty * aspect;
+    float x_lat, x_along, y_lat, y_along;
+    wedge_apex(corners, 0, tx, &x_lat, &x_along);
+    wedge_apex(corners, 1, ty, &y_lat, &y_along);
+    float along;
+    if (x_along <= y_along) {
+        along = x_along;
+        float u = wedge_for_apex(corners, 1, ty, along);
+        wedge_apex(corners, 1, u, &y_lat, &y_along);
+    } else {
+        along = y_along;
+        float u = wedge_for_apex(corners, 0, tx, along);
+        wedge_apex(corners, 0, u, &x_lat, &x_along);
+    }
+
+    /* The eye is centre + x_lat right + y_lat up + along forward; the target
+     * is on its axis at the depth of the box's centre. */
+    for (int k = 0; k < 3; k++)
+        cam->target[k] = centre[k] + x_lat * right[k] + y_lat * up[k];
+    cam->distance = clampf(-along, DISTANCE_MIN, DISTANCE_MAX);
+}
+
+camera camera_preset_view(camera_preset preset, const camera_bounds *bounds, float aspect)
+{
+    assert(preset >= 0 && preset < CAMERA_PRESET_COUNT && bounds);
+    camera cam = {
+        .yaw = PRESETS[preset].yaw, .pitch = PRESETS[preset].pitch, .fov_y = DEFAULT_FOV_Y};
+    camera_bounds b = *bounds;
+    float len = STAGE_FRACTION * (bounds->max[0] - bounds->min[0]);
+    if (preset == CAMERA_PRESET_FIRST_STAGE)
+        b.max[0] = bounds->min[0] + len;
+    else if (preset == CAMERA_PRESET_LAST_STAGE)
+        b.min[0] = bounds->max[0] - len;
+    camera_fit(&cam, &b, aspect);
+    return cam;
+}
+
+const char *camera_preset_name(camera_preset preset)
+{
+    assert(preset >= 0 && preset < CAMERA_PRESET_COUNT);
+    return PRESETS[preset].name;
+}
+
+int camera_preset_find(const char *name)
+{
+    for (int i = 0; name && i < CAMERA_PRESET_COUNT; i++)
+        if (strcmp(name, PRESETS[i].name) == 0)
+            return i;
+    return -1;
+}
+
+void camera_orbit(camera *cam, float dx, float dy, float fb_height)
+{
+    assert(cam && fb_height > 0.0f);
+    /* Dragging right turns the scene right (the eye goes left); dragging
+     * down tilts the top of the scene towards the viewer (the eye rises). */
+    float per_pixel = PI_F / fb_height;
+    cam->yaw = wrap_angle(cam->yaw - dx * per_pixel);
+    cam->pitch = clampf(cam->pitch + dy * per_pixel, -PITCH_LIMIT, PITCH_LIMIT);
+}
+
+void camera_pan(camera *cam, float dx, float dy, float fb_height)
+{
+    assert(cam && fb_height > 0.0f);
+    vec3 right, up, forward;
+    camera_basis(cam->yaw, cam->pitch, right, up, forward);
+    /* World units per pixel in the plane through the target. The scene
+     * follows the pointer, so the target moves the other way. */
+    float per_pixel = 2.0f * cam->distance * tanf(0.5f * cam->fov_y) / fb_height;
+    for (int k = 0; k < 3; k++)
+        cam->target[k] += per_pixel * (-dx * right[k] + dy * up[k]);
+}
+
+void camera_zoom(camera *cam, float steps)
+{
+    assert(cam);
+    cam->distance = clampf(cam->distance * powf(0.9f, steps), DISTANCE_MIN, DISTANCE_MAX);
+}
+
+void camera_eye(const camera *cam, float eye[3])
+{
+    vec3 right, up, forward;
+    camera_basis(cam->yaw, cam->pitch, right, up, forward);
+    for (int k = 0; k < 3; k++)
+        eye[k] = cam->target[k] - cam->distance * forward[k];
+}
+
+void camera_view_proj(const camera *cam, float aspect, float view[16], float proj[16],
+                      float view_proj[16])
+{
+    assert(cam && aspect > 0.0f && cam->distance > 0.0f);
+    vec3 eye, target = {cam->target[0], cam->target[1], cam->target[2]};
+    vec3 world_up = {0.0f, 0.0f, 1.0f};
+    camera_eye(cam, eye);
+    /* A near plane 1/100 of the distance keeps a 24-bit depth buffer
+     * precise over the whole fitted model (it spans about one distance)
+     * while still letting the user zoom well into it. */
+    mat4 v, p, vp;
+    glm_lookat(eye, target, world_up, v);
+    glm_perspective(cam->fov_y, aspect, cam->distance / 100.0f, cam->distance * 100.0f, p);
+    glm_mat4_mul(p, v, vp);
+    if (view)
+        memcpy(view, v, sizeof v);
+    if (proj)
+        memcpy(proj, p, sizeof p);
+    if (view_proj)
+        memcpy(view_proj, vp, sizeof vp);
+}
+
+bool camera_project(const camera *cam, float aspect, const float world[3], int fb_width,
+                    int fb_height, float *px, float *py)
+{
+    assert(cam && world && px && py);
+    mat4 vp;
+    camera_view_proj(cam, aspect, NULL, NULL, (float *)vp);
+    vec4 w = {world[0], world[1], world[2], 1.0f}, clip;
+    glm_mat4_mulv(vp, w, clip);
+    if (!(clip[3] > 0.0f))
+        return false;
+    float nx = clip[0] / clip[3], ny = clip[1] / clip[3];
+    *px = (0.5f * nx + 0.5f) * (float)fb_width;
+    *py = (0.5f - 0.5f * ny) * (float)fb_height;
+    return true;
+}
+
+camera camera_blend(const camera *from, const camera *to, float s)
+{
+    assert(from && to);
+    if (!(s > 0.0f))
+        return *from;
+    if (s >= 1.0f)
+        return *to;
+    float e = s * s * (3.0f - 2.0f * s);
+    camera c;
+    for (int k = 0; k < 3; k++)
+        c.target[k] = glm_lerp(from->target[k], to->target[k], e);
+    c.yaw = wrap_angle(from->yaw + e * wrap_angle(to->yaw - from->yaw));
+    c.pitch = glm_lerp(from->pitch, to->pitch, e);
+    /* Geometric in distance: zooming by a factor takes equal time per
+     * factor, so a long zoom does not rush at the start and crawl at the end. */
+    c.distance = expf(glm_lerp(logf(from->distance), logf(to->distance), e));
+    c.fov_y = glm_lerp(from->fov_y, to->fov_y, e);
+    return c;
+}

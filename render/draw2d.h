@@ -1,0 +1,111 @@
+/* draw2d.h - flat 2D drawing in framebuffer pixels: rectangles (solid or
+ * patterned), lines, triangles and glyph quads, batched into one buffer and
+ * drawn with one shader.
+ *
+ * For: the timeline panel, the HUD, the legend, labels and the help card.
+ * Coordinates are framebuffer pixels with the origin at the top-left corner
+ * and y pointing down (what a user reads as "x, y on screen"), floats so
+ * that sub-pixel positions stay smooth while scrubbing.
+ *
+ * What it does not do: no 3D, no depth test (primitives are drawn in the
+ * order they were appended, later over earlier, blended by alpha), no text
+ * layout (text.h turns strings into glyph quads with draw2d_glyph).
+ *
+ * Call order, each frame:
+ *     draw2d_begin(&d, fb_width, fb_height);
+ *     draw2d_rect(&d, ...); draw2d_line(&d, ...); text_draw(&font, &d, ...) ...
+ *     draw2d_flush(&d);          uploads what was appended and draws it
+ * Appending never allocates once the buffer has grown to a frame's needs
+ * (it keeps its capacity across frames).
+ *
+ * Clipping: draw2d_clip() restricts everything appended after it to a
+ * rectangle (the timeline's plot area) until draw2d_clip_off(). It is exact
+ * to the pixel for every primitive (a pixel is kept when its centre is
+ * inside; done with the scissor test), and primitives wholly outside are
+ * dropped before they reach the buffer.
+ *
+ * Errors: draw2d_init returns false with the shader compiler's log in *err.
+ */
+#ifndef PPFLOW_DRAW2D_H
+#define PPFLOW_DRAW2D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* A colour, 8 bits per channel, straight (not premultiplied) alpha. */
+typedef struct rgba8 {
+    uint8_t r, g, b, a;
+} rgba8;
+
+/* Fills that tell bar kinds apart without colour. The pattern's pixels are
+ * the second colour (ink), the others the first (fill): the ink replaces
+ * the fill, so a translucent ink shows as exactly that shade over what is
+ * underneath. Patterns are anchored to the framebuffer, so neighbouring
+ * bars' stripes line up. */
+typedef enum draw2d_pattern {
+    DRAW2D_SOLID = 0,   /* colour only */
+    DRAW2D_HATCH,       /* diagonal stripes */
+    DRAW2D_DOTS,        /* a grid of dots */
+    DRAW2D_CROSSHATCH,  /* both diagonals */
+} draw2d_pattern;
+
+typedef struct draw2d {
+    unsigned program;       /* GL program */
+    unsigned vao, vbo;      /* GL vertex array and buffer */
+    int loc_viewport;       /* uniform locations */
+    int loc_atlas;
+    unsigned atlas;         /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
+    struct draw2d_vertex *vertices; /* appended since draw2d_begin */
+    int count, capacity;    /* vertices */
+    int gpu_capacity;       /* vertices the GL buffer holds */
+    int width, height;      /* framebuffer size given to draw2d_begin */
+    float clip[4];          /* x0, y0, x1, y1 in pixels; the whole framebuffer when off */
+    struct draw2d_segment *segments; /* runs of vertices sharing a clip rect and atlas */
+    int segment_count, segment_capacity;
+    bool state_changed;     /* clip or atlas changed since the last segment began */
+} draw2d;
+
+/* Compiles the shader and creates the buffers; needs a current GL 3.3 context. */
+bool draw2d_init(draw2d *d, ppf_error *err);
+/* Releases GL objects and memory; accepts a zeroed or deinited draw2d. */
+void draw2d_deinit(draw2d *d);
+
+/* Starts a batch for a framebuffer of this size (pixels). */
+void draw2d_begin(draw2d *d, int fb_width, int fb_height);
+/* Draws everything appended since draw2d_begin into the bound framebuffer
+ * (over what is there, alpha-blended) and empties the batch; the clip and
+ * atlas stay. Sets the viewport to the whole framebuffer; leaves blending
+ * enabled and depth testing, face culling and the scissor test disabled. */
+void draw2d_flush(draw2d *d);
+
+/* Restricts what is appended next to the rectangle (pixels), until clip_off. */
+void draw2d_clip(draw2d *d, float x, float y, float w, float h);
+void draw2d_clip_off(draw2d *d);
+
+/* A filled axis-aligned rectangle. */
+void draw2d_rect(draw2d *d, float x, float y, float w, float h, rgba8 color);
+/* A rectangle filled with `fill` and a pattern drawn in `ink`; period is the
+ * pattern's repeat in pixels along x and y (0 = 6 px; whole numbers give
+ * every stripe the same pixels). */
+void draw2d_rect_pattern(draw2d *d, float x, float y, float w, float h, rgba8 fill, rgba8 ink,
+                         draw2d_pattern pattern, float period);
+/* The outline of a rectangle, drawn inside it, `thickness` pixels wide. */
+void draw2d_rect_outline(draw2d *d, float x, float y, float w, float h, float thickness,
+                         rgba8 color);
+/* A straight line `thickness` pixels wide. */
+void draw2d_line(draw2d *d, float x0, float y0, float x1, float y1, float thickness, rgba8 color);
+/* A filled triangle (arrow heads, markers). */
+void draw2d_triangle(draw2d *d, float x0, float y0, float x1, float y1, float x2, float y2,
+                     rgba8 color);
+
+/* Sets the texture glyph quads sample (a single-channel coverage atlas).
+ * Changing it starts a new draw call at flush (order is kept). */
+void draw2d_set_atlas(draw2d *d, unsigned texture);
+/* A glyph quad: pixels (x0, y0)-(x1, y1), atlas texels (u0, v0)-(u1, v1) in
+ * 0..1; the atlas's coverage times color.a is the alpha. */
+void draw2d_glyph(draw2d *d, float x0, float y0, float x1, float y1, float u0, float v0, float u1,
+                  float v1, rgba8 color);
+
+#endif

@@ -1,0 +1,393 @@
+/* frame.c - the whole picture: 3D view, timeline panel, HUD, legend,
+ * caption, labels, help card. See frame.h. */
+#include "frame.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+enum { MAX_LABELS = 512 };
+
+const char *const frame_help_lines[] = {
+    "space        play / pause",
+    "← →          previous / next event",
+    "+ −          faster / slower",
+    "Home End     start / end of the iteration",
+    "drag timeline   scrub time",
+    "W S, ctrl+wheel   zoom the timeline",
+    "A D, shift+wheel  pan the timeline",
+    ". ,          next / previous event",
+    "F            fit the timeline",
+    "left drag    orbit     right drag  pan",
+    "wheel        zoom the 3D view",
+    "1 – 9        camera presets     0  fit",
+    "f11          fullscreen     t  theme",
+    "p            save a screenshot (PNG)",
+    "h ?          this card     q Esc  quit",
+    NULL,
+};
+
+frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
+{
+    if (!(split > 0))
+        split = 0.7f;
+    split = split < 0.25f ? 0.25f : split > 0.85f ? 0.85f : split;
+    frame_layout l = {.width = fb_width, .height = fb_height};
+    float view_h = floorf((float)fb_height * split);
+    l.view_x = 0, l.view_y = 0, l.view_w = (float)fb_width, l.view_h = view_h;
+    l.panel_x = 0, l.panel_y = view_h, l.panel_w = (float)fb_width;
+    l.panel_h = (float)fb_height - view_h;
+    l.body_px = (int)ceilf((float)fb_height / 50.0f);
+    if (l.body_px < 12)
+        l.body_px = 12;
+    l.small_px = (int)lrintf((float)l.body_px * 0.82f);
+    if (l.small_px < 10)
+        l.small_px = 10;
+    l.large_px = (int)lrintf((float)l.body_px * 1.3f);
+    return l;
+}
+
+static text_font_desc font_desc(const frame_layout *l)
+{
+    return (text_font_desc){.sizes = {l->body_px, l->small_px, l->large_px}, .size_count = 3};
+}
+
+bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, ppf_error *err)
+{
+    *f = (frame_renderer){0};
+    frame_layout l = frame_layout_compute(1280, 720, 0);
+    text_font_desc fd = font_desc(&l);
+    if (!scene_renderer_init(&f->scene, s, err))
+        goto fail;
+    if (!draw2d_init(&f->batch, err))
+        goto fail;
+    if (!text_font_init(&f->font, &fd, err))
+        goto fail;
+    f->font_body_px = l.body_px;
+    if (!timeline_panel_init(&f->panel, tl, err))
+        goto fail;
+    scene_state_init(&f->state, s);
+    f->ready = true;
+    return true;
+fail:
+    frame_renderer_deinit(f);
+    return false;
+}
+
+void frame_renderer_deinit(frame_renderer *f)
+{
+    if (!f)
+        return;
+    scene_state_deinit(&f->state);
+    timeline_panel_deinit(&f->panel);
+    text_font_deinit(&f->font);
+    draw2d_deinit(&f->batch);
+    scene_renderer_deinit(&f->scene);
+    *f = (frame_renderer){0};
+}
+
+bool frame_renderer_layout(frame_renderer *f, int fb_width, int fb_height, float split,
+                           ppf_error *err)
+{
+    frame_layout l = frame_layout_compute(fb_width, fb_height, split);
+    bool ok = true;
+    if (l.body_px != f->font_body_px) {
+        text_font_desc fd = font_desc(&l);
+        if (text_font_resize(&f->font, &fd, err))
+            f->font_body_px = l.body_px;
+        else
+            ok = false;
+    }
+    timeline_view_set_rect(&f->panel.view, l.panel_x, l.panel_y, l.panel_w, l.panel_h);
+    timeline_view_set_text_px(&f->panel.view, (float)l.small_px);
+    return ok;
+}
+
+static rgba8 with_alpha(rgba8 c, uint8_t a)
+{
+    c.a = a;
+    return c;
+}
+
+/* ---- labels in 3D -------------------------------------------------------- */
+
+typedef struct label_rect {
+    float x0, y0, x1, y1;
+} label_rect;
+
+typedef struct label_set {
+    label_rect placed[MAX_LABELS];
+    int count;
+} label_set;
+
+static bool overlaps(const label_set *ls, label_rect r)
+{
+    for (int k = 0; k < ls->count; k++) {
+        const label_rect *p = &ls->placed[k];
+        if (r.x0 < p->x1 && p->x0 < r.x1 && r.y0 < p->y1 && p->y0 < r.y1)
+            return true;
+    }
+    return false;
+}
+
+/* Draws a label centred on the projection of a world point, on a plate,
+ * unless it would cover one already placed or leave the 3D view. */
+static void place_label(frame_renderer *f, label_set *ls, const frame_layout *l, const camera *cam,
+                        const float world[3], const char *text, const theme *th, rgba8 accent)
+{
+    float px, py;
+    if (ls->count >= MAX_LABELS || !text[0])
+        return;
+    if (!camera_project(cam, l->view_w / l->view_h, world, (int)l->view_w, (int)l->view_h, &px,
+                        &py))
+        return;
+    px += l->view_x, py += l->view_y;
+    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
+    float w = text_width(&f->font, FRAME_FONT_SMALL, text);
+    float pad = m.ascent * 0.25f;
+    label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2,
+                    px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent};
+    if (r.x0 < l->view_x || r.y0 < l->view_y || r.x1 > l->view_x + l->view_w ||
+        r.y1 > l->view_y + l->view_h || overlaps(ls, r))
+        return;
+    ls->placed[ls->count++] = r;
+    draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, with_alpha(th->panel, 215));
+    draw2d_rect(&f->batch, r.x0, r.y0, 3, r.y1 - r.y0, accent);
+    text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px, py + m.ascent / 2, text, th->text,
+              TEXT_ALIGN_CENTER);
+}
+
+static void box_centre(const scene_box *b, float out[3])
+{
+    for (int a = 0; a < 3; a++)
+        out[a] = 0.5f * (b->min[a] + b->max[a]);
+}
+
+static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l,
+                        const frame_view *v, const theme *th, label_set *ls)
+{
+    char text[64];
+    const scene_state *st = &f->state;
+    /* Which rank runs each block: the key to interleaved and V schedules. */
+    for (int stage = 0; stage < s->stages; stage++) {
+        float x0, x1, y0, y1;
+        scene_stage_x(s, stage, &x0, &x1);
+        scene_replica_y(s, 0, &y0, &y1);
+        float p[3] = {0.5f * (x0 + x1), y0, s->d_model * 1.45f};
+        if (s->stages > s->ranks)
+            snprintf(text, sizeof text, "GPU %d · stage %d", s->stage_rank[stage], stage);
+        else
+            snprintf(text, sizeof text, "GPU %d", s->stage_rank[stage]);
+        place_label(f, ls, l, &v->cam, p, text, th, th->text_dim);
+    }
+    if (s->replicas > 1) {
+        for (int r = 0; r < s->replicas; r++) {
+            float y0, y1;
+            scene_replica_y(s, r, &y0, &y1);
+            float p[3] = {-s->d_hidden * 0.9f, 0.5f * (y0 + y1), 0};
+            snprintf(text, sizeof text, "replica %d", r);
+            place_label(f, ls, l, &v->cam, p, text, th, th->text_dim);
+        }
+    }
+    /* Activations only for the micro-batch in flight on each stage. */
+    for (int stage = 0; stage < s->stages; stage++) {
+        const stage_focus *fo = &st->focus[stage];
+        if (fo->kind == ACTION_IDLE || fo->layer < 0)
+            continue;
+        int m = fo->microbatch, layer = fo->layer, M = s->microbatches;
+        struct {
+            scene_kind kind;
+            int index;
+        } faces[2] = {{SCENE_RESIDUAL, layer}, {SCENE_HIDDEN, layer}};
+        for (int k = 0; k < 2; k++) {
+            object_state o = st->kind[faces[k].kind][(size_t)faces[k].index * M + m];
+            if (!o.visible)
+                continue;
+            scene_box b = scene_object_box(s, faces[k].kind, faces[k].index, m, 0);
+            float c[3];
+            box_centre(&b, c);
+            scene_object_label(s, faces[k].kind, faces[k].index, (scene_label_variant)o.label,
+                               text, sizeof text);
+            char full[96];
+            snprintf(full, sizeof full, "%s  mb %d", text, m);
+            place_label(f, ls, l, &v->cam, c, full, th, th->role[o.role]);
+        }
+    }
+    /* Weights once per layer, on the first replica. */
+    for (int layer = 0; layer < s->layers; layer++) {
+        for (int w = 0; w < 2; w++) {
+            scene_kind kind = w ? SCENE_WEIGHT2 : SCENE_WEIGHT1;
+            scene_box b = scene_object_box(s, kind, layer, 0, 0);
+            float c[3];
+            box_centre(&b, c);
+            scene_object_label(s, kind, layer, SCENE_LABEL_PLAIN, text, sizeof text);
+            place_label(f, ls, l, &v->cam, c, text, th, th->role[SCENE_ROLE_WEIGHT]);
+        }
+    }
+}
+
+/* ---- HUD, legend, caption, help ------------------------------------------ */
+
+static void draw_card(frame_renderer *f, float x, float y, float w, float h, const theme *th)
+{
+    draw2d_rect(&f->batch, x, y, w, h, with_alpha(th->panel, 225));
+    draw2d_rect_outline(&f->batch, x, y, w, h, 1, with_alpha(th->grid, 255));
+}
+
+static void draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *l,
+                     const frame_view *v, const theme *th, label_set *ls)
+{
+    text_metrics big = text_font_metrics(&f->font, FRAME_FONT_LARGE);
+    text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
+    char line[160];
+    snprintf(line, sizeof line, "t = %.2f / %.2f", v->t, tl->makespan);
+    const char *lines[3] = {v->hud_title ? v->hud_title : "", line,
+                            v->hud_bubble ? v->hud_bubble : ""};
+    float pad = body.ascent * 0.6f;
+    float w = text_width(&f->font, FRAME_FONT_LARGE, lines[0]);
+    for (int k = 1; k < 3; k++) {
+        float lw = text_width(&f->font, FRAME_FONT_BODY, lines[k]);
+        w = lw > w ? lw : w;
+    }
+    if (v->status)
+        w += text_width(&f->font, FRAME_FONT_BODY, v->status) + pad * 2;
+    float h = big.line_height + 2 * body.line_height + pad * 2;
+    float x = l->view_x + pad, y = l->view_y + pad;
+    draw_card(f, x, y, w + 2 * pad, h, th);
+    ls->placed[ls->count++] = (label_rect){x, y, x + w + 2 * pad, y + h};
+    float base = y + pad + big.ascent;
+    text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base, lines[0], th->text,
+              TEXT_ALIGN_LEFT);
+    if (v->status)
+        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + w + pad, base, v->status, th->text,
+                  TEXT_ALIGN_RIGHT);
+    base += big.descent + body.ascent + body.line_height - body.ascent - body.descent;
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, lines[1], th->text,
+              TEXT_ALIGN_LEFT);
+    base += body.line_height;
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, lines[2], th->text_dim,
+              TEXT_ALIGN_LEFT);
+}
+
+static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls)
+{
+    static const struct {
+        scene_role role;
+        const char *name;
+    } items[] = {
+        {SCENE_ROLE_WEIGHT, "weights W (fill: gradient)"},
+        {SCENE_ROLE_ACTIVATION, "activations x, h"},
+        {SCENE_ROLE_GRADIENT, "gradients ∇"},
+        {SCENE_ROLE_MATMUL, "matmul (box)"},
+        {SCENE_ROLE_P2P, "p2p send"},
+        {SCENE_ROLE_ALLREDUCE, "all-reduce"},
+    };
+    enum { N = sizeof items / sizeof items[0] };
+    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
+    float pad = m.ascent * 0.6f, sw = m.ascent;
+    float w = 0;
+    for (int k = 0; k < N; k++) {
+        float tw = text_width(&f->font, FRAME_FONT_SMALL, items[k].name);
+        w = tw > w ? tw : w;
+    }
+    w += sw + 3 * pad;
+    float h = m.line_height * N + 2 * pad;
+    float x = l->view_x + l->view_w - w - pad, y = l->view_y + pad;
+    draw_card(f, x, y, w, h, th);
+    ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
+    for (int k = 0; k < N; k++) {
+        float base = y + pad + m.line_height * (float)k + m.ascent;
+        rgba8 c = th->role[items[k].role];
+        bool box = items[k].role >= SCENE_ROLE_MATMUL;
+        if (box) {
+            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, with_alpha(c, 140));
+            draw2d_rect_outline(&f->batch, x + pad, base - m.ascent, sw, m.ascent, 1.5f, c);
+        } else {
+            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, c);
+        }
+        text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, x + 2 * pad + sw, base, items[k].name,
+                  th->text, TEXT_ALIGN_LEFT);
+    }
+}
+
+static void draw_caption(frame_renderer *f, const scene *s, const timeline *tl,
+                         const frame_layout *l, const frame_view *v, const theme *th)
+{
+    char text[256];
+    int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks ? v->caption_rank
+                                                                   : scene_caption_rank(tl, v->t);
+    scene_caption(s, tl, v->t, rank, text, sizeof text);
+    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
+    float w = text_width(&f->font, FRAME_FONT_BODY, text), pad = m.ascent * 0.5f;
+    float x = l->view_x + (l->view_w - w) / 2, y = l->view_y + l->view_h - m.line_height - pad;
+    draw2d_rect(&f->batch, x - pad, y - pad * 0.5f, w + 2 * pad, m.line_height + pad,
+                with_alpha(th->panel, 215));
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x, y + m.ascent, text, th->text,
+              TEXT_ALIGN_LEFT);
+}
+
+static void draw_help(frame_renderer *f, const frame_layout *l, const theme *th)
+{
+    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
+    int n = 0;
+    float w = text_width(&f->font, FRAME_FONT_LARGE, "Keys");
+    for (; frame_help_lines[n]; n++) {
+        float tw = text_width(&f->font, FRAME_FONT_BODY, frame_help_lines[n]);
+        w = tw > w ? tw : w;
+    }
+    float pad = m.ascent, h = m.line_height * (float)(n + 2) + 2 * pad;
+    float x = ((float)l->width - w) / 2 - pad, y = ((float)l->height - h) / 2;
+    draw2d_rect(&f->batch, x, y, w + 2 * pad, h, with_alpha(th->panel, 245));
+    draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2, th->grid);
+    float base = y + pad + m.ascent;
+    text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base, "Keys", th->text,
+              TEXT_ALIGN_LEFT);
+    base += m.line_height * 2;
+    for (int k = 0; k < n; k++, base += m.line_height)
+        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, frame_help_lines[k],
+                  th->text, TEXT_ALIGN_LEFT);
+}
+
+void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
+                         const frame_view *v, int fb_width, int fb_height)
+{
+    assert(f && f->ready && s && tl && v);
+    if (fb_width <= 0 || fb_height <= 0)
+        return;
+    frame_renderer_layout(f, fb_width, fb_height, v->split, NULL);
+    frame_layout l = frame_layout_compute(fb_width, fb_height, v->split);
+    theme th = theme_get(v->theme);
+    timeline_palette pal =
+        v->theme == THEME_LIGHT ? timeline_palette_light() : timeline_palette_dark();
+
+    glViewport(0, 0, fb_width, fb_height);
+    glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f,
+                 1);
+    glClearDepth(1);
+    glDepthMask(GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    scene_state_at(s, tl, v->t, &f->state);
+    int gl_y = fb_height - (int)(l.view_y + l.view_h);
+    scene_renderer_draw(&f->scene, s, &f->state, &th, &v->cam, (int)l.view_x, gl_y,
+                        (int)l.view_w, (int)l.view_h);
+    glViewport(0, 0, fb_width, fb_height);
+
+    static label_set labels; /* scratch; see the note below */
+    labels.count = 0;
+    draw2d_begin(&f->batch, fb_width, fb_height);
+    draw_hud(f, tl, &l, v, &th, &labels);
+    if (v->show_legend)
+        draw_legend(f, &l, &th, &labels);
+    draw_labels(f, s, &l, v, &th, &labels);
+    draw_caption(f, s, tl, &l, v, &th);
+    timeline_panel_draw(&f->panel, &f->batch, &f->font, FRAME_FONT_SMALL, &pal, v->t,
+                        v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
+    draw2d_rect(&f->batch, 0, l.panel_y - 1, (float)fb_width, 2, th.grid);
+    if (v->show_help)
+        draw_help(f, &l, &th);
+    draw2d_flush(&f->batch);
+}

@@ -1,0 +1,336 @@
+/* scene_renderer.c - instanced faces and boxes. See scene_renderer.h. */
+#include "scene_renderer.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "gl_shader.h"
+#include "shaders_embedded.h"
+
+typedef struct scene_instance {
+    float min[3], max[3];
+    uint8_t color[4];  /* role colour, alpha = opacity */
+    uint8_t color2[4]; /* fill colour */
+    uint8_t params[4]; /* fill fraction, edge strength, flash, unused */
+} scene_instance;
+
+typedef struct keyed {
+    float key;
+    uint32_t index;
+} keyed;
+
+typedef struct mesh_vertex {
+    float pos[3], normal[3], uv[2];
+} mesh_vertex;
+
+/* The unit cube's 6 faces, counter-clockwise seen from outside. */
+static void cube_mesh(mesh_vertex out[36])
+{
+    static const float n[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    int v = 0;
+    for (int f = 0; f < 6; f++) {
+        int axis = f / 2, side = f % 2;
+        int a = (axis + 1) % 3, b = (axis + 2) % 3;
+        /* Corners in (a, b) order; flip for the negative side to keep CCW outward. */
+        const float quad[6][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}};
+        for (int k = 0; k < 6; k++) {
+            float u = quad[k][0], w = quad[k][1];
+            if (!side)
+                u = quad[k][1], w = quad[k][0];
+            mesh_vertex *mv = &out[v++];
+            mv->pos[axis] = (float)side;
+            mv->pos[a] = u;
+            mv->pos[b] = w;
+            memcpy(mv->normal, n[f], sizeof mv->normal);
+            mv->uv[0] = u;
+            mv->uv[1] = w;
+        }
+    }
+}
+
+static bool is_face(scene_kind kind)
+{
+    return kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2 || kind == SCENE_HIDDEN ||
+           kind == SCENE_RESIDUAL || kind == SCENE_INPUT;
+}
+
+static int total_instances(const scene *s)
+{
+    long n = 0;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        n += (long)scene_kind_count(s, (scene_kind)k) * scene_kind_copies(s, (scene_kind)k);
+    assert(n < INT32_MAX);
+    return (int)n;
+}
+
+static void setup_instance_attribs(void)
+{
+    size_t stride = sizeof(scene_instance);
+    glEnableVertexAttribArray(3);
+    glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                          (void *)offsetof(scene_instance, min));
+    glEnableVertexAttribArray(4);
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                          (void *)offsetof(scene_instance, max));
+    glEnableVertexAttribArray(5);
+    glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                          (void *)offsetof(scene_instance, color));
+    glEnableVertexAttribArray(6);
+    glVertexAttribPointer(6, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                          (void *)offsetof(scene_instance, color2));
+    glEnableVertexAttribArray(7);
+    glVertexAttribPointer(7, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                          (void *)offsetof(scene_instance, params));
+    for (unsigned a = 3; a <= 7; a++)
+        glVertexAttribDivisor(a, 1);
+}
+
+static void setup_mesh_attribs(void)
+{
+    GLsizei stride = sizeof(mesh_vertex);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mesh_vertex, pos));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mesh_vertex, normal));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mesh_vertex, uv));
+}
+
+bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
+{
+    *r = (scene_renderer){0};
+    if (!gl_program_build(&r->program, "scene", ppf_shader_scene_vert, ppf_shader_scene_frag,
+                          err))
+        return false;
+    r->loc_view_proj = glGetUniformLocation(r->program, "u_view_proj");
+    r->loc_face_mode = glGetUniformLocation(r->program, "u_face_mode");
+    r->loc_light = glGetUniformLocation(r->program, "u_light");
+    r->loc_edge_color = glGetUniformLocation(r->program, "u_edge_color");
+
+    mesh_vertex cube[36];
+    cube_mesh(cube);
+    const mesh_vertex quad[6] = {
+        {{0, 0, 0}, {0, 0, 1}, {0, 0}}, {{1, 0, 0}, {0, 0, 1}, {1, 0}},
+        {{1, 1, 0}, {0, 0, 1}, {1, 1}}, {{0, 0, 0}, {0, 0, 1}, {0, 0}},
+        {{1, 1, 0}, {0, 0, 1}, {1, 1}}, {{0, 1, 0}, {0, 0, 1}, {0, 1}},
+    };
+    r->capacity = total_instances(s);
+    int cap = r->capacity > 0 ? r->capacity : 1;
+    r->instances = ppf_malloc((size_t)cap * sizeof *r->instances);
+    r->sorted = ppf_malloc((size_t)cap * sizeof *r->sorted);
+    r->order = ppf_malloc((size_t)cap * sizeof(keyed));
+
+    glGenBuffers(1, &r->cube_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, r->cube_vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof cube, cube, GL_STATIC_DRAW);
+    glGenBuffers(1, &r->quad_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, r->quad_vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glGenBuffers(1, &r->instance_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)cap * sizeof(scene_instance)), NULL,
+                 GL_DYNAMIC_DRAW);
+
+    glGenVertexArrays(1, &r->box_vao);
+    glBindVertexArray(r->box_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->cube_vbo);
+    setup_mesh_attribs();
+    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+    setup_instance_attribs();
+
+    glGenVertexArrays(1, &r->face_vao);
+    glBindVertexArray(r->face_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->quad_vbo);
+    setup_mesh_attribs();
+    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+    setup_instance_attribs();
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return true;
+}
+
+void scene_renderer_deinit(scene_renderer *r)
+{
+    if (!r)
+        return;
+    if (r->program) {
+        gl_program_delete(&r->program);
+        glDeleteBuffers(1, &r->cube_vbo);
+        glDeleteBuffers(1, &r->quad_vbo);
+        glDeleteBuffers(1, &r->instance_vbo);
+        glDeleteVertexArrays(1, &r->box_vao);
+        glDeleteVertexArrays(1, &r->face_vao);
+    }
+    free(r->instances);
+    free(r->sorted);
+    free(r->order);
+    *r = (scene_renderer){0};
+}
+
+static uint8_t unit_byte(float v)
+{
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return (uint8_t)lrintf(v * 255);
+}
+
+static float distance2(const scene_instance *in, const float eye[3])
+{
+    float d = 0;
+    for (int a = 0; a < 3; a++) {
+        float c = 0.5f * (in->min[a] + in->max[a]) - eye[a];
+        d += c * c;
+    }
+    return d;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    float ka = ((const keyed *)a)->key, kb = ((const keyed *)b)->key;
+    return (ka > kb) - (ka < kb);
+}
+
+/* Builds the instances of every visible object, opaque faces first (front
+ * to back), then the translucent ones (back to front), into r->sorted. */
+static void build(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
+                  const float eye[3])
+{
+    int n_opaque = 0, n_total = 0;
+    /* Opaque faces fill the array from the front, translucent from the back. */
+    int back = r->capacity;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++) {
+        scene_kind kind = (scene_kind)k;
+        int per = scene_kind_microbatches(s, kind), count = scene_kind_count(s, kind);
+        int copies = scene_kind_copies(s, kind);
+        bool face = is_face(kind);
+        for (int i = 0; i < count; i++) {
+            object_state o = st->kind[k][i];
+            if (!o.visible)
+                continue;
+            rgba8 c = th->role[o.role];
+            scene_instance in = {
+                .color = {c.r, c.g, c.b, unit_byte(o.opacity)},
+                .color2 = {th->role[SCENE_ROLE_GRADIENT].r, th->role[SCENE_ROLE_GRADIENT].g,
+                           th->role[SCENE_ROLE_GRADIENT].b, 255},
+                .params = {0, unit_byte(face ? 0.85f * o.opacity : 0.5f + 0.4f * o.flash), 0, 0},
+            };
+            if (kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2)
+                in.params[0] = unit_byte(o.flash);
+            else
+                in.params[2] = unit_byte(o.flash);
+            bool opaque = face && o.opacity >= 0.999f;
+            for (int rep = 0; rep < copies; rep++) {
+                scene_box b = scene_object_box(s, kind, i / per, i % per, rep);
+                memcpy(in.min, b.min, sizeof in.min);
+                memcpy(in.max, b.max, sizeof in.max);
+                if (opaque)
+                    r->instances[n_opaque++] = in;
+                else
+                    r->instances[--back] = in;
+                n_total++;
+            }
+        }
+    }
+    assert(n_opaque <= back);
+    int n_trans = r->capacity - back;
+    keyed *keys = (keyed *)r->order;
+    for (int i = 0; i < n_opaque; i++)
+        keys[i] = (keyed){distance2(&r->instances[i], eye), (uint32_t)i};
+    qsort(keys, (size_t)n_opaque, sizeof *keys, by_key);
+    for (int i = 0; i < n_opaque; i++)
+        r->sorted[i] = r->instances[keys[i].index];
+    for (int i = 0; i < n_trans; i++)
+        keys[i] = (keyed){-distance2(&r->instances[back + i], eye), (uint32_t)(back + i)};
+    qsort(keys, (size_t)n_trans, sizeof *keys, by_key);
+    for (int i = 0; i < n_trans; i++)
+        r->sorted[n_opaque + i] = r->instances[keys[i].index];
+    r->opaque_count = n_opaque;
+    r->translucent_count = n_trans;
+    (void)n_total;
+}
+
+void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
+                         const camera *cam, int x, int y, int w, int h)
+{
+    assert(r && s && st && th && cam && r->program);
+    if (w <= 0 || h <= 0)
+        return;
+    float eye[3];
+    camera_eye(cam, eye);
+    bool same = r->uploaded && r->last_t == st->t && r->last_theme == th->name &&
+                memcmp(r->last_eye, eye, sizeof eye) == 0;
+    if (!same) {
+        build(r, s, st, th, eye);
+        int n = r->opaque_count + r->translucent_count;
+        glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+        if (n > 0)
+            glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)n * sizeof(scene_instance)),
+                            r->sorted);
+        r->last_t = st->t;
+        r->last_theme = th->name;
+        memcpy(r->last_eye, eye, sizeof eye);
+        r->uploaded = true;
+        r->uploads++;
+    }
+
+    float view[16], proj[16], view_proj[16];
+    camera_view_proj(cam, (float)w / (float)h, view, proj, view_proj);
+
+    glViewport(x, y, w, h);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x, y, w, h);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glUseProgram(r->program);
+    glUniformMatrix4fv(r->loc_view_proj, 1, GL_FALSE, view_proj);
+    float light[3] = {0.35f, -0.55f, 0.76f};
+    glUniform3fv(r->loc_light, 1, light);
+    glUniform3f(r->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
+
+    /* Opaque faces: both sides visible, depth writes on. */
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_TRUE);
+    if (r->opaque_count > 0) {
+        glUniform1i(r->loc_face_mode, 1);
+        glBindVertexArray(r->face_vao);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->opaque_count);
+    }
+    /* Translucent faces and boxes, back to front: front sides only. */
+    if (r->translucent_count > 0) {
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glDepthMask(GL_FALSE);
+        glUniform1i(r->loc_face_mode, 0);
+        glBindVertexArray(r->box_vao);
+        /* The instance attributes start after the opaque ones. */
+        glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+        glVertexAttribDivisor(3, 1);
+        size_t base = (size_t)r->opaque_count * sizeof(scene_instance);
+        size_t stride = sizeof(scene_instance);
+        glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                              (void *)(base + offsetof(scene_instance, min)));
+        glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                              (void *)(base + offsetof(scene_instance, max)));
+        glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                              (void *)(base + offsetof(scene_instance, color)));
+        glVertexAttribPointer(6, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                              (void *)(base + offsetof(scene_instance, color2)));
+        glVertexAttribPointer(7, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                              (void *)(base + offsetof(scene_instance, params)));
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 36, r->translucent_count);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_CULL_FACE);
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDisable(GL_DEPTH_TEST);
+}

@@ -1,0 +1,64 @@
+/* scene_renderer.h - draws the 3D picture: every visible object of a
+ * scene_state as an instanced face or box.
+ *
+ * For: the live viewer, headless tests and export, which all call the same
+ * draw into whatever framebuffer is bound.
+ *
+ * How: objects become instances (box corners, colour, fill colour, edge
+ * strength, flash) on the CPU, one per object and replica. Opaque faces are
+ * drawn first, front to back with depth writes (llvmpipe skips hidden
+ * pixels early), then translucent faces and boxes back to front without
+ * depth writes, so the yellow matmul boxes read correctly from any angle.
+ * Rims come from the fragment shader (no line geometry).
+ *
+ * No allocation per frame: instance arrays are sized for every object at
+ * init. Uploads happen only when what is drawn changes (t, the theme or the
+ * camera's eye, which decides the sort order): a paused viewer uploads nothing.
+ *
+ * Call order (a current GL 3.3 context):
+ *     scene_renderer r; scene_renderer_init(&r, &scene, &err);
+ *     each frame: scene_renderer_draw(&r, &scene, &state, &theme, &cam, x, y, w, h);
+ *     scene_renderer_deinit(&r);
+ *
+ * Errors: init returns false with the shader log in *err.
+ */
+#ifndef PPFLOW_SCENE_RENDERER_H
+#define PPFLOW_SCENE_RENDERER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "camera.h"
+#include "error.h"
+#include "scene.h"
+#include "theme.h"
+
+typedef struct scene_renderer {
+    unsigned program;
+    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color;
+    unsigned cube_vbo, quad_vbo, instance_vbo;
+    unsigned box_vao, face_vao;
+    struct scene_instance *instances; /* CPU copy: [opaque faces | translucent] */
+    void *order;                      /* sort scratch: (distance, index) per instance */
+    struct scene_instance *sorted;    /* instances in draw order */
+    int capacity;
+    int opaque_count;                 /* faces drawn with depth writes */
+    int translucent_count;            /* faces and boxes, back to front */
+    /* What the last upload showed, to skip identical frames. */
+    double last_t;
+    float last_eye[3];
+    const char *last_theme;
+    bool uploaded;
+    int uploads;                      /* count of uploads, for tests and benchmarks */
+} scene_renderer;
+
+bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err);
+void scene_renderer_deinit(scene_renderer *r); /* accepts a zeroed or deinited renderer */
+
+/* Draws the state into the viewport (x, y, w, h in framebuffer pixels, GL's
+ * bottom-left origin) of the bound framebuffer, which must have a depth
+ * buffer; clears the viewport's depth but not its colour. */
+void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
+                         const camera *cam, int x, int y, int w, int h);
+
+#endif

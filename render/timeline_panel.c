@@ -1,0 +1,1118 @@
+/* timeline_panel.c - the timeline (Gantt) panel: view model and drawing.
+ * See timeline_panel.h for what it promises. */
+#include "timeline_panel.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MIDDOT " \xc2\xb7 " /* " · " in UTF-8 */
+
+/* ---- palettes ----------------------------------------------------------- */
+
+static rgba8 rgb(unsigned hex)
+{
+    return (rgba8){ (uint8_t)(hex >> 16), (uint8_t)(hex >> 8), (uint8_t)hex, 255 };
+}
+
+static rgba8 rgba(unsigned hex, uint8_t a)
+{
+    rgba8 c = rgb(hex);
+    c.a = a;
+    return c;
+}
+
+/* Bars keep DESIGN.md's Okabe-Ito meanings in both themes: forward work makes
+ * activations (bluish green), backward work makes gradients (vermillion; the
+ * input half I a lighter shade of it), W accumulates weight gradients (the
+ * weight blue), all-reduce reddish purple, p2p orange. */
+timeline_palette timeline_palette_dark(void)
+{
+    return (timeline_palette){
+        .background = rgb(0x1f2228), /* theme.h's panel colour */
+        .row_alt = rgb(0x262a31),
+        .text = rgb(0xececec),
+        .grid = rgba(0xffffff, 26),
+        .bubble = rgba(0xffffff, 30),
+        .f = rgb(0x009e73),
+        .b = rgb(0xd55e00),
+        .i = rgb(0xe8845a),
+        .w = rgb(0x0072b2),
+        .fb = rgb(0x00805d),
+        .p2p = rgb(0xe69f00),
+        .allreduce = rgb(0xcc79a7),
+        .cursor = rgb(0xf0e442),
+        .memory = rgba(0x009e73, 210),
+    };
+}
+
+timeline_palette timeline_palette_light(void)
+{
+    return (timeline_palette){
+        .background = rgb(0xedede8),
+        .row_alt = rgb(0xe2e2dc),
+        .text = rgb(0x1a1a1a),
+        .grid = rgba(0x000000, 28),
+        .bubble = rgba(0x000000, 34),
+        .f = rgb(0x009e73),
+        .b = rgb(0xd55e00),
+        .i = rgb(0xe8845a),
+        .w = rgb(0x0072b2),
+        .fb = rgb(0x00805d),
+        .p2p = rgb(0xc98a00),
+        .allreduce = rgb(0xcc79a7),
+        .cursor = rgb(0x000000),
+        .memory = rgba(0x009e73, 200),
+    };
+}
+
+/* ---- the view model ----------------------------------------------------- */
+
+static double clampd(double x, double lo, double hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static float maxf(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+static float minf(float a, float b)
+{
+    return a < b ? a : b;
+}
+
+static int decimal_digits(int n)
+{
+    int d = 1;
+    while (n >= 10) {
+        n /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* Derives every pixel size from the text size, so the panel reads the same
+ * at any resolution: a label column as wide as "rank 12" (or "memory"), an
+ * axis strip of one line plus its ticks, rows sharing what is left with the
+ * memory lane. */
+static void layout(timeline_view *v)
+{
+    const float em = v->text_px > 0 ? v->text_px : (float)clampd(v->h / 12.0, 8, 48);
+    v->em = em;
+    int chars = 5 + decimal_digits(v->ranks > 1 ? v->ranks - 1 : 0);
+    if (chars < 6)
+        chars = 6;
+    v->label_w = minf(em * (0.62f * (float)chars + 1.2f), v->w * 0.4f);
+    const float pad_top = em * 0.4f, pad_right = em * 0.6f;
+    v->axis_h = em * 1.7f;
+    v->plot_x = v->x + v->label_w;
+    v->plot_w = maxf(1, v->w - v->label_w - pad_right);
+    v->plot_y = v->y + pad_top;
+    v->plot_h = maxf(1, v->h - pad_top - v->axis_h);
+    v->axis_y = v->plot_y + v->plot_h;
+
+    const float gap = em * 0.5f;
+    v->mem_h = maxf(v->plot_h * 0.2f, minf(em * 2.4f, v->plot_h * 0.35f));
+    const float rows_h = maxf(1, v->plot_h - v->mem_h - gap);
+    v->mem_y = v->plot_y + rows_h + gap;
+    v->row_y = v->plot_y;
+    v->row_pitch = rows_h / (float)(v->ranks > 0 ? v->ranks : 1);
+    const float row_gap = v->row_pitch * 0.14f;
+    v->lane_h = v->allreduce_lane ? v->row_pitch * 0.2f : 0;
+    v->bar_h = v->row_pitch - row_gap - v->lane_h;
+    v->lane_y = v->bar_h;
+}
+
+void timeline_view_init(timeline_view *v, double makespan, int ranks, bool allreduce_lane)
+{
+    assert(v && ranks >= 0);
+    const double range = makespan > 0 ? makespan : 1;
+    *v = (timeline_view){
+        .makespan = makespan > 0 ? makespan : 0,
+        .margin = range * 0.02,
+        .min_span = range / 10000,
+        .ranks = ranks,
+        .allreduce_lane = allreduce_lane,
+    };
+    timeline_view_fit(v);
+    layout(v);
+}
+
+void timeline_view_fit(timeline_view *v)
+{
+    v->t0 = 0;
+    v->t1 = v->makespan > 0 ? v->makespan : 1;
+}
+
+void timeline_view_set_rect(timeline_view *v, float x, float y, float w, float h)
+{
+    v->x = x;
+    v->y = y;
+    v->w = w;
+    v->h = h;
+    layout(v);
+}
+
+void timeline_view_set_text_px(timeline_view *v, float text_px)
+{
+    v->text_px = text_px > 0 ? text_px : 0;
+    layout(v);
+}
+
+double timeline_view_time_to_x(const timeline_view *v, double t)
+{
+    return v->plot_x + (t - v->t0) * v->plot_w / (v->t1 - v->t0);
+}
+
+double timeline_view_x_to_time(const timeline_view *v, double x)
+{
+    return v->t0 + (x - v->plot_x) * (v->t1 - v->t0) / v->plot_w;
+}
+
+/* Keeps the span within limits and the range within [-margin, makespan + margin]. */
+static void clamp_range(timeline_view *v)
+{
+    const double lo = -v->margin, hi = (v->makespan > 0 ? v->makespan : 1) + v->margin;
+    double span = clampd(v->t1 - v->t0, v->min_span, hi - lo);
+    double t0 = clampd(v->t0, lo, hi - span);
+    v->t0 = t0;
+    v->t1 = t0 + span;
+}
+
+void timeline_view_zoom(timeline_view *v, double x, double factor)
+{
+    assert(factor > 0);
+    const double lo = -v->margin, hi = (v->makespan > 0 ? v->makespan : 1) + v->margin;
+    const double t = timeline_view_x_to_time(v, x);
+    const double frac = (x - v->plot_x) / v->plot_w;
+    const double span = clampd((v->t1 - v->t0) / factor, v->min_span, hi - lo);
+    v->t0 = t - frac * span;
+    v->t1 = v->t0 + span;
+    clamp_range(v);
+}
+
+void timeline_view_pan_pixels(timeline_view *v, double dx)
+{
+    timeline_view_pan_fraction(v, -dx / v->plot_w);
+}
+
+void timeline_view_pan_fraction(timeline_view *v, double fraction)
+{
+    const double dt = fraction * (v->t1 - v->t0);
+    v->t0 += dt;
+    v->t1 += dt;
+    clamp_range(v);
+}
+
+int timeline_view_row_at_y(const timeline_view *v, double y)
+{
+    if (v->ranks <= 0 || v->row_pitch <= 0 || y < v->row_y)
+        return -1;
+    const double r = floor((y - v->row_y) / v->row_pitch);
+    return r < v->ranks ? (int)r : -1;
+}
+
+/* ---- searches over a rank's action times -------------------------------- */
+
+/* Starts and ends both never decrease along a rank's program (a rank runs
+ * one action at a time, idle steps and markers sit at the time they are
+ * reached), so each of these is a binary search. */
+
+/* First k in [lo, n) with a[k].end > t, or n. */
+static int first_end_after(const action_time *a, int lo, int n, double t)
+{
+    int hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (a[mid].end > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* First k in [lo, n) with a[k].start >= t, or n. */
+static int first_start_at_or_after(const action_time *a, int lo, int n, double t)
+{
+    int hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (a[mid].start >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* First k in [0, n) with a[k].start > t, or n. */
+static int first_start_after(const action_time *a, int n, double t)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (a[mid].start > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static bool is_compute(const program_rank *pr, int k)
+{
+    return action_is_compute((action_kind)pr->actions[k].kind);
+}
+
+bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
+                       timeline_panel_hover *out)
+{
+    *out = (timeline_panel_hover){ .kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1 };
+    if (!tl->program || x < v->plot_x || x >= v->plot_x + v->plot_w)
+        return false;
+    const int r = timeline_view_row_at_y(v, y);
+    if (r < 0 || r >= tl->program->ranks)
+        return false;
+    const double yr = y - (v->row_y + (double)r * v->row_pitch);
+    const double t = timeline_view_x_to_time(v, x);
+    const double px = (v->t1 - v->t0) / v->plot_w; /* time per pixel */
+    const double slack = 1.5 * px, thin = 3 * px;
+
+    if (yr < v->bar_h) {
+        const program_rank *pr = &tl->program->rank[r];
+        const action_time *a = tl->time[r];
+        const int k = first_start_after(a, pr->count, t) - 1;
+        /* the action that started last at or before t, if t is inside it */
+        int prev = k;
+        while (prev >= 0 && !is_compute(pr, prev))
+            prev--;
+        if (prev >= 0 && t < a[prev].end) {
+            *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, prev };
+            return true;
+        }
+        /* a bar too thin to aim at is hit from just beside it */
+        int next = k + 1;
+        while (next < pr->count && !is_compute(pr, next))
+            next++;
+        double best = slack;
+        int best_k = -1;
+        if (prev >= 0 && a[prev].end - a[prev].start < thin && t - a[prev].end <= best) {
+            best = t - a[prev].end;
+            best_k = prev;
+        }
+        if (next < pr->count && a[next].end - a[next].start < thin && a[next].start - t <= best)
+            best_k = next;
+        if (best_k >= 0) {
+            *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, best_k };
+            return true;
+        }
+        return false;
+    }
+    if (v->lane_h > 0 && yr >= v->lane_y && yr < v->lane_y + v->lane_h) {
+        /* one all-reduce per stage: a scan is cheap */
+        for (int i = 0; i < tl->allreduce_count; i++) {
+            const transfer *ar = &tl->allreduces[i];
+            if (ar->src_rank != r)
+                continue;
+            const double lo = ar->end - ar->start < thin ? ar->start - slack : ar->start;
+            const double hi = ar->end - ar->start < thin ? ar->end + slack : ar->end;
+            if (t >= lo && t < hi) {
+                *out = (timeline_panel_hover){ TIMELINE_HIT_ALLREDUCE, r, i };
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool timeline_panel_hit(const timeline_panel *p, double x, double y, timeline_panel_hover *out)
+{
+    return timeline_view_hit(&p->view, p->tl, x, y, out);
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+bool timeline_panel_next_event(const timeline *tl, double t, double *out)
+{
+    const program *prog = tl->program;
+    double best = INFINITY;
+    for (int r = 0; prog && r < prog->ranks; r++) {
+        const program_rank *pr = &prog->rank[r];
+        const action_time *a = tl->time[r];
+        /* earlier compute actions have ended by t, so their starts are no later */
+        int k = first_end_after(a, 0, pr->count, t);
+        while (k < pr->count && !is_compute(pr, k))
+            k++;
+        if (k < pr->count) {
+            const double e = a[k].start > t ? a[k].start : a[k].end;
+            best = e < best ? e : best;
+        }
+    }
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        const double e = ar->start > t ? ar->start : ar->end > t ? ar->end : INFINITY;
+        best = e < best ? e : best;
+    }
+    if (best == INFINITY)
+        return false;
+    *out = best;
+    return true;
+}
+
+bool timeline_panel_prev_event(const timeline *tl, double t, double *out)
+{
+    const program *prog = tl->program;
+    double best = -INFINITY;
+    for (int r = 0; prog && r < prog->ranks; r++) {
+        const program_rank *pr = &prog->rank[r];
+        const action_time *a = tl->time[r];
+        /* the last action that started before t; later ones start at or after it */
+        int k = first_start_at_or_after(a, 0, pr->count, t) - 1;
+        while (k >= 0 && !is_compute(pr, k))
+            k--;
+        if (k >= 0) {
+            const double e = a[k].end < t ? a[k].end : a[k].start;
+            best = e > best ? e : best;
+        }
+    }
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        const double e = ar->end < t ? ar->end : ar->start < t ? ar->start : -INFINITY;
+        best = e > best ? e : best;
+    }
+    if (best == -INFINITY)
+        return false;
+    *out = best;
+    return true;
+}
+
+/* ---- descriptions ------------------------------------------------------- */
+
+/* Enough decimals to tell events apart at the timeline's scale: 2 for
+ * makespans of 1 and more, more for smaller time units. */
+static int time_decimals(double makespan)
+{
+    if (!(makespan > 0) || makespan >= 1)
+        return 2;
+    const int d = 2 + (int)ceil(-log10(makespan));
+    return d > 9 ? 9 : d;
+}
+
+static size_t wanted(int n)
+{
+    return n < 0 ? 0 : (size_t)n;
+}
+
+size_t timeline_panel_describe(const timeline *tl, int rank, int index, char *buf, size_t n)
+{
+    assert(tl->program && rank >= 0 && rank < tl->program->ranks);
+    assert(index >= 0 && index < tl->program->rank[rank].count);
+    const action *a = &tl->program->rank[rank].actions[index];
+    const action_time at = tl->time[rank][index];
+    const int d = time_decimals(tl->makespan);
+    char text[ACTION_TEXT_MAX];
+    action_format(a, text);
+    switch ((action_kind)a->kind) {
+    case ACTION_F:
+    case ACTION_B:
+    case ACTION_I:
+    case ACTION_W:
+        return wanted(snprintf(buf, n,
+                               "rank %d" MIDDOT "%s" MIDDOT "stage %d" MIDDOT
+                               "%s micro-batch %d" MIDDOT "start %.*f" MIDDOT "end %.*f",
+                               rank, text, (int)a->stage, action_kind_name((action_kind)a->kind),
+                               (int)a->microbatch, d, at.start, d, at.end));
+    case ACTION_OVERLAP_F_B:
+        return wanted(snprintf(buf, n,
+                               "rank %d" MIDDOT "%s" MIDDOT "F stage %d micro-batch %d + B stage "
+                               "%d micro-batch %d" MIDDOT "start %.*f" MIDDOT "end %.*f",
+                               rank, text, (int)a->stage, (int)a->microbatch, (int)a->stage2,
+                               (int)a->microbatch2, d, at.start, d, at.end));
+    case ACTION_IDLE:
+        return wanted(snprintf(buf, n, "rank %d" MIDDOT "idle step" MIDDOT "at %.*f", rank, d,
+                               at.start));
+    default:
+        return wanted(snprintf(buf, n, "rank %d" MIDDOT "%s" MIDDOT "at %.*f", rank, text, d,
+                               at.start));
+    }
+}
+
+size_t timeline_panel_describe_allreduce(const timeline *tl, int index, char *buf, size_t n)
+{
+    assert(index >= 0 && index < tl->allreduce_count);
+    const transfer *ar = &tl->allreduces[index];
+    const int d = time_decimals(tl->makespan);
+    return wanted(snprintf(buf, n,
+                           "rank %d" MIDDOT "all-reduce of stage %d over %d replicas" MIDDOT
+                           "start %.*f" MIDDOT "end %.*f",
+                           (int)ar->src_rank, (int)ar->stage, tl->dp, d, ar->start, d, ar->end));
+}
+
+/* ---- init --------------------------------------------------------------- */
+
+bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
+{
+    *p = (timeline_panel){ 0 };
+    if (!tl || !tl->program || tl->program->ranks <= 0 || !tl->time)
+        return ppf_fail(err, "timeline panel: the timeline has no ranks (not simulated?)");
+    const program *prog = tl->program;
+    const int P = prog->ranks;
+
+    /* One step to start at zero, then one per allocation and one per free. */
+    size_t total = 0;
+    for (int r = 0; r < P; r++) {
+        total++;
+        for (int k = 0; k < prog->rank[r].count; k++) {
+            const int kind = prog->rank[r].actions[k].kind;
+            total += (kind == ACTION_F || kind == ACTION_OVERLAP_F_B);
+            total += (kind == ACTION_B || kind == ACTION_W || kind == ACTION_OVERLAP_F_B);
+        }
+    }
+    p->tl = tl;
+    p->memory = ppf_calloc((size_t)P, sizeof *p->memory);
+    p->steps = ppf_calloc(total, sizeof *p->steps);
+
+    /* Walks each rank in program order, as the simulator counts: +1 when an F
+     * (or an overlapped pair's F half) starts, -1 when the last backward part
+     * (B, W, or the pair's B half) ends. Program order is time order on a
+     * rank, so a free at the instant of the next allocation comes first. */
+    timeline_memory_step *s = p->steps;
+    for (int r = 0; r < P; r++) {
+        timeline_memory_curve *c = &p->memory[r];
+        c->steps = s;
+        int live = 0;
+        c->steps[c->count++] = (timeline_memory_step){ 0, 0 };
+        for (int k = 0; k < prog->rank[r].count; k++) {
+            const int kind = prog->rank[r].actions[k].kind;
+            const action_time at = tl->time[r][k];
+            if (kind == ACTION_F || kind == ACTION_OVERLAP_F_B) {
+                c->steps[c->count++] = (timeline_memory_step){ at.start, ++live };
+                c->peak = live > c->peak ? live : c->peak;
+            }
+            if (kind == ACTION_B || kind == ACTION_W || kind == ACTION_OVERLAP_F_B)
+                c->steps[c->count++] = (timeline_memory_step){ at.end, --live };
+        }
+        s += c->count;
+        p->memory_peak = c->peak > p->memory_peak ? c->peak : p->memory_peak;
+    }
+    assert((size_t)(s - p->steps) == total);
+
+    timeline_view_init(&p->view, tl->makespan, P, tl->allreduce_count > 0);
+    return true;
+}
+
+void timeline_panel_deinit(timeline_panel *p)
+{
+    if (!p)
+        return;
+    free(p->steps);
+    free(p->memory);
+    *p = (timeline_panel){ 0 };
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+static rgba8 mix(rgba8 a, rgba8 b, float f)
+{
+    return (rgba8){ (uint8_t)lrintf(a.r + (b.r - a.r) * f), (uint8_t)lrintf(a.g + (b.g - a.g) * f),
+                    (uint8_t)lrintf(a.b + (b.b - a.b) * f), (uint8_t)lrintf(a.a + (b.a - a.a) * f) };
+}
+
+static rgba8 with_alpha(rgba8 c, uint8_t a)
+{
+    c.a = a;
+    return c;
+}
+
+/* Dark text on light fills, light text on dark ones. */
+static rgba8 text_on(rgba8 fill)
+{
+    const float lum = 0.299f * fill.r + 0.587f * fill.g + 0.114f * fill.b;
+    return lum > 150 ? (rgba8){ 17, 17, 17, 255 } : (rgba8){ 255, 255, 255, 255 };
+}
+
+typedef struct style {
+    rgba8 fill, ink;
+    draw2d_pattern pattern;
+} style;
+
+/* Colour plus pattern, so that F, B/I, W and F+B differ in greyscale too.
+ * The pattern ink is a lighter shade of the fill: visible, but quiet enough
+ * for the micro-batch numbers drawn over it. */
+static style kind_style(const timeline_palette *pal, int kind)
+{
+    const rgba8 white = { 255, 255, 255, 255 };
+    switch (kind) {
+    case ACTION_B:
+        return (style){ pal->b, mix(pal->b, white, 0.3f), DRAW2D_HATCH };
+    case ACTION_I:
+        return (style){ pal->i, mix(pal->i, white, 0.3f), DRAW2D_HATCH };
+    case ACTION_W:
+        return (style){ pal->w, mix(pal->w, white, 0.35f), DRAW2D_DOTS };
+    case ACTION_OVERLAP_F_B:
+        return (style){ pal->fb, pal->b, DRAW2D_CROSSHATCH };
+    default:
+        return (style){ pal->f, pal->f, DRAW2D_SOLID };
+    }
+}
+
+/* A frame's worth of shared values, so the helpers take one pointer. */
+typedef struct frame {
+    const timeline_panel *p;
+    const timeline_view *v;
+    draw2d *d;
+    const text_font *font;
+    int size;         /* font size index */
+    float font_px;    /* its pixel size */
+    float digit_h;    /* height of a digit, for centring numbers */
+    const timeline_palette *pal;
+    float period;     /* pattern spacing */
+    style styles[ACTION_OVERLAP_F_B + 1]; /* kind_style of each compute kind */
+    rgba8 mixed[32];  /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
+} frame;
+
+static float tx(const frame *f, double t)
+{
+    return (float)timeline_view_time_to_x(f->v, t);
+}
+
+/* Keeps x within a little of the plot: bars far off screen stay finite and
+ * patterns, anchored to the framebuffer, do not shift. */
+static float clip_x(const frame *f, float x)
+{
+    const float lo = f->v->plot_x - 4, hi = f->v->plot_x + f->v->plot_w + 4;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static float row_top(const timeline_view *v, int r)
+{
+    return v->row_y + (float)r * v->row_pitch;
+}
+
+/* The 1-2-5 step closest above `raw`. */
+static double nice_step(double raw)
+{
+    const double e = pow(10, floor(log10(raw)));
+    const double m = raw / e;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
+}
+
+static int step_decimals(double step)
+{
+    const int d = (int)-floor(log10(step) + 1e-9);
+    return d < 0 ? 0 : d > 9 ? 9 : d;
+}
+
+/* The number in a bar at the frame's text size or, when it does not fit, at
+ * the font's next smaller size down to 60% of it; nothing when neither fits. */
+static void draw_label_in_bar(const frame *f, float x0, float x1, float y0, float h,
+                              const char *s, rgba8 fill)
+{
+    if (!f->font)
+        return;
+    int size = -1;
+    float w = 0, px = 0;
+    for (int k = 0; k < f->font->size_count; k++) {
+        const float kpx = (float)f->font->sizes[k];
+        if (kpx > f->font_px || kpx < 0.6f * f->font_px || kpx <= px || h < kpx * 0.85f)
+            continue;
+        const float kw = text_width(f->font, k, s);
+        if (kw + kpx * 0.25f + 2 <= x1 - x0) {
+            size = k;
+            w = kw;
+            px = kpx;
+        }
+    }
+    if (size < 0)
+        return;
+    const float cx = 0.5f * (maxf(x0, f->v->plot_x) + minf(x1, f->v->plot_x + f->v->plot_w));
+    /* centred in the visible part of the bar, yet inside the bar */
+    const float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
+    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + px * 0.72f), s, text_on(fill),
+              TEXT_ALIGN_CENTER);
+}
+
+/* Adjacent 1-pixel columns of the same colour and height become one quad:
+ * a zoomed-out row of a thousand columns is then a handful of quads. */
+typedef struct column_run {
+    float x0, x1, y, h;
+    rgba8 color;
+    bool open;
+} column_run;
+
+static void run_flush(const frame *f, column_run *run)
+{
+    if (run->open)
+        draw2d_rect(f->d, run->x0, run->y, run->x1 - run->x0, run->h, run->color);
+    run->open = false;
+}
+
+static void run_add(const frame *f, column_run *run, float x0, float x1, float y, float h,
+                    rgba8 c)
+{
+    if (run->open && x0 <= run->x1 && y == run->y && h == run->h && c.r == run->color.r &&
+        c.g == run->color.g && c.b == run->color.b && c.a == run->color.a) {
+        run->x1 = maxf(run->x1, x1);
+        return;
+    }
+    run_flush(f, run);
+    *run = (column_run){ x0, x1, y, h, c, true };
+}
+
+/* The colour of a column holding bars of several kinds (a bit mask of
+ * action_kind): the mean of their colours, so a dense 1F1B steady state is
+ * one even tone rather than F and B columns flickering as the view pans. */
+static rgba8 mixed_fill(const timeline_palette *pal, unsigned mask)
+{
+    int n = 0, r = 0, g = 0, b = 0;
+    for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++) {
+        if (!(mask & (1u << kind)))
+            continue;
+        const rgba8 c = kind_style(pal, kind).fill;
+        r += c.r;
+        g += c.g;
+        b += c.b;
+        n++;
+    }
+    if (n == 0)
+        return pal->f;
+    return (rgba8){ (uint8_t)(r / n), (uint8_t)(g / n), (uint8_t)(b / n), 255 };
+}
+
+/* Bars of one rank inside [t0, t1]: a binary search for the first, then one
+ * quad per bar; where bars are thinner than a pixel, one 1-pixel column for
+ * all the bars that end inside it (the first few looked at for their kinds,
+ * the rest skipped by another binary search), and runs of equal columns
+ * merged, so a zoomed-out million-action timeline costs a few quads per
+ * row, not one per bar. */
+static void draw_bars(const frame *f, int r)
+{
+    const timeline_view *v = f->v;
+    const timeline *tl = f->p->tl;
+    const program_rank *pr = &tl->program->rank[r];
+    const action_time *a = tl->time[r];
+    const float y0 = row_top(v, r), h = v->bar_h;
+    int k = first_end_after(a, 0, pr->count, v->t0);
+    const int end = first_start_at_or_after(a, k, pr->count, v->t1);
+    column_run run = { 0 };
+    while (k < end) {
+        const action *act = &pr->actions[k];
+        if (!action_is_compute((action_kind)act->kind)) {
+            k++;
+            continue;
+        }
+        const float x0 = tx(f, a[k].start), x1 = tx(f, a[k].end);
+        if (x1 - x0 < 1) {
+            /* the column where the bar ends; the next bar ends further right */
+            const float col = floorf(x1);
+            const double col_end = timeline_view_x_to_time(v, col + 1);
+            unsigned mask = 0;
+            int j = k, seen = 0;
+            for (; j < end && a[j].end <= col_end && seen < 8; j++) {
+                if (action_is_compute((action_kind)pr->actions[j].kind)) {
+                    mask |= 1u << pr->actions[j].kind;
+                    seen++;
+                }
+            }
+            if (j < end && a[j].end <= col_end)
+                j = first_end_after(a, j, end, col_end);
+            run_add(f, &run, col, col + 1, y0, h, f->mixed[(mask >> ACTION_F) & 31]);
+            k = j > k + 1 ? j : k + 1;
+            continue;
+        }
+        run_flush(f, &run);
+        const style st = f->styles[act->kind];
+        /* a hairline gap keeps back-to-back bars apart once they are wide */
+        const float gap = x1 - x0 >= 4 ? 1 : 0;
+        const float cx0 = clip_x(f, x0), cx1 = clip_x(f, x1 - gap);
+        if (st.pattern == DRAW2D_SOLID)
+            draw2d_rect(f->d, cx0, y0, cx1 - cx0, h, st.fill);
+        else
+            draw2d_rect_pattern(f->d, cx0, y0, cx1 - cx0, h, st.fill, st.ink, st.pattern,
+                                f->period);
+        if (f->font) {
+            char s[32];
+            if (act->kind == ACTION_OVERLAP_F_B)
+                snprintf(s, sizeof s, "%d|%d", (int)act->microbatch, (int)act->microbatch2);
+            else
+                snprintf(s, sizeof s, "%d", (int)act->microbatch);
+            draw_label_in_bar(f, x0, x1 - gap, y0, h, s, st.fill);
+        }
+        k++;
+    }
+    run_flush(f, &run);
+}
+
+/* Idle time: the row between its bars, over [0, makespan], drawn once under
+ * them as a faint hatch (one quad per row, whatever the number of gaps). */
+static void draw_bubble(const frame *f, int r)
+{
+    const timeline_view *v = f->v;
+    const float x0 = clip_x(f, tx(f, 0)), x1 = clip_x(f, tx(f, f->p->tl->makespan));
+    if (x1 <= x0)
+        return;
+    const rgba8 ink = f->pal->bubble;
+    const rgba8 fill = with_alpha(ink, (uint8_t)(ink.a * 2 / 5));
+    draw2d_rect_pattern(f->d, x0, row_top(v, r), x1 - x0, v->bar_h, fill, ink, DRAW2D_HATCH,
+                        f->period);
+}
+
+static void draw_allreduces(const frame *f)
+{
+    const timeline_view *v = f->v;
+    const timeline *tl = f->p->tl;
+    if (v->lane_h <= 0)
+        return;
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        if (ar->end < v->t0 || ar->start > v->t1)
+            continue;
+        const float x0 = clip_x(f, tx(f, ar->start));
+        const float x1 = maxf(clip_x(f, tx(f, ar->end)), x0 + 1);
+        const float y = row_top(v, ar->src_rank) + v->lane_y + v->lane_h * 0.15f;
+        draw2d_rect(f->d, x0, y, x1 - x0, v->lane_h * 0.7f, f->pal->allreduce);
+    }
+}
+
+static void draw_arrow(const frame *f, float xs, float ys, float xe, float ye, float thick,
+                       rgba8 color)
+{
+    const float dx = xe - xs, dy = ye - ys;
+    const float len = sqrtf(dx * dx + dy * dy);
+    if (len < 1)
+        return;
+    const float ux = dx / len, uy = dy / len;
+    const float head = minf(f->v->em * 0.4f, len * 0.6f);
+    const float bx = xe - ux * head, by = ye - uy * head;
+    draw2d_line(f->d, xs, ys, bx, by, thick, color);
+    draw2d_triangle(f->d, xe, ye, bx - uy * head * 0.45f, by + ux * head * 0.45f,
+                    bx + uy * head * 0.45f, by - ux * head * 0.45f, color);
+}
+
+/* p2p transfers whose [start, end] meets the visible range. Each rank's walk
+ * starts at the first producing action that can reach t0 (the cursor's
+ * fields are documented: rank, action index, half); when more than one
+ * arrow per 4 pixels could be visible they would only be noise, so none are
+ * drawn. */
+static void draw_p2p(const frame *f)
+{
+    const timeline_view *v = f->v;
+    const timeline *tl = f->p->tl;
+    const program *prog = tl->program;
+    if (tl->p2p_count == 0)
+        return;
+    long visible = 0;
+    for (int r = 0; r < prog->ranks; r++) {
+        const int n = prog->rank[r].count;
+        const int k0 = first_end_after(tl->time[r], 0, n, v->t0 - tl->p2p[r]);
+        visible += first_end_after(tl->time[r], k0, n, v->t1) - k0;
+    }
+    if ((double)visible > v->plot_w / 4)
+        return;
+    const float thick = maxf(1, v->em * 0.09f);
+    for (int r = 0; r < prog->ranks; r++) {
+        const int n = prog->rank[r].count;
+        p2p_cursor cur = { .rank = r,
+                           .index = first_end_after(tl->time[r], 0, n, v->t0 - tl->p2p[r]) };
+        transfer x;
+        while (timeline_next_p2p(tl, &cur, &x) && x.src_rank == r && x.start <= v->t1) {
+            if (x.end < v->t0)
+                continue;
+            const int to = x.dst_rank;
+            const float ys = to > r ? row_top(v, r) + v->bar_h : row_top(v, r);
+            const float ye = to > r ? row_top(v, to) : row_top(v, to) + v->bar_h;
+            draw_arrow(f, tx(f, x.start), ys, tx(f, x.end), ye, thick, f->pal->p2p);
+        }
+    }
+}
+
+/* Live activations: one sub-lane per rank, a filled step plot on the scale
+ * of the largest peak so ranks compare (GPipe's pile against 1F1B's
+ * staircase). Dense steps merge into 1-pixel columns showing the highest
+ * count met (scanning a few steps, then skipping the rest of the column). */
+static void draw_memory(const frame *f)
+{
+    const timeline_view *v = f->v;
+    const timeline_panel *p = f->p;
+    if (p->memory_peak <= 0 || v->mem_h < 2)
+        return;
+    const float sub = v->mem_h / (float)v->ranks;
+    const float scale = sub * 0.85f / (float)p->memory_peak;
+    const double end_t = p->tl->makespan;
+    for (int r = 0; r < v->ranks; r++) {
+        const timeline_memory_curve *c = &p->memory[r];
+        const float base = v->mem_y + sub * (float)(r + 1);
+        if (r % 2 == 1)
+            draw2d_rect(f->d, v->plot_x, base - sub, v->plot_w, sub, f->pal->row_alt);
+        if (sub >= 3)
+            draw2d_rect(f->d, v->plot_x, base - 1, v->plot_w, 1, f->pal->grid);
+        /* the step in force at t0 */
+        int lo = 0, hi = c->count;
+        while (lo < hi) {
+            const int mid = lo + (hi - lo) / 2;
+            if (c->steps[mid].time > v->t0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        int i = lo > 0 ? lo - 1 : 0;
+        float from = -INFINITY; /* pixels left of this are drawn */
+        column_run run = { 0 };
+        while (i < c->count && c->steps[i].time < v->t1) {
+            const double s1 = i + 1 < c->count ? c->steps[i + 1].time : end_t;
+            const float x0 = maxf(tx(f, c->steps[i].time), from), x1 = tx(f, s1);
+            int count = c->steps[i].count;
+            if (x1 <= x0) {
+                i++;
+                continue;
+            }
+            if (x1 - x0 >= 1) {
+                if (count > 0) {
+                    const float cx0 = clip_x(f, x0), cx1 = clip_x(f, x1);
+                    run_add(f, &run, cx0, cx1, base - scale * (float)count,
+                            scale * (float)count, f->pal->memory);
+                }
+                from = x1;
+                i++;
+                continue;
+            }
+            const float col = floorf(x0);
+            const double col_end = timeline_view_x_to_time(v, col + 1);
+            int j = i + 1, scanned = 0;
+            for (; j < c->count && c->steps[j].time < col_end && scanned < 8; j++, scanned++)
+                count = c->steps[j].count > count ? c->steps[j].count : count;
+            if (j < c->count && c->steps[j].time < col_end) {
+                lo = j;
+                hi = c->count;
+                while (lo < hi) {
+                    const int mid = lo + (hi - lo) / 2;
+                    if (c->steps[mid].time >= col_end)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                j = lo;
+            }
+            if (count > 0)
+                run_add(f, &run, col, col + 1, base - scale * (float)count,
+                        scale * (float)count, f->pal->memory);
+            from = col + 1;
+            /* the step in force at the column's end goes on from there */
+            i = j - 1 > i ? j - 1 : i + 1;
+        }
+        run_flush(f, &run);
+    }
+}
+
+/* The cursor's value on a tab over the axis: where it goes and what it says,
+ * so that the axis can leave room for it. */
+typedef struct cursor_tab {
+    bool shown;
+    float x, y, w, h;
+    char text[48];
+} cursor_tab;
+
+static cursor_tab cursor_tab_at(const frame *f, double t)
+{
+    const timeline_view *v = f->v;
+    cursor_tab tab = {0};
+    if (!f->font || t < v->t0 || t > v->t1)
+        return tab;
+    /* as many decimals as one pixel resolves */
+    const double per_px = (v->t1 - v->t0) / v->plot_w;
+    const int dec = per_px >= 1 ? 0 : (int)minf(9, (float)ceil(-log10(per_px)));
+    snprintf(tab.text, sizeof tab.text, "%.*f", dec, t);
+    tab.shown = true;
+    tab.w = text_width(f->font, f->size, tab.text) + v->em * 0.8f;
+    tab.h = f->font_px * 1.35f;
+    tab.x = minf(maxf(tx(f, t) - tab.w * 0.5f, v->x), v->x + v->w - tab.w);
+    tab.y = v->axis_y + v->em * 0.15f;
+    return tab;
+}
+
+/* Ticks every 1, 2 or 5 times a power of ten, about 7 em apart; labels the
+ * cursor's tab would cover are left out. */
+static void draw_axis(const frame *f, const cursor_tab *tab)
+{
+    const timeline_view *v = f->v;
+    const double span = v->t1 - v->t0;
+    const double step = nice_step(span * (v->em * 7) / v->plot_w);
+    const int dec = step_decimals(step);
+    const double i0 = ceil(v->t0 / step), i1 = floor(v->t1 / step);
+    const float tick = v->em * 0.35f;
+    draw2d_rect(f->d, v->plot_x, v->axis_y, v->plot_w, 1, f->pal->grid);
+    for (double i = i0; i <= i1 && i - i0 < 1000; i++) {
+        const double t = i * step;
+        const float x = floorf(tx(f, t));
+        draw2d_rect(f->d, x, v->axis_y, 1, tick, f->pal->text);
+        if (!f->font)
+            continue;
+        char s[32];
+        snprintf(s, sizeof s, "%.*f", dec, fabs(t) < step * 1e-6 ? 0.0 : t);
+        const float half = 0.5f * text_width(f->font, f->size, s) + v->em * 0.3f;
+        if (tab->shown && x + half > tab->x && x - half < tab->x + tab->w)
+            continue;
+        text_draw(f->font, f->d, f->size, x, v->axis_y + tick + f->font_px * 0.95f, s,
+                  f->pal->text, TEXT_ALIGN_CENTER);
+    }
+}
+
+static void draw_grid(const frame *f)
+{
+    const timeline_view *v = f->v;
+    const double step = nice_step((v->t1 - v->t0) * (v->em * 7) / v->plot_w);
+    const double i0 = ceil(v->t0 / step), i1 = floor(v->t1 / step);
+    for (double i = i0; i <= i1 && i - i0 < 1000; i++)
+        draw2d_rect(f->d, floorf(tx(f, i * step)), v->plot_y, 1, v->plot_h, f->pal->grid);
+}
+
+static void draw_labels(const frame *f)
+{
+    const timeline_view *v = f->v;
+    if (!f->font)
+        return;
+    /* every k-th rank when the rows are shorter than a line */
+    int every = (int)ceilf(f->font_px * 1.1f / maxf(v->row_pitch, 1));
+    every = every < 1 ? 1 : every;
+    const float x = v->plot_x - v->em * 0.5f;
+    for (int r = 0; r < v->ranks; r += every) {
+        char s[32];
+        snprintf(s, sizeof s, "rank %d", r);
+        const float mid = row_top(v, r) + 0.5f * maxf(v->bar_h, f->digit_h);
+        text_draw(f->font, f->d, f->size, x, mid + 0.5f * f->digit_h, s, f->pal->text,
+                  TEXT_ALIGN_RIGHT);
+    }
+    if (f->p->memory_peak > 0 && v->mem_h >= f->font_px) {
+        char s[48];
+        const float y = v->mem_y + 0.5f * v->mem_h;
+        if (v->mem_h >= f->font_px * 2.3f) {
+            text_draw(f->font, f->d, f->size, x, y - 0.1f * f->font_px, "memory", f->pal->text,
+                      TEXT_ALIGN_RIGHT);
+            snprintf(s, sizeof s, "peak %d", f->p->memory_peak);
+            text_draw(f->font, f->d, f->size, x, y + 1.05f * f->font_px, s,
+                      with_alpha(f->pal->text, 170), TEXT_ALIGN_RIGHT);
+        } else {
+            text_draw(f->font, f->d, f->size, x, y + 0.5f * f->digit_h, "memory", f->pal->text,
+                      TEXT_ALIGN_RIGHT);
+        }
+    }
+}
+
+/* The line at t across rows and memory lane, a notch at the top, and the
+ * value on a tab over the axis. */
+static void draw_cursor(const frame *f, double t, const cursor_tab *tab)
+{
+    const timeline_view *v = f->v;
+    if (t < v->t0 || t > v->t1)
+        return;
+    const float x = tx(f, t);
+    const float thick = maxf(2, roundf(v->em * 0.12f));
+    draw2d_clip(f->d, v->plot_x - thick, v->y, v->plot_w + 2 * thick, v->h);
+    draw2d_rect(f->d, x - thick * 0.5f, v->plot_y, thick, v->plot_h, f->pal->cursor);
+    const float n = v->em * 0.45f;
+    draw2d_triangle(f->d, x - n, v->plot_y, x + n, v->plot_y, x, v->plot_y + n, f->pal->cursor);
+    draw2d_clip_off(f->d);
+    if (!tab->shown)
+        return;
+    draw2d_rect(f->d, tab->x, tab->y, tab->w, tab->h, f->pal->cursor);
+    text_draw(f->font, f->d, f->size, tab->x + tab->w * 0.5f,
+              tab->y + 0.5f * (tab->h + f->digit_h), tab->text, text_on(f->pal->cursor),
+              TEXT_ALIGN_CENTER);
+}
+
+static void draw_hover(const frame *f, const timeline_panel_hover *hv)
+{
+    const timeline_view *v = f->v;
+    const timeline *tl = f->p->tl;
+    if (!hv || hv->kind == TIMELINE_HIT_NONE || hv->rank < 0 || hv->rank >= v->ranks)
+        return;
+    double s, e;
+    float y0, h;
+    char text[256];
+    if (hv->kind == TIMELINE_HIT_ACTION) {
+        if (hv->index < 0 || hv->index >= tl->program->rank[hv->rank].count)
+            return;
+        s = tl->time[hv->rank][hv->index].start;
+        e = tl->time[hv->rank][hv->index].end;
+        y0 = row_top(v, hv->rank);
+        h = v->bar_h;
+        timeline_panel_describe(tl, hv->rank, hv->index, text, sizeof text);
+    } else {
+        if (hv->index < 0 || hv->index >= tl->allreduce_count)
+            return;
+        s = tl->allreduces[hv->index].start;
+        e = tl->allreduces[hv->index].end;
+        y0 = row_top(v, hv->rank) + v->lane_y;
+        h = v->lane_h;
+        timeline_panel_describe_allreduce(tl, hv->index, text, sizeof text);
+    }
+    const float x0 = clip_x(f, tx(f, s)), x1 = maxf(clip_x(f, tx(f, e)), x0 + 1);
+    const float th = maxf(1.5f, v->em * 0.12f);
+    draw2d_clip(f->d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
+    draw2d_rect_outline(f->d, x0 - th, y0 - th, x1 - x0 + 2 * th, h + 2 * th, th, f->pal->text);
+    draw2d_clip_off(f->d);
+    if (!f->font)
+        return;
+    /* the tooltip over the bar, or under it when the panel's top is in the way */
+    const float w = text_width(f->font, f->size, text) + v->em;
+    const float bh = f->font_px * 1.6f;
+    float bx = 0.5f * (maxf(x0, v->plot_x) + minf(x1, v->plot_x + v->plot_w)) - w * 0.5f;
+    bx = maxf(minf(bx, v->x + v->w - w), v->x);
+    float by = y0 - bh - v->em * 0.3f;
+    if (by < v->y)
+        by = y0 + h + v->em * 0.3f;
+    draw2d_rect(f->d, bx, by, w, bh, with_alpha(f->pal->background, 240));
+    draw2d_rect_outline(f->d, bx, by, w, bh, 1, f->pal->text);
+    text_draw(f->font, f->d, f->size, bx + v->em * 0.5f, by + 0.5f * (bh + f->digit_h), text,
+              f->pal->text, TEXT_ALIGN_LEFT);
+}
+
+void timeline_panel_draw(const timeline_panel *p, draw2d *d, const text_font *font,
+                         int font_size_index, const timeline_palette *pal, double t,
+                         const timeline_panel_hover *hover)
+{
+    assert(p->tl && d && pal);
+    assert(!font || (font_size_index >= 0 && font_size_index < font->size_count));
+    const timeline_view *v = &p->view;
+    if (v->w <= 0 || v->h <= 0)
+        return;
+    frame f = { .p = p, .v = v, .d = d, .font = font, .size = font_size_index, .pal = pal };
+    f.font_px = font ? (float)font->sizes[font_size_index] : v->em;
+    f.digit_h = f.font_px * 0.72f; /* DejaVu's digits are 0.73 em tall */
+    f.period = maxf(4, roundf(v->em * 0.5f));
+    for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++)
+        f.styles[kind] = kind_style(pal, kind);
+    for (unsigned m = 0; m < 32; m++)
+        f.mixed[m] = mixed_fill(pal, m << ACTION_F);
+
+    draw2d_clip_off(d);
+    draw2d_rect(d, v->x, v->y, v->w, v->h, pal->background);
+    for (int r = 1; r < v->ranks; r += 2)
+        draw2d_rect(d, v->x, row_top(v, r), v->w, v->row_pitch, pal->row_alt);
+
+    draw2d_clip(d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
+    draw_grid(&f);
+    for (int r = 0; r < v->ranks; r++)
+        draw_bubble(&f, r);
+    /* arrows under the bars: they show in the gaps between rows, where they
+     * say who sends to whom, and never cover a bar's number */
+    draw_p2p(&f);
+    for (int r = 0; r < v->ranks; r++)
+        draw_bars(&f, r);
+    draw_allreduces(&f);
+    draw_memory(&f);
+    draw2d_clip_off(d);
+
+    draw2d_clip(d, v->x, v->y, v->w, v->h);
+    draw_labels(&f);
+    const cursor_tab tab = cursor_tab_at(&f, t);
+    draw_axis(&f, &tab);
+    draw2d_clip_off(d);
+    draw_cursor(&f, t, &tab);
+    draw_hover(&f, hover);
+    draw2d_clip_off(d);
+}

@@ -1,0 +1,27 @@
+#version 330 core
+// Flat colour, a little directional shading so the box reads as 3D, a
+// darker rim so neighbouring faces stay apart, and the weights' gradient
+// fill rising from the bottom edge.
+in vec3 v_normal;
+in vec2 v_uv;
+flat in vec4 v_color;
+flat in vec4 v_color2;
+flat in vec4 v_params;
+
+uniform vec3 u_light;      // direction towards the light, normalised
+uniform vec3 u_edge_color;
+
+out vec4 frag;
+
+void main()
+{
+    vec3 c = v_uv.y < v_params.x ? v_color2.rgb : v_color.rgb;
+    float shade = 0.72 + 0.28 * abs(dot(normalize(v_normal), u_light));
+    c *= shade;
+    c = mix(c, vec3(1.0), v_params.z * 0.35);
+    // Distance to the nearest edge in pixels, from the uv's screen derivatives.
+    vec2 d = min(v_uv, 1.0 - v_uv) / max(fwidth(v_uv), vec2(1e-6));
+    float edge = 1.0 - smoothstep(0.6, 1.6, min(d.x, d.y));
+    c = mix(c, u_edge_color, edge * v_params.y);
+    frag = vec4(c, max(v_color.a, edge * v_params.y * 0.9));
+}

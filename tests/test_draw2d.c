@@ -1,0 +1,478 @@
+/* test_draw2d.c - 2D primitives rendered headless (EGL, llvmpipe on CI) into a
+ * 256x128 GL_RGBA8 framebuffer and read back: exact colours inside and
+ * outside rectangles, clipping, patterns, lines, blending, order, growth and
+ * frame-to-frame determinism. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <glad/gl.h>
+
+#include "draw2d.h"
+#include "gl_context.h"
+
+enum { W = 256, H = 128 };
+
+/* Colours every 8-bit target stores exactly. */
+static const rgba8 BG = {0, 0, 0, 255};
+static const rgba8 RED = {200, 30, 40, 255};
+static const rgba8 GREEN = {20, 180, 60, 255};
+static const rgba8 BLUE = {0, 0, 255, 255};
+static const rgba8 WHITE = {255, 255, 255, 255};
+
+typedef struct fixture {
+    gl_context gl;
+    GLuint fbo, rbo;
+    draw2d d;
+    uint8_t pixels[W * H * 4]; /* top row first after read_back */
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture fx;
+    ppf_error err = {0};
+    if (!gl_context_init_headless(&fx.gl, &err)) {
+        print_error("gl_context_init_headless: %s\n", err.message);
+        return -1;
+    }
+    glGenRenderbuffers(1, &fx.rbo);
+    glBindRenderbuffer(GL_RENDERBUFFER, fx.rbo);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+    glGenFramebuffers(1, &fx.fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fx.fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, fx.rbo);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        print_error("framebuffer incomplete\n");
+        return -1;
+    }
+    if (!draw2d_init(&fx.d, &err)) {
+        print_error("draw2d_init: %s\n", err.message);
+        return -1;
+    }
+    *state = &fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    draw2d_deinit(&fx->d);
+    glDeleteFramebuffers(1, &fx->fbo);
+    glDeleteRenderbuffers(1, &fx->rbo);
+    gl_context_deinit(&fx->gl);
+    return 0;
+}
+
+/* Clears to BG and starts a batch. */
+static void begin(fixture *fx)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, fx->fbo);
+    glViewport(0, 0, W, H);
+    glClearColor(BG.r / 255.0f, BG.g / 255.0f, BG.b / 255.0f, BG.a / 255.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    draw2d_begin(&fx->d, W, H);
+}
+
+/* Flushes and reads the framebuffer into fx->pixels, top row first. */
+static void finish(fixture *fx)
+{
+    static uint8_t rows[W * H * 4];
+    draw2d_flush(&fx->d);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rows);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    for (int y = 0; y < H; y++)
+        memcpy(fx->pixels + (size_t)y * W * 4, rows + (size_t)(H - 1 - y) * W * 4, W * 4);
+}
+
+static rgba8 pixel(const fixture *fx, int x, int y)
+{
+    const uint8_t *p = fx->pixels + ((size_t)y * W + x) * 4;
+    return (rgba8){p[0], p[1], p[2], p[3]};
+}
+
+static bool same(rgba8 a, rgba8 b)
+{
+    return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a;
+}
+
+/* Fails with both colours when pixel (x, y) is not `want`. */
+#define assert_pixel(fx, x, y, want)                                                               \
+    do {                                                                                           \
+        rgba8 got_ = pixel(fx, x, y), want_ = (want);                                              \
+        if (!same(got_, want_))                                                                    \
+            fail_msg("pixel (%d, %d): got %d,%d,%d,%d, want %d,%d,%d,%d", (x), (y), got_.r,        \
+                     got_.g, got_.b, got_.a, want_.r, want_.g, want_.b, want_.a);                  \
+    } while (0)
+
+/* Number of pixels of colour c in [x0, x1) x [y0, y1). */
+static int count_color(const fixture *fx, int x0, int y0, int x1, int y1, rgba8 c)
+{
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            n += same(pixel(fx, x, y), c);
+    return n;
+}
+
+static void test_solid_rect(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect(&fx->d, 10, 20, 30, 40, RED);
+    finish(fx);
+    assert_pixel(fx, 10, 20, RED); /* corners inside */
+    assert_pixel(fx, 39, 59, RED);
+    assert_pixel(fx, 9, 20, BG); /* just outside each edge */
+    assert_pixel(fx, 40, 20, BG);
+    assert_pixel(fx, 10, 19, BG);
+    assert_pixel(fx, 10, 60, BG);
+    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 30 * 40);
+}
+
+/* Fractional edges follow the pixel-centre rule: (10.6, 20.4) to (20.4, 30.6)
+ * covers the pixels whose centres are inside, x 11..19 and y 20..30. */
+static void test_fractional_rect(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect(&fx->d, 10.6f, 20.4f, 9.8f, 10.2f, RED);
+    finish(fx);
+    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 9 * 11);
+    assert_pixel(fx, 11, 20, RED);
+    assert_pixel(fx, 19, 30, RED);
+    assert_pixel(fx, 10, 20, BG);
+    assert_pixel(fx, 20, 20, BG);
+    assert_pixel(fx, 11, 19, BG);
+    assert_pixel(fx, 11, 31, BG);
+}
+
+/* Everything appended under a clip stays inside it, to the pixel: a rect
+ * over the whole framebuffer, a line and a triangle crossing the clip's
+ * edges. After clip_off, drawing reaches the whole framebuffer again. */
+static void test_clip(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_clip(&fx->d, 50, 30, 20, 10);
+    draw2d_rect(&fx->d, 0, 0, W, H, RED);
+    draw2d_clip(&fx->d, 100, 30, 20, 10);
+    draw2d_line(&fx->d, 90, 20, 130, 50, 3, GREEN);
+    draw2d_triangle(&fx->d, 95, 25, 125, 30, 110, 60, GREEN);
+    draw2d_clip_off(&fx->d);
+    draw2d_rect(&fx->d, 200, 100, 10, 10, BLUE);
+    finish(fx);
+
+    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 20 * 10);
+    assert_int_equal(count_color(fx, 50, 30, 70, 40, RED), 20 * 10);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            rgba8 p = pixel(fx, x, y);
+            bool in_line_clip = x >= 100 && x < 120 && y >= 30 && y < 40;
+            if (p.g > 0 && p.b == 0 && !same(p, RED) && !in_line_clip)
+                fail_msg("green at (%d, %d) outside the clip", x, y);
+        }
+    assert_true(count_color(fx, 100, 30, 120, 40, GREEN) > 20);
+    assert_int_equal(count_color(fx, 0, 0, W, H, BLUE), 100);
+}
+
+/* A rect that lies wholly outside the clip is never appended. */
+static void test_clip_culls(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_clip(&fx->d, 0, 0, 50, 50);
+    draw2d_rect(&fx->d, 60, 60, 10, 10, RED);
+    draw2d_glyph(&fx->d, 100, 0, 110, 10, 0, 0, 1, 1, RED);
+    assert_int_equal(fx->d.count, 0);
+    draw2d_rect(&fx->d, 40, 40, 20, 20, RED); /* straddles the clip: kept */
+    assert_int_equal(fx->d.count, 6);
+    finish(fx);
+    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 10 * 10);
+}
+
+/* Each pattern shows both colours inside its rect and nothing outside; two
+ * neighbouring bars give the same pixels as one bar twice as wide (the
+ * pattern is anchored to the framebuffer, so the stripes line up). */
+static void test_patterns(void **state)
+{
+    fixture *fx = *state;
+    const draw2d_pattern patterns[] = {DRAW2D_HATCH, DRAW2D_DOTS, DRAW2D_CROSSHATCH};
+    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
+        begin(fx);
+        draw2d_rect_pattern(&fx->d, 20, 20, 40, 30, BLUE, WHITE, patterns[i], 8);
+        draw2d_rect_pattern(&fx->d, 100, 20, 20, 30, BLUE, WHITE, patterns[i], 8);
+        draw2d_rect_pattern(&fx->d, 120, 20, 20, 30, BLUE, WHITE, patterns[i], 8);
+        finish(fx);
+        int fill = count_color(fx, 20, 20, 60, 50, BLUE);
+        int ink = count_color(fx, 20, 20, 60, 50, WHITE);
+        print_message("pattern %d: %d fill, %d ink pixels of 1200\n", (int)patterns[i], fill, ink);
+        assert_true(fill > 100);
+        assert_true(ink > 50);
+        assert_int_equal(count_color(fx, 0, 0, W, 20, BG), W * 20);
+        assert_int_equal(count_color(fx, 0, 50, W, H, BG), W * (H - 50));
+        assert_int_equal(count_color(fx, 0, 20, 20, 50, BG), 20 * 30);
+
+        /* Shift the joined pair onto the single bar: same pixels where the
+         * pattern repeats (the shift of 80 is a multiple of the period 8
+         * along x, and the stripes are diagonal, so the phase matches). */
+        for (int y = 20; y < 50; y++)
+            for (int x = 0; x < 40; x++)
+                if (!same(pixel(fx, 20 + x, y), pixel(fx, 100 + x, y)))
+                    fail_msg("pattern %d differs at (%d, %d) between one bar and two",
+                             (int)patterns[i], 20 + x, y);
+    }
+}
+
+/* The ink replaces the fill: with a transparent fill and a half-transparent
+ * ink, stripe pixels are the ink over the background and the gaps show the
+ * background untouched. */
+static void test_pattern_translucent(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect_pattern(&fx->d, 0, 0, 64, 64, (rgba8){255, 0, 0, 0}, (rgba8){255, 255, 255, 128},
+                        DRAW2D_HATCH, 8);
+    finish(fx);
+    int gaps = 0, stripes = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            rgba8 p = pixel(fx, x, y);
+            assert_true(p.r == p.g && p.g == p.b); /* never tinted by the red fill */
+            assert_in_range(p.r, 0, 129);
+            gaps += p.r == 0;
+            stripes += p.r >= 127;
+        }
+    assert_true(gaps > 500 && stripes > 500);
+}
+
+/* Zero period means the default; the rect still gets both colours. */
+static void test_pattern_default_period(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect_pattern(&fx->d, 0, 0, 64, 64, RED, WHITE, DRAW2D_HATCH, 0);
+    finish(fx);
+    assert_true(count_color(fx, 0, 0, 64, 64, RED) > 0);
+    assert_true(count_color(fx, 0, 0, 64, 64, WHITE) > 0);
+}
+
+/* A 2-pixel horizontal line on a pixel boundary covers exactly two rows at
+ * full colour; a 1-pixel vertical line through pixel centres one column. */
+static void test_lines(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_line(&fx->d, 20, 40, 100, 40, 2, GREEN);
+    draw2d_line(&fx->d, 150.5f, 10, 150.5f, 90, 1, RED);
+    finish(fx);
+    for (int x = 20; x < 100; x++) {
+        assert_pixel(fx, x, 39, GREEN);
+        assert_pixel(fx, x, 40, GREEN);
+        assert_pixel(fx, x, 38, BG);
+        assert_pixel(fx, x, 41, BG);
+    }
+    assert_pixel(fx, 18, 40, BG);
+    assert_pixel(fx, 101, 40, BG);
+    assert_int_equal(count_color(fx, 0, 0, W, H, GREEN), 80 * 2);
+    for (int y = 10; y < 90; y++) {
+        assert_pixel(fx, 150, y, RED);
+        assert_pixel(fx, 149, y, BG);
+        assert_pixel(fx, 151, y, BG);
+    }
+}
+
+/* A diagonal line lights pixels near it (antialiased edges) and none far off. */
+static void test_diagonal_line(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_line(&fx->d, 10, 10, 110, 110, 2, WHITE);
+    finish(fx);
+    int lit = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            rgba8 p = pixel(fx, x, y);
+            if (same(p, BG))
+                continue;
+            lit++;
+            float d = ((float)x - (float)y) / 1.41421356f; /* centre to the line */
+            if (d > 3.0f || d < -3.0f)
+                fail_msg("pixel (%d, %d) lit %.1f px from the line", x, y, d);
+        }
+    assert_true(lit > 200);
+    assert_pixel(fx, 60, 60, WHITE);
+}
+
+static void test_triangle(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_triangle(&fx->d, 10, 10, 60, 10, 10, 60, GREEN); /* either winding draws */
+    draw2d_triangle(&fx->d, 100, 10, 100, 60, 150, 10, GREEN);
+    finish(fx);
+    assert_pixel(fx, 12, 12, GREEN);
+    assert_pixel(fx, 55, 12, GREEN);
+    assert_pixel(fx, 55, 55, BG);
+    assert_pixel(fx, 102, 12, GREEN);
+    int n = count_color(fx, 0, 0, W, H, GREEN);
+    assert_in_range(n, 2 * 1250 - 120, 2 * 1250 + 120); /* two times 50 * 50 / 2 */
+}
+
+/* Half-transparent red over blue: straight alpha, result in the middle. */
+static void test_alpha_blend(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect(&fx->d, 0, 0, 50, 50, BLUE);
+    draw2d_rect(&fx->d, 10, 10, 20, 20, (rgba8){255, 0, 0, 128});
+    finish(fx);
+    rgba8 p = pixel(fx, 20, 20);
+    assert_in_range(p.r, 127, 129);
+    assert_int_equal(p.g, 0);
+    assert_in_range(p.b, 126, 128);
+    assert_int_equal(p.a, 255);
+    assert_pixel(fx, 5, 5, BLUE);
+}
+
+/* Later primitives land over earlier ones, whatever the kind or clip. */
+static void test_order(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect(&fx->d, 10, 10, 40, 40, RED);
+    draw2d_rect(&fx->d, 30, 30, 40, 40, GREEN);
+    draw2d_clip(&fx->d, 0, 0, W, H);
+    draw2d_rect(&fx->d, 60, 60, 20, 20, BLUE);
+    draw2d_clip_off(&fx->d);
+    draw2d_line(&fx->d, 0, 75.5f, W, 75.5f, 1, WHITE);
+    finish(fx);
+    assert_pixel(fx, 20, 20, RED);
+    assert_pixel(fx, 40, 40, GREEN);
+    assert_pixel(fx, 65, 65, BLUE);
+    assert_pixel(fx, 65, 75, WHITE);
+    assert_pixel(fx, 35, 75, WHITE);
+    assert_pixel(fx, 35, 74, BG);
+
+    begin(fx); /* reversed */
+    draw2d_rect(&fx->d, 30, 30, 40, 40, GREEN);
+    draw2d_rect(&fx->d, 10, 10, 40, 40, RED);
+    finish(fx);
+    assert_pixel(fx, 40, 40, RED);
+}
+
+/* Outline inside the box, thickness pixels wide, hollow middle. */
+static void test_rect_outline(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_rect_outline(&fx->d, 10, 10, 40, 30, 2, WHITE);
+    finish(fx);
+    assert_int_equal(count_color(fx, 0, 0, W, H, WHITE), 40 * 30 - 36 * 26);
+    assert_pixel(fx, 10, 10, WHITE);
+    assert_pixel(fx, 49, 39, WHITE);
+    assert_pixel(fx, 12, 12, BG);
+}
+
+/* The same content twice gives the same pixels; the batch keeps its
+ * capacity across frames (no allocation in steady state), even after it
+ * had to grow past its initial size. */
+static void draw_scene(draw2d *d)
+{
+    draw2d_rect(d, 0, 0, W, H, (rgba8){30, 30, 40, 255});
+    for (int i = 0; i < 2000; i++) {
+        float x = (float)(i * 37 % W), y = (float)(i * 13 % H);
+        draw2d_rect_pattern(d, x, y, 9.5f, 7.25f, (rgba8){(uint8_t)i, 100, 200, 200}, WHITE,
+                            (draw2d_pattern)(i % 4), 5);
+    }
+    draw2d_clip(d, 30, 30, 100, 50);
+    draw2d_line(d, 0, 0, W, H, 1.5f, (rgba8){255, 200, 0, 180});
+    draw2d_triangle(d, 40, 40, 140, 45, 60, 120, (rgba8){0, 200, 100, 128});
+    draw2d_clip_off(d);
+}
+
+static void test_frames_identical(void **state)
+{
+    fixture *fx = *state;
+    static uint8_t first[W * H * 4];
+    begin(fx);
+    draw_scene(&fx->d);
+    int capacity = fx->d.capacity;
+    assert_true(capacity >= 2000 * 6);
+    finish(fx);
+    memcpy(first, fx->pixels, sizeof first);
+    assert_int_equal(fx->d.gpu_capacity, capacity);
+
+    begin(fx);
+    draw_scene(&fx->d);
+    finish(fx);
+    assert_int_equal(fx->d.capacity, capacity);
+    assert_int_equal(fx->d.gpu_capacity, capacity);
+    assert_memory_equal(first, fx->pixels, sizeof first);
+}
+
+/* A glyph quad with no atlas bound draws nothing visible (coverage 0). */
+static void test_glyph_without_atlas(void **state)
+{
+    fixture *fx = *state;
+    begin(fx);
+    draw2d_set_atlas(&fx->d, 0);
+    draw2d_glyph(&fx->d, 10, 10, 30, 30, 0, 0, 1, 1, WHITE);
+    finish(fx);
+    assert_int_equal(count_color(fx, 0, 0, W, H, BG), W * H);
+}
+
+/* flush leaves the state draw2d.h promises. */
+static void test_flush_state(void **state)
+{
+    fixture *fx = *state;
+    glEnable(GL_DEPTH_TEST);
+    begin(fx);
+    draw2d_rect(&fx->d, 0, 0, 10, 10, RED);
+    finish(fx);
+    assert_true(glIsEnabled(GL_BLEND));
+    assert_false(glIsEnabled(GL_DEPTH_TEST));
+    assert_false(glIsEnabled(GL_SCISSOR_TEST));
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+}
+
+static void test_deinit_zeroed(void **state)
+{
+    (void)state;
+    draw2d zero = {0};
+    draw2d_deinit(&zero);
+    draw2d_deinit(&zero);
+    draw2d_deinit(NULL);
+    assert_int_equal(zero.program, 0);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solid_rect),
+        cmocka_unit_test(test_fractional_rect),
+        cmocka_unit_test(test_clip),
+        cmocka_unit_test(test_clip_culls),
+        cmocka_unit_test(test_patterns),
+        cmocka_unit_test(test_pattern_translucent),
+        cmocka_unit_test(test_pattern_default_period),
+        cmocka_unit_test(test_lines),
+        cmocka_unit_test(test_diagonal_line),
+        cmocka_unit_test(test_triangle),
+        cmocka_unit_test(test_alpha_blend),
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_rect_outline),
+        cmocka_unit_test(test_frames_identical),
+        cmocka_unit_test(test_glyph_without_atlas),
+        cmocka_unit_test(test_flush_state),
+        cmocka_unit_test(test_deinit_zeroed),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -359,9 +359,10 @@ static void print_state(const viewer *v, FILE *f)
     const timeline_view *tv = &v->frame.panel.view;
     fprintf(f,
             "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
-            "distance=%.4f timeline=%.6f:%.6f\n",
+            "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d\n",
             v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
-            v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1);
+            v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
+            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, v->win_w, v->win_h);
     fflush(f);
 }
 

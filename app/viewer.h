@@ -21,6 +21,12 @@
  *     quit
  * Lines starting with '#' and blank lines are skipped.
  *
+ * The state line (print, --print-state) is one line of key=value pairs:
+ *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
+ *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
+ * timeline is the visible time range, plot the timeline's plot area in
+ * framebuffer pixels, fb and window the framebuffer and window sizes.
+ *
  * Errors: viewer_run returns 1 with one line when there is no display, no
  * GL 3.3 context, or a bad script (file, line and what is wrong); 0 on quit.
  */

@@ -10,7 +10,7 @@
 /* Only the running matmul's box shows: drawing the whole action's boxes
  * faintly hid the faces behind a yellow haze. */
 #define MATMUL_LIT_OPACITY 0.45f
-#define TRANSFER_OPACITY 0.75f
+#define TRANSFER_OPACITY 0.85f
 #define WAITING_OPACITY 0.4f /* an input that arrived before its stage can use it */
 #define SLICE_INSET 0.08f /* of a micro-batch slice, on each side */
 

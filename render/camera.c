@@ -38,7 +38,7 @@ static const struct {
     const char *name;
     float yaw, pitch; /* radians */
 } PRESETS[CAMERA_PRESET_COUNT] = {
-    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-30.0f), DEG(32.0f)},
+    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-14.0f), DEG(40.0f)},
     [CAMERA_PRESET_FRONT] = {"front", 0.0f, 0.0f},
     [CAMERA_PRESET_TOP] = {"top", 0.0f, PITCH_LIMIT},
     /* Looking along +x from before the first layer: the batch runs across
@@ -47,8 +47,8 @@ static const struct {
     /* The mirror of the default, from +y where the weight faces are. */
     [CAMERA_PRESET_BACK] = {"back", DEG(150.0f), DEG(30.0f)},
     [CAMERA_PRESET_LOW] = {"low", DEG(-30.0f), DEG(-30.0f)},
-    [CAMERA_PRESET_FIRST_STAGE] = {"first-stage", DEG(-30.0f), DEG(32.0f)},
-    [CAMERA_PRESET_LAST_STAGE] = {"last-stage", DEG(-30.0f), DEG(32.0f)},
+    [CAMERA_PRESET_FIRST_STAGE] = {"first-stage", DEG(-14.0f), DEG(40.0f)},
+    [CAMERA_PRESET_LAST_STAGE] = {"last-stage", DEG(-14.0f), DEG(40.0f)},
     /* Turned towards the side so the batch axis (y), along which the
      * replicas are stacked, spreads across the screen. */
     [CAMERA_PRESET_REPLICAS] = {"replicas", DEG(-60.0f), DEG(35.0f)},

@@ -1,6 +1,9 @@
 /* draw2d.h - flat 2D drawing in framebuffer pixels: rectangles (solid or
  * patterned), lines, triangles and glyph quads, batched into one buffer and
- * drawn with one shader.
+ * uploaded once per flush; each run of primitives with the same fill, clip
+ * and atlas is one draw call (a small shader per fill, since llvmpipe pays
+ * for every branch of a shader on every pixel). Draw calls are cheap, but
+ * appending like things together (all bars, then all labels) makes fewer.
  *
  * For: the timeline panel, the HUD, the legend, labels and the help card.
  * Coordinates are framebuffer pixels with the origin at the top-left corner
@@ -51,20 +54,23 @@ typedef enum draw2d_pattern {
     DRAW2D_CROSSHATCH,  /* both diagonals */
 } draw2d_pattern;
 
+/* One GL program per fill (solid, hatch, dots, crosshatch, glyph, line):
+ * llvmpipe would otherwise pay for every fill on every pixel. */
+enum { DRAW2D_PROGRAMS = 6 };
+
 typedef struct draw2d {
-    unsigned program;       /* GL program */
+    unsigned programs[DRAW2D_PROGRAMS]; /* GL programs, indexed by draw2d.c's FILL_* */
+    int loc_viewport[DRAW2D_PROGRAMS];  /* their u_viewport uniforms */
     unsigned vao, vbo;      /* GL vertex array and buffer */
-    int loc_viewport;       /* uniform locations */
-    int loc_atlas;
     unsigned atlas;         /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
     struct draw2d_vertex *vertices; /* appended since draw2d_begin */
     int count, capacity;    /* vertices */
     int gpu_capacity;       /* vertices the GL buffer holds */
     int width, height;      /* framebuffer size given to draw2d_begin */
     float clip[4];          /* x0, y0, x1, y1 in pixels; the whole framebuffer when off */
-    struct draw2d_segment *segments; /* runs of vertices sharing a clip rect and atlas */
+    int scissor[4];         /* clip rounded to whole pixels: GL scissor box (y up) */
+    struct draw2d_segment *segments; /* runs of vertices drawn with one call */
     int segment_count, segment_capacity;
-    bool state_changed;     /* clip or atlas changed since the last segment began */
 } draw2d;
 
 /* Compiles the shader and creates the buffers; needs a current GL 3.3 context. */
@@ -101,7 +107,7 @@ void draw2d_triangle(draw2d *d, float x0, float y0, float x1, float y1, float x2
                      rgba8 color);
 
 /* Sets the texture glyph quads sample (a single-channel coverage atlas).
- * Changing it starts a new draw call at flush (order is kept). */
+ * Glyphs appended before the change keep the old one. */
 void draw2d_set_atlas(draw2d *d, unsigned texture);
 /* A glyph quad: pixels (x0, y0)-(x1, y1), atlas texels (u0, v0)-(u1, v1) in
  * 0..1; the atlas's coverage times color.a is the alpha. */

@@ -5,29 +5,33 @@
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glad/gl.h>
 
 enum { MAX_LABELS = 512 };
 
-const char *const frame_help_lines[] = {
-    "space        play / pause",
-    "← →          previous / next event",
-    "+ −          faster / slower",
-    "Home End     start / end of the iteration",
-    "drag timeline   scrub time",
-    "W S, ctrl+wheel   zoom the timeline",
-    "A D, shift+wheel  pan the timeline",
-    ". ,          next / previous event",
-    "F            fit the timeline",
-    "left drag    orbit     right drag  pan",
-    "wheel        zoom the 3D view",
-    "1 – 9        camera presets     0  fit",
-    "f11          fullscreen     t  theme",
-    "p            save a screenshot (PNG)",
-    "h ?          this card     q Esc  quit",
-    NULL,
+const frame_help_item frame_help[] = {
+    {"space", "play / pause"},
+    {"← →   . ,", "previous / next event"},
+    {"+ −", "faster / slower"},
+    {"Home End", "start / end of the iteration"},
+    {"drag timeline", "scrub time (the 3D view follows)"},
+    {"W S, wheel", "zoom the timeline around the pointer"},
+    {"A D, shift+wheel", "pan the timeline; right drag too"},
+    {"f", "fit the timeline to the iteration"},
+    {"drag the divider", "share of the 3D view and the timeline"},
+    {"left drag", "orbit the 3D view"},
+    {"right drag", "pan the 3D view"},
+    {"wheel", "zoom the 3D view"},
+    {"1 – 9, 0", "camera presets, fit the 3D view"},
+    {"F11, alt+Enter", "fullscreen"},
+    {"t", "dark / light theme"},
+    {"p", "save a screenshot (PNG)"},
+    {"h ?", "this card"},
+    {"q Esc", "quit"},
+    {NULL, NULL},
 };
 
 frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
@@ -50,6 +54,16 @@ frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
     return l;
 }
 
+typedef struct label_rect {
+    float x0, y0, x1, y1;
+} label_rect;
+
+/* Rectangles already covered this frame, so labels never pile up. */
+typedef struct frame_label_set {
+    label_rect placed[MAX_LABELS];
+    int count;
+} label_set;
+
 static text_font_desc font_desc(const frame_layout *l)
 {
     return (text_font_desc){.sizes = {l->body_px, l->small_px, l->large_px}, .size_count = 3};
@@ -70,6 +84,7 @@ bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, 
     if (!timeline_panel_init(&f->panel, tl, err))
         goto fail;
     scene_state_init(&f->state, s);
+    f->labels = ppf_calloc(1, sizeof *f->labels);
     f->ready = true;
     return true;
 fail:
@@ -81,6 +96,7 @@ void frame_renderer_deinit(frame_renderer *f)
 {
     if (!f)
         return;
+    free(f->labels);
     scene_state_deinit(&f->state);
     timeline_panel_deinit(&f->panel);
     text_font_deinit(&f->font);
@@ -114,14 +130,6 @@ static rgba8 with_alpha(rgba8 c, uint8_t a)
 
 /* ---- labels in 3D -------------------------------------------------------- */
 
-typedef struct label_rect {
-    float x0, y0, x1, y1;
-} label_rect;
-
-typedef struct label_set {
-    label_rect placed[MAX_LABELS];
-    int count;
-} label_set;
 
 static bool overlaps(const label_set *ls, label_rect r)
 {
@@ -331,24 +339,35 @@ static void draw_caption(frame_renderer *f, const scene *s, const timeline *tl,
 
 static void draw_help(frame_renderer *f, const frame_layout *l, const theme *th)
 {
-    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
     int n = 0;
-    float w = text_width(&f->font, FRAME_FONT_LARGE, "Keys");
-    for (; frame_help_lines[n]; n++) {
-        float tw = text_width(&f->font, FRAME_FONT_BODY, frame_help_lines[n]);
-        w = tw > w ? tw : w;
+    while (frame_help[n].keys)
+        n++;
+    /* The small size when the body size would not fit the window's height. */
+    int size = FRAME_FONT_BODY;
+    if (text_font_metrics(&f->font, size).line_height * (float)(n + 3) > (float)l->height * 0.95f)
+        size = FRAME_FONT_SMALL;
+    text_metrics m = text_font_metrics(&f->font, size);
+    float kw = 0, ww = 0;
+    for (int k = 0; k < n; k++) {
+        float a = text_width(&f->font, size, frame_help[k].keys);
+        float b = text_width(&f->font, size, frame_help[k].what);
+        kw = a > kw ? a : kw;
+        ww = b > ww ? b : ww;
     }
-    float pad = m.ascent, h = m.line_height * (float)(n + 2) + 2 * pad;
+    float pad = m.ascent, gap = m.ascent * 1.5f, w = kw + gap + ww;
+    float h = m.line_height * (float)(n + 1) + 2 * pad;
     float x = ((float)l->width - w) / 2 - pad, y = ((float)l->height - h) / 2;
     draw2d_rect(&f->batch, x, y, w + 2 * pad, h, with_alpha(th->panel, 245));
     draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2, th->grid);
     float base = y + pad + m.ascent;
-    text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base, "Keys", th->text,
-              TEXT_ALIGN_LEFT);
-    base += m.line_height * 2;
-    for (int k = 0; k < n; k++, base += m.line_height)
-        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, frame_help_lines[k],
-                  th->text, TEXT_ALIGN_LEFT);
+    text_draw(&f->font, &f->batch, size, x + pad, base, "Keys", th->text, TEXT_ALIGN_LEFT);
+    base += m.line_height;
+    for (int k = 0; k < n; k++, base += m.line_height) {
+        text_draw(&f->font, &f->batch, size, x + pad, base, frame_help[k].keys, th->text,
+                  TEXT_ALIGN_LEFT);
+        text_draw(&f->font, &f->batch, size, x + pad + kw + gap, base, frame_help[k].what,
+                  th->text_dim, TEXT_ALIGN_LEFT);
+    }
 }
 
 void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
@@ -376,14 +395,16 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
                         (int)l.view_w, (int)l.view_h);
     glViewport(0, 0, fb_width, fb_height);
 
-    static label_set labels; /* scratch; see the note below */
-    labels.count = 0;
+    label_set *labels = f->labels;
+    labels->count = 0;
     draw2d_begin(&f->batch, fb_width, fb_height);
-    draw_hud(f, tl, &l, v, &th, &labels);
-    if (v->show_legend)
-        draw_legend(f, &l, &th, &labels);
-    draw_labels(f, s, &l, v, &th, &labels);
-    draw_caption(f, s, tl, &l, v, &th);
+    if (!v->bare) {
+        draw_hud(f, tl, &l, v, &th, labels);
+        if (v->show_legend)
+            draw_legend(f, &l, &th, labels);
+        draw_labels(f, s, &l, v, &th, labels);
+        draw_caption(f, s, tl, &l, v, &th);
+    }
     timeline_panel_draw(&f->panel, &f->batch, &f->font, FRAME_FONT_SMALL, &pal, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
     draw2d_rect(&f->batch, 0, l.panel_y - 1, (float)fb_width, 2, th.grid);

@@ -57,6 +57,8 @@ typedef struct frame_view {
     const char *status;     /* "▶ ×1.0" or "⏸"; NULL = none */
     bool show_help;         /* the key card */
     bool show_legend;
+    bool bare;              /* only the 3D view and the timeline: no HUD, labels or caption
+                               (pixel tests that probe objects) */
     timeline_panel_hover hover; /* the bar under the pointer (kind NONE = none) */
     int caption_rank;       /* -1: the rank scene_caption_rank picks */
 } frame_view;
@@ -68,6 +70,7 @@ typedef struct frame_renderer {
     int font_body_px;        /* size the atlas was rendered for */
     timeline_panel panel;
     scene_state state;
+    struct frame_label_set *labels; /* placed label rectangles, reused every frame */
     bool ready;
 } frame_renderer;
 
@@ -84,7 +87,10 @@ bool frame_renderer_layout(frame_renderer *f, int fb_width, int fb_height, float
 void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
                          const frame_view *view, int fb_width, int fb_height);
 
-/* The text of the help card, one key per line ("space  play / pause"). */
-extern const char *const frame_help_lines[];
+/* The help card: keys and what they do, ending with {NULL, NULL}. */
+typedef struct frame_help_item {
+    const char *keys, *what;
+} frame_help_item;
+extern const frame_help_item frame_help[];
 
 #endif

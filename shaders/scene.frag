@@ -18,7 +18,8 @@ void main()
     vec3 c = v_uv.y < v_params.x ? v_color2.rgb : v_color.rgb;
     float shade = 0.72 + 0.28 * abs(dot(normalize(v_normal), u_light));
     c *= shade;
-    c = mix(c, vec3(1.0), v_params.z * 0.35);
+    // A flash lightens a little; hue stays (orange p2p must not turn yellow).
+    c = mix(c, vec3(1.0), v_params.z * 0.12);
     // Distance to the nearest edge in pixels, from the uv's screen derivatives.
     vec2 d = min(v_uv, 1.0 - v_uv) / max(fwidth(v_uv), vec2(1e-6));
     float edge = 1.0 - smoothstep(0.6, 1.6, min(d.x, d.y));

@@ -16,6 +16,7 @@
 
 #include "draw2d.h"
 #include "gl_context.h"
+#include "gl_shader.h"
 
 enum { W = 256, H = 128 };
 
@@ -442,6 +443,66 @@ static void test_flush_state(void **state)
     assert_int_equal(glGetError(), GL_NO_ERROR);
 }
 
+/* Compile and link errors come back as one line naming the program and stage. */
+static void test_shader_errors(void **state)
+{
+    (void)state;
+    static const char *vert = "#version 330 core\nvoid main() { gl_Position = vec4(0.0); }\n";
+    static const char *frag_ok = "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    static const char *frag_bad = "#version 330 core\nout vec4 c;\nvoid main() { c = oops; }\n";
+    static const char *vert_no_main = "#version 330 core\nvoid helper() {}\n";
+    ppf_error err = {0};
+    unsigned prog = 123;
+
+    assert_false(gl_program_build(&prog, "broken", vert, frag_bad, &err));
+    print_message("compile error: %s\n", err.message);
+    assert_int_equal(prog, 0);
+    assert_non_null(strstr(err.message, "shader broken (fragment): compile failed: "));
+    assert_non_null(strstr(err.message, "oops"));
+    assert_null(strchr(err.message, '\n'));
+
+    assert_false(gl_program_build(&prog, "unlinked", vert_no_main, frag_ok, &err));
+    print_message("link error: %s\n", err.message);
+    assert_int_equal(prog, 0);
+    assert_non_null(strstr(err.message, "shader unlinked: link failed: "));
+    assert_null(strchr(err.message, '\n'));
+
+    assert_true(gl_program_build(&prog, "fine", vert, frag_ok, &err));
+    assert_true(prog != 0);
+    gl_program_delete(&prog);
+    assert_int_equal(prog, 0);
+    gl_program_delete(&prog);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+}
+
+/* Glyphs keep the atlas that was set when they were appended. */
+static void test_atlas_per_glyph(void **state)
+{
+    fixture *fx = *state;
+    static const uint8_t full[4] = {255, 255, 255, 255};
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, 2, 2, 0, GL_RED, GL_UNSIGNED_BYTE, full);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+
+    begin(fx);
+    draw2d_set_atlas(&fx->d, tex);
+    draw2d_glyph(&fx->d, 10, 10, 20, 20, 0, 0, 1, 1, RED);
+    draw2d_set_atlas(&fx->d, 0);
+    draw2d_glyph(&fx->d, 30, 10, 40, 20, 0, 0, 1, 1, RED);
+    draw2d_set_atlas(&fx->d, tex);
+    draw2d_glyph(&fx->d, 50, 10, 60, 20, 0, 0, 1, 1, GREEN);
+    finish(fx);
+    assert_int_equal(count_color(fx, 10, 10, 20, 20, RED), 100);
+    assert_int_equal(count_color(fx, 30, 10, 40, 20, BG), 100);
+    assert_int_equal(count_color(fx, 50, 10, 60, 20, GREEN), 100);
+    glDeleteTextures(1, &tex);
+}
+
 static void test_deinit_zeroed(void **state)
 {
     (void)state;
@@ -449,7 +510,7 @@ static void test_deinit_zeroed(void **state)
     draw2d_deinit(&zero);
     draw2d_deinit(&zero);
     draw2d_deinit(NULL);
-    assert_int_equal(zero.program, 0);
+    assert_int_equal(zero.programs[0], 0);
 }
 
 int main(void)
@@ -472,6 +533,8 @@ int main(void)
         cmocka_unit_test(test_frames_identical),
         cmocka_unit_test(test_glyph_without_atlas),
         cmocka_unit_test(test_flush_state),
+        cmocka_unit_test(test_shader_errors),
+        cmocka_unit_test(test_atlas_per_glyph),
         cmocka_unit_test(test_deinit_zeroed),
     };
     return cmocka_run_group_tests(tests, setup, teardown) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

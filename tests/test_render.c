@@ -1,0 +1,313 @@
+/* Headless render tests (EGL on llvmpipe, no X server): whole frames drawn
+ * the way the viewer and export draw them, checked by pixel probes at the
+ * screen positions of known objects in known states, by the timeline
+ * cursor's column, by purity (the same t gives the same pixels whatever was
+ * drawn before) and against golden images with a tolerance.
+ *
+ * Golden images live in tests/data/golden/. After a deliberate change of the
+ * picture, look at the new frames and rewrite them with
+ *     PPFLOW_UPDATE_GOLDEN=1 ./tests/test_render
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "image_png.h"
+#include "offscreen.h"
+#include "session.h"
+
+enum { W = 640, H = 360 };
+
+typedef struct fixture {
+    session s;
+    offscreen o;
+    uint8_t *pixels;
+} fixture;
+
+static fixture *fixture_new(const session_flag *flags, int n, int w, int h)
+{
+    fixture *x = calloc(1, sizeof *x);
+    ppf_error err = {{0}};
+    if (!session_build(&x->s, NULL, flags, n, &err))
+        fail_msg("session: %s", err.message);
+    if (!offscreen_init(&x->o, &x->s, w, h, &err))
+        fail_msg("offscreen: %s", err.message);
+    x->pixels = malloc((size_t)w * h * 4);
+    return x;
+}
+
+static void fixture_free(fixture *x)
+{
+    offscreen_deinit(&x->o);
+    session_deinit(&x->s);
+    free(x->pixels);
+    free(x);
+}
+
+static void draw(fixture *x, const frame_view *v)
+{
+    offscreen_draw(&x->o, v);
+    offscreen_read(&x->o, x->pixels);
+}
+
+static const uint8_t *pixel(const fixture *x, int px, int py)
+{
+    assert_true(px >= 0 && px < x->o.width && py >= 0 && py < x->o.height);
+    return x->pixels + ((size_t)py * x->o.width + px) * 4;
+}
+
+/* The role whose colour is nearest in brightness-normalised RGB (faces are
+ * shaded x0.72..1, so compare directions), each role taken as drawn over
+ * the background at the opacity of translucent boxes. */
+static int nearest_role(const theme *th, const uint8_t *p)
+{
+    int best = -1;
+    double best_d = 1e9;
+    const double alpha = 0.85;
+    for (int r = 0; r < SCENE_ROLE_COUNT; r++) {
+        rgba8 c = th->role[r], bg = th->background;
+        bool box = r == SCENE_ROLE_MATMUL || r == SCENE_ROLE_P2P || r == SCENE_ROLE_ALLREDUCE;
+        double a_ = box ? alpha : 1;
+        double a[3] = {p[0], p[1], p[2]};
+        double b[3] = {c.r * a_ + bg.r * (1 - a_), c.g * a_ + bg.g * (1 - a_),
+                       c.b * a_ + bg.b * (1 - a_)};
+        double na = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) + 1e-9;
+        double nb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) + 1e-9;
+        double d = 0;
+        for (int k = 0; k < 3; k++)
+            d += (a[k] / na - b[k] / nb) * (a[k] / na - b[k] / nb);
+        if (d < best_d)
+            best_d = d, best = r;
+    }
+    return best;
+}
+
+/* Where a world point lands in the frame, given the frame's layout. */
+static void project(const fixture *x, const frame_view *v, const float world[3], int *px, int *py)
+{
+    frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split);
+    float fx, fy;
+    assert_true(camera_project(&v->cam, l.view_w / l.view_h, world, (int)l.view_w,
+                               (int)l.view_h, &fx, &fy));
+    *px = (int)lrintf(fx + l.view_x);
+    *py = (int)lrintf(fy + l.view_y);
+}
+
+/* A point a fraction (u, v) across a face, in the face's plane. */
+static void face_point(const scene_box *b, float u, float v, float out[3])
+{
+    int k = 0;
+    for (int a = 0; a < 3; a++) {
+        if (b->min[a] == b->max[a]) {
+            out[a] = b->min[a];
+        } else {
+            out[a] = b->min[a] + (k == 0 ? u : v) * (b->max[a] - b->min[a]);
+            k++;
+        }
+    }
+}
+
+static void expect_role_at(const fixture *x, const frame_view *v, const float world[3], int role,
+                           const char *what)
+{
+    theme th = theme_get(v->theme);
+    int px, py;
+    project(x, v, world, &px, &py);
+    const uint8_t *p = pixel(x, px, py);
+    int got = nearest_role(&th, p);
+    if (got != role)
+        fail_msg("%s at (%d, %d): rgb(%d, %d, %d) looks like role %d, expected role %d", what, px,
+                 py, p[0], p[1], p[2], got, role);
+}
+
+/* From above, rank 1's activation for micro-batch 3 shows in the activation
+ * colour while its F runs, and the background shows there after its backward. */
+static void test_activation_face_probe(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, 0, W, H);
+    const scene *s = &x->s.scene;
+    const scene_cell *c = &s->cells[1 * s->microbatches + 3];
+    frame_view v = offscreen_default_view(&x->o, c->f_start + 0.9 * (c->f_end - c->f_start),
+                                          THEME_DARK, CAMERA_PRESET_TOP);
+    v.bare = true;
+    draw(x, &v);
+    /* Layer 2 is stage 1's first layer; its hidden face h² lies flat at z = 0. */
+    scene_box h = scene_object_box(s, SCENE_HIDDEN, 2, 3, 0);
+    float p[3];
+    face_point(&h, 0.3f, 0.5f, p);
+    expect_role_at(x, &v, p, SCENE_ROLE_ACTIVATION, "h² of micro-batch 3 during its F");
+
+    v.t = c->b_end + 0.01;
+    draw(x, &v);
+    int px, py;
+    project(x, &v, p, &px, &py);
+    theme th = theme_get(THEME_DARK);
+    const uint8_t *q = pixel(x, px, py);
+    /* Nothing is left there but, maybe, micro-batches drawn below; not green. */
+    if (nearest_role(&th, q) == SCENE_ROLE_ACTIVATION && q[1] > 60)
+        fail_msg("h² of micro-batch 3 still drawn after its backward: rgb(%d, %d, %d)", q[0], q[1],
+                 q[2]);
+    fixture_free(x);
+}
+
+/* A p2p box flashes in the p2p colour while the send is in flight. */
+static void test_p2p_flash_probe(void **state)
+{
+    (void)state;
+    static const session_flag flags[] = {{"p2p", "0.5"}};
+    fixture *x = fixture_new(flags, 1, W, H);
+    const scene *s = &x->s.scene;
+    const scene_cell *c = &s->cells[0 * s->microbatches + 2];
+    frame_view v = offscreen_default_view(&x->o, c->f_end + 0.25, THEME_DARK, CAMERA_PRESET_TOP);
+    v.bare = true;
+    draw(x, &v);
+    scene_box b = scene_object_box(s, SCENE_P2P, 0, 2, 0);
+    float top[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
+    expect_role_at(x, &v, top, SCENE_ROLE_P2P, "p2p box 0 -> 1 of micro-batch 2 in flight");
+    /* Before the send, the gap is empty. */
+    v.t = c->f_end - 0.5;
+    draw(x, &v);
+    int px, py;
+    project(x, &v, top, &px, &py);
+    theme th = theme_get(THEME_DARK);
+    const uint8_t *q = pixel(x, px, py);
+    if (nearest_role(&th, q) == SCENE_ROLE_P2P && q[0] > 80)
+        fail_msg("p2p box drawn before its send: rgb(%d, %d, %d)", q[0], q[1], q[2]);
+    fixture_free(x);
+}
+
+/* The timeline cursor is drawn at time_to_x(t) in every row. */
+static void test_timeline_cursor(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, 0, W, H);
+    timeline_palette pal = timeline_palette_dark();
+    const double ts[] = {0.5, 7.25, 20, 32.5};
+    for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+        frame_view v = offscreen_default_view(&x->o, ts[k], THEME_DARK, CAMERA_PRESET_DEFAULT);
+        draw(x, &v);
+        const timeline_view *tv = &x->o.frame.panel.view;
+        int cx = (int)floor(timeline_view_time_to_x(tv, ts[k]));
+        int hits = 0, probes = 0;
+        for (float y = tv->plot_y + 2; y < tv->plot_y + tv->plot_h - 2; y += tv->plot_h / 12) {
+            probes++;
+            for (int dx = -1; dx <= 1; dx++) {
+                const uint8_t *p = pixel(x, cx + dx, (int)y);
+                if (abs(p[0] - pal.cursor.r) < 12 && abs(p[1] - pal.cursor.g) < 12 &&
+                    abs(p[2] - pal.cursor.b) < 12) {
+                    hits++;
+                    break;
+                }
+            }
+        }
+        if (hits < probes * 3 / 4)
+            fail_msg("t = %g: cursor colour at x = %d in %d of %d rows probed", ts[k], cx, hits,
+                     probes);
+    }
+    fixture_free(x);
+}
+
+/* The picture at t does not depend on what was drawn before. */
+static void test_same_t_same_pixels(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, 0, 320, 180);
+    size_t n = 320 * 180 * 4;
+    uint8_t *first = malloc(n);
+    frame_view v = offscreen_default_view(&x->o, 12.3, THEME_DARK, CAMERA_PRESET_DEFAULT);
+    draw(x, &v);
+    memcpy(first, x->pixels, n);
+    v.t = 30;
+    draw(x, &v);
+    v.t = 1;
+    draw(x, &v);
+    v.t = 12.3;
+    draw(x, &v);
+    assert_memory_equal(first, x->pixels, n);
+    free(first);
+    fixture_free(x);
+}
+
+/* Compares the frame with a golden PNG: at most 0.5% of pixels may differ
+ * by more than 24 in a channel (driver versions round differently), and
+ * the mean difference stays under 2. */
+static void compare_golden(const fixture *x, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/golden/%s", PPFLOW_SOURCE_DIR, name);
+    ppf_error err = {{0}};
+    const char *update = getenv("PPFLOW_UPDATE_GOLDEN");
+    if (update && update[0] == '1') {
+        if (!image_write_png(path, x->pixels, x->o.width, x->o.height, 0, false, &err))
+            fail_msg("%s", err.message);
+        print_message("wrote %s\n", path);
+        return;
+    }
+    image want = {0};
+    if (!image_read_png(path, &want, &err))
+        fail_msg("%s (PPFLOW_UPDATE_GOLDEN=1 writes it)", err.message);
+    assert_int_equal(want.width, x->o.width);
+    assert_int_equal(want.height, x->o.height);
+    long off = 0;
+    double sum = 0;
+    size_t n = (size_t)want.width * want.height;
+    for (size_t i = 0; i < n; i++) {
+        int worst = 0;
+        for (int k = 0; k < 3; k++) {
+            int d = abs((int)want.rgba[i * 4 + k] - (int)x->pixels[i * 4 + k]);
+            worst = d > worst ? d : worst;
+            sum += d;
+        }
+        off += worst > 24;
+    }
+    double mean = sum / (3.0 * n);
+    if (off > (long)(n / 200) || mean > 2)
+        fail_msg("%s: %ld of %zu pixels differ by more than 24, mean difference %.2f", name, off, n,
+                 mean);
+    image_deinit(&want);
+}
+
+static void test_golden_frames(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, 0, W, H);
+    struct {
+        double t;
+        theme_id theme;
+        camera_preset cam;
+        bool help;
+        const char *name;
+    } frames[] = {
+        {6.5, THEME_DARK, CAMERA_PRESET_DEFAULT, false, "default_t6.5_dark.png"},
+        {20.2, THEME_LIGHT, CAMERA_PRESET_DEFAULT, false, "default_t20.2_light.png"},
+        {26, THEME_DARK, CAMERA_PRESET_TOP, true, "default_t26_top_help.png"},
+    };
+    for (size_t k = 0; k < sizeof frames / sizeof frames[0]; k++) {
+        frame_view v = offscreen_default_view(&x->o, frames[k].t, frames[k].theme, frames[k].cam);
+        v.show_help = frames[k].help;
+        draw(x, &v);
+        compare_golden(x, frames[k].name);
+    }
+    fixture_free(x);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_activation_face_probe),
+        cmocka_unit_test(test_p2p_flash_probe),
+        cmocka_unit_test(test_timeline_cursor),
+        cmocka_unit_test(test_same_t_same_pixels),
+        cmocka_unit_test(test_golden_frames),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,835 @@
+/* Tests of the live viewer in a real X server (Xvfb), as a user drives it.
+ *
+ *   - script: `ppflow --script FILE` under `xvfb-run`: a drag in the timeline
+ *     scrubs to the time under the pointer and stops playback, `h` shows the
+ *     help, `t` switches to the light theme; the screenshots show the
+ *     cursor at that time in the palette's colour and a lighter background.
+ *   - xdotool: our own Xvfb, ppflow with no script, and real X input
+ *     (XTEST) from xdotool: a drag, `p` (a numbered screenshot in the
+ *     working directory) and `q`; the state printed on quit and the
+ *     screenshot agree with the x where the button was released.
+ *
+ * Skipped, with a message, when xvfb-run, Xvfb, xauth or xdotool are not on
+ * PATH (tools/deps.sh installs them). Every child runs with a time limit
+ * and is killed on every failure path; files go into one scratch directory
+ * (the working directory of ppflow, TMPDIR for xvfb-run, XDG_CACHE_HOME for
+ * Mesa's shader cache), removed at the end. PPFLOW_EXE is the program. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "image_png.h"
+#include "timeline_panel.h"
+
+#ifndef PPFLOW_EXE
+#error "PPFLOW_EXE must name the ppflow program"
+#endif
+
+enum { CHILDREN_MAX = 8, STATES_MAX = 8 };
+#define RUN_SECONDS 60.0   /* the longest a ppflow run may take before it is killed */
+#define XDO_SECONDS 20.0   /* the same for one xdotool command */
+#define WAIT_SECONDS 30.0  /* for a window or a screenshot to appear */
+#define SCREEN_ARGS "-screen 0 1280x800x24"
+
+static char scratch[256];
+static char missing_tools[128]; /* "" when every tool is there */
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static void path_in(char *buf, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < size);
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            buf = realloc(buf, cap *= 2);
+            assert_non_null(buf);
+        }
+    }
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void sleep_seconds(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char dir[1024], file[1200];
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        snprintf(dir, sizeof dir, "%.*s", (int)(len < sizeof dir ? len : sizeof dir - 1), path);
+        snprintf(file, sizeof file, "%s/%s", len ? dir : ".", name);
+        if (access(file, X_OK) == 0)
+            return true;
+        path += len + (path[len] == ':');
+    }
+    return false;
+}
+
+/* Removes a directory tree (no symlinks are followed). */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        if (dir) {
+            struct dirent *e;
+            char child[1024];
+            while ((e = readdir(dir))) {
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                    continue;
+                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+                remove_tree(child);
+            }
+            closedir(dir);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* Entries of a directory, "." and ".." aside. */
+static int count_entries(const char *path)
+{
+    DIR *dir = opendir(path);
+    assert_non_null(dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(dir);
+    return n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* ---- children: spawned with a deadline, always reaped ---------------------- */
+
+/* Every child not yet reaped, so that a failing test (cmocka longjmps out of
+ * it) leaves no Xvfb or ppflow behind: the teardown kills what is here. */
+static struct {
+    pid_t pid;
+    bool group; /* leader of its own process group (xvfb-run and its Xvfb) */
+} children[CHILDREN_MAX];
+
+typedef struct spawn_desc {
+    const char *cwd;     /* NULL: the test's */
+    const char *out;     /* standard output to this file; NULL: /dev/null */
+    const char *err;     /* standard error to this file; NULL: /dev/null */
+    const char *display; /* DISPLAY; NULL: unset */
+    bool ppflow;         /* the program itself (sanitizer builds preload no_dlclose) */
+    bool group;          /* a process group of its own, killed as a whole */
+    int keep_fd;         /* a descriptor the child inherits (Xvfb -displayfd); -1: none */
+} spawn_desc;
+
+static void redirect(int fd, const char *path, int flags)
+{
+    int f = open(path ? path : "/dev/null", flags, 0644);
+    if (f < 0 || dup2(f, fd) < 0)
+        _exit(126);
+    close(f);
+}
+
+static void set_env_in(const char *name, const char *sub)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", scratch, sub);
+    setenv(name, path, 1);
+}
+
+/* Starts argv[0] (searched on PATH) as the desc says; returns its pid. */
+static pid_t spawn(const char *const *argv, const spawn_desc *d)
+{
+    assert_non_null(argv[0]);
+    int slot = 0;
+    while (slot < CHILDREN_MAX && children[slot].pid > 0)
+        slot++;
+    assert_true(slot < CHILDREN_MAX);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (d->group)
+            setpgid(0, 0);
+        redirect(0, NULL, O_RDONLY);
+        redirect(1, d->out, O_WRONLY | O_CREAT | O_TRUNC);
+        redirect(2, d->err, O_WRONLY | O_CREAT | O_TRUNC);
+        if (d->cwd && chdir(d->cwd) != 0)
+            _exit(126);
+        if (d->display)
+            setenv("DISPLAY", d->display, 1);
+        else
+            unsetenv("DISPLAY");
+        /* xvfb-run's auth file, Mesa's shader cache: in the scratch directory */
+        set_env_in("TMPDIR", "tmp");
+        set_env_in("XDG_CACHE_HOME", "cache");
+#ifdef PPFLOW_NO_DLCLOSE_SO
+        if (d->ppflow) {
+            /* Sanitizer build: Mesa dlcloses its driver at exit and
+             * LeakSanitizer then reports Mesa's own allocations as leaks in
+             * "<unknown module>" (5.5 kB in 258 blocks here, none of them
+             * ppflow's; with the driver kept loaded there are none). A
+             * preloaded dlclose that does nothing keeps leak checking on for
+             * ppflow's own code; it loads before libasan, hence
+             * verify_asan_link_order=0. */
+            setenv("LD_PRELOAD", PPFLOW_NO_DLCLOSE_SO, 1);
+            const char *asan = getenv("ASAN_OPTIONS");
+            char opts[512];
+            snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", asan ? asan : "",
+                     asan && *asan ? ":" : "");
+            setenv("ASAN_OPTIONS", opts, 1);
+        }
+#endif
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    if (d->group)
+        setpgid(pid, pid); /* also here: no race with a kill before the child ran */
+    children[slot].pid = pid;
+    children[slot].group = d->group;
+    return pid;
+}
+
+static int child_slot(pid_t pid)
+{
+    for (int k = 0; k < CHILDREN_MAX; k++)
+        if (children[k].pid == pid)
+            return k;
+    return -1;
+}
+
+/* True once the child has exited (it is not reaped: its pid stays ours). */
+static bool has_exited(pid_t pid)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+        return true; /* not our child any more */
+    return info.si_pid == pid;
+}
+
+/* Waits up to `seconds` for the child to exit; returns true if it did. */
+static bool wait_exit_for(pid_t pid, double seconds)
+{
+    double end = now_seconds() + seconds;
+    while (!has_exited(pid)) {
+        if (now_seconds() > end)
+            return false;
+        sleep_seconds(0.01);
+    }
+    return true;
+}
+
+/* Stops a child: SIGTERM (to its group if it leads one), SIGKILL after a
+ * grace period, then reaps it. Returns its wait status. */
+static int stop_child(pid_t pid, double grace)
+{
+    int slot = child_slot(pid);
+    assert_true(slot >= 0);
+    bool group = children[slot].group;
+    /* The leader is not reaped before its group is signalled, so the pgid
+     * cannot have been reused. */
+    if (!has_exited(pid))
+        kill(group ? -pid : pid, SIGTERM);
+    if (!wait_exit_for(pid, grace))
+        kill(group ? -pid : pid, SIGKILL);
+    if (group && kill(-pid, 0) == 0) { /* members that outlived the leader */
+        kill(-pid, SIGTERM);
+        sleep_seconds(0.5);
+        kill(-pid, SIGKILL);
+    }
+    int status = -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    children[slot].pid = 0;
+    return status;
+}
+
+/* Waits for a child to finish by itself within `seconds`; a child that runs
+ * over is killed and the test fails. Returns the exit code. */
+static int finish_child(pid_t pid, double seconds, const char *what)
+{
+    bool in_time = wait_exit_for(pid, seconds);
+    int status = stop_child(pid, 2.0);
+    if (!in_time)
+        fail_msg("%s did not finish within %.0f s: killed", what, seconds);
+    if (!WIFEXITED(status))
+        fail_msg("%s was killed by signal %d", what, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WEXITSTATUS(status);
+}
+
+static void stop_all_children(void)
+{
+    for (int k = 0; k < CHILDREN_MAX; k++)
+        if (children[k].pid > 0)
+            stop_child(children[k].pid, 2.0);
+}
+
+/* ---- the state line ---------------------------------------------------------- */
+
+typedef struct viewer_state {
+    double t;
+    int playing, help;
+    char theme[16];
+    double split;
+    double t0, t1;                        /* visible time range */
+    double plot_x, plot_y, plot_w, plot_h; /* framebuffer pixels */
+    int fb_w, fb_h, win_w, win_h;
+} viewer_state;
+
+/* The value of `key=` in a state line (a key starts the line or follows a space). */
+static const char *field(const char *line, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p++)
+        if ((p == line || p[-1] == ' ') && p[n] == '=')
+            return p + n + 1;
+    fail_msg("no %s= in the state line: %s", key, line);
+    return NULL;
+}
+
+static viewer_state parse_state(const char *line)
+{
+    viewer_state s = {0};
+    bool ok = sscanf(field(line, "t"), "%lf", &s.t) == 1 &&
+              sscanf(field(line, "playing"), "%d", &s.playing) == 1 &&
+              sscanf(field(line, "help"), "%d", &s.help) == 1 &&
+              sscanf(field(line, "theme"), "%15[a-z]", s.theme) == 1 &&
+              sscanf(field(line, "split"), "%lf", &s.split) == 1 &&
+              sscanf(field(line, "timeline"), "%lf:%lf", &s.t0, &s.t1) == 2 &&
+              sscanf(field(line, "plot"), "%lf:%lf:%lf:%lf", &s.plot_x, &s.plot_y, &s.plot_w,
+                     &s.plot_h) == 4 &&
+              sscanf(field(line, "fb"), "%dx%d", &s.fb_w, &s.fb_h) == 2 &&
+              sscanf(field(line, "window"), "%dx%d", &s.win_w, &s.win_h) == 2;
+    if (!ok)
+        fail_msg("cannot read the state line: %s", line);
+    if (!(s.t1 > s.t0) || !(s.plot_w > 0) || !(s.plot_h > 0) || s.fb_w <= 0 || s.fb_h <= 0 ||
+        s.win_w <= 0 || s.win_h <= 0)
+        fail_msg("implausible state line: %s", line);
+    return s;
+}
+
+/* The state lines in a run's standard output, in order; returns the count. */
+static int parse_states(const char *out, viewer_state *states, int max)
+{
+    int n = 0;
+    char line[1024];
+    for (const char *p = out; *p;) {
+        size_t len = strcspn(p, "\n");
+        if (strncmp(p, "t=", 2) == 0) {
+            assert_true(n < max && len < sizeof line);
+            memcpy(line, p, len);
+            line[len] = '\0';
+            states[n++] = parse_state(line);
+        }
+        p += len + (p[len] == '\n');
+    }
+    return n;
+}
+
+/* The time a scrub at framebuffer x gives: the panel's x -> t mapping
+ * (timeline_panel.h) with the layout the state line printed, clamped to
+ * [0, makespan] like the viewer does. */
+static double time_at_x(const viewer_state *s, double x, double makespan)
+{
+    double t = s->t0 + (x - s->plot_x) / s->plot_w * (s->t1 - s->t0);
+    return t < 0 ? 0 : t > makespan ? makespan : t;
+}
+
+/* The state line prints the plot to 0.01 px and t to 1e-6: a time is right
+ * if it is within 0.01 px of the expected one (half a pixel is 50 times that). */
+static void expect_time(double t, double expected, const viewer_state *s, const char *what)
+{
+    double tol = 0.01 * (s->t1 - s->t0) / s->plot_w + 2e-6;
+    if (fabs(t - expected) > tol)
+        fail_msg("%s: t = %.6f, expected %.6f (+- %.6f; %.2f px off)", what, t, expected, tol,
+                 (t - expected) / (s->t1 - s->t0) * s->plot_w);
+}
+
+/* ---- screenshots --------------------------------------------------------------- */
+
+static bool near_colour(const uint8_t *px, rgba8 c, int tol)
+{
+    return abs(px[0] - c.r) <= tol && abs(px[1] - c.g) <= tol && abs(px[2] - c.b) <= tol;
+}
+
+/* Of nine heights across the plot (10%..90%), how many have `c` within one
+ * pixel of column x. */
+static int column_matches(const image *img, const viewer_state *s, int x, rgba8 c)
+{
+    int hits = 0;
+    for (int k = 0; k < 9; k++) {
+        int y = (int)lround(s->plot_y + s->plot_h * (0.1 + 0.1 * k));
+        bool hit = false;
+        for (int dx = -1; dx <= 1 && !hit; dx++) {
+            int xx = x + dx;
+            if (xx >= 0 && xx < img->width && y >= 0 && y < img->height)
+                hit = near_colour(img->rgba + ((size_t)y * img->width + xx) * 4, c, 24);
+        }
+        hits += hit;
+    }
+    return hits;
+}
+
+/* The screenshot has the framebuffer's size and the cursor, in colour c, at
+ * the column of time t: on at least `min_hits` of nine heights, and not 30
+ * pixels to either side (so that the colour is the cursor's, not the plot's). */
+static void expect_cursor(const char *png, const viewer_state *s, double t, rgba8 c, int min_hits)
+{
+    image img = {0};
+    ppf_error err = {{0}};
+    if (!image_read_png(png, &img, &err))
+        fail_msg("screenshot: %s", err.message);
+    if (img.width != s->fb_w || img.height != s->fb_h)
+        fail_msg("%s is %dx%d, the framebuffer %dx%d", png, img.width, img.height, s->fb_w,
+                 s->fb_h);
+    int x = (int)lround(s->plot_x + (t - s->t0) / (s->t1 - s->t0) * s->plot_w);
+    int on = column_matches(&img, s, x, c);
+    int left = column_matches(&img, s, x - 30, c), right = column_matches(&img, s, x + 30, c);
+    image_deinit(&img);
+    if (on < min_hits || left > 2 || right > 2)
+        fail_msg("%s: cursor colour #%02x%02x%02x at x = %d on %d of 9 heights (want >= %d), "
+                 "at x - 30 on %d, at x + 30 on %d (want <= 2)",
+                 png, c.r, c.g, c.b, x, on, min_hits, left, right);
+}
+
+/* Mean luma of a 9x9 block around (x, y). */
+static double luma_at(const char *png, int x, int y)
+{
+    image img = {0};
+    ppf_error err = {{0}};
+    if (!image_read_png(png, &img, &err))
+        fail_msg("screenshot: %s", err.message);
+    assert_true(x >= 4 && y >= 4 && x + 4 < img.width && y + 4 < img.height);
+    double sum = 0;
+    for (int yy = y - 4; yy <= y + 4; yy++)
+        for (int xx = x - 4; xx <= x + 4; xx++) {
+            const uint8_t *p = img.rgba + ((size_t)yy * img.width + xx) * 4;
+            sum += 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+        }
+    image_deinit(&img);
+    return sum / 81;
+}
+
+/* ---- fixtures ---------------------------------------------------------------- */
+
+#define MAKESPAN 33.0 /* the default scenario: 1f1b P=4 M=8 D=2 (test_cli checks it) */
+
+static bool skip_if_no_tools(void)
+{
+    if (!missing_tools[0])
+        return false;
+    print_message("test_viewer: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth "
+                  "and xdotool)\n",
+                  missing_tools);
+    return true;
+}
+
+static void make_dir(const char *sub, char *path, size_t size)
+{
+    path_in(path, size, scratch, sub);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        fail_msg("cannot create %s: %s", path, strerror(errno));
+}
+
+/* Runs ppflow under xvfb-run with a script; returns ppflow's standard output
+ * (free it). The exit status must be 0. */
+static char *run_script(const char *name, const char *script)
+{
+    char dir[300], script_path[400], out[400], err[400];
+    make_dir("a", dir, sizeof dir);
+    path_in(script_path, sizeof script_path, dir, name);
+    path_in(out, sizeof out, scratch, "a.out");
+    path_in(err, sizeof err, scratch, "a.err");
+    write_text(script_path, script);
+    const char *argv[] = {"xvfb-run", "-a", "-s", SCREEN_ARGS, PPFLOW_EXE, "--size", "1280x720",
+                          "--script", script_path, "--print-state", NULL};
+    pid_t pid = spawn(argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true,
+                                          .group = true, .keep_fd = -1});
+    int code = finish_child(pid, RUN_SECONDS, "ppflow --script under xvfb-run");
+    char *text = read_all(out), *log = read_all(err);
+    assert_non_null(text);
+    assert_non_null(log);
+    if (code != 0)
+        fail_msg("ppflow --script exited with %d; stderr:\n%.3000s", code, log);
+    free(log);
+    return text;
+}
+
+/* ---- test A: a script --------------------------------------------------------- */
+
+static void test_script_scrub_help_theme(void **state)
+{
+    (void)state;
+    if (skip_if_no_tools()) {
+        skip();
+        return;
+    }
+    /* First the layout, so that the drag below lands in the plot whatever
+     * the margins are. */
+    char *out = run_script("layout.script", "frames 2\nprint\nquit\n");
+    viewer_state st[STATES_MAX];
+    assert_int_equal(parse_states(out, st, STATES_MAX), 2);
+    free(out);
+    const viewer_state l = st[0];
+    assert_string_equal(l.theme, "dark");
+    assert_int_equal(l.playing, 0);
+    assert_int_equal(l.help, 0);
+    assert_int_equal(l.fb_w, 1280);
+    assert_int_equal(l.fb_h, 720);
+
+    /* Script coordinates are window coordinates; the plot is in framebuffer pixels. */
+    double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
+    int y = (int)lround((l.plot_y + 0.55 * l.plot_h) * sy);
+    int x_down = (int)lround((l.plot_x + 0.20 * l.plot_w) * sx);
+    int x_last = (int)lround((l.plot_x + 0.41 * l.plot_w) * sx);
+    char shot_dark[400], shot_light[400], script[2048];
+    path_in(shot_dark, sizeof shot_dark, scratch, "a/dark.png");
+    path_in(shot_light, sizeof shot_light, scratch, "a/light.png");
+    snprintf(script, sizeof script,
+             "# play, then drag the cursor in the timeline (scrubbing stops playback)\n"
+             "frames 2\n"
+             "key space\n"
+             "frames 3\n"
+             "print\n"
+             "down left %d %d\n"
+             "frames 1\n"
+             "print\n"
+             "move %d %d\n"
+             "move %d %d\n"
+             "move %d %d\n"
+             "move %d %d\n"
+             "frames 2\n"
+             "screenshot %s\n"
+             "up left %d %d\n"
+             "print\n"
+             "key h\n"
+             "key t\n"
+             "screenshot %s\n"
+             "quit\n",
+             x_down, y, x_down + 40, y + 2, x_down + 90, y - 3, x_last - 5, y + 1, x_last, y,
+             shot_dark, x_last, y, shot_light);
+    out = run_script("drag.script", script);
+    int n = parse_states(out, st, STATES_MAX);
+    if (n != 4)
+        fail_msg("expected 3 print lines and the --print-state line, got %d:\n%s", n, out);
+    free(out);
+
+    /* after `key space`: playing */
+    assert_int_equal(st[0].playing, 1);
+    /* the press alone scrubs, and stops playback */
+    expect_time(st[1].t, time_at_x(&l, x_down / sx, MAKESPAN), &l, "after the button press");
+    assert_int_equal(st[1].playing, 0);
+    /* the drag: t follows the last position */
+    double t = time_at_x(&l, x_last / sx, MAKESPAN);
+    expect_time(st[2].t, t, &l, "after the drag");
+    assert_int_equal(st[2].playing, 0);
+    assert_string_equal(st[2].theme, "dark");
+    assert_int_equal(st[2].help, 0);
+    /* the layout did not move while scrubbing */
+    assert_true(st[2].t0 == l.t0 && st[2].t1 == l.t1 && st[2].plot_x == l.plot_x &&
+                st[2].plot_w == l.plot_w);
+    /* h and t: help shown, light theme; time untouched */
+    assert_int_equal(st[3].help, 1);
+    assert_string_equal(st[3].theme, "light");
+    expect_time(st[3].t, t, &l, "at quit");
+    assert_int_equal(st[3].playing, 0);
+
+    /* the screenshots: the cursor where t is, in each palette's colour (the
+     * help card covers the top of the plot in the second: fewer heights) */
+    expect_cursor(shot_dark, &st[2], st[2].t, timeline_palette_dark().cursor, 7);
+    expect_cursor(shot_light, &st[3], st[3].t, timeline_palette_light().cursor, 6);
+    /* the light theme's 3D background: middle-left of the view, clear of the HUD */
+    int bx = 16, by = (int)lround(l.split * l.fb_h * 0.5);
+    double dark = luma_at(shot_dark, bx, by), light = luma_at(shot_light, bx, by);
+    if (!(light > dark + 80))
+        fail_msg("3D background luma at (%d, %d): dark theme %.1f, light theme %.1f", bx, by, dark,
+                 light);
+    /* xvfb-run cleaned its temporary directory up */
+    char tmp[300];
+    path_in(tmp, sizeof tmp, scratch, "tmp");
+    assert_int_equal(count_entries(tmp), 0);
+}
+
+/* ---- test B: real input from xdotool --------------------------------------------- */
+
+/* Starts Xvfb on a display it picks itself (-displayfd: no race with other
+ * servers); returns its pid and the display name. */
+static pid_t start_xvfb(char *display, size_t size)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    char fd_arg[16], err[400];
+    snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
+    path_in(err, sizeof err, scratch, "xvfb.err");
+    const char *argv[] = {"Xvfb", "-displayfd", fd_arg, "-screen", "0", "1280x800x24",
+                          "-nolisten", "tcp", NULL};
+    pid_t pid = spawn(argv, &(spawn_desc){.err = err, .keep_fd = fds[1]});
+    close(fds[1]);
+    /* Xvfb writes the display number once it accepts connections. */
+    char buf[32] = "";
+    size_t n = 0;
+    double end = now_seconds() + WAIT_SECONDS;
+    while (n < sizeof buf - 1 && !strchr(buf, '\n') && now_seconds() < end) {
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        if (poll(&p, 1, 100) <= 0)
+            continue;
+        ssize_t got = read(fds[0], buf + n, sizeof buf - 1 - n);
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+        buf[n] = '\0';
+    }
+    close(fds[0]);
+    int number = -1;
+    if (!strchr(buf, '\n') || sscanf(buf, "%d", &number) != 1 || number < 0) {
+        char *log = read_all(err);
+        fail_msg("Xvfb did not start; its stderr:\n%.2000s", log ? log : "");
+    }
+    snprintf(display, size, ":%d", number);
+    return pid;
+}
+
+/* Runs one xdotool command on the display; returns its standard output (free it). */
+static char *xdo(const char *display, const char *const *args)
+{
+    const char *argv[48] = {"xdotool"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++) {
+        assert_true(argc < 47);
+        argv[argc] = args[argc - 1];
+    }
+    argv[argc] = NULL;
+    char out[400], err[400];
+    path_in(out, sizeof out, scratch, "xdo.out");
+    path_in(err, sizeof err, scratch, "xdo.err");
+    pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .display = display,
+                                          .keep_fd = -1});
+    int code = finish_child(pid, XDO_SECONDS, "xdotool");
+    char *text = read_all(out), *log = read_all(err);
+    assert_non_null(text);
+    assert_non_null(log);
+    if (code != 0 && strcmp(args[0], "search") != 0) /* search fails while there is no window */
+        fail_msg("xdotool %s exited with %d: %s", args[0], code, log);
+    free(log);
+    return text;
+}
+
+#define XDO(display, ...) xdo(display, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Fails, with ppflow's stderr, if ppflow has exited. */
+static void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for)
+{
+    if (!has_exited(ppflow))
+        return;
+    int status = stop_child(ppflow, 1.0);
+    char *log = read_all(err_path);
+    fail_msg("ppflow exited (status %d) while waiting for %s; stderr:\n%.2000s", status,
+             waiting_for, log ? log : "");
+}
+
+static void test_xdotool_drag_screenshot_quit(void **state)
+{
+    (void)state;
+    if (skip_if_no_tools()) {
+        skip();
+        return;
+    }
+    char display[32], dir[300], out[400], err[400], shot[400];
+    pid_t xvfb = start_xvfb(display, sizeof display);
+    make_dir("b", dir, sizeof dir);
+    path_in(out, sizeof out, scratch, "b.out");
+    path_in(err, sizeof err, scratch, "b.err");
+    path_in(shot, sizeof shot, dir, "ppflow-screenshot-001.png");
+    const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
+    pid_t ppflow = spawn(argv, &(spawn_desc){.cwd = dir, .out = out, .err = err,
+                                             .display = display, .ppflow = true, .keep_fd = -1});
+
+    /* the window, once it is mapped (no window manager: it sits at 0,0) */
+    char window[32] = "";
+    double end = now_seconds() + WAIT_SECONDS;
+    while (!window[0]) {
+        expect_alive(ppflow, err, "its window");
+        if (now_seconds() > end)
+            fail_msg("no visible window named ppflow after %.0f s", WAIT_SECONDS);
+        char *ids = XDO(display, "search", "--onlyvisible", "--name", "^ppflow");
+        sscanf(ids, "%31s", window);
+        free(ids);
+        if (!window[0])
+            sleep_seconds(0.1);
+    }
+
+    /* A drag in the timeline: the panel is the bottom 30% of the window
+     * (checked against the printed plot below). Starts from the 3D view so
+     * that the first move into the panel is a real motion. */
+    const int y = 612, x_down = 300, x_last = 451;
+    char ys[16], xs[5][16];
+    snprintf(ys, sizeof ys, "%d", y);
+    const int xv[5] = {x_down, x_down + 37, x_down + 80, x_last - 4, x_last};
+    for (int k = 0; k < 5; k++)
+        snprintf(xs[k], sizeof xs[k], "%d", xv[k]);
+    free(XDO(display, "mousemove", "--window", window, "100", "100",            /* 3D view */
+             "mousemove", "--window", window, xs[0], ys, "mousedown", "1",      /* press */
+             "mousemove", "--window", window, xs[1], ys, "mousemove", "--window", window, xs[2],
+             ys, "mousemove", "--window", window, xs[3], ys, "mousemove", "--window", window,
+             xs[4], ys, "mouseup", "1"));
+    /* p: a screenshot in the working directory; q only once it is there (a
+     * q in the same frame as p would quit before the frame is drawn) */
+    free(XDO(display, "key", "p"));
+    end = now_seconds() + WAIT_SECONDS;
+    while (!exists(shot)) {
+        expect_alive(ppflow, err, "the screenshot");
+        if (now_seconds() > end)
+            fail_msg("no %s after %.0f s (did the window get the key?)", shot, WAIT_SECONDS);
+        sleep_seconds(0.05);
+    }
+    free(XDO(display, "key", "q"));
+    int code = finish_child(ppflow, RUN_SECONDS, "ppflow after q");
+    char *text = read_all(out), *log = read_all(err);
+    assert_non_null(text);
+    assert_non_null(log);
+    if (code != 0)
+        fail_msg("ppflow exited with %d; stderr:\n%.3000s", code, log);
+    if (!strstr(log, "saved ppflow-screenshot-001.png"))
+        fail_msg("ppflow did not report the screenshot; stderr:\n%.3000s", log);
+    free(log);
+    int status = stop_child(xvfb, 5.0);
+    if (!WIFEXITED(status) && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM))
+        fail_msg("Xvfb ended with status %d", status);
+    char lock[64];
+    snprintf(lock, sizeof lock, "/tmp/.X%s-lock", display + 1);
+    if (exists(lock))
+        fail_msg("%s is left behind after Xvfb stopped", lock);
+
+    viewer_state st[STATES_MAX];
+    int n = parse_states(text, st, STATES_MAX);
+    if (n != 1)
+        fail_msg("expected one state line (--print-state), got %d:\n%s", n, text);
+    free(text);
+    const viewer_state s = st[0];
+    /* no HiDPI scaling under Xvfb: window coordinates are framebuffer pixels */
+    assert_int_equal(s.fb_w, s.win_w);
+    assert_int_equal(s.fb_h, s.win_h);
+    assert_int_equal(s.fb_w, 1280);
+    assert_int_equal(s.fb_h, 720);
+    if (y <= s.plot_y || y >= s.plot_y + s.plot_h || x_down <= s.plot_x ||
+        x_last >= s.plot_x + s.plot_w)
+        fail_msg("the drag (x %d..%d, y %d) is not inside the plot %.2f:%.2f:%.2f:%.2f: update "
+                 "the test's coordinates",
+                 x_down, x_last, y, s.plot_x, s.plot_y, s.plot_w, s.plot_h);
+    expect_time(s.t, time_at_x(&s, x_last, MAKESPAN), &s, "after the xdotool drag");
+    assert_int_equal(s.playing, 0);
+    assert_string_equal(s.theme, "dark");
+    expect_cursor(shot, &s, s.t, timeline_palette_dark().cursor, 7);
+    assert_int_equal(count_entries(dir), 1); /* only the screenshot */
+}
+
+/* ---- runner ------------------------------------------------------------------ */
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *tools[] = {"xvfb-run", "Xvfb", "xauth", "xdotool"};
+    for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++)
+        if (!on_path(tools[k])) {
+            size_t len = strlen(missing_tools);
+            snprintf(missing_tools + len, sizeof missing_tools - len, " %s", tools[k]);
+        }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/ppflow_test_viewer.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch))
+        return -1;
+    char path[300];
+    path_in(path, sizeof path, scratch, "tmp");
+    if (mkdir(path, 0755) != 0)
+        return -1;
+    return 0;
+}
+
+/* Also after a failed test: no child outlives it. */
+static int after_each(void **state)
+{
+    (void)state;
+    stop_all_children();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    stop_all_children();
+    remove_tree(scratch);
+    return 0;
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_script_scrub_help_theme, after_each),
+        cmocka_unit_test_teardown(test_xdotool_drag_screenshot_quit, after_each),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -15,7 +15,14 @@ out vec4 frag;
 
 void main()
 {
-    vec3 c = v_uv.y < v_params.x ? v_color2.rgb : v_color.rgb;
+    // Weights keep a rim of their own colour while the accumulated gradient
+    // rises inside it, so a full face still reads as a weight, not as an
+    // activation's gradient.
+    const float rim = 0.14;
+    vec2 inner = (v_uv - rim) / (1.0 - 2.0 * rim);
+    bool filled = v_params.x > 0.0 && all(greaterThanEqual(inner, vec2(0.0))) &&
+                  inner.x <= 1.0 && inner.y <= v_params.x;
+    vec3 c = filled ? v_color2.rgb : v_color.rgb;
     float shade = 0.72 + 0.28 * abs(dot(normalize(v_normal), u_light));
     c *= shade;
     // A flash lightens a little; hue stays (orange p2p must not turn yellow).

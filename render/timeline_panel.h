@@ -5,18 +5,20 @@
  * time axis.
  *
  * Two halves:
- *   - the view model (timeline_view_*, timeline_panel_hit, the event and
- *     describe functions): pure C, no GL, unit-tested without a display. It
- *     maps time to framebuffer pixels and back, zooms around the pointer,
- *     pans, lays out rows, lanes and margins from the text size, and finds
- *     what is under the pointer.
- *   - the drawing (timeline_panel_draw): appends rectangles, lines and glyph
- *     quads to a draw2d batch; it calls no GL itself.
+ *   - the view model (timeline_view.h: timeline_view_*, the hover type, the
+ *     event and describe functions): pure C, no GL, unit-tested without a
+ *     display. It maps time to pixels, zooms, pans, lays out rows and lanes,
+ *     and finds what is under the pointer. Included from here.
+ *   - this panel: the per-rank memory curves (computed once at init), the
+ *     palettes, timeline_panel_hit (the view's hit test on the panel's own
+ *     timeline), and the drawing (timeline_panel_draw), which appends
+ *     rectangles, lines and glyph quads to a draw2d batch; it calls no GL
+ *     itself.
  *
  * What it does not do: no input handling (the viewer turns clicks, drags and
- * the wheel into timeline_view_* calls), no clock (t is an argument), no
- * per-frame allocation (the memory curves are computed once at init), and
- * no GL state of its own.
+ * the wheel into timeline_view_* calls on panel.view), no clock (t is an
+ * argument), no per-frame allocation (the memory curves are computed once at
+ * init), and no GL state of its own.
  *
  * Call order:
  *     timeline_panel panel = {0};
@@ -40,12 +42,12 @@
 #define PPFLOW_TIMELINE_PANEL_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "draw2d.h"
 #include "error.h"
 #include "text.h"
 #include "timeline.h"
+#include "timeline_view.h"
 
 /* Colours of the panel, so that themes work. Bars: forward work in the
  * activation green, backward in the gradient vermillion, weight gradients in
@@ -67,55 +69,6 @@ typedef struct timeline_palette {
 
 timeline_palette timeline_palette_dark(void);  /* for the dark theme (the default) */
 timeline_palette timeline_palette_light(void); /* for projectors */
-
-/* What the panel shows and where, in framebuffer pixels. Fields up to
- * text_px are the state; the rest is the layout that timeline_view_set_rect
- * and timeline_view_set_text_px derive from it (read it, do not write it). */
-typedef struct timeline_view {
-    double t0, t1;       /* visible time range, t0 < t1 */
-    double makespan;     /* the timeline's; the range allowed is [-margin, makespan + margin] */
-    double margin;       /* time allowed beyond either end when zoomed out or panned */
-    double min_span;     /* the deepest zoom (makespan / 10000) */
-    int ranks;           /* rows */
-    bool allreduce_lane; /* each row keeps a thin lane for all-reduces */
-    float x, y, w, h;    /* the panel's rectangle */
-    float text_px;       /* body text pixel size asked for; 0 = from the panel's height */
-    /* derived layout */
-    float em;            /* the text size the layout used (text_px, or derived) */
-    float label_w;       /* left margin for the rank labels */
-    float plot_x, plot_y, plot_w, plot_h; /* bars, lanes and memory: the clipped area */
-    float row_y;         /* top of row 0 */
-    float row_pitch;     /* distance from one row's top to the next */
-    float bar_h;         /* height of the bars at the top of each row */
-    float lane_y, lane_h;/* all-reduce lane, relative to the row's top (lane_h 0 = none) */
-    float mem_y, mem_h;  /* live-activation lane (all ranks), absolute */
-    float axis_y, axis_h;/* time axis strip under the plot */
-} timeline_view;
-
-/* Sets up a view of a timeline's makespan over `ranks` rows, fitted to the
- * whole makespan, with an empty rectangle until timeline_view_set_rect. */
-void timeline_view_init(timeline_view *v, double makespan, int ranks, bool allreduce_lane);
-/* Shows the whole iteration: [0, makespan]. */
-void timeline_view_fit(timeline_view *v);
-/* Moves the panel (a resize); the visible time range stays. */
-void timeline_view_set_rect(timeline_view *v, float x, float y, float w, float h);
-/* Sizes margins, rows and the axis from the body text's pixel size
- * (0 = derive it from the panel's height). */
-void timeline_view_set_text_px(timeline_view *v, float text_px);
-
-/* Time to the framebuffer x of the plot, and back (inverses of each other). */
-double timeline_view_time_to_x(const timeline_view *v, double t);
-double timeline_view_x_to_time(const timeline_view *v, double x);
-/* Zooms by `factor` (> 1 in, < 1 out) keeping the time under pixel x under
- * it; the span stays within [min_span, makespan + 2 margin]. */
-void timeline_view_zoom(timeline_view *v, double x, double factor);
-/* Pans by a drag of dx pixels (dx > 0 moves the content right, showing
- * earlier times), or by a fraction of the span (> 0 shows later times). */
-void timeline_view_pan_pixels(timeline_view *v, double dx);
-void timeline_view_pan_fraction(timeline_view *v, double fraction);
-/* The rank whose row band (bars, lane and the gap under them) holds y, or
- * -1 outside the rows. */
-int timeline_view_row_at_y(const timeline_view *v, double y);
 
 /* One (stage, micro-batch) count of live activations from `time` on. */
 typedef struct timeline_memory_step {
@@ -146,42 +99,8 @@ bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err);
 /* Frees the curves; accepts a zeroed or deinited panel. */
 void timeline_panel_deinit(timeline_panel *p);
 
-typedef enum timeline_hit_kind {
-    TIMELINE_HIT_NONE = 0,
-    TIMELINE_HIT_ACTION,    /* a compute action's bar: rank, index */
-    TIMELINE_HIT_ALLREDUCE, /* an all-reduce bar: rank, index into tl->allreduces */
-} timeline_hit_kind;
-
-/* What is under the pointer (also the highlight timeline_panel_draw takes). */
-typedef struct timeline_panel_hover {
-    timeline_hit_kind kind;
-    int rank;    /* -1 when kind is NONE */
-    int index;   /* action index in the rank's program, or all-reduce index; -1 for NONE */
-} timeline_panel_hover;
-
-/* Finds the bar under framebuffer point (x, y): a compute action (binary
- * search over the rank's start times; a bar narrower than 3 pixels is hit
- * within 1.5 pixels of it) or an all-reduce in the rank's lane. Returns
- * false and a NONE hit when there is none. */
-bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
-                       timeline_panel_hover *out);
 /* timeline_view_hit on the panel's own view and timeline. */
 bool timeline_panel_hit(const timeline_panel *p, double x, double y, timeline_panel_hover *out);
-
-/* The first event strictly after t (or the last strictly before t) over all
- * ranks: starts and ends of compute actions, starts and ends of all-reduces.
- * False when there is none. O(P log n) (plus runs of idle steps and markers,
- * and a scan of the all-reduces, one per stage). Depend only on the timeline. */
-bool timeline_panel_next_event(const timeline *tl, double t, double *out);
-bool timeline_panel_prev_event(const timeline *tl, double t, double *out);
-
-/* Writes a one-line description of an action for the hover tooltip, e.g.
- * "rank 1 · 1F3 · stage 1 · F micro-batch 3 · start 4.00 · end 5.00"
- * (UTF-8, truncated to fit n bytes). Returns the length it wanted, like
- * snprintf. */
-size_t timeline_panel_describe(const timeline *tl, int rank, int index, char *buf, size_t n);
-/* The same for an all-reduce: "rank 2 · all-reduce of stage 2 · start ... · end ...". */
-size_t timeline_panel_describe_allreduce(const timeline *tl, int index, char *buf, size_t n);
 
 /* Appends the whole panel to the batch: background, rows with bubble shade,
  * bars (culled to the visible range, bars thinner than a pixel merged into

@@ -1,0 +1,391 @@
+/* timeline_view.c - the timeline panel's view model: layout, zoom and pan,
+ * hit testing, events and descriptions. No GL, no drawing.
+ * See timeline_view.h for what it promises. */
+#include "timeline_view.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+
+#define MIDDOT " \xc2\xb7 " /* " · " in UTF-8 */
+
+/* ---- the view model ----------------------------------------------------- */
+
+static double clampd(double x, double lo, double hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static float maxf(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+static float minf(float a, float b)
+{
+    return a < b ? a : b;
+}
+
+static int decimal_digits(int n)
+{
+    int d = 1;
+    while (n >= 10) {
+        n /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* Derives every pixel size from the text size, so the panel reads the same
+ * at any resolution: a label column as wide as "rank 12" (or "memory"), an
+ * axis strip of one line plus its ticks, rows sharing what is left with the
+ * memory lane. */
+static void layout(timeline_view *v)
+{
+    const float em = v->text_px > 0 ? v->text_px : (float)clampd(v->h / 12.0, 8, 48);
+    v->em = em;
+    int chars = 5 + decimal_digits(v->ranks > 1 ? v->ranks - 1 : 0);
+    if (chars < 6)
+        chars = 6;
+    v->label_w = minf(em * (0.62f * (float)chars + 1.2f), v->w * 0.4f);
+    const float pad_top = em * 0.4f, pad_right = em * 0.6f;
+    v->axis_h = em * 1.7f;
+    v->plot_x = v->x + v->label_w;
+    v->plot_w = maxf(1, v->w - v->label_w - pad_right);
+    v->plot_y = v->y + pad_top;
+    v->plot_h = maxf(1, v->h - pad_top - v->axis_h);
+    v->axis_y = v->plot_y + v->plot_h;
+
+    const float gap = em * 0.5f;
+    v->mem_h = maxf(v->plot_h * 0.2f, minf(em * 2.4f, v->plot_h * 0.35f));
+    const float rows_h = maxf(1, v->plot_h - v->mem_h - gap);
+    v->mem_y = v->plot_y + rows_h + gap;
+    v->row_y = v->plot_y;
+    v->row_pitch = rows_h / (float)(v->ranks > 0 ? v->ranks : 1);
+    const float row_gap = v->row_pitch * 0.14f;
+    v->lane_h = v->allreduce_lane ? v->row_pitch * 0.2f : 0;
+    v->bar_h = v->row_pitch - row_gap - v->lane_h;
+    v->lane_y = v->bar_h;
+}
+
+void timeline_view_init(timeline_view *v, double makespan, int ranks, bool allreduce_lane)
+{
+    assert(v && ranks >= 0);
+    const double range = makespan > 0 ? makespan : 1;
+    *v = (timeline_view){
+        .makespan = makespan > 0 ? makespan : 0,
+        .margin = range * 0.02,
+        .min_span = range / 10000,
+        .ranks = ranks,
+        .allreduce_lane = allreduce_lane,
+    };
+    timeline_view_fit(v);
+    layout(v);
+}
+
+void timeline_view_fit(timeline_view *v)
+{
+    v->t0 = 0;
+    v->t1 = v->makespan > 0 ? v->makespan : 1;
+}
+
+void timeline_view_set_rect(timeline_view *v, float x, float y, float w, float h)
+{
+    v->x = x;
+    v->y = y;
+    v->w = w;
+    v->h = h;
+    layout(v);
+}
+
+void timeline_view_set_text_px(timeline_view *v, float text_px)
+{
+    v->text_px = text_px > 0 ? text_px : 0;
+    layout(v);
+}
+
+double timeline_view_time_to_x(const timeline_view *v, double t)
+{
+    return v->plot_x + (t - v->t0) * v->plot_w / (v->t1 - v->t0);
+}
+
+double timeline_view_x_to_time(const timeline_view *v, double x)
+{
+    return v->t0 + (x - v->plot_x) * (v->t1 - v->t0) / v->plot_w;
+}
+
+/* Keeps the span within limits and the range within [-margin, makespan + margin]. */
+static void clamp_range(timeline_view *v)
+{
+    const double lo = -v->margin, hi = (v->makespan > 0 ? v->makespan : 1) + v->margin;
+    double span = clampd(v->t1 - v->t0, v->min_span, hi - lo);
+    double t0 = clampd(v->t0, lo, hi - span);
+    v->t0 = t0;
+    v->t1 = t0 + span;
+}
+
+void timeline_view_zoom(timeline_view *v, double x, double factor)
+{
+    assert(factor > 0);
+    const double lo = -v->margin, hi = (v->makespan > 0 ? v->makespan : 1) + v->margin;
+    const double t = timeline_view_x_to_time(v, x);
+    const double frac = (x - v->plot_x) / v->plot_w;
+    const double span = clampd((v->t1 - v->t0) / factor, v->min_span, hi - lo);
+    v->t0 = t - frac * span;
+    v->t1 = v->t0 + span;
+    clamp_range(v);
+}
+
+void timeline_view_pan_pixels(timeline_view *v, double dx)
+{
+    timeline_view_pan_fraction(v, -dx / v->plot_w);
+}
+
+void timeline_view_pan_fraction(timeline_view *v, double fraction)
+{
+    const double dt = fraction * (v->t1 - v->t0);
+    v->t0 += dt;
+    v->t1 += dt;
+    clamp_range(v);
+}
+
+int timeline_view_row_at_y(const timeline_view *v, double y)
+{
+    if (v->ranks <= 0 || v->row_pitch <= 0 || y < v->row_y)
+        return -1;
+    const double r = floor((y - v->row_y) / v->row_pitch);
+    return r < v->ranks ? (int)r : -1;
+}
+
+/* ---- searches over a rank's action times -------------------------------- */
+
+/* Starts and ends both never decrease along a rank's program (a rank runs
+ * one action at a time, idle steps and markers sit at the time they are
+ * reached), so each of these is a binary search. The first two are shared
+ * with the drawing (timeline_panel.c). */
+
+/* First k in [lo, n) with a[k].end > t, or n. */
+int timeline_view_first_end_after(const action_time *a, int lo, int n, double t)
+{
+    int hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (a[mid].end > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* First k in [lo, n) with a[k].start >= t, or n. */
+int timeline_view_first_start_at_or_after(const action_time *a, int lo, int n, double t)
+{
+    int hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (a[mid].start >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* First k in [0, n) with a[k].start > t, or n. */
+static int first_start_after(const action_time *a, int n, double t)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (a[mid].start > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static bool is_compute(const program_rank *pr, int k)
+{
+    return action_is_compute((action_kind)pr->actions[k].kind);
+}
+
+bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
+                       timeline_panel_hover *out)
+{
+    *out = (timeline_panel_hover){ .kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1 };
+    if (!tl->program || x < v->plot_x || x >= v->plot_x + v->plot_w)
+        return false;
+    const int r = timeline_view_row_at_y(v, y);
+    if (r < 0 || r >= tl->program->ranks)
+        return false;
+    const double yr = y - (v->row_y + (double)r * v->row_pitch);
+    const double t = timeline_view_x_to_time(v, x);
+    const double px = (v->t1 - v->t0) / v->plot_w; /* time per pixel */
+    const double slack = 1.5 * px, thin = 3 * px;
+
+    if (yr < v->bar_h) {
+        const program_rank *pr = &tl->program->rank[r];
+        const action_time *a = tl->time[r];
+        const int k = first_start_after(a, pr->count, t) - 1;
+        /* the action that started last at or before t, if t is inside it */
+        int prev = k;
+        while (prev >= 0 && !is_compute(pr, prev))
+            prev--;
+        if (prev >= 0 && t < a[prev].end) {
+            *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, prev };
+            return true;
+        }
+        /* a bar too thin to aim at is hit from just beside it */
+        int next = k + 1;
+        while (next < pr->count && !is_compute(pr, next))
+            next++;
+        double best = slack;
+        int best_k = -1;
+        if (prev >= 0 && a[prev].end - a[prev].start < thin && t - a[prev].end <= best) {
+            best = t - a[prev].end;
+            best_k = prev;
+        }
+        if (next < pr->count && a[next].end - a[next].start < thin && a[next].start - t <= best)
+            best_k = next;
+        if (best_k >= 0) {
+            *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, best_k };
+            return true;
+        }
+        return false;
+    }
+    if (v->lane_h > 0 && yr >= v->lane_y && yr < v->lane_y + v->lane_h) {
+        /* one all-reduce per stage: a scan is cheap */
+        for (int i = 0; i < tl->allreduce_count; i++) {
+            const transfer *ar = &tl->allreduces[i];
+            if (ar->src_rank != r)
+                continue;
+            const double lo = ar->end - ar->start < thin ? ar->start - slack : ar->start;
+            const double hi = ar->end - ar->start < thin ? ar->end + slack : ar->end;
+            if (t >= lo && t < hi) {
+                *out = (timeline_panel_hover){ TIMELINE_HIT_ALLREDUCE, r, i };
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+bool timeline_panel_next_event(const timeline *tl, double t, double *out)
+{
+    const program *prog = tl->program;
+    double best = INFINITY;
+    for (int r = 0; prog && r < prog->ranks; r++) {
+        const program_rank *pr = &prog->rank[r];
+        const action_time *a = tl->time[r];
+        /* earlier compute actions have ended by t, so their starts are no later */
+        int k = timeline_view_first_end_after(a, 0, pr->count, t);
+        while (k < pr->count && !is_compute(pr, k))
+            k++;
+        if (k < pr->count) {
+            const double e = a[k].start > t ? a[k].start : a[k].end;
+            best = e < best ? e : best;
+        }
+    }
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        const double e = ar->start > t ? ar->start : ar->end > t ? ar->end : INFINITY;
+        best = e < best ? e : best;
+    }
+    if (best == INFINITY)
+        return false;
+    *out = best;
+    return true;
+}
+
+bool timeline_panel_prev_event(const timeline *tl, double t, double *out)
+{
+    const program *prog = tl->program;
+    double best = -INFINITY;
+    for (int r = 0; prog && r < prog->ranks; r++) {
+        const program_rank *pr = &prog->rank[r];
+        const action_time *a = tl->time[r];
+        /* the last action that started before t; later ones start at or after it */
+        int k = timeline_view_first_start_at_or_after(a, 0, pr->count, t) - 1;
+        while (k >= 0 && !is_compute(pr, k))
+            k--;
+        if (k >= 0) {
+            const double e = a[k].end < t ? a[k].end : a[k].start;
+            best = e > best ? e : best;
+        }
+    }
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        const double e = ar->end < t ? ar->end : ar->start < t ? ar->start : -INFINITY;
+        best = e > best ? e : best;
+    }
+    if (best == -INFINITY)
+        return false;
+    *out = best;
+    return true;
+}
+
+/* ---- descriptions ------------------------------------------------------- */
+
+/* Enough decimals to tell events apart at the timeline's scale: 2 for
+ * makespans of 1 and more, more for smaller time units. */
+static int time_decimals(double makespan)
+{
+    if (!(makespan > 0) || makespan >= 1)
+        return 2;
+    const int d = 2 + (int)ceil(-log10(makespan));
+    return d > 9 ? 9 : d;
+}
+
+static size_t wanted(int n)
+{
+    return n < 0 ? 0 : (size_t)n;
+}
+
+size_t timeline_panel_describe(const timeline *tl, int rank, int index, char *buf, size_t n)
+{
+    assert(tl->program && rank >= 0 && rank < tl->program->ranks);
+    assert(index >= 0 && index < tl->program->rank[rank].count);
+    const action *a = &tl->program->rank[rank].actions[index];
+    const action_time at = tl->time[rank][index];
+    const int d = time_decimals(tl->makespan);
+    char text[ACTION_TEXT_MAX];
+    action_format(a, text);
+    switch ((action_kind)a->kind) {
+    case ACTION_F:
+    case ACTION_B:
+    case ACTION_I:
+    case ACTION_W:
+        return wanted(snprintf(buf, n,
+                               "rank %d" MIDDOT "%s" MIDDOT "stage %d" MIDDOT
+                               "%s micro-batch %d" MIDDOT "start %.*f" MIDDOT "end %.*f",
+                               rank, text, (int)a->stage, action_kind_name((action_kind)a->kind),
+                               (int)a->microbatch, d, at.start, d, at.end));
+    case ACTION_OVERLAP_F_B:
+        return wanted(snprintf(buf, n,
+                               "rank %d" MIDDOT "%s" MIDDOT "F stage %d micro-batch %d + B stage "
+                               "%d micro-batch %d" MIDDOT "start %.*f" MIDDOT "end %.*f",
+                               rank, text, (int)a->stage, (int)a->microbatch, (int)a->stage2,
+                               (int)a->microbatch2, d, at.start, d, at.end));
+    case ACTION_IDLE:
+        return wanted(snprintf(buf, n, "rank %d" MIDDOT "idle step" MIDDOT "at %.*f", rank, d,
+                               at.start));
+    default:
+        return wanted(snprintf(buf, n, "rank %d" MIDDOT "%s" MIDDOT "at %.*f", rank, text, d,
+                               at.start));
+    }
+}
+
+size_t timeline_panel_describe_allreduce(const timeline *tl, int index, char *buf, size_t n)
+{
+    assert(index >= 0 && index < tl->allreduce_count);
+    const transfer *ar = &tl->allreduces[index];
+    const int d = time_decimals(tl->makespan);
+    return wanted(snprintf(buf, n,
+                           "rank %d" MIDDOT "all-reduce of stage %d over %d replicas" MIDDOT
+                           "start %.*f" MIDDOT "end %.*f",
+                           (int)ar->src_rank, (int)ar->stage, tl->dp, d, ar->start, d, ar->end));
+}

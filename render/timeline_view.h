@@ -1,0 +1,129 @@
+/* timeline_view.h - the view model of the timeline (Gantt) panel: what time
+ * range is visible, where rows, lanes and margins go, and what is under the
+ * pointer. Pure C, no GL and no drawing, so it is unit-tested without a
+ * display; timeline_panel.h draws what it lays out.
+ *
+ * It maps time to framebuffer pixels and back, zooms around the pointer,
+ * pans, lays out rows, lanes and margins from the text size, finds the bar
+ * under the pointer, steps from event to event, and describes an action or
+ * an all-reduce in one line for the tooltip.
+ *
+ * What it does not do: no input handling (the viewer turns clicks, drags and
+ * the wheel into timeline_view_* calls), no clock (t is an argument), no
+ * allocation at all.
+ *
+ * Call order:
+ *     timeline_view v;
+ *     timeline_view_init(&v, tl.makespan, ranks, tl.allreduce_count > 0);
+ *     timeline_view_set_rect(&v, x, y, w, h);     (and on every resize)
+ *     timeline_view_set_text_px(&v, font.sizes[k]);
+ *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub)
+ *     pointer: timeline_view_hit(&v, &tl, mouse_x, mouse_y, &hover)
+ * A timeline_panel holds one of these (panel.view) and inits it itself.
+ *
+ * Coordinates are framebuffer pixels, origin top-left, y down (draw2d's).
+ * Errors: none; a bad argument is a programmer's mistake (assert).
+ */
+#ifndef PPFLOW_TIMELINE_VIEW_H
+#define PPFLOW_TIMELINE_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "timeline.h"
+
+/* What the panel shows and where, in framebuffer pixels. Fields up to
+ * text_px are the state; the rest is the layout that timeline_view_set_rect
+ * and timeline_view_set_text_px derive from it (read it, do not write it). */
+typedef struct timeline_view {
+    double t0, t1;       /* visible time range, t0 < t1 */
+    double makespan;     /* the timeline's; the range allowed is [-margin, makespan + margin] */
+    double margin;       /* time allowed beyond either end when zoomed out or panned */
+    double min_span;     /* the deepest zoom (makespan / 10000) */
+    int ranks;           /* rows */
+    bool allreduce_lane; /* each row keeps a thin lane for all-reduces */
+    float x, y, w, h;    /* the panel's rectangle */
+    float text_px;       /* body text pixel size asked for; 0 = from the panel's height */
+    /* derived layout */
+    float em;            /* the text size the layout used (text_px, or derived) */
+    float label_w;       /* left margin for the rank labels */
+    float plot_x, plot_y, plot_w, plot_h; /* bars, lanes and memory: the clipped area */
+    float row_y;         /* top of row 0 */
+    float row_pitch;     /* distance from one row's top to the next */
+    float bar_h;         /* height of the bars at the top of each row */
+    float lane_y, lane_h;/* all-reduce lane, relative to the row's top (lane_h 0 = none) */
+    float mem_y, mem_h;  /* live-activation lane (all ranks), absolute */
+    float axis_y, axis_h;/* time axis strip under the plot */
+} timeline_view;
+
+/* Sets up a view of a timeline's makespan over `ranks` rows, fitted to the
+ * whole makespan, with an empty rectangle until timeline_view_set_rect. */
+void timeline_view_init(timeline_view *v, double makespan, int ranks, bool allreduce_lane);
+/* Shows the whole iteration: [0, makespan]. */
+void timeline_view_fit(timeline_view *v);
+/* Moves the panel (a resize); the visible time range stays. */
+void timeline_view_set_rect(timeline_view *v, float x, float y, float w, float h);
+/* Sizes margins, rows and the axis from the body text's pixel size
+ * (0 = derive it from the panel's height). */
+void timeline_view_set_text_px(timeline_view *v, float text_px);
+
+/* Time to the framebuffer x of the plot, and back (inverses of each other). */
+double timeline_view_time_to_x(const timeline_view *v, double t);
+double timeline_view_x_to_time(const timeline_view *v, double x);
+/* Zooms by `factor` (> 1 in, < 1 out) keeping the time under pixel x under
+ * it; the span stays within [min_span, makespan + 2 margin]. */
+void timeline_view_zoom(timeline_view *v, double x, double factor);
+/* Pans by a drag of dx pixels (dx > 0 moves the content right, showing
+ * earlier times), or by a fraction of the span (> 0 shows later times). */
+void timeline_view_pan_pixels(timeline_view *v, double dx);
+void timeline_view_pan_fraction(timeline_view *v, double fraction);
+/* The rank whose row band (bars, lane and the gap under them) holds y, or
+ * -1 outside the rows. */
+int timeline_view_row_at_y(const timeline_view *v, double y);
+
+typedef enum timeline_hit_kind {
+    TIMELINE_HIT_NONE = 0,
+    TIMELINE_HIT_ACTION,    /* a compute action's bar: rank, index */
+    TIMELINE_HIT_ALLREDUCE, /* an all-reduce bar: rank, index into tl->allreduces */
+} timeline_hit_kind;
+
+/* What is under the pointer (also the highlight timeline_panel_draw takes). */
+typedef struct timeline_panel_hover {
+    timeline_hit_kind kind;
+    int rank;    /* -1 when kind is NONE */
+    int index;   /* action index in the rank's program, or all-reduce index; -1 for NONE */
+} timeline_panel_hover;
+
+/* Finds the bar under framebuffer point (x, y): a compute action (binary
+ * search over the rank's start times; a bar narrower than 3 pixels is hit
+ * within 1.5 pixels of it) or an all-reduce in the rank's lane. Returns
+ * false and a NONE hit when there is none. */
+bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
+                       timeline_panel_hover *out);
+
+/* Searches over one rank's action times, tl->time[r][0..n). Starts and ends
+ * both never decrease along a rank's program (a rank runs one action at a
+ * time; idle steps and markers sit at the time they are reached), so each
+ * is a binary search. The drawing uses them to cull to the visible range. */
+/* The first k in [lo, n) with a[k].end > t, or n. */
+int timeline_view_first_end_after(const action_time *a, int lo, int n, double t);
+/* The first k in [lo, n) with a[k].start >= t, or n. */
+int timeline_view_first_start_at_or_after(const action_time *a, int lo, int n, double t);
+
+/* The first event strictly after t (or the last strictly before t) over all
+ * ranks: starts and ends of compute actions, starts and ends of all-reduces.
+ * False when there is none. O(P log n) (plus runs of idle steps and markers,
+ * and a scan of the all-reduces, one per stage). Depend only on the timeline
+ * (named for the panel, whose keys step through them). */
+bool timeline_panel_next_event(const timeline *tl, double t, double *out);
+bool timeline_panel_prev_event(const timeline *tl, double t, double *out);
+
+/* Writes a one-line description of an action for the hover tooltip, e.g.
+ * "rank 1 · 1F3 · stage 1 · F micro-batch 3 · start 4.00 · end 5.00"
+ * (UTF-8, truncated to fit n bytes). Returns the length it wanted, like
+ * snprintf. */
+size_t timeline_panel_describe(const timeline *tl, int rank, int index, char *buf, size_t n);
+/* The same for an all-reduce: "rank 2 · all-reduce of stage 2 · start ... · end ...". */
+size_t timeline_panel_describe_allreduce(const timeline *tl, int index, char *buf, size_t n);
+
+#endif

@@ -511,6 +511,13 @@ static void apply(viewer *v, const command *c, double clock)
     }
 }
 
+static void apply_queue(viewer *v, double clock)
+{
+    for (int k = 0; k < v->queued; k++)
+        apply(v, &v->queue[k], clock);
+    v->queued = 0;
+}
+
 /* ---- script ----------------------------------------------------------------- */
 
 static bool script_fail(viewer *v, const char *what)
@@ -616,6 +623,7 @@ static bool script_step(viewer *v)
             v->screenshot_pending = true;
             v->wait_frames = 1;
         } else if (strcmp(verb, "print") == 0 && n == 1) {
+            apply_queue(v, now_seconds()); /* the state after the events above */
             print_state(v, stdout);
         } else if (strcmp(verb, "quit") == 0 && n == 1) {
             v->quit = true;
@@ -639,7 +647,8 @@ static void draw(viewer *v, double clock)
     if (v->cam_moving && clock - v->cam_move_start >= CAMERA_MOVE_SECONDS)
         v->cam_moving = false;
     char status[48];
-    snprintf(status, sizeof status, "%s ×%.2g", v->playing ? "▶" : "⏸",
+    /* DejaVu Sans has no pause sign: the word says it. */
+    snprintf(status, sizeof status, "%s ×%.2g", v->playing ? "▶" : "paused",
              v->speed / (v->s->tl.makespan / 20));
     frame_view view = {
         .t = v->t,
@@ -739,16 +748,17 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
             script_done = true;
         clock = now_seconds();
         frame_renderer_layout(&v->frame, v->fb_w, v->fb_h, v->split, NULL);
-        for (int k = 0; k < v->queued; k++)
-            apply(v, &v->queue[k], clock);
-        v->queued = 0;
-        if (v->quit)
+        apply_queue(v, clock);
+        /* A screenshot asked for just before quitting is still taken. */
+        if (v->quit && !v->screenshot_pending)
             break;
         draw(v, clock);
         if (v->screenshot_pending) {
             screenshot(v, v->screenshot_path);
             v->screenshot_pending = false;
         }
+        if (v->quit)
+            break;
         glfwSwapBuffers(v->window);
         if (v->wait_frames > 0)
             v->wait_frames--;

@@ -207,7 +207,7 @@ int scene_kind_copies(const scene *s, scene_kind kind)
 scene_box scene_object_box(const scene *s, scene_kind kind, int index, int microbatch, int replica)
 {
     float by0, by1;
-    scene_replica_y(s, kind == SCENE_ALLREDUCE ? replica : replica, &by0, &by1);
+    scene_replica_y(s, replica, &by0, &by1);
     float slice = s->batch / (float)s->microbatches;
     float y0 = by0 + slice * (float)microbatch + slice * SLICE_INSET;
     float y1 = y0 + slice * (1 - 2 * SLICE_INSET);

@@ -199,7 +199,7 @@ static int by_key(const void *a, const void *b)
 static void build(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
                   const float eye[3])
 {
-    int n_opaque = 0, n_total = 0;
+    int n_opaque = 0;
     /* Opaque faces fill the array from the front, translucent from the back. */
     int back = r->capacity;
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
@@ -231,7 +231,6 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
                     r->instances[n_opaque++] = in;
                 else
                     r->instances[--back] = in;
-                n_total++;
             }
         }
     }
@@ -250,7 +249,6 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
         r->sorted[n_opaque + i] = r->instances[keys[i].index];
     r->opaque_count = n_opaque;
     r->translucent_count = n_trans;
-    (void)n_total;
 }
 
 void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,

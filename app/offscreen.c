@@ -34,16 +34,6 @@ void offscreen_deinit(offscreen *o)
     memset(o, 0, sizeof *o);
 }
 
-camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
-                      float split)
-{
-    frame_layout l = frame_layout_compute(fb_width, fb_height, split);
-    camera_bounds b;
-    memcpy(b.min, s->scene.bounds.min, sizeof b.min);
-    memcpy(b.max, s->scene.bounds.max, sizeof b.max);
-    return camera_preset_view(preset, &b, l.view_w / l.view_h);
-}
-
 frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
                                   camera_preset preset)
 {

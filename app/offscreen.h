@@ -41,10 +41,6 @@ void offscreen_deinit(offscreen *o); /* accepts a zeroed or deinited one */
 frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
                                   camera_preset preset);
 
-/* The camera preset fitted to the 3D view of a framebuffer of this size. */
-camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
-                      float split);
-
 void offscreen_draw(offscreen *o, const frame_view *v);
 /* Pixels of the last frame, top row first, width * height * 4 bytes. */
 void offscreen_read(offscreen *o, uint8_t *rgba);

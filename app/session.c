@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frame.h"
 #include "report.h"
 
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
@@ -54,4 +55,20 @@ void session_deinit(session *s)
     program_deinit(&s->prog);
     scenario_deinit(&s->sc);
     memset(s, 0, sizeof *s);
+}
+
+camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
+                      float split)
+{
+    frame_layout l = frame_layout_compute(fb_width, fb_height, split);
+    camera_bounds b = session_camera_bounds(s);
+    return camera_preset_view(preset, &b, l.view_w / l.view_h);
+}
+
+camera_bounds session_camera_bounds(const session *s)
+{
+    camera_bounds b;
+    memcpy(b.min, s->scene.bounds.min, sizeof b.min);
+    memcpy(b.max, s->scene.bounds.max, sizeof b.max);
+    return b;
 }

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 
+#include "camera.h"
 #include "error.h"
 #include "program.h"
 #include "scenario.h"
@@ -49,6 +50,12 @@ bool session_build(session *s, const char *path, const session_flag *flags, int 
                    ppf_error *err);
 /* Lays out the 3D scene from the scenario's sizes. */
 void session_build_scene(session *s);
+/* The camera preset fitted to the 3D view of a framebuffer of this size. */
+camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
+                      float split);
+/* The scene's bounds, as the camera fits them. */
+camera_bounds session_camera_bounds(const session *s);
+
 void session_deinit(session *s); /* accepts a zeroed or deinited session */
 
 #endif

@@ -83,6 +83,7 @@ typedef struct viewer {
     int queued;
     bool quit;
     int screenshots;
+    int windowed[4]; /* the window's place and size before fullscreen */
     bool screenshot_pending;
     char screenshot_path[400]; /* "" = ppflow-screenshot-NNN.png */
     /* script */
@@ -385,7 +386,7 @@ static void screenshot(viewer *v, const char *path)
 
 static void toggle_fullscreen(viewer *v)
 {
-    static int saved[4]; /* the window's place before fullscreen */
+    int *saved = v->windowed; /* x, y, width, height */
     GLFWmonitor *monitor = glfwGetWindowMonitor(v->window);
     if (monitor) {
         glfwSetWindowMonitor(v->window, NULL, saved[0], saved[1], saved[2], saved[3], 0);
@@ -466,9 +467,7 @@ static void apply(viewer *v, const command *c, double clock)
         settle_camera(v, clock);
         camera to = v->cam;
         frame_layout l = layout_of(v);
-        camera_bounds b;
-        memcpy(b.min, v->s->scene.bounds.min, sizeof b.min);
-        memcpy(b.max, v->s->scene.bounds.max, sizeof b.max);
+        camera_bounds b = session_camera_bounds(v->s);
         camera_fit(&to, &b, l.view_w / l.view_h);
         move_camera_to(v, to, clock);
         break;

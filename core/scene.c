@@ -516,11 +516,12 @@ static float weight_fill(const scene *s, int layer, int k, double t)
     return (float)(sum / M);
 }
 
-int timeline_action_at(const timeline *tl, int rank, double t)
+/* The first action index on a rank that starts after t (count if none):
+ * starts never decrease in program order. */
+static int first_start_after(const timeline *tl, int rank, double t)
 {
-    const program_rank *pr = &tl->program->rank[rank];
     const action_time *times = tl->time[rank];
-    int lo = 0, hi = pr->count; /* first index with start > t */
+    int lo = 0, hi = tl->program->rank[rank].count;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
         if (times[mid].start <= t)
@@ -528,6 +529,14 @@ int timeline_action_at(const timeline *tl, int rank, double t)
         else
             hi = mid;
     }
+    return lo;
+}
+
+int timeline_action_at(const timeline *tl, int rank, double t)
+{
+    const program_rank *pr = &tl->program->rank[rank];
+    const action_time *times = tl->time[rank];
+    int lo = first_start_after(tl, rank, t);
     /* Zero-length steps may share the start of the action that runs. */
     for (int k = lo - 1; k >= 0 && times[k].start == times[lo - 1].start; k--)
         if (action_is_compute(pr->actions[k].kind) && t < times[k].end)
@@ -650,8 +659,8 @@ void scene_caption(const scene *s, const timeline *tl, double t, int rank, char 
     }
     /* Idle: say what the next compute action waits for. */
     int next = -1;
-    for (int j = 0; j < pr->count; j++)
-        if (action_is_compute(pr->actions[j].kind) && tl->time[rank][j].start > t) {
+    for (int j = first_start_after(tl, rank, t); j < pr->count; j++)
+        if (action_is_compute(pr->actions[j].kind)) {
             next = j;
             break;
         }
@@ -693,7 +702,8 @@ int scene_caption_rank(const timeline *tl, double t)
     best = 0;
     for (int r = 0; r < tl->program->ranks; r++) {
         const program_rank *pr = &tl->program->rank[r];
-        for (int k = pr->count - 1; k >= 0; k--) {
+        /* Nothing runs on r at t, so the last compute that started by t has ended. */
+        for (int k = first_start_after(tl, r, t) - 1; k >= 0; k--) {
             if (!action_is_compute(pr->actions[k].kind) || tl->time[r][k].end > t)
                 continue;
             if (tl->time[r][k].end > best_end) {

@@ -17,6 +17,7 @@
 #include "draw2d.h"
 #include "gl_context.h"
 #include "gl_shader.h"
+#include "render_target.h"
 
 enum { W = 256, H = 128 };
 
@@ -29,9 +30,9 @@ static const rgba8 WHITE = {255, 255, 255, 255};
 
 typedef struct fixture {
     gl_context gl;
-    GLuint fbo, rbo;
+    render_target target;
     draw2d d;
-    uint8_t pixels[W * H * 4]; /* top row first after read_back */
+    uint8_t pixels[W * H * 4]; /* top row first after finish() */
 } fixture;
 
 static int setup(void **state)
@@ -42,14 +43,8 @@ static int setup(void **state)
         print_error("gl_context_init_headless: %s\n", err.message);
         return -1;
     }
-    glGenRenderbuffers(1, &fx.rbo);
-    glBindRenderbuffer(GL_RENDERBUFFER, fx.rbo);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-    glGenFramebuffers(1, &fx.fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fx.fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, fx.rbo);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        print_error("framebuffer incomplete\n");
+    if (!render_target_init(&fx.target, W, H, &err)) {
+        print_error("render_target_init: %s\n", err.message);
         return -1;
     }
     if (!draw2d_init(&fx.d, &err)) {
@@ -64,8 +59,7 @@ static int teardown(void **state)
 {
     fixture *fx = *state;
     draw2d_deinit(&fx->d);
-    glDeleteFramebuffers(1, &fx->fbo);
-    glDeleteRenderbuffers(1, &fx->rbo);
+    render_target_deinit(&fx->target);
     gl_context_deinit(&fx->gl);
     return 0;
 }
@@ -73,8 +67,7 @@ static int teardown(void **state)
 /* Clears to BG and starts a batch. */
 static void begin(fixture *fx)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, fx->fbo);
-    glViewport(0, 0, W, H);
+    render_target_bind(&fx->target);
     glClearColor(BG.r / 255.0f, BG.g / 255.0f, BG.b / 255.0f, BG.a / 255.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     draw2d_begin(&fx->d, W, H);
@@ -83,13 +76,9 @@ static void begin(fixture *fx)
 /* Flushes and reads the framebuffer into fx->pixels, top row first. */
 static void finish(fixture *fx)
 {
-    static uint8_t rows[W * H * 4];
     draw2d_flush(&fx->d);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rows);
+    render_target_read(&fx->target, fx->pixels);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    for (int y = 0; y < H; y++)
-        memcpy(fx->pixels + (size_t)y * W * 4, rows + (size_t)(H - 1 - y) * W * 4, W * 4);
 }
 
 static rgba8 pixel(const fixture *fx, int x, int y)

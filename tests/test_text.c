@@ -16,6 +16,7 @@
 
 #include "draw2d.h"
 #include "gl_context.h"
+#include "render_target.h"
 #include "text.h"
 
 enum { W = 256, H = 128 };
@@ -25,7 +26,7 @@ static const rgba8 WHITE = {255, 255, 255, 255};
 
 typedef struct fixture {
     gl_context gl;
-    GLuint fbo, rbo;
+    render_target target;
     draw2d d;
     text_font font;
     uint8_t pixels[W * H * 4]; /* top row first after finish() */
@@ -39,12 +40,10 @@ static int setup(void **state)
         print_error("gl_context_init_headless: %s\n", err.message);
         return -1;
     }
-    glGenRenderbuffers(1, &fx.rbo);
-    glBindRenderbuffer(GL_RENDERBUFFER, fx.rbo);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-    glGenFramebuffers(1, &fx.fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fx.fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, fx.rbo);
+    if (!render_target_init(&fx.target, W, H, &err)) {
+        print_error("render_target_init: %s\n", err.message);
+        return -1;
+    }
     if (!draw2d_init(&fx.d, &err)) {
         print_error("draw2d_init: %s\n", err.message);
         return -1;
@@ -64,16 +63,14 @@ static int teardown(void **state)
     fixture *fx = *state;
     text_font_deinit(&fx->font);
     draw2d_deinit(&fx->d);
-    glDeleteFramebuffers(1, &fx->fbo);
-    glDeleteRenderbuffers(1, &fx->rbo);
+    render_target_deinit(&fx->target);
     gl_context_deinit(&fx->gl);
     return 0;
 }
 
 static void begin(fixture *fx)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, fx->fbo);
-    glViewport(0, 0, W, H);
+    render_target_bind(&fx->target);
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     draw2d_begin(&fx->d, W, H);
@@ -81,13 +78,9 @@ static void begin(fixture *fx)
 
 static void finish(fixture *fx)
 {
-    static uint8_t rows[W * H * 4];
     draw2d_flush(&fx->d);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, rows);
+    render_target_read(&fx->target, fx->pixels);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    for (int y = 0; y < H; y++)
-        memcpy(fx->pixels + (size_t)y * W * 4, rows + (size_t)(H - 1 - y) * W * 4, W * 4);
 }
 
 /* The bounding box of non-black pixels; false when there are none. */

@@ -19,6 +19,7 @@
 
 #include "draw2d.h"
 #include "gl_context.h"
+#include "render_target.h"
 #include "schedules.h"
 #include "text.h"
 #include "timeline.h"
@@ -464,7 +465,7 @@ enum { W = 640, H = 200, BIG_W = 1280, BIG_H = 360 };
 
 typedef struct gl_fixture {
     gl_context gl;
-    GLuint fbo, rbo;
+    render_target target; /* fb_w x fb_h */
     int fb_w, fb_h;
     draw2d d;
     text_font font;
@@ -473,17 +474,10 @@ typedef struct gl_fixture {
 
 static void target_size(gl_fixture *g, int w, int h)
 {
-    if (g->rbo) {
-        glDeleteFramebuffers(1, &g->fbo);
-        glDeleteRenderbuffers(1, &g->rbo);
-    }
-    glGenRenderbuffers(1, &g->rbo);
-    glBindRenderbuffer(GL_RENDERBUFFER, g->rbo);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
-    glGenFramebuffers(1, &g->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, g->rbo);
-    assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    ppf_error err = {0};
+    render_target_deinit(&g->target);
+    if (!render_target_init(&g->target, w, h, &err))
+        fail_msg("render_target_init: %s", err.message);
     g->fb_w = w;
     g->fb_h = h;
 }
@@ -510,10 +504,7 @@ static int teardown_gl(void **state)
     gl_fixture *g = *state;
     text_font_deinit(&g->font);
     draw2d_deinit(&g->d);
-    if (g->rbo) {
-        glDeleteFramebuffers(1, &g->fbo);
-        glDeleteRenderbuffers(1, &g->rbo);
-    }
+    render_target_deinit(&g->target);
     gl_context_deinit(&g->gl);
     return 0;
 }
@@ -522,20 +513,14 @@ static int teardown_gl(void **state)
 static void render(gl_fixture *g, const timeline_panel *p, int size, const timeline_palette *pal,
                    double t, const timeline_panel_hover *hover)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
-    glViewport(0, 0, g->fb_w, g->fb_h);
+    render_target_bind(&g->target);
     glClearColor(1, 0, 1, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     draw2d_begin(&g->d, g->fb_w, g->fb_h);
     timeline_panel_draw(p, &g->d, &g->font, size, pal, t, hover);
     draw2d_flush(&g->d);
-    static uint8_t rows[BIG_W * BIG_H * 4];
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, g->fb_w, g->fb_h, GL_RGBA, GL_UNSIGNED_BYTE, rows);
+    render_target_read(&g->target, g->pixels);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    const size_t row = (size_t)g->fb_w * 4;
-    for (int y = 0; y < g->fb_h; y++)
-        memcpy(g->pixels + (size_t)y * row, rows + (size_t)(g->fb_h - 1 - y) * row, row);
 }
 
 static void dump(const gl_fixture *g, const char *name)

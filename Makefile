@@ -1,7 +1,9 @@
 # ppflow. `make` configures and builds the release preset (build/release/).
 #
 #   make deps     install the Debian 12 packages that are missing (tools/deps.sh)
-#   make run      deps, build, then run ./build/release/ppflow
+#   make run      deps, build, then run ./build/release/ppflow; with no display
+#                 (DISPLAY and WAYLAND_DISPLAY unset) it records the default
+#                 scenario to build/ppflow-demo.mp4 instead and says so
 #   make test     deps, then the release build with -Werror and its tests, the
 #                 asan build with -Werror and its tests, the fuzz build and its
 #                 fuzzers (what CI runs, through .ci/run)
@@ -35,10 +37,19 @@ build:
 deps:
 	tools/deps.sh
 
+DEMO_MP4 = build/ppflow-demo.mp4
+
 run:
 	tools/deps.sh
 	$(call build_preset,release)
-	./build/release/ppflow
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		./build/release/ppflow; \
+	else \
+		echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window;" \
+		     "recording the default scenario to $(DEMO_MP4) instead"; \
+		./build/release/ppflow render -o $(DEMO_MP4) && \
+		echo "make run: the video is $(CURDIR)/$(DEMO_MP4)"; \
+	fi
 
 test:
 	tools/deps.sh

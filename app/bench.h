@@ -2,7 +2,7 @@
  *
  * Benchmarks, not tests: they print timings and check nothing beyond "it
  * ran". Each benchmark is a row of a table in bench.c (name, function, one
- * line of help), so `bench render` and `bench export` can join later:
+ * line of help):
  *
  *   schedule   every schedule generated and simulated at P=64, M=2048 with
  *              default costs (median and min over --repeat runs, default 7),
@@ -11,6 +11,11 @@
  *              drawn offscreen with no vsync, at 1280x720 and 1920x1080, for
  *              the default scenario and a large one (D=8, P=16, M=64); t sweeps
  *              the iteration so every frame uploads new instances (bench_render.c)
+ *   export     `ppflow render -o x.mp4` of the default scenario (1920x1080, 30 fps,
+ *              10 s, veryfast, crf 20) against bare ffmpeg/libx264 fed the same
+ *              raw frames, and the ratio; then the notebook's scene (gpipe D=2
+ *              P=3 M=12, 1600x1600, 15 fps, 259 frames, medium, crf 23)
+ *              (bench_export.c)
  *
  * Times come from clock_gettime(CLOCK_MONOTONIC); the header names the CPU
  * (from /proc/cpuinfo when it says).
@@ -42,6 +47,8 @@ void print_machine(FILE *f);
 
 /* `ppflow bench render` (bench_render.c). */
 int bench_render(const bench_opts *o, FILE *f);
+/* `ppflow bench export` (bench_export.c). */
+int bench_export(const bench_opts *o, FILE *f);
 
 /* Runs `ppflow bench ...`; returns the exit status. */
 int bench_main(int argc, char **argv);

@@ -15,8 +15,10 @@
 
 #include "bench.h"
 #include "camera.h"
+#include "encoder.h"
 #include "image_png.h"
 #include "offscreen.h"
+#include "render_command.h"
 #include "session.h"
 #include "theme.h"
 #include "viewer.h"
@@ -49,6 +51,12 @@ typedef enum option_id {
     OPT_STILL,
     OPT_SCRIPT,
     OPT_PRINT_STATE,
+    OPT_FPS,
+    OPT_DURATION,
+    OPT_RANGE,
+    OPT_CRF,
+    OPT_PRESET,
+    OPT_QUIET,
     OPT_HELP,
     OPT_COUNT
 } option_id;
@@ -64,7 +72,8 @@ static const cli_option options[OPT_COUNT] = {
     [OPT_FORMAT] = {"format", 0, "FORMAT",
                     "output format: table, gantt, json, csv, chrome-trace (default table)"},
     [OPT_OUTPUT] = {"output", 'o', "FILE",
-                    "write to FILE instead of standard output (written whole or not at all)"},
+                    "write to FILE instead of standard output (written whole or not at all); "
+                    "for render: OUT.mp4, OUT.gif, frames_%05d.png, or with --still FILE.png"},
     [OPT_WIDTH] = {"width", 0, "N",
                    "Gantt chart width in columns (default: the terminal's, else 120)"},
     [OPT_SIZE] = {"size", 0, "WxH", "window or image size in pixels (default 1280x720; 1920x1080 for render)"},
@@ -74,13 +83,25 @@ static const cli_option options[OPT_COUNT] = {
                     "replicas"},
     [OPT_TIME] = {"time", 0, "T", "start at time T of the iteration (default 0)"},
     [OPT_SPEED] = {"speed", 0, "S",
-                   "timeline units per second of playback (default: the iteration in 20 s)"},
-    [OPT_STILL] = {"still", 0, "T", "draw the frame at time T into -o FILE.png"},
+                   "timeline units per second of playback or video (default: the iteration in "
+                   "20 s)"},
+    [OPT_STILL] = {"still", 0, "T", "draw only the frame at time T, into -o FILE.png"},
     [OPT_SCRIPT] = {"script", 0, "FILE",
                     "play input events from FILE (one per line, see README) through the same "
                     "handlers as the mouse and keys"},
     [OPT_PRINT_STATE] = {"print-state", 0, NULL,
                          "on quit, print the final time, speed and camera on standard output"},
+    [OPT_FPS] = {"fps", 0, "N", "frames per second of video (default 30)"},
+    [OPT_DURATION] = {"duration", 0, "SECONDS",
+                      "seconds of video for the whole range (instead of --speed)"},
+    [OPT_RANGE] = {"range", 0, "T0:T1",
+                   "the part of the iteration to record, in timeline units; either side may be "
+                   "empty (default: all of it)"},
+    [OPT_CRF] = {"crf", 0, "N",
+                 "MP4 quality: 0 lossless ... 51 worst (x264's constant rate factor, default 20)"},
+    [OPT_PRESET] = {"preset", 0, "NAME",
+                    "x264 preset: ultrafast ... veryfast (default) ... medium ... veryslow"},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "no progress line and no summary on stderr"},
     [OPT_HELP] = {"help", 'h', NULL, "show this help"},
 };
 
@@ -160,6 +181,13 @@ typedef struct cli_args {
     double time;               /* start time (viewer) */
     double speed;              /* 0: the default */
     double still;              /* -1: not given */
+    int fps;                   /* 0: the default */
+    double duration;           /* 0: not given */
+    bool has_range;
+    double range_t0, range_t1; /* -1 for an empty side: the start or the end */
+    int crf;                   /* -1: the default */
+    const char *preset;        /* NULL: the default */
+    bool quiet;
     const char *script;        /* NULL: none */
     bool print_state;
     bool help;
@@ -247,7 +275,6 @@ static bool parse_width(const char *text, int *out, ppf_error *err)
     return true;
 }
 
-/* Stores one command option's value. */
 /* "1280x720": each side from 16 to 8192 pixels. */
 static bool parse_size(const char *text, int *w, int *h, ppf_error *err)
 {
@@ -278,6 +305,54 @@ static bool parse_time(const char *text, const char *name, double *out, ppf_erro
     if (errno || end == text || *end != '\0' || !isfinite(v) || v < 0)
         return ppf_fail(err, "%s = \"%.40s\": must be a number from 0 up", name, text);
     *out = v;
+    return true;
+}
+
+/* A whole number from lo to hi. */
+static bool parse_int(const char *text, const char *name, int lo, int hi, int *out, ppf_error *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || v < lo || v > hi)
+        return ppf_fail(err, "%s = \"%.40s\": must be a whole number from %d to %d", name, text, lo,
+                        hi);
+    *out = (int)v;
+    return true;
+}
+
+/* "T0:T1", "T0:" or ":T1"; an empty side is -1. Checked against the
+ * iteration's length once it is known. */
+static bool parse_range(const char *text, cli_args *a, ppf_error *err)
+{
+    const char *colon = strchr(text, ':');
+    double t[2] = {-1, -1};
+    bool ok = colon != NULL && strchr(colon + 1, ':') == NULL;
+    const char *part[2] = {text, colon ? colon + 1 : NULL};
+    size_t len[2] = {colon ? (size_t)(colon - text) : 0, colon ? strlen(colon + 1) : 0};
+    for (int k = 0; k < 2 && ok; k++) {
+        if (len[k] == 0)
+            continue;
+        char buf[64];
+        if (len[k] >= sizeof buf) {
+            ok = false;
+            break;
+        }
+        memcpy(buf, part[k], len[k]);
+        buf[len[k]] = '\0';
+        char *end;
+        errno = 0;
+        t[k] = strtod(buf, &end);
+        ok = !errno && end != buf && *end == '\0' && isfinite(t[k]) && t[k] >= 0;
+    }
+    if (!ok)
+        return ppf_fail(err,
+                        "--range = \"%.40s\": must be T0:T1 in timeline units, each a number from "
+                        "0 up (either may be empty)",
+                        text);
+    a->has_range = true;
+    a->range_t0 = t[0];
+    a->range_t1 = t[1];
     return true;
 }
 
@@ -328,6 +403,30 @@ static bool apply_option(cli_args *a, option_id id, const char *value, ppf_error
     case OPT_PRINT_STATE:
         a->print_state = true;
         return true;
+    case OPT_FPS:
+        return parse_int(value, "--fps", 1, ENCODER_MAX_FPS, &a->fps, err);
+    case OPT_DURATION:
+        if (!parse_time(value, "--duration", &a->duration, err))
+            return false;
+        if (!(a->duration > 0))
+            return ppf_fail(err, "--duration = \"%.40s\": must be a number of seconds above 0",
+                            value);
+        return true;
+    case OPT_RANGE:
+        return parse_range(value, a, err);
+    case OPT_CRF:
+        return parse_int(value, "--crf", 0, ENCODER_MAX_CRF, &a->crf, err);
+    case OPT_PRESET:
+        if (!encoder_preset_valid(value))
+            return ppf_fail(err,
+                            "--preset = \"%.40s\": unknown x264 preset; use ultrafast, superfast, "
+                            "veryfast, faster, fast, medium, slow, slower or veryslow",
+                            value);
+        a->preset = value;
+        return true;
+    case OPT_QUIET:
+        a->quiet = true;
+        return true;
     case OPT_HELP:
         a->help = true;
         return true;
@@ -344,7 +443,7 @@ static bool apply_option(cli_args *a, option_id id, const char *value, ppf_error
 static bool parse_args(int argc, char **argv, const char *command, unsigned allowed, cli_args *a,
                        ppf_error *err)
 {
-    *a = (cli_args){.command = command, .still = -1};
+    *a = (cli_args){.command = command, .still = -1, .crf = -1};
     a->sets = ppf_malloc(sizeof(session_flag) * (size_t)(argc > 0 ? argc : 1));
     bool only_positional = false;
     for (int i = 1; i < argc; i++) {
@@ -524,9 +623,11 @@ static const unsigned schedule_options =
 static const unsigned run_options = OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
                                     OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) |
                                     OPT_BIT(OPT_PRINT_STATE) | OPT_BIT(OPT_HELP);
-static const unsigned render_options = OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) |
-                                       OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
-                                       OPT_BIT(OPT_STILL) | OPT_BIT(OPT_HELP);
+static const unsigned render_options =
+    OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
+    OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_DURATION) |
+    OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) | OPT_BIT(OPT_QUIET) |
+    OPT_BIT(OPT_HELP);
 
 /* The sections that `ppflow --help` and `ppflow schedule --help` share. */
 static void print_schedule_sections(FILE *f)
@@ -666,14 +767,20 @@ static int cmd_run(int argc, char **argv)
 
 static void print_render_help(FILE *f)
 {
-    fputs("usage: ppflow render [SCENARIO.json] --still T -o FILE.png [options]\n\n"
-          "Draws the frame at time T with no window (headless EGL) into a PNG file.\n\n",
+    fputs("usage: ppflow render [SCENARIO.json] [options] -o OUT.mp4 | OUT.gif | FRAMES_%05d.png\n"
+          "       ppflow render [SCENARIO.json] [options] --still T -o FILE.png\n\n"
+          "Records the iteration with no window (headless EGL): frame i shows time\n"
+          "T0 + i * speed / fps, the same picture as --still at that time. MP4 is H.264\n"
+          "(yuv420p, BT.709); a GIF has one palette and loops; a pattern writes numbered PNGs\n"
+          "from 0. Nothing appears under the output's name until it is complete.\n\n",
           f);
     print_scenario_options(f);
     fputc('\n', f);
     print_options(f, "options", render_options);
     fputc('\n', f);
-    fputs(exit_help, f);
+    fputs("exit status: 0 success, 1 failure (no EGL, a write error), 2 bad input, 130 "
+          "interrupted\n",
+          f);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -685,6 +792,11 @@ static bool ends_with(const char *s, const char *suffix)
 /* A still frame to PNG: the same drawing as the viewer's, offscreen. */
 static int render_still(const cli_args *a, session *b, ppf_error *err)
 {
+    if (!a->output || output_is_stdout(a->output) || !ends_with(a->output, ".png") ||
+        strchr(a->output, '%')) {
+        ppf_fail(err, "-o: with --still give the image file to write, ending in .png");
+        return CLI_EXIT_USAGE;
+    }
     if (a->still > b->tl.makespan) {
         ppf_fail(err, "--still = %g: must be within the iteration, 0 to %g", a->still,
                  b->tl.makespan);
@@ -712,14 +824,27 @@ static int cmd_render(int argc, char **argv)
     int status = parse_and_build(argc, argv, "render", render_options, print_render_help, &a, &b);
     if (status < 0) {
         ppf_error err = {{0}};
-        if (!a.output || output_is_stdout(a.output) || !ends_with(a.output, ".png"))
-            status = fail(CLI_EXIT_USAGE,
-                          &(ppf_error){"-o: give the image file to write, ending in .png"});
-        else if (a.still < 0)
-            status = fail(CLI_EXIT_USAGE,
-                          &(ppf_error){"--still T: give the time of the frame to draw"});
-        else if ((status = render_still(&a, &b, &err)) != CLI_EXIT_OK)
-            fail(status, &err);
+        if (a.still >= 0) {
+            if ((status = render_still(&a, &b, &err)) != CLI_EXIT_OK)
+                fail(status, &err);
+        } else {
+            render_request q = {
+                .output = a.output,
+                .width = a.size_w,
+                .height = a.size_h,
+                .fps = a.fps,
+                .speed = a.speed,
+                .duration = a.duration,
+                .range_t0 = a.has_range ? a.range_t0 : -1,
+                .range_t1 = a.has_range ? a.range_t1 : -1,
+                .crf = a.crf,
+                .preset = a.preset,
+                .theme = (theme_id)a.theme,
+                .camera = (camera_preset)a.camera,
+                .quiet = a.quiet,
+            };
+            status = render_command_export(&b, &q);
+        }
     }
     session_deinit(&b);
     args_deinit(&a);
@@ -736,8 +861,10 @@ typedef struct cli_command {
 static const cli_command commands[] = {
     {"run", cmd_run, "ppflow [run] [SCENARIO.json] [options]",
      "the live viewer: the iteration in 3D, its timeline under it"},
-    {"render", cmd_render, "ppflow render [SCENARIO.json] --still T -o FILE.png [options]",
-     "draw one frame with no window"},
+    {"render", cmd_render,
+     "ppflow render [SCENARIO.json] [options] -o OUT.mp4 | OUT.gif | FRAMES_%05d.png | --still T "
+     "-o FILE.png",
+     "record the iteration, or draw one frame, with no window"},
     {"schedule", cmd_schedule, "ppflow schedule [SCENARIO.json] [options] [--format F] [-o FILE]",
      "print, validate and convert a schedule"},
     {"bench", bench_main, "ppflow bench NAME [--repeat N]",

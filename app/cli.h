@@ -1,8 +1,11 @@
 /* cli.h - the ppflow command line.
  *
  * Commands (a table in cli.c; `ppflow --help` prints it):
- *     ppflow [run] [SCENARIO.json] [scenario flags] [--width N]
- *         the scenario's table and Gantt chart (until the 3D viewer exists)
+ *     ppflow [run] [SCENARIO.json] [scenario flags] [viewer options]
+ *         the live viewer (viewer.h)
+ *     ppflow render [SCENARIO.json] [scenario flags] [options] -o OUT
+ *         an MP4, a GIF, numbered PNGs or one still, with no window
+ *         (render_command.h)
  *     ppflow schedule [SCENARIO.json] [scenario flags]
  *                     [--format table|gantt|json|csv|chrome-trace] [-o FILE] [--width N]
  *         print, validate and convert a schedule
@@ -19,13 +22,14 @@
  * Errors: one line `ppflow: <message>` on stderr. Exit status 0 on success,
  * 2 for bad input (unknown command, flag or format, a missing value, a bad
  * scenario, a deadlocking program, an -o path that cannot be created), 1 for
- * an I/O failure after the input was found good (a full disk). An -o file is
- * either written completely or not touched (output.h).
+ * a failure after the input was found good (a full disk, no EGL), 130 when
+ * an export was interrupted (SIGINT, SIGTERM). An -o file is either written
+ * completely or not touched (output.h).
  */
 #ifndef PPFLOW_CLI_H
 #define PPFLOW_CLI_H
 
-enum { CLI_EXIT_OK = 0, CLI_EXIT_IO = 1, CLI_EXIT_USAGE = 2 };
+enum { CLI_EXIT_OK = 0, CLI_EXIT_IO = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_INTERRUPTED = 130 };
 
 /* Runs the program; returns the process exit status. */
 int cli_main(int argc, char **argv);

@@ -66,6 +66,33 @@ static bool open_direct(output *o, const char *path, ppf_error *err)
     return true;
 }
 
+/* Creates the temporary beside path with the permissions the target would
+ * get; returns its descriptor and sets o->path and o->tmp_path, or -1. */
+static int create_temp(output *o, const char *path, const struct stat *replaced, ppf_error *err)
+{
+    char *tmp = temp_template(path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        char dir[1024];
+        directory_of(path, dir, sizeof dir);
+        free(tmp);
+        ppf_fail(err, "-o %s: cannot create a file in %s: %s", path, dir, strerror(e));
+        return -1;
+    }
+    set_mode(fd, replaced);
+    o->path = ppf_strdup(path);
+    o->tmp_path = tmp;
+    return fd;
+}
+
+static void release(output *o)
+{
+    free(o->path);
+    free(o->tmp_path);
+    *o = (output){0};
+}
+
 bool output_open(output *o, const char *path, ppf_error *err)
 {
     *o = (output){0};
@@ -85,26 +112,37 @@ bool output_open(output *o, const char *path, ppf_error *err)
             return open_direct(o, path, err);
     }
 
-    char *tmp = temp_template(path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        char dir[1024];
-        directory_of(path, dir, sizeof dir);
-        free(tmp);
-        return ppf_fail(err, "-o %s: cannot create a file in %s: %s", path, dir, strerror(e));
-    }
-    set_mode(fd, exists ? &st : NULL);
+    int fd = create_temp(o, path, exists ? &st : NULL, err);
+    if (fd < 0)
+        return false;
     o->file = fdopen(fd, "w");
     if (!o->file) {
         int e = errno;
         close(fd);
-        unlink(tmp);
-        free(tmp);
+        unlink(o->tmp_path);
+        release(o);
         return ppf_fail(err, "-o %s: %s", path, strerror(e));
     }
-    o->path = ppf_strdup(path);
-    o->tmp_path = tmp;
+    return true;
+}
+
+bool output_reserve(output *o, const char *path, ppf_error *err)
+{
+    *o = (output){0};
+    if (output_is_stdout(path))
+        return ppf_fail(err, "-o -: this output cannot go to standard output; give a file name");
+    if (path[0] == '\0')
+        return ppf_fail(err, "-o: the output path is empty");
+    struct stat st;
+    const bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
+        return ppf_fail(err, "-o %s: is a directory", path);
+    if (exists && !S_ISREG(st.st_mode))
+        return ppf_fail(err, "-o %s: is not a regular file", path);
+    int fd = create_temp(o, path, exists ? &st : NULL, err);
+    if (fd < 0)
+        return false;
+    close(fd);
     return true;
 }
 
@@ -121,29 +159,37 @@ static void sync_directory(const char *path)
     }
 }
 
-static void release(output *o)
+/* fsync by name, for a temporary someone else wrote; 0 or an errno. */
+static int sync_by_name(const char *path)
 {
-    free(o->path);
-    free(o->tmp_path);
-    *o = (output){0};
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return errno;
+    int e = 0;
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        e = errno;
+    close(fd);
+    return e;
 }
 
-bool output_commit(output *o, ppf_error *err)
+static bool close_stdout(output *o, ppf_error *err)
 {
-    if (!o->file)
-        return ppf_fail(err, "output already closed");
-    const char *name = o->path ? o->path : "standard output";
+    const int earlier = errno; /* see output_close */
+    int e = 0;
+    if (ferror(stdout))
+        e = earlier ? earlier : EIO;
+    else if (fflush(stdout) != 0)
+        e = errno ? errno : EIO;
+    *o = (output){0};
+    return e == 0 || ppf_fail(err, "writing to standard output: %s", strerror(e));
+}
 
-    if (!o->path) {
-        const int earlier = errno; /* see below */
-        int e = 0;
-        if (ferror(stdout))
-            e = earlier ? earlier : EIO;
-        else if (fflush(stdout) != 0)
-            e = errno ? errno : EIO;
-        *o = (output){0};
-        return e == 0 || ppf_fail(err, "writing to %s: %s", name, strerror(e));
-    }
+bool output_close(output *o, ppf_error *err)
+{
+    if (!o->path && o->file == stdout)
+        return close_stdout(o, err);
+    if (!o->path)
+        return ppf_fail(err, "output already closed");
 
     /* Each step can be the first to see a full disk: fflush and fsync
      * report buffered and delayed writes, ferror one that failed earlier
@@ -151,31 +197,37 @@ bool output_commit(output *o, ppf_error *err)
      * in errno on entry), fclose the last buffer. */
     const int earlier = errno;
     int e = 0;
-    bool ok = true;
-    if (ferror(o->file)) {
-        ok = false;
-        e = earlier ? earlier : EIO;
-    } else if (fflush(o->file) != 0) {
-        ok = false;
-        e = errno;
-    } else if (o->tmp_path && fsync(fileno(o->file)) != 0 && errno != EINVAL && errno != EROFS) {
-        ok = false;
-        e = errno;
+    if (o->file) {
+        if (ferror(o->file))
+            e = earlier ? earlier : EIO;
+        else if (fflush(o->file) != 0)
+            e = errno ? errno : EIO;
+        else if (o->tmp_path && fsync(fileno(o->file)) != 0 && errno != EINVAL && errno != EROFS)
+            e = errno;
+        if (fclose(o->file) != 0 && e == 0)
+            e = errno ? errno : EIO;
+        o->file = NULL;
+    } else if (o->tmp_path) {
+        e = sync_by_name(o->tmp_path);
     }
-    if (fclose(o->file) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    o->file = NULL;
-
-    if (ok && o->tmp_path && rename(o->tmp_path, o->path) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (!ok) {
+    if (e != 0) {
         if (o->tmp_path)
             unlink(o->tmp_path);
-        ppf_fail(err, "-o %s: writing failed: %s", name, strerror(e ? e : EIO));
+        ppf_fail(err, "-o %s: writing failed: %s", o->path, strerror(e));
+        release(o);
+        return false;
+    }
+    return true;
+}
+
+bool output_publish(output *o, ppf_error *err)
+{
+    if (o->file)
+        return ppf_fail(err, "output not closed");
+    if (o->tmp_path && rename(o->tmp_path, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp_path);
+        ppf_fail(err, "-o %s: writing failed: %s", o->path, strerror(e));
         release(o);
         return false;
     }
@@ -183,6 +235,15 @@ bool output_commit(output *o, ppf_error *err)
         sync_directory(o->path);
     release(o);
     return true;
+}
+
+bool output_commit(output *o, ppf_error *err)
+{
+    if (!o->file && !o->tmp_path)
+        return ppf_fail(err, "output already closed");
+    if (o->file == stdout)
+        return close_stdout(o, err);
+    return output_close(o, err) && output_publish(o, err);
 }
 
 void output_abort(output *o)

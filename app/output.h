@@ -21,9 +21,19 @@
  *   or, on any error after opening:
  *     output_abort(&out);
  *
+ * Writers that open the file by name themselves (libavformat reopens an MP4
+ * to move its index to the front) reserve the temporary instead:
+ *     output_reserve(&out, path, &err);   out.tmp_path exists, empty; out.file NULL
+ *     ... write to out.tmp_path by name, close it ...
+ *     output_commit(&out, &err);          fsyncs it by name, then renames
+ * A set of files that must appear together (numbered PNG frames) closes
+ * each one first and renames them all at the end:
+ *     output_close(&out, &err);  ...  output_publish(&out, &err);
+ *
  * Errors: false plus one line in err naming the path and strerror(errno).
- * After output_commit or output_abort (successful or not) the output is
- * closed and zeroed; output_abort accepts a zeroed output.
+ * After output_commit, output_publish or output_abort (successful or not) the
+ * output is released and zeroed; output_abort accepts a zeroed output, and a
+ * closed, unpublished one (it deletes the temporary).
  */
 #ifndef PPFLOW_OUTPUT_H
 #define PPFLOW_OUTPUT_H
@@ -45,7 +55,19 @@ bool output_is_stdout(const char *path);
 /* Opens the target for writing (a temporary beside it, or stdout). */
 bool output_open(output *o, const char *path, ppf_error *err);
 
-/* Flushes, syncs, closes and renames the temporary over the target. */
+/* Creates the empty temporary beside a named target and closes it; the
+ * caller writes o->tmp_path by name. Standard output and targets that are
+ * not regular files are refused: the writer needs a file it can reopen. */
+bool output_reserve(output *o, const char *path, ppf_error *err);
+
+/* Flushes, syncs and closes the temporary without renaming it. On failure
+ * the temporary is deleted and the output released. */
+bool output_close(output *o, ppf_error *err);
+
+/* Renames a closed temporary over the target and releases the output. */
+bool output_publish(output *o, ppf_error *err);
+
+/* output_close, then output_publish. */
 bool output_commit(output *o, ppf_error *err);
 
 /* Closes and deletes the temporary; the target keeps its old content. */

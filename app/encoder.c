@@ -1,0 +1,479 @@
+/* encoder.c - MP4, GIF and numbered PNG output through FFmpeg. See encoder.h. */
+#include "encoder.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/log.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+
+#include "image_png.h"
+#include "output.h"
+#include "palette.h"
+
+/* A %d or %0Nd in a PNG path, split around the number. */
+typedef struct name_pattern {
+    char *prefix, *suffix; /* with %% already turned into % */
+    int digits;            /* the N of %0Nd; 0 for %d */
+} name_pattern;
+
+struct encoder_impl {
+    /* MP4 and GIF: one file through libavformat */
+    output file;
+    AVFormatContext *mux;
+    AVCodecContext *codec;
+    AVStream *stream;
+    AVFrame *frame;
+    AVPacket *packet;
+    struct SwsContext *sws; /* MP4: RGBA -> yuv420p */
+    palette_map palette;    /* GIF: RGBA -> indices */
+
+    /* PNG frames: closed temporaries, renamed together at the end */
+    name_pattern pattern;
+    output *frames;
+    int64_t frame_cap;
+};
+
+static const char *const x264_presets[] = {"ultrafast", "superfast", "veryfast", "faster",
+                                           "fast",      "medium",    "slow",     "slower",
+                                           "veryslow",  "placebo"};
+
+void encoder_quiet_ffmpeg(void)
+{
+    av_log_set_level(AV_LOG_QUIET);
+}
+
+bool encoder_preset_valid(const char *name)
+{
+    for (size_t k = 0; k < sizeof x264_presets / sizeof x264_presets[0]; k++)
+        if (strcmp(name, x264_presets[k]) == 0)
+            return true;
+    return false;
+}
+
+static bool ends_with_nocase(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* Splits a PNG frame pattern; false with a reason for anything but exactly
+ * one %d or %0Nd (N from 1 to 9) and %% escapes. */
+static bool pattern_parse(const char *path, name_pattern *p, ppf_error *err)
+{
+    *p = (name_pattern){0};
+    size_t n = strlen(path);
+    char *prefix = ppf_malloc(n + 1), *suffix = ppf_malloc(n + 1);
+    size_t pl = 0, sl = 0;
+    int conversions = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = path[i];
+        if (c != '%') {
+            if (conversions)
+                suffix[sl++] = c;
+            else
+                prefix[pl++] = c;
+            continue;
+        }
+        if (path[i + 1] == '%') {
+            if (conversions)
+                suffix[sl++] = '%';
+            else
+                prefix[pl++] = '%';
+            i++;
+            continue;
+        }
+        int digits = 0;
+        size_t j = i + 1;
+        if (path[j] == '0' && path[j + 1] >= '1' && path[j + 1] <= '9' && path[j + 2] == 'd') {
+            digits = path[j + 1] - '0';
+            j += 2;
+        }
+        if (path[j] != 'd' || conversions) {
+            free(prefix);
+            free(suffix);
+            return ppf_fail(err,
+                            "-o %s: a frame pattern takes one %%d or %%0Nd (N 1 to 9) for the "
+                            "frame number, and %%%% for a %% sign",
+                            path);
+        }
+        conversions = 1;
+        p->digits = digits;
+        i = j;
+    }
+    prefix[pl] = '\0';
+    suffix[sl] = '\0';
+    p->prefix = prefix;
+    p->suffix = suffix;
+    return true;
+}
+
+static void pattern_deinit(name_pattern *p)
+{
+    free(p->prefix);
+    free(p->suffix);
+    *p = (name_pattern){0};
+}
+
+static char *pattern_name(const name_pattern *p, int64_t index)
+{
+    int n = snprintf(NULL, 0, "%s%0*lld%s", p->prefix, p->digits, (long long)index, p->suffix);
+    char *name = ppf_malloc((size_t)n + 1);
+    snprintf(name, (size_t)n + 1, "%s%0*lld%s", p->prefix, p->digits, (long long)index, p->suffix);
+    return name;
+}
+
+bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err)
+{
+    if (!path || output_is_stdout(path))
+        return ppf_fail(err, "-o: give the file to write (.mp4, .gif, or frames_%%05d.png)");
+    if (strchr(path, '%')) {
+        if (!ends_with_nocase(path, ".png"))
+            return ppf_fail(err, "-o %s: numbered frames are PNG files: end the pattern in .png",
+                            path);
+        name_pattern p;
+        if (!pattern_parse(path, &p, err))
+            return false;
+        pattern_deinit(&p);
+        *kind = ENCODER_PNG_FRAMES;
+        return true;
+    }
+    if (ends_with_nocase(path, ".mp4")) {
+        *kind = ENCODER_MP4;
+        return true;
+    }
+    if (ends_with_nocase(path, ".gif")) {
+        *kind = ENCODER_GIF;
+        return true;
+    }
+    if (ends_with_nocase(path, ".png"))
+        return ppf_fail(err,
+                        "-o %s: one PNG is a still: add --still T; for every frame give a "
+                        "pattern such as frames_%%05d.png",
+                        path);
+    return ppf_fail(err, "-o %s: unknown kind of output; end it in .mp4, .gif or _%%05d.png", path);
+}
+
+static const char *av_reason(int code, char buf[AV_ERROR_MAX_STRING_SIZE])
+{
+    av_strerror(code, buf, AV_ERROR_MAX_STRING_SIZE);
+    return buf;
+}
+
+static bool av_fail(ppf_error *err, const encoder_desc *d, const char *what, int code)
+{
+    char reason[AV_ERROR_MAX_STRING_SIZE];
+    return ppf_fail(err, "-o %s: %s: %s", d->path, what, av_reason(code, reason));
+}
+
+/* ---- MP4 and GIF: one file through libavformat --------------------------- */
+
+static bool open_codec(encoder_impl *m, const encoder_desc *d, bool mp4, ppf_error *err)
+{
+    const AVCodec *codec = mp4 ? avcodec_find_encoder_by_name("libx264")
+                               : avcodec_find_encoder(AV_CODEC_ID_GIF);
+    if (!codec)
+        return ppf_fail(err, "-o %s: this FFmpeg has no %s encoder (Debian: libavcodec59)",
+                        d->path, mp4 ? "libx264" : "GIF");
+    m->codec = avcodec_alloc_context3(codec);
+    if (!m->codec)
+        ppf_oom("video encoder");
+    AVCodecContext *c = m->codec;
+    c->width = d->width;
+    c->height = d->height;
+    c->time_base = (AVRational){1, d->fps};
+    c->framerate = (AVRational){d->fps, 1};
+    if (m->mux->oformat->flags & AVFMT_GLOBALHEADER)
+        c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (mp4) {
+        c->pix_fmt = AV_PIX_FMT_YUV420P;
+        c->color_primaries = AVCOL_PRI_BT709;
+        c->color_trc = AVCOL_TRC_BT709;
+        c->colorspace = AVCOL_SPC_BT709;
+        c->color_range = AVCOL_RANGE_MPEG;
+        c->thread_count = 0; /* x264 picks, as `ffmpeg -threads auto` does */
+        av_opt_set(c->priv_data, "preset", d->preset ? d->preset : ENCODER_DEFAULT_PRESET, 0);
+        av_opt_set_double(c->priv_data, "crf", d->crf >= 0 ? d->crf : ENCODER_DEFAULT_CRF, 0);
+    } else {
+        c->pix_fmt = AV_PIX_FMT_PAL8;
+    }
+    int ret = avcodec_open2(c, codec, NULL);
+    if (ret < 0)
+        return av_fail(err, d, "cannot open the encoder", ret);
+
+    m->stream = avformat_new_stream(m->mux, NULL);
+    if (!m->stream)
+        ppf_oom("video stream");
+    /* GIF delays are in hundredths of a second; MP4 keeps 1/fps. */
+    m->stream->time_base = mp4 ? c->time_base : (AVRational){1, 100};
+    m->stream->avg_frame_rate = c->framerate;
+    if ((ret = avcodec_parameters_from_context(m->stream->codecpar, c)) < 0)
+        return av_fail(err, d, "cannot set up the stream", ret);
+
+    m->frame = av_frame_alloc();
+    m->packet = av_packet_alloc();
+    if (!m->frame || !m->packet)
+        ppf_oom("video frame");
+    m->frame->format = c->pix_fmt;
+    m->frame->width = d->width;
+    m->frame->height = d->height;
+    m->frame->color_primaries = c->color_primaries;
+    m->frame->color_trc = c->color_trc;
+    m->frame->colorspace = c->colorspace;
+    m->frame->color_range = c->color_range;
+    if ((ret = av_frame_get_buffer(m->frame, 0)) < 0)
+        ppf_oom("video frame");
+
+    if (mp4) {
+        m->sws = sws_getContext(d->width, d->height, AV_PIX_FMT_RGBA, d->width, d->height,
+                                AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
+        if (!m->sws)
+            return ppf_fail(err, "-o %s: libswscale cannot convert RGBA to yuv420p", d->path);
+        /* Full-range RGB in, BT.709 limited-range YUV out: what the tags say. */
+        const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+        sws_setColorspaceDetails(m->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);
+    } else {
+        palette_map_init(&m->palette, d->palette, d->palette_count);
+    }
+    return true;
+}
+
+static bool open_file(encoder *e, const encoder_desc *d, ppf_error *err)
+{
+    encoder_impl *m = e->impl;
+    const bool mp4 = e->kind == ENCODER_MP4;
+    if (!output_reserve(&m->file, d->path, err))
+        return false;
+    int ret = avformat_alloc_output_context2(&m->mux, NULL, mp4 ? "mp4" : "gif", m->file.tmp_path);
+    if (ret < 0 || !m->mux)
+        return av_fail(err, d, mp4 ? "no MP4 muxer" : "no GIF muxer", ret);
+    if (!open_codec(m, d, mp4, err))
+        return false;
+    if ((ret = avio_open(&m->mux->pb, m->file.tmp_path, AVIO_FLAG_WRITE)) < 0)
+        return av_fail(err, d, "cannot open the temporary", ret);
+
+    AVDictionary *opts = NULL;
+    if (mp4)
+        av_dict_set(&opts, "movflags", "+faststart", 0); /* index first: plays while loading */
+    else
+        av_dict_set(&opts, "loop", "0", 0); /* forever */
+    ret = avformat_write_header(m->mux, &opts);
+    av_dict_free(&opts);
+    if (ret < 0)
+        return av_fail(err, d, "cannot write the header", ret);
+    return true;
+}
+
+/* Moves every packet the encoder has ready into the file. */
+static bool drain(encoder *e, const char *path, ppf_error *err)
+{
+    encoder_impl *m = e->impl;
+    char reason[AV_ERROR_MAX_STRING_SIZE];
+    for (;;) {
+        int ret = avcodec_receive_packet(m->codec, m->packet);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return true;
+        if (ret < 0)
+            return ppf_fail(err, "-o %s: encoding failed: %s", path, av_reason(ret, reason));
+        m->packet->stream_index = m->stream->index;
+        /* Without a duration the last frame has none and the stream comes
+         * out one frame short. */
+        m->packet->duration = 1;
+        av_packet_rescale_ts(m->packet, m->codec->time_base, m->stream->time_base);
+        ret = av_interleaved_write_frame(m->mux, m->packet);
+        if (ret < 0)
+            return ppf_fail(err, "-o %s: writing failed: %s", path, av_reason(ret, reason));
+    }
+}
+
+static bool write_file_frame(encoder *e, const uint8_t *rgba, int stride, bool bottom_up,
+                             const char *path, ppf_error *err)
+{
+    encoder_impl *m = e->impl;
+    char reason[AV_ERROR_MAX_STRING_SIZE];
+    /* libavcodec may still hold the last frame; then this gives a new buffer. */
+    int ret = av_frame_make_writable(m->frame);
+    if (ret < 0)
+        ppf_oom("video frame");
+    const uint8_t *first = bottom_up ? rgba + (size_t)stride * (size_t)(e->height - 1) : rgba;
+    const int step = bottom_up ? -stride : stride;
+    if (e->kind == ENCODER_MP4) {
+        const uint8_t *src[1] = {first};
+        const int src_stride[1] = {step};
+        sws_scale(m->sws, src, src_stride, 0, e->height, m->frame->data, m->frame->linesize);
+    } else {
+        palette_map_apply(&m->palette, first, e->width, e->height, step, m->frame->data[0],
+                          m->frame->linesize[0]);
+        memcpy(m->frame->data[1], m->palette.colors, sizeof m->palette.colors);
+    }
+    m->frame->pts = e->frames;
+    if ((ret = avcodec_send_frame(m->codec, m->frame)) < 0)
+        return ppf_fail(err, "-o %s: encoding failed: %s", path, av_reason(ret, reason));
+    return drain(e, path, err);
+}
+
+static bool finish_file(encoder *e, ppf_error *err)
+{
+    encoder_impl *m = e->impl;
+    const char *path = m->file.path;
+    char reason[AV_ERROR_MAX_STRING_SIZE];
+    int ret = avcodec_send_frame(m->codec, NULL);
+    if (ret < 0)
+        return ppf_fail(err, "-o %s: encoding failed: %s", path, av_reason(ret, reason));
+    if (!drain(e, path, err))
+        return false;
+    if ((ret = av_write_trailer(m->mux)) < 0)
+        return ppf_fail(err, "-o %s: writing failed: %s", path, av_reason(ret, reason));
+    int io_error = m->mux->pb->error;
+    ret = avio_closep(&m->mux->pb);
+    if (io_error < 0 || ret < 0)
+        return ppf_fail(err, "-o %s: writing failed: %s", path,
+                        av_reason(io_error < 0 ? io_error : ret, reason));
+    return output_commit(&m->file, err);
+}
+
+/* ---- PNG frames ------------------------------------------------------------ */
+
+static bool write_png_frame(encoder *e, const uint8_t *rgba, int stride, bool bottom_up,
+                            ppf_error *err)
+{
+    encoder_impl *m = e->impl;
+    uint8_t *png = NULL;
+    size_t size = 0;
+    ppf_error why = {{0}};
+    char *name = pattern_name(&m->pattern, e->frames);
+    bool ok = false;
+    if (!image_encode_png(rgba, e->width, e->height, stride, bottom_up, &png, &size, &why)) {
+        ppf_fail(err, "-o %s: %s", name, why.message);
+        goto done;
+    }
+    if (e->frames == m->frame_cap) {
+        m->frame_cap = m->frame_cap ? 2 * m->frame_cap : 64;
+        m->frames = ppf_realloc(m->frames, sizeof *m->frames * (size_t)m->frame_cap);
+    }
+    output *out = &m->frames[e->frames];
+    if (!output_open(out, name, err))
+        goto done;
+    errno = 0;
+    if (fwrite(png, 1, size, out->file) != size) {
+        ppf_fail(err, "-o %s: writing failed: %s", name, strerror(errno ? errno : EIO));
+        output_abort(out);
+        goto done;
+    }
+    ok = output_close(out, err);
+done:
+    free(png);
+    free(name);
+    return ok;
+}
+
+static bool finish_png_frames(encoder *e, ppf_error *err)
+{
+    encoder_impl *m = e->impl;
+    for (int64_t i = 0; i < e->frames; i++)
+        if (!output_publish(&m->frames[i], err))
+            return false;
+    return true;
+}
+
+/* ---- the public calls --------------------------------------------------------- */
+
+static bool check_desc(const encoder_desc *d, encoder_kind kind, ppf_error *err)
+{
+    if (d->width < 1 || d->height < 1 || d->width > 16384 || d->height > 16384)
+        return ppf_fail(err, "--size %dx%d: each side must be 1 to 16384 pixels", d->width,
+                        d->height);
+    if (kind == ENCODER_MP4 && (d->width % 2 || d->height % 2))
+        return ppf_fail(err, "--size %dx%d: H.264 in yuv420p needs even sides", d->width,
+                        d->height);
+    if (d->fps < 1 || d->fps > ENCODER_MAX_FPS)
+        return ppf_fail(err, "--fps %d: must be 1 to %d", d->fps, ENCODER_MAX_FPS);
+    if (d->crf > ENCODER_MAX_CRF)
+        return ppf_fail(err, "--crf %d: must be 0 to %d", d->crf, ENCODER_MAX_CRF);
+    if (d->preset && !encoder_preset_valid(d->preset))
+        return ppf_fail(err, "--preset %s: not an x264 preset (ultrafast ... veryslow)",
+                        d->preset);
+    if (kind == ENCODER_GIF && (!d->palette || d->palette_count < 1 || d->palette_count > 256))
+        return ppf_fail(err, "-o %s: a GIF needs a palette of 1 to 256 colours", d->path);
+    return true;
+}
+
+bool encoder_open(encoder *e, const encoder_desc *d, ppf_error *err)
+{
+    memset(e, 0, sizeof *e);
+    encoder_kind kind;
+    if (!encoder_kind_of(d->path, &kind, err) || !check_desc(d, kind, err))
+        return false;
+    e->kind = kind;
+    e->width = d->width;
+    e->height = d->height;
+    e->fps = d->fps;
+    e->impl = ppf_calloc(1, sizeof *e->impl);
+    if (kind == ENCODER_PNG_FRAMES) {
+        if (!pattern_parse(d->path, &e->impl->pattern, err))
+            goto fail;
+        return true;
+    }
+    if (open_file(e, d, err))
+        return true;
+fail:
+    encoder_abort(e);
+    return false;
+}
+
+bool encoder_write(encoder *e, const uint8_t *rgba, int stride_bytes, bool bottom_up,
+                   ppf_error *err)
+{
+    assert(e->impl && rgba);
+    if (stride_bytes == 0)
+        stride_bytes = e->width * 4;
+    bool ok = e->kind == ENCODER_PNG_FRAMES
+                  ? write_png_frame(e, rgba, stride_bytes, bottom_up, err)
+                  : write_file_frame(e, rgba, stride_bytes, bottom_up, e->impl->file.path, err);
+    if (ok)
+        e->frames++;
+    return ok;
+}
+
+bool encoder_finish(encoder *e, ppf_error *err)
+{
+    assert(e->impl);
+    bool ok = e->kind == ENCODER_PNG_FRAMES ? finish_png_frames(e, err) : finish_file(e, err);
+    encoder_abort(e); /* frees; whatever was published stays */
+    return ok;
+}
+
+void encoder_abort(encoder *e)
+{
+    encoder_impl *m = e->impl;
+    if (!m) {
+        memset(e, 0, sizeof *e);
+        return;
+    }
+    if (m->mux) {
+        if (m->mux->pb)
+            avio_closep(&m->mux->pb);
+        avformat_free_context(m->mux);
+    }
+    avcodec_free_context(&m->codec);
+    av_frame_free(&m->frame);
+    av_packet_free(&m->packet);
+    sws_freeContext(m->sws);
+    palette_map_deinit(&m->palette);
+    output_abort(&m->file);
+    for (int64_t i = 0; i < e->frames && m->frames; i++)
+        output_abort(&m->frames[i]);
+    free(m->frames);
+    pattern_deinit(&m->pattern);
+    free(m);
+    memset(e, 0, sizeof *e);
+}

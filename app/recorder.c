@@ -1,0 +1,276 @@
+/* recorder.c - draw, read back and encode in a pipeline. See recorder.h. */
+#include "recorder.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "encoder.h"
+#include "offscreen.h"
+#include "palette.h"
+#include "readback.h"
+
+/* Three slots: one being drawn into, one waiting, one being encoded. */
+enum { RING = 3, PALETTE_SAMPLES = 16 };
+
+/* What the drawing thread and the encoder thread share, under `lock`. */
+typedef struct pipeline {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const uint8_t *pixels[RING]; /* frame i's pixels are pixels[i % RING] once ready > i */
+    int64_t ready;               /* frames handed to the encoder */
+    int64_t done;                /* frames the encoder has written */
+    int64_t total;
+    bool quit;                   /* the drawing thread gives up */
+    bool failed;                 /* the encoder failed; why in err */
+    ppf_error err;
+    encoder *enc;
+    int stride;
+} pipeline;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int64_t recorder_frame_count(double span, int fps, double speed)
+{
+    double n = span * fps / speed;
+    if (!(n >= 1))
+        return 1;
+    return (int64_t)llround(n);
+}
+
+double recorder_frame_time(const recorder_desc *d, int64_t i)
+{
+    return d->t0 + (double)i * d->speed / d->fps;
+}
+
+static void *encode_frames(void *arg)
+{
+    pipeline *p = arg;
+    /* Signals are for the drawing thread, which checks the stop flag. */
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+
+    pthread_mutex_lock(&p->lock);
+    for (int64_t i = 0; i < p->total; i++) {
+        while (p->ready <= i && !p->quit)
+            pthread_cond_wait(&p->changed, &p->lock);
+        if (p->quit)
+            break;
+        const uint8_t *px = p->pixels[i % RING];
+        pthread_mutex_unlock(&p->lock);
+        ppf_error err = {{0}};
+        bool ok = encoder_write(p->enc, px, p->stride, true, &err);
+        pthread_mutex_lock(&p->lock);
+        if (!ok) {
+            p->failed = true;
+            p->err = err;
+            pthread_cond_broadcast(&p->changed);
+            break;
+        }
+        p->done = i + 1;
+        pthread_cond_broadcast(&p->changed);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static bool stop_requested(const recorder_desc *d)
+{
+    return d->stop && *d->stop;
+}
+
+/* Waits until the encoder has written `frames` frames; false when it failed
+ * or a stop was asked for (checked every 50 ms: a signal does not wake a
+ * condition variable). */
+static bool wait_done(pipeline *p, int64_t frames, const recorder_desc *d)
+{
+    pthread_mutex_lock(&p->lock);
+    while (p->done < frames && !p->failed && !stop_requested(d)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->changed, &p->lock, &until);
+    }
+    bool ok = p->done >= frames && !p->failed;
+    pthread_mutex_unlock(&p->lock);
+    return ok;
+}
+
+static void hand_over(pipeline *p, int64_t frame, const uint8_t *pixels)
+{
+    pthread_mutex_lock(&p->lock);
+    p->pixels[frame % RING] = pixels;
+    p->ready = frame + 1;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void print_progress(const pipeline *p, double started, bool final)
+{
+    pthread_mutex_t *lock = (pthread_mutex_t *)&p->lock;
+    pthread_mutex_lock(lock);
+    int64_t done = p->done;
+    pthread_mutex_unlock(lock);
+    double elapsed = now_seconds() - started;
+    double fps = elapsed > 0 ? (double)done / elapsed : 0;
+    if (final) {
+        fprintf(stderr, "\r\033[K");
+        return;
+    }
+    if (fps > 0 && done < p->total)
+        fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld  %.1f fps  %.1f s left",
+                (long long)done, (long long)p->total, fps, (double)(p->total - done) / fps);
+    else
+        fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld", (long long)done, (long long)p->total);
+    fflush(stderr);
+}
+
+/* The GIF's one palette, from frames spread evenly over the clip. */
+static bool choose_palette(offscreen *o, const recorder_desc *d, uint32_t colors[256], int *count)
+{
+    palette_histogram h = {0};
+    palette_histogram_init(&h, NULL);
+    uint8_t *rgba = ppf_malloc((size_t)d->width * (size_t)d->height * 4);
+    const int64_t samples = d->frames < PALETTE_SAMPLES ? d->frames : PALETTE_SAMPLES;
+    bool stopped = false;
+    for (int64_t k = 0; k < samples && !stopped; k++) {
+        int64_t i = samples > 1 ? k * (d->frames - 1) / (samples - 1) : 0;
+        frame_view v = offscreen_default_view(o, recorder_frame_time(d, i), d->theme, d->camera);
+        offscreen_draw(o, &v);
+        offscreen_read(o, rgba);
+        palette_histogram_add(&h, rgba, d->width, d->height, d->width * 4);
+        stopped = stop_requested(d);
+    }
+    *count = palette_build(&h, colors, 256);
+    free(rgba);
+    palette_histogram_deinit(&h);
+    return !stopped;
+}
+
+recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result *r,
+                             ppf_error *err)
+{
+    *r = (recorder_result){0};
+    offscreen o;
+    readback rb = {0};
+    encoder enc = {0};
+    recorder_status status = RECORDER_FAILED;
+    uint32_t colors[256];
+    int color_count = 0;
+    const double started = now_seconds();
+
+    if (!offscreen_init(&o, s, d->width, d->height, err))
+        return RECORDER_FAILED;
+    encoder_kind kind;
+    if (!encoder_kind_of(d->path, &kind, err))
+        goto out;
+    if (kind == ENCODER_GIF && !choose_palette(&o, d, colors, &color_count)) {
+        status = RECORDER_STOPPED;
+        goto out;
+    }
+    encoder_desc ed = {
+        .path = d->path,
+        .width = d->width,
+        .height = d->height,
+        .fps = d->fps,
+        .crf = d->crf,
+        .preset = d->preset,
+        .palette = colors,
+        .palette_count = color_count,
+    };
+    if (!encoder_open(&enc, &ed, err))
+        goto out;
+    if (!readback_init(&rb, RING, d->width, d->height, err))
+        goto out;
+
+    pipeline p = {
+        .total = d->frames,
+        .enc = &enc,
+        .stride = d->width * 4,
+    };
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.changed, NULL);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, encode_frames, &p) != 0) {
+        ppf_fail(err, "cannot start the encoder thread");
+        goto out_pipeline;
+    }
+
+    bool ok = true;
+    double last_progress = 0;
+    for (int64_t i = 0; i < d->frames && ok; i++) {
+        const int slot = (int)(i % RING);
+        if (i >= RING) {
+            /* The slot held frame i - RING: wait until it is encoded. */
+            if (!(ok = wait_done(&p, i - RING + 1, d)))
+                break;
+            readback_unmap(&rb, slot);
+        }
+        frame_view v = offscreen_default_view(&o, recorder_frame_time(d, i), d->theme, d->camera);
+        offscreen_draw(&o, &v);
+        readback_start(&rb, slot);
+        /* Map the previous frame only now, so that on a GPU its copy ran
+         * while this frame was drawn. */
+        if (i >= 1) {
+            const uint8_t *px = readback_map(&rb, (int)((i - 1) % RING), err);
+            if (!(ok = px != NULL))
+                break;
+            hand_over(&p, i - 1, px);
+        }
+        if (stop_requested(d))
+            ok = false;
+        if (d->progress && now_seconds() - last_progress > 0.25) {
+            print_progress(&p, started, false);
+            last_progress = now_seconds();
+        }
+    }
+    if (ok) {
+        const uint8_t *px = readback_map(&rb, (int)((d->frames - 1) % RING), err);
+        ok = px != NULL;
+        if (ok) {
+            hand_over(&p, d->frames - 1, px);
+            ok = wait_done(&p, d->frames, d);
+        }
+    }
+
+    pthread_mutex_lock(&p.lock);
+    p.quit = true;
+    pthread_cond_broadcast(&p.changed);
+    pthread_mutex_unlock(&p.lock);
+    pthread_join(thread, NULL);
+    if (d->progress)
+        print_progress(&p, started, true);
+
+    if (p.failed) {
+        *err = p.err;
+    } else if (!ok && stop_requested(d)) {
+        status = RECORDER_STOPPED;
+    } else if (ok) {
+        r->frames = p.done;
+        if (encoder_finish(&enc, err))
+            status = RECORDER_DONE;
+    }
+
+out_pipeline:
+    pthread_cond_destroy(&p.changed);
+    pthread_mutex_destroy(&p.lock);
+out:
+    encoder_abort(&enc);
+    readback_deinit(&rb);
+    offscreen_deinit(&o);
+    r->seconds = now_seconds() - started;
+    return status;
+}

@@ -1,0 +1,73 @@
+/* recorder.h - one iteration drawn offscreen and encoded: the body of
+ * `ppflow render -o out.mp4 | out.gif | frames_%05d.png`.
+ *
+ * Frame i shows state(t) at t = t0 + i * speed / fps: the same picture as
+ * `ppflow render --still t` (offscreen_default_view), so a frame of the video
+ * and a still at the same t match. Time never comes from a clock.
+ *
+ * The pipeline keeps both cores busy: the calling thread draws frame i and
+ * starts its readback into a ring of pixel buffers (render/readback.h) while
+ * an encoder thread converts and encodes frame i - 1 (app/encoder.h), and
+ * libx264 runs threads of its own. Nothing is allocated per frame.
+ * A GIF first draws a few frames spread over the clip to choose its one
+ * palette (app/palette.h).
+ *
+ * Call order:
+ *     recorder_desc d = {.path = "out.mp4", .width = 1920, .height = 1080, .fps = 30,
+ *                        .t0 = 0, .speed = s, .frames = n, .crf = -1};
+ *     recorder_result r;
+ *     switch (recorder_run(&session, &d, &r, &err)) ...
+ *
+ * Errors: RECORDER_FAILED with one line (no EGL display and what to install;
+ * a file that cannot be written; the disk full); RECORDER_STOPPED when
+ * *d->stop became nonzero (a signal handler sets it). Either way no file
+ * exists under the target name and the temporaries are gone.
+ */
+#ifndef PPFLOW_RECORDER_H
+#define PPFLOW_RECORDER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "camera.h"
+#include "error.h"
+#include "session.h"
+#include "theme.h"
+
+typedef struct recorder_desc {
+    const char *path;   /* .mp4, .gif or a %05d.png pattern (app/encoder.h) */
+    int width, height;  /* pixels; even for MP4 */
+    int fps;
+    double t0, speed;   /* frame i at t0 + i * speed / fps */
+    int64_t frames;     /* at least 1 */
+    int crf;            /* -1: the encoder's default */
+    const char *preset; /* NULL: the encoder's default */
+    theme_id theme;
+    camera_preset camera;
+    bool progress;                   /* a progress line on stderr (a terminal) */
+    volatile sig_atomic_t *stop;     /* NULL, or set nonzero to stop; checked every frame */
+} recorder_desc;
+
+typedef struct recorder_result {
+    int64_t frames;  /* encoded */
+    double seconds;  /* wall time from the first frame drawn to the file renamed */
+} recorder_result;
+
+typedef enum recorder_status {
+    RECORDER_DONE,
+    RECORDER_FAILED,
+    RECORDER_STOPPED,
+} recorder_status;
+
+/* Frames for `span` timeline units at `speed` units per second of video:
+ * span * fps / speed rounded, at least 1. */
+int64_t recorder_frame_count(double span, int fps, double speed);
+
+/* The time frame i shows. */
+double recorder_frame_time(const recorder_desc *d, int64_t i);
+
+recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result *r,
+                             ppf_error *err);
+
+#endif

@@ -1,0 +1,116 @@
+/* render_command.c - options to frames to a file. See render_command.h. */
+#include "render_command.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "encoder.h"
+#include "output.h"
+#include "recorder.h"
+
+/* Set by SIGINT and SIGTERM while recording; the recorder polls it. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+int render_command_export(session *s, const render_request *q)
+{
+    ppf_error err = {{0}};
+    encoder_kind kind;
+    if (!encoder_kind_of(q->output, &kind, &err)) {
+        fprintf(stderr, "ppflow: %s\n", err.message);
+        return CLI_EXIT_USAGE;
+    }
+    const double makespan = s->tl.makespan;
+    const double t0 = q->range_t0 >= 0 ? q->range_t0 : 0;
+    const double t1 = q->range_t1 >= 0 ? q->range_t1 : makespan;
+    if (!(t0 < t1) || t1 > makespan) {
+        fprintf(stderr,
+                "ppflow: --range = %g:%g: must be T0:T1 with 0 <= T0 < T1 <= %g (the "
+                "iteration's length)\n",
+                t0, t1, makespan);
+        return CLI_EXIT_USAGE;
+    }
+    if (q->speed > 0 && q->duration > 0) {
+        fprintf(stderr, "ppflow: --speed %g and --duration %g: give one of them, not both\n",
+                q->speed, q->duration);
+        return CLI_EXIT_USAGE;
+    }
+
+    /* A place that cannot take the file is bad input, found before
+     * minutes of drawing rather than after: make and drop a temporary. */
+    output probe;
+    if (!output_reserve(&probe, q->output, &err)) {
+        fprintf(stderr, "ppflow: %s\n", err.message);
+        return CLI_EXIT_USAGE;
+    }
+    output_abort(&probe);
+
+    recorder_desc d = {
+        .path = q->output,
+        .width = q->width ? q->width : RENDER_DEFAULT_WIDTH,
+        .height = q->height ? q->height : RENDER_DEFAULT_HEIGHT,
+        .fps = q->fps ? q->fps : RENDER_DEFAULT_FPS,
+        .t0 = t0,
+        .crf = q->crf,
+        .preset = q->preset,
+        .theme = q->theme,
+        .camera = q->camera,
+        .progress = !q->quiet && isatty(STDERR_FILENO),
+        .stop = &stop_signal,
+    };
+    /* The viewer's default: the whole iteration in 20 s. */
+    d.speed = q->speed > 0      ? q->speed
+              : q->duration > 0 ? (t1 - t0) / q->duration
+                                : (makespan > 0 ? makespan / 20 : 1);
+    d.frames = recorder_frame_count(t1 - t0, d.fps, d.speed);
+
+    if (kind == ENCODER_MP4 && (d.width % 2 || d.height % 2)) {
+        int w = d.width + d.width % 2, h = d.height + d.height % 2;
+        if (!q->quiet)
+            fprintf(stderr, "ppflow: --size %dx%d: H.264 needs even sides; recording %dx%d\n",
+                    d.width, d.height, w, h);
+        d.width = w;
+        d.height = h;
+    }
+
+    struct sigaction act = {0}, old_int, old_term;
+    act.sa_handler = on_stop_signal;
+    sigemptyset(&act.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &act, &old_int);
+    sigaction(SIGTERM, &act, &old_term);
+    encoder_quiet_ffmpeg();
+
+    recorder_result r;
+    recorder_status status = recorder_run(s, &d, &r, &err);
+
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+
+    switch (status) {
+    case RECORDER_DONE:
+        if (!q->quiet)
+            fprintf(stderr,
+                    "ppflow: wrote %s: %lld frames, %dx%d at %d fps (%.2f s of video, t %g to "
+                    "%g) in %.2f s, %.1f frames/s\n",
+                    q->output, (long long)r.frames, d.width, d.height, d.fps,
+                    (double)r.frames / d.fps, t0, recorder_frame_time(&d, r.frames - 1),
+                    r.seconds, r.seconds > 0 ? (double)r.frames / r.seconds : 0);
+        return CLI_EXIT_OK;
+    case RECORDER_STOPPED:
+        fprintf(stderr, "ppflow: interrupted (%s); %s was not written\n",
+                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
+        return CLI_EXIT_INTERRUPTED;
+    case RECORDER_FAILED:
+        break;
+    }
+    fprintf(stderr, "ppflow: %s\n", err.message);
+    return CLI_EXIT_IO;
+}

@@ -16,8 +16,6 @@
 #include "bench.h"
 #include "camera.h"
 #include "encoder.h"
-#include "image_png.h"
-#include "offscreen.h"
 #include "render_command.h"
 #include "session.h"
 #include "theme.h"
@@ -783,68 +781,29 @@ static void print_render_help(FILE *f)
           f);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* A still frame to PNG: the same drawing as the viewer's, offscreen. */
-static int render_still(const cli_args *a, session *b, ppf_error *err)
-{
-    if (!a->output || output_is_stdout(a->output) || !ends_with(a->output, ".png") ||
-        strchr(a->output, '%')) {
-        ppf_fail(err, "-o: with --still give the image file to write, ending in .png");
-        return CLI_EXIT_USAGE;
-    }
-    if (a->still > b->tl.makespan) {
-        ppf_fail(err, "--still = %g: must be within the iteration, 0 to %g", a->still,
-                 b->tl.makespan);
-        return CLI_EXIT_USAGE;
-    }
-    int w = a->size_w ? a->size_w : 1920, h = a->size_h ? a->size_h : 1080;
-    offscreen o;
-    if (!offscreen_init(&o, b, w, h, err))
-        return CLI_EXIT_IO;
-    frame_view v = offscreen_default_view(&o, a->still, (theme_id)a->theme,
-                                          (camera_preset)a->camera);
-    offscreen_draw(&o, &v);
-    uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
-    offscreen_read(&o, pixels);
-    offscreen_deinit(&o);
-    bool ok = image_write_png(a->output, pixels, w, h, 0, false, err);
-    free(pixels);
-    return ok ? CLI_EXIT_OK : CLI_EXIT_IO;
-}
-
 static int cmd_render(int argc, char **argv)
 {
     cli_args a;
     session b;
     int status = parse_and_build(argc, argv, "render", render_options, print_render_help, &a, &b);
     if (status < 0) {
-        ppf_error err = {{0}};
-        if (a.still >= 0) {
-            if ((status = render_still(&a, &b, &err)) != CLI_EXIT_OK)
-                fail(status, &err);
-        } else {
-            render_request q = {
-                .output = a.output,
-                .width = a.size_w,
-                .height = a.size_h,
-                .fps = a.fps,
-                .speed = a.speed,
-                .duration = a.duration,
-                .range_t0 = a.has_range ? a.range_t0 : -1,
-                .range_t1 = a.has_range ? a.range_t1 : -1,
-                .crf = a.crf,
-                .preset = a.preset,
-                .theme = (theme_id)a.theme,
-                .camera = (camera_preset)a.camera,
-                .quiet = a.quiet,
-            };
-            status = render_command_export(&b, &q);
-        }
+        render_request q = {
+            .output = a.output,
+            .width = a.size_w,
+            .height = a.size_h,
+            .fps = a.fps,
+            .speed = a.speed,
+            .duration = a.duration,
+            .range_t0 = a.has_range ? a.range_t0 : -1,
+            .range_t1 = a.has_range ? a.range_t1 : -1,
+            .crf = a.crf,
+            .preset = a.preset,
+            .theme = (theme_id)a.theme,
+            .camera = (camera_preset)a.camera,
+            .quiet = a.quiet,
+        };
+        status = a.still >= 0 ? render_command_still(&b, &q, a.still)
+                              : render_command_export(&b, &q);
     }
     session_deinit(&b);
     args_deinit(&a);

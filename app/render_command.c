@@ -3,11 +3,14 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "encoder.h"
+#include "image_png.h"
+#include "offscreen.h"
 #include "output.h"
 #include "recorder.h"
 
@@ -17,6 +20,44 @@ static volatile sig_atomic_t stop_signal;
 static void on_stop_signal(int sig)
 {
     stop_signal = sig;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int render_command_still(session *s, const render_request *q, double t)
+{
+    if (!q->output || output_is_stdout(q->output) || !ends_with(q->output, ".png") ||
+        strchr(q->output, '%')) {
+        fputs("ppflow: -o: with --still give the image file to write, ending in .png\n", stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (t > s->tl.makespan) {
+        fprintf(stderr, "ppflow: --still = %g: must be within the iteration, 0 to %g\n", t,
+                s->tl.makespan);
+        return CLI_EXIT_USAGE;
+    }
+    const int w = q->width ? q->width : RENDER_DEFAULT_WIDTH;
+    const int h = q->height ? q->height : RENDER_DEFAULT_HEIGHT;
+    ppf_error err = {{0}};
+    offscreen o;
+    if (!offscreen_init(&o, s, w, h, &err)) {
+        fprintf(stderr, "ppflow: %s\n", err.message);
+        return CLI_EXIT_IO;
+    }
+    frame_view v = offscreen_default_view(&o, t, q->theme, q->camera);
+    offscreen_draw(&o, &v);
+    uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
+    offscreen_read(&o, pixels);
+    offscreen_deinit(&o);
+    bool ok = image_write_png(q->output, pixels, w, h, 0, false, &err);
+    free(pixels);
+    if (!ok)
+        fprintf(stderr, "ppflow: %s\n", err.message);
+    return ok ? CLI_EXIT_OK : CLI_EXIT_IO;
 }
 
 int render_command_export(session *s, const render_request *q)
@@ -43,15 +84,6 @@ int render_command_export(session *s, const render_request *q)
         return CLI_EXIT_USAGE;
     }
 
-    /* A place that cannot take the file is bad input, found before
-     * minutes of drawing rather than after: make and drop a temporary. */
-    output probe;
-    if (!output_reserve(&probe, q->output, &err)) {
-        fprintf(stderr, "ppflow: %s\n", err.message);
-        return CLI_EXIT_USAGE;
-    }
-    output_abort(&probe);
-
     recorder_desc d = {
         .path = q->output,
         .width = q->width ? q->width : RENDER_DEFAULT_WIDTH,
@@ -71,28 +103,41 @@ int render_command_export(session *s, const render_request *q)
                                 : (makespan > 0 ? makespan / 20 : 1);
     d.frames = recorder_frame_count(t1 - t0, d.fps, d.speed);
 
-    if (kind == ENCODER_MP4 && (d.width % 2 || d.height % 2)) {
-        int w = d.width + d.width % 2, h = d.height + d.height % 2;
-        if (!q->quiet)
-            fprintf(stderr, "ppflow: --size %dx%d: H.264 needs even sides; recording %dx%d\n",
-                    d.width, d.height, w, h);
-        d.width = w;
-        d.height = h;
+    const int asked_w = d.width, asked_h = d.height;
+    if (kind == ENCODER_MP4) {
+        d.width += d.width % 2;
+        d.height += d.height % 2;
     }
 
+    /* A place that cannot take the file is bad input, found before
+     * minutes of drawing rather than after: make and drop a temporary. The
+     * handlers are in place first, so a signal cannot strand it. */
     struct sigaction act = {0}, old_int, old_term;
     act.sa_handler = on_stop_signal;
     sigemptyset(&act.sa_mask);
     stop_signal = 0;
     sigaction(SIGINT, &act, &old_int);
     sigaction(SIGTERM, &act, &old_term);
-    encoder_quiet_ffmpeg();
-
-    recorder_result r;
-    recorder_status status = recorder_run(s, &d, &r, &err);
-
+    output probe;
+    bool writable = output_reserve(&probe, q->output, &err);
+    output_abort(&probe);
+    recorder_status status = RECORDER_FAILED;
+    recorder_result r = {0};
+    if (writable && !stop_signal) {
+        if (!q->quiet && (d.width != asked_w || d.height != asked_h))
+            fprintf(stderr, "ppflow: --size %dx%d: H.264 needs even sides; recording %dx%d\n",
+                    asked_w, asked_h, d.width, d.height);
+        encoder_quiet_ffmpeg();
+        status = recorder_run(s, &d, &r, &err);
+    } else if (stop_signal) {
+        status = RECORDER_STOPPED;
+    }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    if (!writable && status != RECORDER_STOPPED) {
+        fprintf(stderr, "ppflow: %s\n", err.message);
+        return CLI_EXIT_USAGE;
+    }
 
     switch (status) {
     case RECORDER_DONE:

@@ -1,5 +1,6 @@
-/* render_command.h - `ppflow render -o OUT.mp4 | OUT.gif | FRAMES_%05d.png`:
- * from the command line's values to a recording (app/recorder.h).
+/* render_command.h - `ppflow render -o OUT.mp4 | OUT.gif | FRAMES_%05d.png`
+ * and `ppflow render --still T -o FILE.png`: from the command line's values
+ * to a recording (app/recorder.h) or one frame.
  *
  * It turns the options into frames: the range (default the whole
  * iteration), then the speed (--speed; or --duration seconds for the range;
@@ -41,5 +42,9 @@ typedef struct render_request {
 
 /* Records s (built) as q asks; returns the exit status. */
 int render_command_export(session *s, const render_request *q);
+
+/* `--still t`: the one frame at time t into q->output, a .png (the size,
+ * theme and camera of q; the rest is ignored). Returns the exit status. */
+int render_command_still(session *s, const render_request *q, double t);
 
 #endif

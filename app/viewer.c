@@ -697,8 +697,8 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
     if (!glfwInit()) {
         const char *display = getenv("DISPLAY");
         if (!display || !display[0])
-            ppf_fail(err, "no display: the viewer needs one ($DISPLAY is not set); draw images "
-                          "with `ppflow render --still T -o FILE.png` instead");
+            ppf_fail(err, "no display: the viewer needs one ($DISPLAY is not set); record a "
+                          "video with `ppflow render -o out.mp4` (same flags) instead");
         else
             ppf_fail(err, "cannot open the display %.100s (GLFW could not start)", display);
         goto done;

@@ -4,60 +4,27 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <dirent.h>
-#include <fcntl.h>
 #include <setjmp.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "scenario.h"
+#include "support/child.h"
 
 #ifndef PPFLOW_EXE
 #error "PPFLOW_EXE must name the ppflow program"
 #endif
 
-extern char **environ;
-
 /* A scratch directory per test run, removed at the end. */
 static char scratch[256];
-
-typedef struct result {
-    int status; /* exit status, or -1 when the program did not exit normally */
-    char *out;  /* standard output */
-    char *err;  /* standard error */
-    size_t out_len;
-} result;
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0)
-            buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
-}
 
 static void scratch_path(char *buf, size_t size, const char *name)
 {
@@ -65,60 +32,16 @@ static void scratch_path(char *buf, size_t size, const char *name)
 }
 
 /* Runs PPFLOW_EXE with the arguments (NULL-terminated), standard input from
- * /dev/null and both outputs captured in files. */
-static result run_args(const char *const *args)
+ * /dev/null and both outputs captured in files in the scratch directory. */
+static child_result run_args(const char *const *args)
 {
-    char out_path[300], err_path[300];
-    scratch_path(out_path, sizeof out_path, "stdout.txt");
-    scratch_path(err_path, sizeof err_path, "stderr.txt");
-
-    const char *argv[64] = {PPFLOW_EXE};
-    int argc = 1;
-    for (; args[argc - 1]; argc++) {
-        assert_true(argc < 63);
-        argv[argc] = args[argc - 1];
-    }
-    argv[argc] = NULL;
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, PPFLOW_EXE, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0)
-        fail_msg("cannot run %s: %s", PPFLOW_EXE, strerror(rc));
-    int wstatus;
-    assert_int_equal(waitpid(pid, &wstatus, 0), pid);
-
-    result r = {.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1};
-    r.out = read_all(out_path, &r.out_len);
-    r.err = read_all(err_path, NULL);
-    assert_non_null(r.out);
-    assert_non_null(r.err);
-    return r;
+    return child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch});
 }
 
 #define RUN(...) run_args((const char *const[]){__VA_ARGS__, NULL})
 
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* Exit 0, nothing on stderr. */
-static void expect_success(const result *r)
+static void expect_success(const child_result *r)
 {
     if (r->status != 0 || r->err[0])
         fail_msg("expected success, got status %d and stderr: %s", r->status, r->err);
@@ -126,14 +49,11 @@ static void expect_success(const result *r)
 
 /* Exit 2, nothing on stdout, exactly one line on stderr that starts with
  * "ppflow: " and contains `names`. */
-static void expect_bad_input(const result *r, const char *names)
+static void expect_bad_input(const child_result *r, const char *names)
 {
     if (r->status != 2)
         fail_msg("expected status 2, got %d; stderr: %s", r->status, r->err);
-    if (count_lines(r->err) != 1 || strncmp(r->err, "ppflow: ", 8) != 0)
-        fail_msg("expected one \"ppflow: ...\" line on stderr, got: %s", r->err);
-    if (!strstr(r->err, names))
-        fail_msg("the message does not name \"%s\": %s", names, r->err);
+    child_expect_one_line(r, "ppflow: ", names);
     if (r->out_len != 0)
         fail_msg("expected no output on stdout, got %zu bytes", r->out_len);
 }
@@ -147,54 +67,30 @@ static void write_file(const char *name, const char *text, char *path, size_t si
     assert_int_equal(fclose(f), 0);
 }
 
-/* Names in the scratch directory other than the ones the harness uses. */
-static int count_other_files(const char *dir_path, const char *allowed)
-{
-    DIR *dir = opendir(dir_path);
-    assert_non_null(dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        const char *name = e->d_name;
-        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "stdout.txt") == 0 ||
-            strcmp(name, "stderr.txt") == 0 || (allowed && strcmp(name, allowed) == 0))
-            continue;
-        n++;
-    }
-    closedir(dir);
-    return n;
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 /* ---- formats ---- */
 
 static void test_table(void **state)
 {
     (void)state;
-    result r = RUN("schedule");
+    child_result r = RUN("schedule");
     expect_success(&r);
     assert_non_null(strstr(r.out, "schedule 1f1b"));
     assert_non_null(strstr(r.out, "makespan"));
     assert_non_null(strstr(r.out, "(M+P-1)(F+B) = 11 × 3 = 33"));
     assert_non_null(strstr(r.out, "(P-1)/(M+P-1) = 3/11 = 0.2727"));
-    result_free(&r);
+    child_result_deinit(&r);
 
     /* uneven costs: the closed form is refused with the reason */
     r = RUN("schedule", "--b", "2,2,2,3", "--format=table");
     expect_success(&r);
     assert_non_null(strstr(r.out, "does not apply: per-rank costs differ"));
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 static void test_gantt(void **state)
 {
     (void)state;
-    result r = RUN("schedule", "--format", "gantt", "--width", "100");
+    child_result r = RUN("schedule", "--format", "gantt", "--width", "100");
     expect_success(&r);
     assert_non_null(strstr(r.out, "rank 0 "));
     assert_non_null(strstr(r.out, "rank 3 "));
@@ -202,7 +98,7 @@ static void test_gantt(void **state)
     assert_non_null(strstr(r.out, "B7"));
     assert_non_null(strstr(r.out, "time units"));
     assert_null(strstr(r.out, "\x1b[")); /* not a terminal: no colour */
-    result_free(&r);
+    child_result_deinit(&r);
 
     /* compressed: many actions per column */
     r = RUN("schedule", "--format", "gantt", "--stages", "16", "--microbatches", "256",
@@ -210,13 +106,13 @@ static void test_gantt(void **state)
     expect_success(&r);
     assert_non_null(strstr(r.out, "rank 15 "));
     assert_non_null(strstr(r.out, "1 column ="));
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 static void test_json_format(void **state)
 {
     (void)state;
-    result r =
+    child_result r =
         RUN("schedule", "--format", "json", "--schedule", "zb-h1", "--dp", "3", "--allreduce", "2");
     expect_success(&r);
     cJSON *doc = cJSON_Parse(r.out);
@@ -225,32 +121,32 @@ static void test_json_format(void **state)
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "actions")), 3 * 4 * 8);
     assert_int_equal(cJSON_GetObjectItem(doc, "dp")->valueint, 3);
     cJSON_Delete(doc);
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 static void test_csv_format(void **state)
 {
     (void)state;
-    result r = RUN("schedule", "--format", "csv", "--stages", "3", "--microbatches", "5");
+    child_result r = RUN("schedule", "--format", "csv", "--stages", "3", "--microbatches", "5");
     expect_success(&r);
-    assert_int_equal(count_lines(r.out), 3);
+    assert_int_equal(child_count_lines(r.out), 3);
     assert_true(strncmp(r.out, "0F0,", 4) == 0);
 
     /* what ppflow writes, ppflow reads */
     char path[300], spec[320];
     write_file("round.csv", r.out, path, sizeof path);
     snprintf(spec, sizeof spec, "csv:%s", path);
-    result back = RUN("schedule", "--schedule", spec, "--format", "csv");
+    child_result back = RUN("schedule", "--schedule", spec, "--format", "csv");
     expect_success(&back);
     assert_string_equal(back.out, r.out);
-    result_free(&back);
-    result_free(&r);
+    child_result_deinit(&back);
+    child_result_deinit(&r);
 }
 
 static void test_chrome_trace_format(void **state)
 {
     (void)state;
-    result r =
+    child_result r =
         RUN("schedule", "--format", "chrome-trace", "--schedule", "dualpipev", "--p2p", "0.1");
     expect_success(&r);
     cJSON *doc = cJSON_Parse(r.out);
@@ -258,7 +154,7 @@ static void test_chrome_trace_format(void **state)
     assert_true(cJSON_IsArray(cJSON_GetObjectItem(doc, "traceEvents")));
     assert_string_equal(cJSON_GetObjectItem(doc, "displayTimeUnit")->valuestring, "ms");
     cJSON_Delete(doc);
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 static void test_no_command_and_help(void **state)
@@ -266,16 +162,16 @@ static void test_no_command_and_help(void **state)
     (void)state;
     /* With no display the viewer says so in one line, after checking the scenario. */
     unsetenv("DISPLAY");
-    result r = RUN("--stages", "2", "--microbatches", "4");
-    if (r.status != 1 || count_lines(r.err) != 1 || !strstr(r.err, "no display"))
+    child_result r = RUN("--stages", "2", "--microbatches", "4");
+    if (r.status != 1 || child_count_lines(r.err) != 1 || !strstr(r.err, "no display"))
         fail_msg("expected status 1 and one \"no display\" line, got %d: %s", r.status, r.err);
-    result_free(&r);
+    child_result_deinit(&r);
     r = RUN("--stages", "0");
     expect_bad_input(&r, "stages");
-    result_free(&r);
+    child_result_deinit(&r);
     r = RUN("run", "--theme", "pink");
     expect_bad_input(&r, "theme");
-    result_free(&r);
+    child_result_deinit(&r);
 
     r = RUN("--help");
     expect_success(&r);
@@ -288,17 +184,17 @@ static void test_no_command_and_help(void **state)
             fail_msg("--help does not list %s", flag);
     }
     assert_non_null(strstr(r.out, "--format"));
-    result_free(&r);
+    child_result_deinit(&r);
 
     r = RUN("schedule", "--help");
     expect_success(&r);
     assert_non_null(strstr(r.out, "chrome-trace"));
-    result_free(&r);
+    child_result_deinit(&r);
 
     r = RUN("--version");
     expect_success(&r);
     assert_true(strncmp(r.out, "ppflow ", 7) == 0);
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 /* `ppflow render --still`: a PNG of the size asked for, or one line and
@@ -308,9 +204,10 @@ static void test_render_still(void **state)
     (void)state;
     char png[512];
     scratch_path(png, sizeof png, "still.png");
-    result r = RUN("render", "--still", "3.5", "--size", "320x180", "--theme", "light", "-o", png);
+    child_result r =
+        RUN("render", "--still", "3.5", "--size", "320x180", "--theme", "light", "-o", png);
     expect_success(&r);
-    result_free(&r);
+    child_result_deinit(&r);
     FILE *f = fopen(png, "rb");
     assert_non_null(f);
     unsigned char head[24];
@@ -340,10 +237,10 @@ static void test_render_still(void **state)
         const char *args[10] = {"render"};
         for (int k = 0; cases[c].args[k]; k++)
             args[k + 1] = strcmp(cases[c].args[k], "@") == 0 ? png : cases[c].args[k];
-        result rr = run_args(args);
+        child_result rr = run_args(args);
         expect_bad_input(&rr, cases[c].names);
-        result_free(&rr);
-        assert_int_equal(count_other_files(scratch, NULL), 0);
+        child_result_deinit(&rr);
+        assert_int_equal(child_count_other_files(scratch, NULL), 0);
     }
 }
 
@@ -374,13 +271,13 @@ static void test_bad_flags(void **state)
         const char *args[8] = {"schedule"};
         for (int k = 0; cases[c].args[k]; k++)
             args[k + 1] = cases[c].args[k];
-        result r = run_args(args);
+        child_result r = run_args(args);
         expect_bad_input(&r, cases[c].names);
-        result_free(&r);
+        child_result_deinit(&r);
     }
-    result r = RUN("frobnicate");
+    child_result r = RUN("frobnicate");
     expect_bad_input(&r, "frobnicate");
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 static void test_bad_files(void **state)
@@ -389,32 +286,32 @@ static void test_bad_files(void **state)
     char path[300], spec[320];
 
     write_file("malformed.json", "{\"stages\": 4,", path, sizeof path);
-    result r = RUN("schedule", path);
+    child_result r = RUN("schedule", path);
     expect_bad_input(&r, "malformed.json");
-    result_free(&r);
+    child_result_deinit(&r);
 
     write_file("unknown.json", "{\"stages\": 4, \"bogus\": 1}", path, sizeof path);
     r = RUN("schedule", path);
     expect_bad_input(&r, "bogus");
-    result_free(&r);
+    child_result_deinit(&r);
 
     write_file("malformed.csv", "0F0,0Q0\n", path, sizeof path);
     snprintf(spec, sizeof spec, "csv:%s", path);
     r = RUN("schedule", "--schedule", spec);
     expect_bad_input(&r, "0Q0");
-    result_free(&r);
+    child_result_deinit(&r);
 
     /* backward before forward on a 1-rank program: it cannot finish */
     write_file("deadlock.csv", "0B0,0F0\n", path, sizeof path);
     snprintf(spec, sizeof spec, "csv:%s", path);
     r = RUN("schedule", "--schedule", spec);
     expect_bad_input(&r, "deadlock");
-    result_free(&r);
+    child_result_deinit(&r);
 
     scratch_path(path, sizeof path, "missing.json");
     r = RUN("schedule", path);
     expect_bad_input(&r, "missing.json");
-    result_free(&r);
+    child_result_deinit(&r);
 }
 
 /* ---- output files ---- */
@@ -424,27 +321,27 @@ static void test_output_file_is_written_whole(void **state)
     (void)state;
     char path[300];
     scratch_path(path, sizeof path, "out.json");
-    result r = RUN("schedule", "--format", "json", "-o", path);
+    child_result r = RUN("schedule", "--format", "json", "-o", path);
     expect_success(&r);
     assert_int_equal(r.out_len, 0);
-    result_free(&r);
+    child_result_deinit(&r);
 
-    result direct = RUN("schedule", "--format", "json");
+    child_result direct = RUN("schedule", "--format", "json");
     size_t len;
-    char *written = read_all(path, &len);
+    char *written = child_read_file(path, &len);
     assert_non_null(written);
     assert_int_equal(len, direct.out_len);
     assert_memory_equal(written, direct.out, len);
     free(written);
-    result_free(&direct);
-    assert_int_equal(count_other_files(scratch, "out.json"), 0);
+    child_result_deinit(&direct);
+    assert_int_equal(child_count_other_files(scratch, "out.json"), 0);
     unlink(path);
 
     /* --output=FILE and -oFILE are the same option */
     r = RUN("schedule", "--format", "csv", "--output=x.csv", "-o", path);
     expect_success(&r);
-    assert_true(exists(path));
-    result_free(&r);
+    assert_true(child_path_exists(path));
+    child_result_deinit(&r);
     unlink(path);
 }
 
@@ -462,26 +359,26 @@ static void test_output_not_created_on_error(void **state)
         const char *args[10] = {"schedule", "--format", "json", "-o", path};
         for (int k = 0; k < 4 && bad[c][k]; k++)
             args[5 + k] = bad[c][k];
-        result r = run_args(args);
+        child_result r = run_args(args);
         assert_int_equal(r.status, 2);
-        assert_int_equal(count_lines(r.err), 1);
-        result_free(&r);
-        assert_false(exists(path));
-        assert_int_equal(count_other_files(scratch, NULL), 0);
+        assert_int_equal(child_count_lines(r.err), 1);
+        child_result_deinit(&r);
+        assert_false(child_path_exists(path));
+        assert_int_equal(child_count_other_files(scratch, NULL), 0);
     }
 
     /* an existing file keeps its content when the run fails */
     char old[300];
     write_file("keep.txt", "old content\n", old, sizeof old);
-    result r = RUN("schedule", "-o", old, "--microbatches", "-3");
+    child_result r = RUN("schedule", "-o", old, "--microbatches", "-3");
     assert_int_equal(r.status, 2);
-    result_free(&r);
+    child_result_deinit(&r);
     size_t len;
-    char *kept = read_all(old, &len);
+    char *kept = child_read_file(old, &len);
     assert_string_equal(kept, "old content\n");
     free(kept);
     unlink(old);
-    assert_int_equal(count_other_files(scratch, NULL), 0);
+    assert_int_equal(child_count_other_files(scratch, NULL), 0);
 }
 
 static void test_output_into_missing_directory(void **state)
@@ -489,58 +386,38 @@ static void test_output_into_missing_directory(void **state)
     (void)state;
     char path[300];
     scratch_path(path, sizeof path, "no/such/dir/out.json");
-    result r = RUN("schedule", "--format", "json", "-o", path);
+    child_result r = RUN("schedule", "--format", "json", "-o", path);
     assert_true(r.status == 2 || r.status == 1);
-    assert_int_equal(count_lines(r.err), 1);
+    assert_int_equal(child_count_lines(r.err), 1);
     assert_non_null(strstr(r.err, path));
-    result_free(&r);
-    assert_false(exists(path));
-    assert_int_equal(count_other_files(scratch, NULL), 0);
+    child_result_deinit(&r);
+    assert_false(child_path_exists(path));
+    assert_int_equal(child_count_other_files(scratch, NULL), 0);
 }
 
 /* A full disk after valid input is an I/O failure: exit status 1. */
 static void test_full_disk(void **state)
 {
     (void)state;
-    if (!exists("/dev/full"))
+    if (!child_path_exists("/dev/full"))
         skip();
-    result r = RUN("schedule", "--format", "json", "-o", "/dev/full");
+    child_result r = RUN("schedule", "--format", "json", "-o", "/dev/full");
     assert_int_equal(r.status, 1);
-    assert_int_equal(count_lines(r.err), 1);
+    assert_int_equal(child_count_lines(r.err), 1);
     assert_non_null(strstr(r.err, "/dev/full"));
-    result_free(&r);
-}
-
-/* Removes every file in the scratch directory. */
-static void empty_scratch(void)
-{
-    DIR *dir = opendir(scratch);
-    if (!dir)
-        return;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", scratch, e->d_name);
-        unlink(path);
-    }
-    closedir(dir);
+    child_result_deinit(&r);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/ppflow_test_cli.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(scratch) ? 0 : -1;
+    return child_scratch_init(scratch, sizeof scratch, "ppflow_test_cli") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    empty_scratch();
-    rmdir(scratch);
+    child_scratch_deinit(scratch);
     return 0;
 }
 
@@ -549,7 +426,7 @@ static int teardown(void **state)
 static int before_each(void **state)
 {
     (void)state;
-    empty_scratch();
+    child_scratch_empty(scratch);
     return 0;
 }
 

@@ -1,0 +1,220 @@
+/* child.c - run a program, capture its outputs, look at its files. See child.h. */
+#include "child.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "error.h"
+
+enum { MAX_ARGS = 64 };
+
+static void capture_path(char *buf, size_t size, const child_desc *d, const char *name)
+{
+    int n = snprintf(buf, size, "%s/%s", d->capture_dir, name);
+    assert_true(n > 0 && (size_t)n < size);
+}
+
+static int open_or_fail(const char *path, int flags)
+{
+    int fd = open(path, flags | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail_msg("cannot open %s: %s", path, strerror(errno));
+    return fd;
+}
+
+pid_t child_start(const child_desc *d)
+{
+    assert_non_null(d->exe);
+    assert_non_null(d->capture_dir);
+    /* A fork that cannot exec can only say so through its exit status;
+     * check first, so that a missing program is a clear failure. */
+    if (access(d->exe, X_OK) != 0)
+        fail_msg("cannot run %s: %s", d->exe, strerror(errno));
+
+    const char *argv[MAX_ARGS + 1] = {d->exe};
+    int argc = 1;
+    for (; d->args && d->args[argc - 1]; argc++) {
+        assert_true(argc < MAX_ARGS);
+        argv[argc] = d->args[argc - 1];
+    }
+    argv[argc] = NULL;
+
+    char out_path[512], err_path[512];
+    capture_path(out_path, sizeof out_path, d, CHILD_STDOUT_NAME);
+    capture_path(err_path, sizeof err_path, d, CHILD_STDERR_NAME);
+    /* Opened here, not in the child: after fork only async-signal-safe
+     * calls are allowed, and a failure is easier to report from here. */
+    const int in_fd = open_or_fail("/dev/null", O_RDONLY);
+    const int out_fd = open_or_fail(out_path, O_WRONLY | O_CREAT | O_TRUNC);
+    const int err_fd = open_or_fail(err_path, O_WRONLY | O_CREAT | O_TRUNC);
+    fflush(NULL); /* or the child's exit could write our buffered output twice */
+
+    /* fork rather than posix_spawn: the file size limit and the ignored
+     * SIGXFSZ must be set in the child before it runs the program. */
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+            _exit(127);
+        if (d->fsize_limit > 0) {
+            struct rlimit lim = {.rlim_cur = (rlim_t)d->fsize_limit,
+                                 .rlim_max = (rlim_t)d->fsize_limit};
+            if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
+                _exit(127);
+            signal(SIGXFSZ, SIG_IGN); /* survives exec: ignored stays ignored */
+        }
+        execv(d->exe, (char *const *)argv);
+        _exit(127);
+    }
+    const int fork_errno = errno;
+    close(in_fd);
+    close(out_fd);
+    close(err_fd);
+    if (pid < 0)
+        fail_msg("cannot fork to run %s: %s", d->exe, strerror(fork_errno));
+    return pid;
+}
+
+child_result child_wait(pid_t pid, const child_desc *d)
+{
+    int wstatus;
+    pid_t got;
+    while ((got = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
+        ;
+    assert_int_equal(got, pid);
+
+    child_result r = {
+        .status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1,
+        .signal = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0,
+    };
+    char path[512];
+    capture_path(path, sizeof path, d, CHILD_STDOUT_NAME);
+    r.out = child_read_file(path, &r.out_len);
+    capture_path(path, sizeof path, d, CHILD_STDERR_NAME);
+    r.err = child_read_file(path, NULL);
+    assert_non_null(r.out);
+    assert_non_null(r.err);
+    return r;
+}
+
+child_result child_run(const child_desc *d)
+{
+    return child_wait(child_start(d), d);
+}
+
+void child_expect_one_line(const child_result *r, const char *prefix, const char *names)
+{
+    if (child_count_lines(r->err) != 1 || strncmp(r->err, prefix, strlen(prefix)) != 0)
+        fail_msg("expected one \"%s...\" line on stderr, got: %s", prefix, r->err);
+    if (!strstr(r->err, names))
+        fail_msg("the message does not name \"%s\": %s", names, r->err);
+}
+
+void child_result_deinit(child_result *r)
+{
+    free(r->out);
+    free(r->err);
+    *r = (child_result){0};
+}
+
+char *child_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *buf = ppf_malloc(cap);
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0)
+            buf = ppf_realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int child_count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+bool child_path_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+int child_count_other_files(const char *dir, const char *allowed)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("cannot list %s: %s", dir, strerror(errno));
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name;
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+            strcmp(name, CHILD_STDOUT_NAME) == 0 || strcmp(name, CHILD_STDERR_NAME) == 0 ||
+            (allowed && strcmp(name, allowed) == 0))
+            continue;
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+bool child_scratch_init(char *dir, size_t size, const char *name)
+{
+    const char *tmp = getenv("TMPDIR");
+    int n = snprintf(dir, size, "%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+    if (n < 0 || (size_t)n >= size)
+        return false;
+    return mkdtemp(dir) != NULL;
+}
+
+void child_scratch_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            child_scratch_empty(path);
+            rmdir(path);
+        } else {
+            unlink(path);
+        }
+    }
+    closedir(d);
+}
+
+void child_scratch_deinit(const char *dir)
+{
+    if (!dir[0])
+        return;
+    child_scratch_empty(dir);
+    rmdir(dir);
+}

@@ -1,0 +1,99 @@
+/* child.h - run a program as a child process and look at what it left, for
+ * the tests that check ppflow as its user runs it (test_cli, test_video).
+ *
+ * What it does: starts the program with the arguments given, standard input
+ * from /dev/null and standard output and error captured in two files
+ * (CHILD_STDOUT_NAME and CHILD_STDERR_NAME in a capture directory), waits
+ * for it and returns its exit status and both outputs. Optionally the child
+ * runs under a file size limit (RLIMIT_FSIZE, with SIGXFSZ ignored, so a
+ * write past the limit fails with EFBIG instead of killing it): a full disk
+ * without filling one. Around that: a scratch directory per test program,
+ * counting and removing what a run left in it.
+ *
+ * What it does not do: no PATH search (give the program's path), no pipes
+ * (the outputs go through files, so a chatty child cannot block), one child
+ * at a time per capture directory (they share the capture files).
+ *
+ * Call order:
+ *     child_scratch_init(dir, sizeof dir, "ppflow_test_cli");     in the group setup
+ *     child_result r = child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args,
+ *                                              .capture_dir = dir});
+ *     ... r.status, r.out, r.err ...
+ *     child_result_deinit(&r);
+ *     child_scratch_empty(dir);                                    between tests
+ *     child_scratch_deinit(dir);                                   in the group teardown
+ *   or, to signal a child while it runs:
+ *     pid_t pid = child_start(&d);  ...  kill(pid, SIGINT);  r = child_wait(pid, &d);
+ *
+ * Errors: these are test helpers linked with cmocka; what goes wrong in the
+ * harness itself (the program cannot be run, an output cannot be read)
+ * fails the current test with a message. The child's own failures are the
+ * result, for the test to judge.
+ */
+#ifndef PPFLOW_TEST_CHILD_H
+#define PPFLOW_TEST_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CHILD_STDOUT_NAME "stdout.txt"
+#define CHILD_STDERR_NAME "stderr.txt"
+
+typedef struct child_desc {
+    const char *exe;         /* the program's path; it is also argv[0] */
+    const char *const *args; /* the arguments after argv[0], NULL-terminated; NULL: none */
+    const char *capture_dir; /* where the two capture files are written */
+    long long fsize_limit;   /* 0: no limit; else RLIMIT_FSIZE in bytes, SIGXFSZ ignored */
+} child_desc;
+
+typedef struct child_result {
+    int status;     /* exit status, or -1 when the child did not exit normally */
+    int signal;     /* the signal that ended it; 0 when it exited */
+    char *out;      /* standard output, NUL-terminated */
+    size_t out_len; /* bytes in out, not counting the NUL */
+    char *err;      /* standard error, NUL-terminated */
+} child_result;
+
+/* Starts the program as d describes and returns its process id; the
+ * capture files are truncated first. Fails the test if it cannot start. */
+pid_t child_start(const child_desc *d);
+
+/* Waits for the child started with d and returns what it did. */
+child_result child_wait(pid_t pid, const child_desc *d);
+
+/* child_start, then child_wait. */
+child_result child_run(const child_desc *d);
+
+/* Fails the test unless standard error is exactly one line that starts
+ * with `prefix` and contains `names` (the option or path it must name). */
+void child_expect_one_line(const child_result *r, const char *prefix, const char *names);
+
+/* Frees the outputs and zeroes the result; accepts a zeroed result. */
+void child_result_deinit(child_result *r);
+
+/* The whole file, NUL-terminated, allocated (free it); NULL when it cannot
+ * be opened. *len (if not NULL) gets the size without the NUL. */
+char *child_read_file(const char *path, size_t *len);
+
+/* Newline characters in s. */
+int child_count_lines(const char *s);
+
+/* True when something (a file, a directory...) exists at path. */
+bool child_path_exists(const char *path);
+
+/* Entries of dir other than ".", "..", the two capture files and `allowed`
+ * (NULL: none allowed): what runs left behind. */
+int child_count_other_files(const char *dir, const char *allowed);
+
+/* Creates a fresh directory "$TMPDIR/NAME.XXXXXX" (TMPDIR unset: /tmp) and
+ * writes its path into dir; false when it cannot. */
+bool child_scratch_init(char *dir, size_t size, const char *name);
+
+/* Removes everything inside dir (subdirectories too); dir stays. */
+void child_scratch_empty(const char *dir);
+
+/* Empties and removes dir; accepts an empty string (no directory made). */
+void child_scratch_deinit(const char *dir);
+
+#endif

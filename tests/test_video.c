@@ -1,0 +1,879 @@
+/* test_video.c - `ppflow render -o OUT` end to end: the files a user gets.
+ *
+ * Every export runs the built program (PPFLOW_EXE) as a child process, and
+ * the test reads the result back on its own: an MP4 through libavformat and
+ * libavcodec (codec, size, colour tags, duration, frame count, the index
+ * before the data), a GIF by walking its blocks and decoding it, PNG frames
+ * with image_read_png. Decoded frames are compared with `ppflow render
+ * --still T` at the time each frame must show: close to that still, and
+ * closer to it than to a still of a clearly different moment, so frames
+ * shifted in time fail. Then the failures: bad input, an unwritable path,
+ * SIGINT and SIGTERM during an export, a full disk (a file size limit on
+ * the child). After each, nothing exists under the target's name (or an
+ * existing target keeps its content) and no temporary is left beside it.
+ *
+ * Files go to a fresh directory under $TMPDIR (or /tmp), removed at the end:
+ * the child's captured outputs and the stills at its top, and what ppflow
+ * writes in its subdirectory out/, so that counting out/'s entries finds
+ * exactly what an export left. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "error.h"
+#include "image_png.h"
+#include "support/child.h"
+
+#ifndef PPFLOW_EXE
+#error "PPFLOW_EXE must name the ppflow program"
+#endif
+
+/* The clip most tests record: 3 time units of the default scenario (1F1B on
+ * 4 ranks, 8 micro-batches, makespan 33) from t = 3, where the pipeline
+ * fills and the picture changes from frame to frame, at 320x180. */
+enum { W = 320, H = 180 };
+#define SIZE "320x180"
+#define CLIP_T0 3.0
+#define CLIP_T1 6.0
+#define RANGE "3:6"
+/* The look of every export and still; not the defaults, so that an export
+ * that ignored them would not match its stills. */
+#define LOOK "--theme", "light", "--camera", "front"
+
+/* Bounds on the mean absolute difference per colour channel (0-255)
+ * between a decoded frame and its still, measured with this clip. H.264 at
+ * the default crf 20: 3.8 (4.3 with the dark theme and the default
+ * camera), nearly all of it the chroma that yuv420p keeps at half
+ * resolution, along the scene's many thin coloured edges and its text
+ * (crf 0 gives 2.7); the still of the next frame is 0.25 to 0.5 further.
+ * The GIF's one palette: 0.3, the next frame 0.5 further. Stills of a
+ * clip's two ends: 5.8 to 6.6 apart. */
+#define MP4_MAX_DIFF 5.0
+#define GIF_MAX_DIFF 1.0
+#define CLEARLY_DIFFERENT 4.0
+
+/* Seconds to wait for a child to reach a state (a temporary appears, it
+ * exits after a signal): bounded, so that no test can hang. */
+#define CHILD_TIMEOUT 20.0
+
+static char scratch[256];
+static char out_dir[300];
+
+/* ---- running ppflow ------------------------------------------------------ */
+
+static void path_in(char *buf, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < size);
+}
+
+static child_desc ppflow_desc(const char *const *args, long long fsize_limit)
+{
+    return (child_desc){
+        .exe = PPFLOW_EXE,
+        .args = args,
+        .capture_dir = scratch,
+        .fsize_limit = fsize_limit,
+    };
+}
+
+static child_result run_ppflow(const char *const *args, long long fsize_limit)
+{
+    const child_desc d = ppflow_desc(args, fsize_limit);
+    return child_run(&d);
+}
+
+#define RENDER(...) run_ppflow((const char *const[]){"render", __VA_ARGS__, NULL}, 0)
+
+static void expect_status(const child_result *r, int status)
+{
+    if (r->status != status)
+        fail_msg("expected exit status %d, got %d (signal %d); stderr: %s", status, r->status,
+                 r->signal, r->err);
+}
+
+/* The time frame i shows with --range T0:T1 --duration SECONDS --fps FPS,
+ * computed in the order ppflow computes it (speed, then t0 + i * speed /
+ * fps), so that %.17g gives --still the very same double. */
+static double frame_time(int i, int fps, double t0, double t1, double seconds)
+{
+    const double speed = (t1 - t0) / seconds;
+    return t0 + (double)i * speed / fps;
+}
+
+/* `ppflow render --still T` at w x h with LOOK, read back. */
+static void still_read(double t, int w, int h, image *img)
+{
+    char when[40], size[40], path[320];
+    snprintf(when, sizeof when, "%.17g", t);
+    snprintf(size, sizeof size, "%dx%d", w, h);
+    path_in(path, sizeof path, scratch, "still.png");
+    child_result r = RENDER("--still", when, "--size", size, LOOK, "-o", path);
+    expect_status(&r, 0);
+    child_result_deinit(&r);
+    ppf_error err = {{0}};
+    if (!image_read_png(path, img, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(img->width, w);
+    assert_int_equal(img->height, h);
+    unlink(path);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void expect_content(const char *path, const char *text)
+{
+    char *got = child_read_file(path, NULL);
+    if (!got)
+        fail_msg("%s is gone; it should have kept \"%s\"", path, text);
+    assert_string_equal(got, text);
+    free(got);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* True once the child has exited (it stays waitable for child_wait). */
+static bool has_exited(pid_t pid)
+{
+    siginfo_t info = {0};
+    assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT), 0);
+    return info.si_pid == pid;
+}
+
+/* True when dir holds a file whose name starts with prefix and that is not
+ * empty. Not empty: ppflow also makes and drops an empty temporary to
+ * check the directory before it draws, while a signal still ends it. */
+static bool has_written_entry(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    bool found = false;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char path[600];
+        path_in(path, sizeof path, dir, e->d_name);
+        struct stat st;
+        found = stat(path, &st) == 0 && st.st_size > 0;
+    }
+    closedir(d);
+    return found;
+}
+
+/* ---- reading the files back ------------------------------------------------ */
+
+typedef struct video {
+    int width, height; /* of the stream */
+    enum AVCodecID codec;
+    enum AVPixelFormat pix_fmt; /* of the stream */
+    enum AVColorPrimaries primaries;
+    enum AVColorTransferCharacteristic trc;
+    enum AVColorSpace space;
+    enum AVColorRange range;
+    double stream_seconds; /* the stream's duration */
+    double format_seconds; /* the container's duration */
+    double packet_seconds; /* the sum of the packets' durations */
+    int frames;            /* decoded */
+    uint8_t *rgba;         /* frames x width x height x 4, converted */
+    uint8_t *raw;          /* every decoded frame's planes, packed */
+    size_t raw_size;
+} video;
+
+static void video_deinit(video *v)
+{
+    free(v->rgba);
+    free(v->raw);
+    *v = (video){0};
+}
+
+static const uint8_t *video_frame(const video *v, int i)
+{
+    assert_in_range(i, 0, v->frames - 1);
+    return v->rgba + (size_t)i * (size_t)v->width * (size_t)v->height * 4;
+}
+
+/* Appends one decoded frame: its planes as they are, and RGBA. H.264 comes
+ * back as BT.709 limited range, which swscale is told; RGBA is full range. */
+static void video_add_frame(video *v, const AVFrame *f, struct SwsContext **sws)
+{
+    assert_int_equal(f->width, v->width);
+    assert_int_equal(f->height, v->height);
+    const int raw = av_image_get_buffer_size(f->format, f->width, f->height, 1);
+    assert_true(raw > 0);
+    v->raw = ppf_realloc(v->raw, v->raw_size + (size_t)raw);
+    assert_int_equal(av_image_copy_to_buffer(v->raw + v->raw_size, raw,
+                                             (const uint8_t *const *)f->data, f->linesize,
+                                             f->format, f->width, f->height, 1),
+                     raw);
+    v->raw_size += (size_t)raw;
+
+    if (!*sws) {
+        *sws =
+            sws_getContext(f->width, f->height, f->format, f->width, f->height, AV_PIX_FMT_RGBA,
+                           SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
+        assert_non_null(*sws);
+        if (f->format == AV_PIX_FMT_YUV420P) {
+            const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+            sws_setColorspaceDetails(*sws, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16);
+        }
+    }
+    const size_t size = (size_t)v->width * (size_t)v->height * 4;
+    v->rgba = ppf_realloc(v->rgba, size * (size_t)(v->frames + 1));
+    uint8_t *dst[4] = {v->rgba + size * (size_t)v->frames};
+    int dst_stride[4] = {v->width * 4};
+    assert_int_equal(sws_scale(*sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height,
+                               dst, dst_stride),
+                     v->height);
+    v->frames++;
+}
+
+/* Takes every frame the decoder has ready. */
+static void video_drain(video *v, AVCodecContext *dec, AVFrame *f, struct SwsContext **sws)
+{
+    int ret;
+    while ((ret = avcodec_receive_frame(dec, f)) >= 0) {
+        video_add_frame(v, f, sws);
+        av_frame_unref(f);
+    }
+    if (ret != AVERROR(EAGAIN) && ret != AVERROR_EOF)
+        fail_msg("decoding failed: %s", av_err2str(ret));
+}
+
+/* Demuxes and decodes the whole file (one thread: the same bytes every
+ * time), keeping the stream's properties and every frame. */
+static void video_read(const char *path, video *v)
+{
+    *v = (video){0};
+    AVFormatContext *fmt = NULL;
+    int ret = avformat_open_input(&fmt, path, NULL, NULL);
+    if (ret < 0)
+        fail_msg("cannot open %s: %s", path, av_err2str(ret));
+    assert_true(avformat_find_stream_info(fmt, NULL) >= 0);
+    const int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    assert_true(index >= 0);
+    const AVStream *st = fmt->streams[index];
+    const AVCodecParameters *par = st->codecpar;
+    v->width = par->width;
+    v->height = par->height;
+    v->codec = par->codec_id;
+    v->pix_fmt = (enum AVPixelFormat)par->format;
+    v->primaries = par->color_primaries;
+    v->trc = par->color_trc;
+    v->space = par->color_space;
+    v->range = par->color_range;
+    v->stream_seconds = st->duration > 0 ? (double)st->duration * av_q2d(st->time_base) : 0;
+    v->format_seconds = fmt->duration > 0 ? (double)fmt->duration / AV_TIME_BASE : 0;
+
+    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+    assert_non_null(codec);
+    AVCodecContext *dec = avcodec_alloc_context3(codec);
+    assert_non_null(dec);
+    assert_true(avcodec_parameters_to_context(dec, par) >= 0);
+    dec->thread_count = 1;
+    assert_true(avcodec_open2(dec, codec, NULL) >= 0);
+
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *f = av_frame_alloc();
+    struct SwsContext *sws = NULL;
+    int64_t packet_ticks = 0;
+    while ((ret = av_read_frame(fmt, pkt)) >= 0) {
+        if (pkt->stream_index == index) {
+            packet_ticks += pkt->duration;
+            if ((ret = avcodec_send_packet(dec, pkt)) < 0)
+                fail_msg("%s: decoding failed: %s", path, av_err2str(ret));
+            video_drain(v, dec, f, &sws);
+        }
+        av_packet_unref(pkt);
+    }
+    if (ret != AVERROR_EOF)
+        fail_msg("%s: reading failed: %s", path, av_err2str(ret));
+    assert_true(avcodec_send_packet(dec, NULL) >= 0); /* flush */
+    video_drain(v, dec, f, &sws);
+    v->packet_seconds = (double)packet_ticks * av_q2d(st->time_base);
+
+    sws_freeContext(sws);
+    av_frame_free(&f);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+}
+
+static uint32_t read_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Offsets of the top-level MP4 boxes named `a` and `b`; -1 when absent. */
+static void mp4_box_offsets(const char *path, const char *a, const char *b, long *at_a, long *at_b)
+{
+    size_t len;
+    uint8_t *data = (uint8_t *)child_read_file(path, &len);
+    assert_non_null(data);
+    *at_a = *at_b = -1;
+    for (size_t at = 0; at + 8 <= len;) {
+        uint64_t size = read_be32(data + at);
+        if (size == 1) { /* a 64-bit size follows the type */
+            assert_true(at + 16 <= len);
+            size = (uint64_t)read_be32(data + at + 8) << 32 | read_be32(data + at + 12);
+        } else if (size == 0) { /* to the end of the file */
+            size = len - at;
+        }
+        if (memcmp(data + at + 4, a, 4) == 0)
+            *at_a = (long)at;
+        if (memcmp(data + at + 4, b, 4) == 0)
+            *at_b = (long)at;
+        assert_true(size >= 8);
+        at += size;
+    }
+    free(data);
+}
+
+typedef struct gif_info {
+    int width, height;   /* the logical screen */
+    bool global_palette; /* a global colour table follows the screen descriptor */
+    int images;          /* image descriptors */
+    int other_palettes;  /* images with a colour table of their own, unlike the global one */
+    int delay_cs;        /* the graphic control extensions' delays, summed (1/100 s) */
+    bool loops;          /* a NETSCAPE2.0 application extension, loop count 0 (forever) */
+} gif_info;
+
+/* Skips data sub-blocks (a size byte, that many bytes, ... a 0 byte). */
+static size_t gif_skip_blocks(const uint8_t *d, size_t len, size_t at)
+{
+    while (at < len && d[at] != 0)
+        at += 1 + d[at];
+    assert_true(at < len);
+    return at + 1;
+}
+
+/* Walks the blocks of a GIF89a file (the format's specification, not
+ * FFmpeg's reading of it). */
+static void gif_parse(const char *path, gif_info *g)
+{
+    *g = (gif_info){0};
+    size_t len;
+    uint8_t *d = (uint8_t *)child_read_file(path, &len);
+    assert_non_null(d);
+    assert_true(len > 13);
+    assert_memory_equal(d, "GIF89a", 6);
+    g->width = d[6] | d[7] << 8;
+    g->height = d[8] | d[9] << 8;
+    g->global_palette = d[10] & 0x80;
+    const size_t global_size = g->global_palette ? 3u << ((d[10] & 7) + 1) : 0;
+    size_t at = 13 + global_size;
+    for (;;) {
+        assert_true(at < len);
+        if (d[at] == 0x3b) /* trailer */
+            break;
+        if (d[at] == 0x21) { /* extension: label, then sub-blocks */
+            assert_true(at + 2 < len);
+            const uint8_t label = d[at + 1];
+            if (label == 0xf9 && at + 6 < len) /* graphic control: delay at +4 */
+                g->delay_cs += d[at + 4] | d[at + 5] << 8;
+            if (label == 0xff && at + 18 < len && d[at + 2] == 11 &&
+                memcmp(d + at + 3, "NETSCAPE2.0", 11) == 0 && d[at + 14] == 3 && d[at + 15] == 1)
+                g->loops = (d[at + 16] | d[at + 17] << 8) == 0;
+            at = gif_skip_blocks(d, len, at + 2);
+        } else {
+            assert_int_equal(d[at], 0x2c); /* image descriptor */
+            assert_true(at + 10 < len);
+            const uint8_t packed = d[at + 9];
+            g->images++;
+            at += 10;
+            if (packed & 0x80) {
+                /* FFmpeg's encoder repeats the global table on the first
+                 * image: the same colours are still one palette */
+                const size_t size = 3u << ((packed & 7) + 1);
+                assert_true(at + size < len);
+                if (size != global_size || memcmp(d + at, d + 13, size) != 0)
+                    g->other_palettes++;
+                at += size;
+            }
+            at = gif_skip_blocks(d, len, at + 1); /* after the LZW code size */
+        }
+    }
+    free(d);
+}
+
+/* ---- comparing pictures -------------------------------------------------- */
+
+/* Mean absolute difference per colour channel (R, G, B), 0 to 255. */
+static double mean_abs_diff(const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    uint64_t sum = 0;
+    const size_t n = (size_t)w * (size_t)h;
+    for (size_t p = 0; p < n; p++)
+        for (int c = 0; c < 3; c++)
+            sum += (uint64_t)abs(a[p * 4 + c] - b[p * 4 + c]);
+    return (double)sum / (double)(n * 3);
+}
+
+/* Frames first, middle and last of a clip (n frames at fps over
+ * CLIP_T0:CLIP_T1 in `seconds`) show the stills at their times: each is
+ * within `bound` of its own still; closer to it than to the stills of the
+ * frames just before and after (a clip shifted by one frame fails); and
+ * closer to it than to the still at the far end of the clip, which differs
+ * clearly (or that comparison would prove nothing). Prints what it
+ * measured: the bounds above come from these lines. */
+static void expect_clip_shows(const char *what, const video *v, int n, int fps, double seconds,
+                              double bound)
+{
+    const int w = v->width, h = v->height;
+    const int picks[3] = {0, n / 2, n - 1};
+    /* stills[3 * k + 1 + d]: frame picks[k] + d, for d = -1, 0, 1 */
+    image stills[9] = {{0}};
+    for (int k = 0; k < 9; k++)
+        still_read(frame_time(picks[k / 3] + k % 3 - 1, fps, CLIP_T0, CLIP_T1, seconds), w, h,
+                   &stills[k]);
+    for (int k = 0; k < 3; k++) {
+        const int i = picks[k], far = k == 0 ? 2 : 0;
+        const uint8_t *frame = video_frame(v, i);
+        const image *own = &stills[3 * k + 1], *far_still = &stills[3 * far + 1];
+        const double to_own = mean_abs_diff(frame, own->rgba, w, h);
+        const double to_prev = mean_abs_diff(frame, stills[3 * k].rgba, w, h);
+        const double to_next = mean_abs_diff(frame, stills[3 * k + 2].rgba, w, h);
+        const double to_far = mean_abs_diff(frame, far_still->rgba, w, h);
+        const double apart = mean_abs_diff(own->rgba, far_still->rgba, w, h);
+        print_message("%s frame %d: %.2f from its still, %.2f and %.2f from frames %d and %d's, "
+                      "%.2f from frame %d's (stills %.2f apart)\n",
+                      what, i, to_own, to_prev, to_next, i - 1, i + 1, to_far, picks[far], apart);
+        if (!(to_own <= bound))
+            fail_msg("%s frame %d differs from its still by %.2f (at most %.2f)", what, i, to_own,
+                     bound);
+        if (!(to_own < to_prev && to_own < to_next))
+            fail_msg("%s frame %d is closer to the still of frame %d or %d (%.2f, %.2f) than to "
+                     "its own (%.2f): shifted in time",
+                     what, i, i - 1, i + 1, to_prev, to_next, to_own);
+        if (!(apart > CLEARLY_DIFFERENT))
+            fail_msg("the stills of frames %d and %d differ by %.2f only: choose another clip", i,
+                     picks[far], apart);
+        if (!(to_own < to_far))
+            fail_msg("%s frame %d is closer to frame %d's still (%.2f) than to its own (%.2f)",
+                     what, i, picks[far], to_far, to_own);
+    }
+    for (int k = 0; k < 9; k++)
+        image_deinit(&stills[k]);
+}
+
+/* ---- formats ------------------------------------------------------------- */
+
+/* 30 frames of H.264 that play everywhere and show the stills. */
+static void test_mp4(void **state)
+{
+    (void)state;
+    char path[400];
+    path_in(path, sizeof path, out_dir, "clip.mp4");
+    child_result r = RENDER("--size", SIZE, LOOK, "--fps", "30", "--range", RANGE, "--duration",
+                            "1", "-o", path);
+    expect_status(&r, 0);
+    char summary[600];
+    snprintf(summary, sizeof summary, "ppflow: wrote %s: 30 frames, 320x180 at 30 fps", path);
+    if (child_count_lines(r.err) != 1 || strncmp(r.err, summary, strlen(summary)) != 0)
+        fail_msg("expected one summary line \"%s ...\", got: %s", summary, r.err);
+    child_result_deinit(&r);
+    assert_int_equal(child_count_other_files(out_dir, "clip.mp4"), 0);
+
+    /* +faststart: the index (moov) before the data (mdat) */
+    long moov, mdat;
+    mp4_box_offsets(path, "moov", "mdat", &moov, &mdat);
+    assert_true(moov >= 0);
+    assert_true(mdat >= 0);
+    if (!(moov < mdat))
+        fail_msg("moov at %ld comes after mdat at %ld: not faststart", moov, mdat);
+
+    video v;
+    video_read(path, &v);
+    assert_int_equal(v.codec, AV_CODEC_ID_H264);
+    assert_string_equal(av_get_pix_fmt_name(v.pix_fmt), "yuv420p");
+    assert_int_equal(v.width, W);
+    assert_int_equal(v.height, H);
+    assert_int_equal(v.frames, 30);
+    assert_string_equal(av_color_primaries_name(v.primaries), "bt709");
+    assert_string_equal(av_color_transfer_name(v.trc), "bt709");
+    assert_string_equal(av_color_space_name(v.space), "bt709");
+    assert_string_equal(av_color_range_name(v.range), "tv");
+    print_message("mp4: stream %.6f s, container %.6f s\n", v.stream_seconds, v.format_seconds);
+    assert_true(fabs(v.stream_seconds - 1.0) <= 0.001);
+    assert_true(fabs(v.format_seconds - 1.0) <= 0.001);
+
+    expect_clip_shows("mp4", &v, 30, 30, 1.0, MP4_MAX_DIFF);
+    video_deinit(&v);
+}
+
+/* The same command twice: the same decoded frames, byte for byte. */
+static void test_mp4_deterministic(void **state)
+{
+    (void)state;
+    char paths[2][400];
+    video v[2];
+    for (int k = 0; k < 2; k++) {
+        path_in(paths[k], sizeof paths[k], out_dir, k ? "b.mp4" : "a.mp4");
+        child_result r = RENDER("--size", SIZE, LOOK, "--fps", "30", "--range", RANGE, "--duration",
+                                "1", "--quiet", "-o", paths[k]);
+        expect_status(&r, 0);
+        assert_string_equal(r.err, ""); /* --quiet: no summary */
+        child_result_deinit(&r);
+        video_read(paths[k], &v[k]);
+    }
+    assert_int_equal(v[0].frames, 30);
+    assert_int_equal(v[1].frames, v[0].frames);
+    assert_int_equal(v[1].raw_size, v[0].raw_size);
+    if (memcmp(v[0].raw, v[1].raw, v[0].raw_size) != 0)
+        fail_msg("two runs of the same export decode to different frames");
+    video_deinit(&v[0]);
+    video_deinit(&v[1]);
+}
+
+/* 20 frames of GIF: one palette, looping, 1 s, and the stills. */
+static void test_gif(void **state)
+{
+    (void)state;
+    char path[400];
+    path_in(path, sizeof path, out_dir, "clip.gif");
+    child_result r = RENDER("--size", SIZE, LOOK, "--fps", "20", "--range", RANGE, "--duration",
+                            "1", "--quiet", "-o", path);
+    expect_status(&r, 0);
+    child_result_deinit(&r);
+    assert_int_equal(child_count_other_files(out_dir, "clip.gif"), 0);
+
+    gif_info g;
+    gif_parse(path, &g);
+    assert_int_equal(g.width, W);
+    assert_int_equal(g.height, H);
+    assert_true(g.global_palette);
+    assert_int_equal(g.other_palettes, 0);
+    assert_int_equal(g.images, 20);
+    assert_true(g.loops);
+    print_message("gif: delays sum to %d/100 s\n", g.delay_cs);
+    assert_in_range(g.delay_cs, 98, 102);
+
+    video v;
+    video_read(path, &v);
+    assert_int_equal(v.codec, AV_CODEC_ID_GIF);
+    assert_int_equal(v.width, W);
+    assert_int_equal(v.height, H);
+    assert_int_equal(v.frames, 20);
+    print_message("gif: packets %.3f s\n", v.packet_seconds);
+    assert_true(fabs(v.packet_seconds - 1.0) <= 0.02);
+    expect_clip_shows("gif", &v, 20, 20, 1.0, GIF_MAX_DIFF);
+    video_deinit(&v);
+}
+
+/* A pattern: f_000.png ... f_009.png and nothing else, each the still. */
+static void test_png_frames(void **state)
+{
+    (void)state;
+    char pattern[400];
+    path_in(pattern, sizeof pattern, out_dir, "f_%03d.png");
+    child_result r = RENDER("--size", SIZE, LOOK, "--fps", "10", "--range", RANGE, "--duration",
+                            "1", "--quiet", "-o", pattern);
+    expect_status(&r, 0);
+    child_result_deinit(&r);
+    assert_int_equal(child_count_other_files(out_dir, NULL), 10);
+
+    for (int i = 0; i < 10; i++) {
+        char name[32], path[400];
+        snprintf(name, sizeof name, "f_%03d.png", i);
+        path_in(path, sizeof path, out_dir, name);
+        image frame = {0}, still = {0};
+        ppf_error err = {{0}};
+        if (!image_read_png(path, &frame, &err))
+            fail_msg("%s", err.message);
+        still_read(frame_time(i, 10, CLIP_T0, CLIP_T1, 1.0), W, H, &still);
+        assert_int_equal(frame.width, W);
+        assert_int_equal(frame.height, H);
+        if (memcmp(frame.rgba, still.rgba, (size_t)W * H * 4) != 0)
+            fail_msg("%s differs from its still (mean difference %.3f)", name,
+                     mean_abs_diff(frame.rgba, still.rgba, W, H));
+        image_deinit(&frame);
+        image_deinit(&still);
+    }
+}
+
+/* An odd size for H.264 is rounded up to even, and ppflow says so. */
+static void test_odd_size(void **state)
+{
+    (void)state;
+    char path[400];
+    path_in(path, sizeof path, out_dir, "odd.mp4");
+    child_result r = RENDER("--size", "321x181", LOOK, "--fps", "30", "--range", "3:4",
+                            "--duration", "0.2", "-o", path);
+    expect_status(&r, 0);
+    if (!strstr(r.err, "321x181") || !strstr(r.err, "322x182"))
+        fail_msg("expected a note that 321x181 becomes 322x182, got: %s", r.err);
+    child_result_deinit(&r);
+    video v;
+    video_read(path, &v);
+    assert_int_equal(v.width, 322);
+    assert_int_equal(v.height, 182);
+    assert_int_equal(v.frames, 6);
+    video_deinit(&v);
+}
+
+/* ---- failures ------------------------------------------------------------ */
+
+/* Bad input: exit status 2, one line naming the option, nothing written. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[6];
+        const char *target; /* the -o name in out/ */
+        const char *names;
+    } cases[] = {
+        {{"--size", "10x10"}, "x.mp4", "--size"},
+        {{"--size", "axb"}, "x.mp4", "--size"},
+        {{"--range", "5:2"}, "x.mp4", "--range"},
+        {{"--range", "5:99"}, "x.mp4", "--range"},
+        {{"--range", "40:"}, "x.mp4", "--range"},
+        {{"--range", "x:y"}, "x.mp4", "--range"},
+        {{"--speed", "3", "--duration", "1"}, "x.mp4", "--speed"},
+        {{"--speed", "3", "--duration", "1"}, "x.mp4", "--duration"},
+        {{"--fps", "0"}, "x.mp4", "--fps"},
+        {{"--crf", "99"}, "x.mp4", "--crf"},
+        {{"--preset", "bogus"}, "x.mp4", "--preset"},
+        {{"--size", "320x180"}, "x.avi", "x.avi"},
+        {{"--size", "320x180"}, "x.png", "--still"},
+        {{"--fps", "0"}, "x.gif", "--fps"},
+        {{"--range", "5:2"}, "f_%03d.png", "--range"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char path[400];
+        path_in(path, sizeof path, out_dir, cases[c].target);
+        const char *args[12] = {"render", "-o", path};
+        int n = 3;
+        for (int k = 0; cases[c].args[k]; k++)
+            args[n++] = cases[c].args[k];
+        child_result r = run_ppflow(args, 0);
+        expect_status(&r, 2);
+        child_expect_one_line(&r, "ppflow: ", cases[c].names);
+        assert_int_equal(r.out_len, 0);
+        child_result_deinit(&r);
+        assert_int_equal(child_count_other_files(out_dir, NULL), 0);
+    }
+
+    /* an existing target keeps its content */
+    char keep[400];
+    path_in(keep, sizeof keep, out_dir, "keep.mp4");
+    write_text(keep, "old content\n");
+    child_result r = RENDER("--crf", "99", "-o", keep);
+    expect_status(&r, 2);
+    child_result_deinit(&r);
+    expect_content(keep, "old content\n");
+    assert_int_equal(child_count_other_files(out_dir, "keep.mp4"), 0);
+}
+
+/* A path that cannot be created is bad input, found before anything is
+ * drawn: exit status 2 (as for `schedule -o`), one line naming the path,
+ * and nothing left anywhere. */
+static void test_unwritable(void **state)
+{
+    (void)state;
+    char file[400];
+    path_in(file, sizeof file, out_dir, "file");
+    write_text(file, "a regular file\n");
+    static const char *const targets[] = {"no/such/dir/x.mp4", "file/x.mp4", "no/such/x.gif",
+                                          "file/f_%03d.png"};
+    for (size_t c = 0; c < sizeof targets / sizeof targets[0]; c++) {
+        char path[400];
+        path_in(path, sizeof path, out_dir, targets[c]);
+        child_result r = RENDER("--size", SIZE, "--range", "3:4", "--duration", "0.1", "-o", path);
+        expect_status(&r, 2);
+        child_expect_one_line(&r, "ppflow: ", path);
+        child_result_deinit(&r);
+        assert_int_equal(child_count_other_files(out_dir, "file"), 0);
+    }
+    expect_content(file, "a regular file\n");
+}
+
+/* SIGINT or SIGTERM during an export: exit status 130, one line, no file
+ * under the target's name (an existing one keeps its content), no
+ * temporary. The signal goes out once the temporary has data, that is
+ * while frames are being encoded. */
+static void interrupt_export(int sig, bool existing_target)
+{
+    char path[400];
+    path_in(path, sizeof path, out_dir, "long.mp4");
+    if (existing_target)
+        write_text(path, "old content\n");
+    /* 9900 frames: minutes of work, stopped within a second */
+    const char *const args[] = {"render", "--size",  "640x360", "--fps", "30", "--speed",
+                                "0.1",    "--quiet", "-o",      path,    NULL};
+    const child_desc d = ppflow_desc(args, 0);
+    const pid_t pid = child_start(&d);
+
+    const double start = seconds_now();
+    bool started = false;
+    while (!(started = has_written_entry(out_dir, ".long.mp4.tmp.")) && !has_exited(pid) &&
+           seconds_now() - start < CHILD_TIMEOUT)
+        sleep_ms(5);
+    if (!started) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, &d);
+        fail_msg("no temporary with data appeared in %s (status %d); stderr: %s", out_dir, r.status,
+                 r.err);
+    }
+    assert_int_equal(kill(pid, sig), 0);
+    const double sent = seconds_now();
+    while (!has_exited(pid) && seconds_now() - sent < CHILD_TIMEOUT)
+        sleep_ms(5);
+    if (!has_exited(pid)) {
+        kill(pid, SIGKILL);
+        child_wait(pid, &d);
+        fail_msg("ppflow did not stop within %.0f s of signal %d", CHILD_TIMEOUT, sig);
+    }
+    child_result r = child_wait(pid, &d);
+    print_message("signal %d: stopped %.3f s after it was sent\n", sig, seconds_now() - sent);
+    expect_status(&r, 130);
+    child_expect_one_line(&r, "ppflow: ", path);
+    child_result_deinit(&r);
+    if (existing_target) {
+        expect_content(path, "old content\n");
+        assert_int_equal(child_count_other_files(out_dir, "long.mp4"), 0);
+        unlink(path);
+    } else {
+        assert_false(child_path_exists(path));
+        assert_int_equal(child_count_other_files(out_dir, NULL), 0);
+    }
+}
+
+static void test_sigint(void **state)
+{
+    (void)state;
+    interrupt_export(SIGINT, false);
+}
+
+static void test_sigterm(void **state)
+{
+    (void)state;
+    interrupt_export(SIGTERM, true);
+}
+
+/* A full disk, as a file size limit on the child: writes past 64 KB fail
+ * with EFBIG. Exit status 1, one line naming the output, nothing left; an
+ * existing target keeps its content. */
+static void test_full_disk(void **state)
+{
+    (void)state;
+    enum { LIMIT = 64 * 1024 };
+    static const char *const targets[] = {"big.mp4", "big.gif", "f_%03d.png"};
+    char path[400], named[400];
+    for (size_t c = 0; c < sizeof targets / sizeof targets[0]; c++) {
+        path_in(path, sizeof path, out_dir, targets[c]);
+        const char *const args[] = {"render",  "--size", "640x360",    "--fps", "30",
+                                    "--range", "0:10",   "--duration", "2",     "--quiet",
+                                    "-o",      path,     NULL};
+        child_result r = run_ppflow(args, LIMIT);
+        expect_status(&r, 1);
+        /* a pattern is named by the file that failed: its start is enough */
+        snprintf(named, sizeof named, "%.*s", (int)strcspn(path, "%"), path);
+        child_expect_one_line(&r, "ppflow: ", named);
+        child_result_deinit(&r);
+        assert_int_equal(child_count_other_files(out_dir, NULL), 0);
+    }
+
+    path_in(path, sizeof path, out_dir, "big.mp4");
+    write_text(path, "old content\n");
+    const char *const args[] = {"render",     "--size", "640x360", "--fps", "30", "--range", "0:10",
+                                "--duration", "2",      "--quiet", "-o",    path, NULL};
+    child_result r = run_ppflow(args, LIMIT);
+    expect_status(&r, 1);
+    child_result_deinit(&r);
+    expect_content(path, "old content\n");
+    assert_int_equal(child_count_other_files(out_dir, "big.mp4"), 0);
+
+    /* without the limit the same export succeeds and is bigger than it:
+     * the limit is what failed above */
+    r = run_ppflow(args, 0);
+    expect_status(&r, 0);
+    child_result_deinit(&r);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    print_message("full disk: the MP4 is %lld bytes, the limit %d\n", (long long)st.st_size, LIMIT);
+    assert_true(st.st_size > LIMIT);
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!child_scratch_init(scratch, sizeof scratch, "ppflow_test_video"))
+        return -1;
+    snprintf(out_dir, sizeof out_dir, "%s/out", scratch);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    child_scratch_deinit(scratch);
+    return 0;
+}
+
+/* Each test starts with an empty out/. */
+static int before_each(void **state)
+{
+    (void)state;
+    child_scratch_empty(scratch);
+    return mkdir(out_dir, 0755) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    /* Output line by line: a sanitizer that stops the program loses what
+     * is buffered. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_mp4, before_each),
+        cmocka_unit_test_setup(test_mp4_deterministic, before_each),
+        cmocka_unit_test_setup(test_gif, before_each),
+        cmocka_unit_test_setup(test_png_frames, before_each),
+        cmocka_unit_test_setup(test_odd_size, before_each),
+        cmocka_unit_test_setup(test_bad_input, before_each),
+        cmocka_unit_test_setup(test_unwritable, before_each),
+        cmocka_unit_test_setup(test_sigint, before_each),
+        cmocka_unit_test_setup(test_sigterm, before_each),
+        cmocka_unit_test_setup(test_full_disk, before_each),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

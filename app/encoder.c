@@ -32,7 +32,7 @@ struct encoder_impl {
     AVFormatContext *mux;
     AVCodecContext *codec;
     AVStream *stream;
-    AVFrame *frame;
+    AVFrame *pictures[2]; /* alternate: the GIF encoder keeps the last one to diff against */
     AVPacket *packet;
     struct SwsContext *sws; /* MP4: RGBA -> yuv420p */
     palette_map palette;    /* GIF: RGBA -> indices */
@@ -219,19 +219,23 @@ static bool open_codec(encoder_impl *m, const encoder_desc *d, bool mp4, ppf_err
     if ((ret = avcodec_parameters_from_context(m->stream->codecpar, c)) < 0)
         return av_fail(err, d, "cannot set up the stream", ret);
 
-    m->frame = av_frame_alloc();
     m->packet = av_packet_alloc();
-    if (!m->frame || !m->packet)
-        ppf_oom("video frame");
-    m->frame->format = c->pix_fmt;
-    m->frame->width = d->width;
-    m->frame->height = d->height;
-    m->frame->color_primaries = c->color_primaries;
-    m->frame->color_trc = c->color_trc;
-    m->frame->colorspace = c->colorspace;
-    m->frame->color_range = c->color_range;
-    if ((ret = av_frame_get_buffer(m->frame, 0)) < 0)
-        ppf_oom("video frame");
+    if (!m->packet)
+        ppf_oom("video packet");
+    for (int k = 0; k < 2; k++) {
+        AVFrame *f = m->pictures[k] = av_frame_alloc();
+        if (!f)
+            ppf_oom("video frame");
+        f->format = c->pix_fmt;
+        f->width = d->width;
+        f->height = d->height;
+        f->color_primaries = c->color_primaries;
+        f->color_trc = c->color_trc;
+        f->colorspace = c->colorspace;
+        f->color_range = c->color_range;
+        if ((ret = av_frame_get_buffer(f, 0)) < 0)
+            ppf_oom("video frame");
+    }
 
     if (mp4) {
         m->sws = sws_getContext(d->width, d->height, AV_PIX_FMT_RGBA, d->width, d->height,
@@ -300,8 +304,11 @@ static bool write_file_frame(encoder *e, const uint8_t *rgba, int stride, bool b
 {
     encoder_impl *m = e->impl;
     char reason[AV_ERROR_MAX_STRING_SIZE];
-    /* libavcodec may still hold the last frame; then this gives a new buffer. */
-    int ret = av_frame_make_writable(m->frame);
+    /* The encoder holds at most the frame before this one (GIF diffs
+     * against it), so the other buffer is free; should it not be, this
+     * gives a new one rather than overwrite what the encoder reads. */
+    AVFrame *frame = m->pictures[e->frames % 2];
+    int ret = av_frame_make_writable(frame);
     if (ret < 0)
         ppf_oom("video frame");
     const uint8_t *first = bottom_up ? rgba + (size_t)stride * (size_t)(e->height - 1) : rgba;
@@ -309,14 +316,14 @@ static bool write_file_frame(encoder *e, const uint8_t *rgba, int stride, bool b
     if (e->kind == ENCODER_MP4) {
         const uint8_t *src[1] = {first};
         const int src_stride[1] = {step};
-        sws_scale(m->sws, src, src_stride, 0, e->height, m->frame->data, m->frame->linesize);
+        sws_scale(m->sws, src, src_stride, 0, e->height, frame->data, frame->linesize);
     } else {
-        palette_map_apply(&m->palette, first, e->width, e->height, step, m->frame->data[0],
-                          m->frame->linesize[0]);
-        memcpy(m->frame->data[1], m->palette.colors, sizeof m->palette.colors);
+        palette_map_apply(&m->palette, first, e->width, e->height, step, frame->data[0],
+                          frame->linesize[0]);
+        memcpy(frame->data[1], m->palette.colors, sizeof m->palette.colors);
     }
-    m->frame->pts = e->frames;
-    if ((ret = avcodec_send_frame(m->codec, m->frame)) < 0)
+    frame->pts = e->frames;
+    if ((ret = avcodec_send_frame(m->codec, frame)) < 0)
         return ppf_fail(err, "-o %s: encoding failed: %s", path, av_reason(ret, reason));
     return drain(e, path, err);
 }
@@ -465,7 +472,8 @@ void encoder_abort(encoder *e)
         avformat_free_context(m->mux);
     }
     avcodec_free_context(&m->codec);
-    av_frame_free(&m->frame);
+    av_frame_free(&m->pictures[0]);
+    av_frame_free(&m->pictures[1]);
     av_packet_free(&m->packet);
     sws_freeContext(m->sws);
     palette_map_deinit(&m->palette);

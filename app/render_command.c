@@ -22,6 +22,14 @@ static void on_stop_signal(int sig)
     stop_signal = sig;
 }
 
+/* Mesa's libEGL prints its own warnings while it looks for a display
+ * ("failed to open swrast"); when none is found, ppflow's one line already
+ * says what was tried and what to install. A user's own EGL_LOG_LEVEL wins. */
+static void quiet_egl_warnings(void)
+{
+    setenv("EGL_LOG_LEVEL", "fatal", 0);
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -44,6 +52,7 @@ int render_command_still(session *s, const render_request *q, double t)
     const int h = q->height ? q->height : RENDER_DEFAULT_HEIGHT;
     ppf_error err = {{0}};
     offscreen o;
+    quiet_egl_warnings();
     if (!offscreen_init(&o, s, w, h, &err)) {
         fprintf(stderr, "ppflow: %s\n", err.message);
         return CLI_EXIT_IO;
@@ -128,6 +137,7 @@ int render_command_export(session *s, const render_request *q)
             fprintf(stderr, "ppflow: --size %dx%d: H.264 needs even sides; recording %dx%d\n",
                     asked_w, asked_h, d.width, d.height);
         encoder_quiet_ffmpeg();
+        quiet_egl_warnings();
         status = recorder_run(s, &d, &r, &err);
     } else if (stop_signal) {
         status = RECORDER_STOPPED;

@@ -87,9 +87,9 @@ static bool write_raw_frames(const export_case *c, session *s, const char *path,
     uint8_t *rgba = ppf_malloc(size);
     FILE *f = fopen(path, "wb");
     bool ok = f != NULL;
+    frame_view v = offscreen_default_view(&o, 0, THEME_DARK, CAMERA_PRESET_DEFAULT);
     for (int64_t i = 0; i < frames && ok; i++) {
-        frame_view v = offscreen_default_view(&o, recorder_frame_time(&d, i), THEME_DARK,
-                                              CAMERA_PRESET_DEFAULT);
+        v.t = recorder_frame_time(&d, i);
         offscreen_draw(&o, &v);
         offscreen_read(&o, rgba);
         ok = fwrite(rgba, 1, size, f) == size;

@@ -132,6 +132,11 @@ static char *pattern_name(const name_pattern *p, int64_t index)
     return name;
 }
 
+bool encoder_path_is_still(const char *path)
+{
+    return path && !output_is_stdout(path) && !strchr(path, '%') && ends_with_nocase(path, ".png");
+}
+
 bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err)
 {
     if (!path || output_is_stdout(path))
@@ -155,7 +160,7 @@ bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err)
         *kind = ENCODER_GIF;
         return true;
     }
-    if (ends_with_nocase(path, ".png"))
+    if (encoder_path_is_still(path))
         return ppf_fail(err,
                         "-o %s: one PNG is a still: add --still T; for every frame give a "
                         "pattern such as frames_%%05d.png",

@@ -76,6 +76,10 @@ typedef struct encoder {
  * and what is accepted) for anything else. */
 bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err);
 
+/* True when path names one PNG with no frame number ("shot.png", any
+ * case): what `--still` writes, not a kind of recording. */
+bool encoder_path_is_still(const char *path);
+
 /* True when `name` is one of x264's presets (ultrafast ... placebo). */
 bool encoder_preset_valid(const char *name);
 

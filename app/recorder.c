@@ -118,18 +118,13 @@ static void hand_over(pipeline *p, int64_t frame, const uint8_t *pixels)
     pthread_mutex_unlock(&p->lock);
 }
 
-static void print_progress(const pipeline *p, double started, bool final)
+static void print_progress(pipeline *p, double started)
 {
-    pthread_mutex_t *lock = (pthread_mutex_t *)&p->lock;
-    pthread_mutex_lock(lock);
-    int64_t done = p->done;
-    pthread_mutex_unlock(lock);
-    double elapsed = now_seconds() - started;
-    double fps = elapsed > 0 ? (double)done / elapsed : 0;
-    if (final) {
-        fprintf(stderr, "\r\033[K");
-        return;
-    }
+    pthread_mutex_lock(&p->lock);
+    const int64_t done = p->done;
+    pthread_mutex_unlock(&p->lock);
+    const double elapsed = now_seconds() - started;
+    const double fps = elapsed > 0 ? (double)done / elapsed : 0;
     if (fps > 0 && done < p->total)
         fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld  %.1f fps  %.1f s left",
                 (long long)done, (long long)p->total, fps, (double)(p->total - done) / fps);
@@ -138,8 +133,15 @@ static void print_progress(const pipeline *p, double started, bool final)
     fflush(stderr);
 }
 
+/* Clears the progress line, so the summary takes its place. */
+static void clear_progress(void)
+{
+    fputs("\r\033[K", stderr);
+}
+
 /* The GIF's one palette, from frames spread evenly over the clip. */
-static bool choose_palette(offscreen *o, const recorder_desc *d, uint32_t colors[256], int *count)
+static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v,
+                           uint32_t colors[256], int *count)
 {
     palette_histogram h = {0};
     palette_histogram_init(&h, NULL);
@@ -148,7 +150,7 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, uint32_t colors
     bool stopped = false;
     for (int64_t k = 0; k < samples && !stopped; k++) {
         int64_t i = samples > 1 ? k * (d->frames - 1) / (samples - 1) : 0;
-        frame_view v = offscreen_default_view(o, recorder_frame_time(d, i), d->theme, d->camera);
+        v.t = recorder_frame_time(d, i);
         offscreen_draw(o, &v);
         offscreen_read(o, rgba);
         palette_histogram_add(&h, rgba, d->width, d->height, d->width * 4);
@@ -174,10 +176,12 @@ recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result
 
     if (!offscreen_init(&o, s, d->width, d->height, err))
         return RECORDER_FAILED;
+    /* Only the time changes from frame to frame. */
+    frame_view view = offscreen_default_view(&o, d->t0, d->theme, d->camera);
     encoder_kind kind;
     if (!encoder_kind_of(d->path, &kind, err))
         goto out;
-    if (kind == ENCODER_GIF && !choose_palette(&o, d, colors, &color_count)) {
+    if (kind == ENCODER_GIF && !choose_palette(&o, d, view, colors, &color_count)) {
         status = RECORDER_STOPPED;
         goto out;
     }
@@ -219,8 +223,8 @@ recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result
                 break;
             readback_unmap(&rb, slot);
         }
-        frame_view v = offscreen_default_view(&o, recorder_frame_time(d, i), d->theme, d->camera);
-        offscreen_draw(&o, &v);
+        view.t = recorder_frame_time(d, i);
+        offscreen_draw(&o, &view);
         readback_start(&rb, slot);
         /* Map the previous frame only now, so that on a GPU its copy ran
          * while this frame was drawn. */
@@ -233,7 +237,7 @@ recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result
         if (stop_requested(d))
             ok = false;
         if (d->progress && now_seconds() - last_progress > 0.25) {
-            print_progress(&p, started, false);
+            print_progress(&p, started);
             last_progress = now_seconds();
         }
     }
@@ -252,7 +256,7 @@ recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result
     pthread_mutex_unlock(&p.lock);
     pthread_join(thread, NULL);
     if (d->progress)
-        print_progress(&p, started, true);
+        clear_progress();
 
     if (p.failed) {
         *err = p.err;

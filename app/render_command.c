@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,16 +29,9 @@ static void quiet_egl_warnings(void)
     setenv("EGL_LOG_LEVEL", "fatal", 0);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 int render_command_still(session *s, const render_request *q, double t)
 {
-    if (!q->output || output_is_stdout(q->output) || !ends_with(q->output, ".png") ||
-        strchr(q->output, '%')) {
+    if (!encoder_path_is_still(q->output)) {
         fputs("ppflow: -o: with --still give the image file to write, ending in .png\n", stderr);
         return CLI_EXIT_USAGE;
     }

@@ -18,6 +18,7 @@
 
 #include "scenario.h"
 #include "support/child.h"
+#include "support/scratch.h"
 
 #ifndef PPFLOW_EXE
 #error "PPFLOW_EXE must name the ppflow program"
@@ -340,7 +341,7 @@ static void test_output_file_is_written_whole(void **state)
     /* --output=FILE and -oFILE are the same option */
     r = RUN("schedule", "--format", "csv", "--output=x.csv", "-o", path);
     expect_success(&r);
-    assert_true(child_path_exists(path));
+    assert_true(scratch_exists(path));
     child_result_deinit(&r);
     unlink(path);
 }
@@ -363,7 +364,7 @@ static void test_output_not_created_on_error(void **state)
         assert_int_equal(r.status, 2);
         assert_int_equal(child_count_lines(r.err), 1);
         child_result_deinit(&r);
-        assert_false(child_path_exists(path));
+        assert_false(scratch_exists(path));
         assert_int_equal(child_count_other_files(scratch, NULL), 0);
     }
 
@@ -391,7 +392,7 @@ static void test_output_into_missing_directory(void **state)
     assert_int_equal(child_count_lines(r.err), 1);
     assert_non_null(strstr(r.err, path));
     child_result_deinit(&r);
-    assert_false(child_path_exists(path));
+    assert_false(scratch_exists(path));
     assert_int_equal(child_count_other_files(scratch, NULL), 0);
 }
 
@@ -399,7 +400,7 @@ static void test_output_into_missing_directory(void **state)
 static void test_full_disk(void **state)
 {
     (void)state;
-    if (!child_path_exists("/dev/full"))
+    if (!scratch_exists("/dev/full"))
         skip();
     child_result r = RUN("schedule", "--format", "json", "-o", "/dev/full");
     assert_int_equal(r.status, 1);
@@ -411,13 +412,13 @@ static void test_full_disk(void **state)
 static int setup(void **state)
 {
     (void)state;
-    return child_scratch_init(scratch, sizeof scratch, "ppflow_test_cli") ? 0 : -1;
+    return scratch_init(scratch, sizeof scratch, "ppflow_test_cli") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    child_scratch_deinit(scratch);
+    scratch_deinit(scratch);
     return 0;
 }
 
@@ -426,7 +427,7 @@ static int teardown(void **state)
 static int before_each(void **state)
 {
     (void)state;
-    child_scratch_empty(scratch);
+    scratch_empty(scratch);
     return 0;
 }
 

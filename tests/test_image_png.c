@@ -2,7 +2,6 @@
  * failures that leave no files behind.
  *
  * Files go to a fresh directory under $TMPDIR (or /tmp), removed at the end. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +18,7 @@
 #include <libavutil/frame.h>
 
 #include "image_png.h"
+#include "support/scratch.h"
 
 enum { W = 37, H = 21 };
 
@@ -34,40 +34,19 @@ static const char *in_dir(const char *name)
 
 static int count_entries(void)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
-static void remove_entries(void)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            unlink(in_dir(e->d_name));
-    closedir(d);
+    return scratch_count(dir, NULL);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/ppflow_test_image_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(dir) ? 0 : -1;
+    return scratch_init(dir, sizeof dir, "ppflow_test_image") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_entries();
-    rmdir(dir);
+    scratch_deinit(dir);
     return 0;
 }
 
@@ -75,7 +54,7 @@ static int teardown(void **state)
 static int clean(void **state)
 {
     (void)state;
-    remove_entries();
+    scratch_empty(dir);
     return 0;
 }
 

@@ -45,6 +45,7 @@
 #include "error.h"
 #include "image_png.h"
 #include "support/child.h"
+#include "support/scratch.h"
 
 #ifndef PPFLOW_EXE
 #error "PPFLOW_EXE must name the ppflow program"
@@ -771,7 +772,7 @@ static void interrupt_export(int sig, bool existing_target)
         assert_int_equal(child_count_other_files(out_dir, "long.mp4"), 0);
         unlink(path);
     } else {
-        assert_false(child_path_exists(path));
+        assert_false(scratch_exists(path));
         assert_int_equal(child_count_other_files(out_dir, NULL), 0);
     }
 }
@@ -837,7 +838,7 @@ static void test_full_disk(void **state)
 static int setup(void **state)
 {
     (void)state;
-    if (!child_scratch_init(scratch, sizeof scratch, "ppflow_test_video"))
+    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_video"))
         return -1;
     snprintf(out_dir, sizeof out_dir, "%s/out", scratch);
     return 0;
@@ -846,7 +847,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    child_scratch_deinit(scratch);
+    scratch_deinit(scratch);
     return 0;
 }
 
@@ -854,7 +855,7 @@ static int teardown(void **state)
 static int before_each(void **state)
 {
     (void)state;
-    child_scratch_empty(scratch);
+    scratch_empty(scratch);
     return mkdir(out_dir, 0755) == 0 ? 0 : -1;
 }
 

@@ -1,7 +1,6 @@
 /* child.c - run a program, capture its outputs, look at its files. See child.h. */
 #include "child.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -19,6 +18,7 @@
 #include <cmocka.h>
 
 #include "error.h"
+#include "scratch.h"
 
 enum { MAX_ARGS = 64 };
 
@@ -157,64 +157,8 @@ int child_count_lines(const char *s)
     return n;
 }
 
-bool child_path_exists(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
 int child_count_other_files(const char *dir, const char *allowed)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        fail_msg("cannot list %s: %s", dir, strerror(errno));
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        const char *name = e->d_name;
-        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-            strcmp(name, CHILD_STDOUT_NAME) == 0 || strcmp(name, CHILD_STDERR_NAME) == 0 ||
-            (allowed && strcmp(name, allowed) == 0))
-            continue;
-        n++;
-    }
-    closedir(d);
-    return n;
-}
-
-bool child_scratch_init(char *dir, size_t size, const char *name)
-{
-    const char *tmp = getenv("TMPDIR");
-    int n = snprintf(dir, size, "%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
-    if (n < 0 || (size_t)n >= size)
-        return false;
-    return mkdtemp(dir) != NULL;
-}
-
-void child_scratch_empty(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            child_scratch_empty(path);
-            rmdir(path);
-        } else {
-            unlink(path);
-        }
-    }
-    closedir(d);
-}
-
-void child_scratch_deinit(const char *dir)
-{
-    if (!dir[0])
-        return;
-    child_scratch_empty(dir);
-    rmdir(dir);
+    return scratch_count(dir, (const char *const[]){CHILD_STDOUT_NAME, CHILD_STDERR_NAME, allowed,
+                                                     NULL});
 }

@@ -7,21 +7,21 @@
  * for it and returns its exit status and both outputs. Optionally the child
  * runs under a file size limit (RLIMIT_FSIZE, with SIGXFSZ ignored, so a
  * write past the limit fails with EFBIG instead of killing it): a full disk
- * without filling one. Around that: a scratch directory per test program,
- * counting and removing what a run left in it.
+ * without filling one; and counts what a run left in a directory, the
+ * capture files aside. The directories themselves are scratch.h's.
  *
  * What it does not do: no PATH search (give the program's path), no pipes
  * (the outputs go through files, so a chatty child cannot block), one child
  * at a time per capture directory (they share the capture files).
  *
  * Call order:
- *     child_scratch_init(dir, sizeof dir, "ppflow_test_cli");     in the group setup
+ *     scratch_init(dir, sizeof dir, "ppflow_test_cli");           in the group setup
  *     child_result r = child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args,
  *                                              .capture_dir = dir});
  *     ... r.status, r.out, r.err ...
  *     child_result_deinit(&r);
- *     child_scratch_empty(dir);                                    between tests
- *     child_scratch_deinit(dir);                                   in the group teardown
+ *     scratch_empty(dir);                                          between tests
+ *     scratch_deinit(dir);                                         in the group teardown
  *   or, to signal a child while it runs:
  *     pid_t pid = child_start(&d);  ...  kill(pid, SIGINT);  r = child_wait(pid, &d);
  *
@@ -79,21 +79,8 @@ char *child_read_file(const char *path, size_t *len);
 /* Newline characters in s. */
 int child_count_lines(const char *s);
 
-/* True when something (a file, a directory...) exists at path. */
-bool child_path_exists(const char *path);
-
 /* Entries of dir other than ".", "..", the two capture files and `allowed`
  * (NULL: none allowed): what runs left behind. */
 int child_count_other_files(const char *dir, const char *allowed);
-
-/* Creates a fresh directory "$TMPDIR/NAME.XXXXXX" (TMPDIR unset: /tmp) and
- * writes its path into dir; false when it cannot. */
-bool child_scratch_init(char *dir, size_t size, const char *name);
-
-/* Removes everything inside dir (subdirectories too); dir stays. */
-void child_scratch_empty(const char *dir);
-
-/* Empties and removes dir; accepts an empty string (no directory made). */
-void child_scratch_deinit(const char *dir);
 
 #endif

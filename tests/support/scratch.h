@@ -1,0 +1,38 @@
+/* scratch.h - a temporary directory per test program, for tests that write
+ * files and then check what was left behind (test_cli, test_video,
+ * test_image_png).
+ *
+ * Call order:
+ *     static char dir[256];
+ *     scratch_init(dir, sizeof dir, "ppflow_test_cli");   group setup
+ *     ... write into dir; scratch_count(dir, NULL) == 0 ...
+ *     scratch_empty(dir);                                  between tests
+ *     scratch_deinit(dir);                                 group teardown
+ *
+ * What it does not do: no locking, no cleanup after a crash (the directory
+ * stays in $TMPDIR for a look at what the failing test left).
+ */
+#ifndef PPFLOW_TEST_SCRATCH_H
+#define PPFLOW_TEST_SCRATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Creates a fresh directory "$TMPDIR/NAME.XXXXXX" (TMPDIR unset: /tmp) and
+ * writes its path into dir; false when it cannot. */
+bool scratch_init(char *dir, size_t size, const char *name);
+
+/* Removes everything inside dir (subdirectories too); dir stays. */
+void scratch_empty(const char *dir);
+
+/* Empties and removes dir; accepts an empty string (no directory made). */
+void scratch_deinit(const char *dir);
+
+/* Entries of dir other than ".", ".." and the names in `ignore` (a NULL-
+ * terminated list, or NULL); fails the current test when dir cannot be read. */
+int scratch_count(const char *dir, const char *const *ignore);
+
+/* True when something (a file, a directory, a link) exists at path. */
+bool scratch_exists(const char *path);
+
+#endif

@@ -132,7 +132,7 @@ static int bench_schedule(const bench_opts *o, FILE *f)
     return 0;
 
 fail:
-    fprintf(stderr, "ppflow: %s\n", err.message);
+    ppf_print(stderr, "%s", err.message);
     return 2;
 }
 
@@ -191,19 +191,18 @@ int bench_main(int argc, char **argv)
                 return 2;
             }
             if (!parse_repeat(value, &opts.repeat)) {
-                fprintf(stderr,
-                        "ppflow: --repeat = \"%.40s\": must be a whole number from 1 to %d\n",
+                ppf_print(stderr, "--repeat = \"%.40s\": must be a whole number from 1 to %d",
                         value, BENCH_MAX_REPEAT);
                 return 2;
             }
             continue;
         }
         if (arg[0] == '-') {
-            fprintf(stderr, "ppflow: unknown option %.60s; see ppflow bench --help\n", arg);
+            ppf_print(stderr, "unknown option %.60s; see ppflow bench --help", arg);
             return 2;
         }
         if (which) {
-            fprintf(stderr, "ppflow: unexpected argument \"%.60s\": one benchmark at a time\n",
+            ppf_print(stderr, "unexpected argument \"%.60s\": one benchmark at a time",
                     arg);
             return 2;
         }
@@ -211,7 +210,7 @@ int bench_main(int argc, char **argv)
             if (strcmp(benches[k].name, arg) == 0)
                 which = &benches[k];
         if (!which) {
-            fprintf(stderr, "ppflow: unknown benchmark \"%.60s\"; see ppflow bench --help\n", arg);
+            ppf_print(stderr, "unknown benchmark \"%.60s\"; see ppflow bench --help", arg);
             return 2;
         }
     }

@@ -149,7 +149,7 @@ int bench_export(const bench_opts *o, FILE *f)
 
     char dir[] = "/tmp/ppflow-bench-export.XXXXXX";
     if (!mkdtemp(dir)) {
-        fprintf(stderr, "ppflow: cannot make a directory in /tmp\n");
+        ppf_print(stderr, "cannot make a directory in /tmp");
         return 1;
     }
     char mp4[128], bare_mp4[128], raw[128];
@@ -202,7 +202,7 @@ int bench_export(const bench_opts *o, FILE *f)
     }
     rmdir(dir);
     if (status != 0) {
-        fprintf(stderr, "ppflow: %s\n", err.message);
+        ppf_print(stderr, "%s", err.message);
         return status;
     }
     if (!have_ffmpeg())

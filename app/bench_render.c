@@ -75,7 +75,7 @@ int bench_render(const bench_opts *o, FILE *f)
         !bench_size(f, "default (1f1b P=4 M=8 D=2)", NULL, 0, 1920, 1080, frames, &err) ||
         !bench_size(f, "large (1f1b P=16 M=64 D=8)", large, 4, 1280, 720, frames, &err) ||
         !bench_size(f, "large (1f1b P=16 M=64 D=8)", large, 4, 1920, 1080, frames, &err)) {
-        fprintf(stderr, "ppflow: %s\n", err.message);
+        ppf_print(stderr, "%s", err.message);
         return 1;
     }
     return 0;

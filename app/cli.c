@@ -529,7 +529,7 @@ static bool build(const cli_args *a, session *b, ppf_error *err)
 
 static int fail(int status, const ppf_error *err)
 {
-    fprintf(stderr, "ppflow: %s\n", err->message[0] ? err->message : "failed");
+    ppf_print(stderr, "%s", err->message[0] ? err->message : "failed");
     return status;
 }
 
@@ -877,10 +877,9 @@ int cli_main(int argc, char **argv)
      * names no file is more likely a mistyped command than a scenario. */
     struct stat st;
     if (first[0] != '-' && !strchr(first, '.') && !strchr(first, '/') && stat(first, &st) != 0) {
-        fprintf(stderr,
-                "ppflow: unknown command \"%.60s\"; commands: run, render, schedule, bench (see "
-                "ppflow "
-                "--help)\n",
+        ppf_print(stderr,
+                  "unknown command \"%.60s\"; commands: run, render, schedule, bench (see ppflow "
+                  "--help)",
                 first);
         return CLI_EXIT_USAGE;
     }

@@ -36,7 +36,7 @@ int render_command_still(session *s, const render_request *q, double t)
         return CLI_EXIT_USAGE;
     }
     if (t > s->tl.makespan) {
-        fprintf(stderr, "ppflow: --still = %g: must be within the iteration, 0 to %g\n", t,
+        ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t,
                 s->tl.makespan);
         return CLI_EXIT_USAGE;
     }
@@ -46,7 +46,7 @@ int render_command_still(session *s, const render_request *q, double t)
     offscreen o;
     quiet_egl_warnings();
     if (!offscreen_init(&o, s, w, h, &err)) {
-        fprintf(stderr, "ppflow: %s\n", err.message);
+        ppf_print(stderr, "%s", err.message);
         return CLI_EXIT_IO;
     }
     frame_view v = offscreen_default_view(&o, t, q->theme, q->camera);
@@ -57,7 +57,7 @@ int render_command_still(session *s, const render_request *q, double t)
     bool ok = image_write_png(q->output, pixels, w, h, 0, false, &err);
     free(pixels);
     if (!ok)
-        fprintf(stderr, "ppflow: %s\n", err.message);
+        ppf_print(stderr, "%s", err.message);
     return ok ? CLI_EXIT_OK : CLI_EXIT_IO;
 }
 
@@ -66,21 +66,21 @@ int render_command_export(session *s, const render_request *q)
     ppf_error err = {{0}};
     encoder_kind kind;
     if (!encoder_kind_of(q->output, &kind, &err)) {
-        fprintf(stderr, "ppflow: %s\n", err.message);
+        ppf_print(stderr, "%s", err.message);
         return CLI_EXIT_USAGE;
     }
     const double makespan = s->tl.makespan;
     const double t0 = q->range_t0 >= 0 ? q->range_t0 : 0;
     const double t1 = q->range_t1 >= 0 ? q->range_t1 : makespan;
     if (!(t0 < t1) || t1 > makespan) {
-        fprintf(stderr,
-                "ppflow: --range = %g:%g: must be T0:T1 with 0 <= T0 < T1 <= %g (the "
-                "iteration's length)\n",
+        ppf_print(stderr,
+                  "--range = %g:%g: must be T0:T1 with 0 <= T0 < T1 <= %g (the iteration's "
+                  "length)",
                 t0, t1, makespan);
         return CLI_EXIT_USAGE;
     }
     if (q->speed > 0 && q->duration > 0) {
-        fprintf(stderr, "ppflow: --speed %g and --duration %g: give one of them, not both\n",
+        ppf_print(stderr, "--speed %g and --duration %g: give one of them, not both",
                 q->speed, q->duration);
         return CLI_EXIT_USAGE;
     }
@@ -126,7 +126,7 @@ int render_command_export(session *s, const render_request *q)
     recorder_result r = {0};
     if (writable && !stop_signal) {
         if (!q->quiet && (d.width != asked_w || d.height != asked_h))
-            fprintf(stderr, "ppflow: --size %dx%d: H.264 needs even sides; recording %dx%d\n",
+            ppf_print(stderr, "--size %dx%d: H.264 needs even sides; recording %dx%d",
                     asked_w, asked_h, d.width, d.height);
         encoder_quiet_ffmpeg();
         quiet_egl_warnings();
@@ -137,27 +137,27 @@ int render_command_export(session *s, const render_request *q)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (!writable && status != RECORDER_STOPPED) {
-        fprintf(stderr, "ppflow: %s\n", err.message);
+        ppf_print(stderr, "%s", err.message);
         return CLI_EXIT_USAGE;
     }
 
     switch (status) {
     case RECORDER_DONE:
         if (!q->quiet)
-            fprintf(stderr,
-                    "ppflow: wrote %s: %lld frames, %dx%d at %d fps (%.2f s of video, t %g to "
-                    "%g) in %.2f s, %.1f frames/s\n",
+            ppf_print(stderr,
+                      "wrote %s: %lld frames, %dx%d at %d fps (%.2f s of video, t %g to %g) in "
+                      "%.2f s, %.1f frames/s",
                     q->output, (long long)r.frames, d.width, d.height, d.fps,
                     (double)r.frames / d.fps, t0, recorder_frame_time(&d, r.frames - 1),
                     r.seconds, r.seconds > 0 ? (double)r.frames / r.seconds : 0);
         return CLI_EXIT_OK;
     case RECORDER_STOPPED:
-        fprintf(stderr, "ppflow: interrupted (%s); %s was not written\n",
+        ppf_print(stderr, "interrupted (%s); %s was not written",
                 stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
         return CLI_EXIT_INTERRUPTED;
     case RECORDER_FAILED:
         break;
     }
-    fprintf(stderr, "ppflow: %s\n", err.message);
+    ppf_print(stderr, "%s", err.message);
     return CLI_EXIT_IO;
 }

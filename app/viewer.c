@@ -378,9 +378,9 @@ static void screenshot(viewer *v, const char *path)
     render_read_window(v->fb_w, v->fb_h, pixels);
     ppf_error err = {{0}};
     if (image_write_png(path, pixels, v->fb_w, v->fb_h, 0, false, &err))
-        fprintf(stderr, "ppflow: saved %s\n", path);
+        ppf_print(stderr, "saved %s", path);
     else
-        fprintf(stderr, "ppflow: screenshot not saved: %s\n", err.message);
+        ppf_print(stderr, "screenshot not saved: %s", err.message);
     free(pixels);
 }
 

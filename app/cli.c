@@ -731,7 +731,9 @@ static int parse_and_build(int argc, char **argv, const char *command, unsigned 
         print_help(stdout);
         return CLI_EXIT_OK;
     }
-    if (!build(a, b, &err))
+    /* Both commands draw: a scene over the budget is bad input, found
+     * before a window opens or a file is touched. */
+    if (!build(a, b, &err) || !session_build_scene(b, &err))
         return fail(CLI_EXIT_USAGE, &err);
     return -1;
 }

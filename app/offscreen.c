@@ -9,8 +9,7 @@ bool offscreen_init(offscreen *o, session *s, int width, int height, ppf_error *
     o->session = s;
     o->width = width;
     o->height = height;
-    session_build_scene(s);
-    if (!gl_context_init_headless(&o->gl, err))
+    if (!session_build_scene(s, err) || !gl_context_init_headless(&o->gl, err))
         return false;
     if (!render_target_init(&o->target, width, height, err))
         goto fail;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "budget.h"
 #include "frame.h"
 #include "report.h"
 
@@ -27,10 +28,14 @@ bool session_build(session *s, const char *path, const session_flag *flags, int 
     return true;
 }
 
-void session_build_scene(session *s)
+bool session_build_scene(session *s, ppf_error *err)
 {
     if (s->has_scene)
-        return;
+        return true;
+    const int layers_per_stage = s->sc.layers_per_stage > 0 ? s->sc.layers_per_stage : 2;
+    if (!budget_check_scene(s->prog.stages, layers_per_stage, s->prog.microbatches,
+                            s->tl.dp > 0 ? s->tl.dp : 1, err))
+        return false;
     scene_desc d = {
         .layers_per_stage = s->sc.layers_per_stage,
         .d_model = (float)s->sc.d_model,
@@ -42,6 +47,7 @@ void session_build_scene(session *s)
     };
     scene_init(&s->scene, &d, &s->tl);
     s->has_scene = true;
+    return true;
 }
 
 void session_deinit(session *s)

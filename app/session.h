@@ -7,13 +7,13 @@
  * Call order:
  *     session s;
  *     if (!session_build(&s, path_or_NULL, flags, n, &err)) { one line, exit 2 }
- *     session_build_scene(&s);            (when something will be drawn)
+ *     if (!session_build_scene(&s, &err)) { one line, exit 2 }   (when something will be drawn)
  *     ... s.tl, s.scene, s.hud_title ...
  *     session_deinit(&s);
  *
  * Errors: session_build returns false with one line naming the field, the
- * value and the rule (bad scenario, bad flag, a deadlocking program); the
- * session is then safe to deinit.
+ * value and the rule (bad scenario, bad flag, a deadlocking program, a
+ * scenario over the budget); the session is then safe to deinit.
  */
 #ifndef PPFLOW_SESSION_H
 #define PPFLOW_SESSION_H
@@ -48,8 +48,10 @@ typedef struct session {
  * flags in order; then the program and its simulation. */
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err);
-/* Lays out the 3D scene from the scenario's sizes. */
-void session_build_scene(session *s);
+/* Lays out the 3D scene from the scenario's sizes; false with one line when
+ * it would draw more objects than the budget allows (budget.h), checked
+ * before anything is allocated. Does nothing once the scene exists. */
+bool session_build_scene(session *s, ppf_error *err);
 /* The camera preset fitted to the 3D view of a framebuffer of this size. */
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
                       float split);

@@ -683,7 +683,10 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
     v->speed = o->speed > 0 ? o->speed : (s->tl.makespan > 0 ? s->tl.makespan / 20 : 1);
     v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
     v->hover_rank = -1;
-    session_build_scene(s);
+    if (!session_build_scene(s, err)) {
+        status = 2;
+        goto done;
+    }
 
     if (o->script) {
         v->script = fopen(o->script, "r");

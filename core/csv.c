@@ -1,8 +1,17 @@
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "csv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "budget.h"
 
 enum { CSV_MAX_BYTES = 256 << 20 };
 
@@ -141,6 +150,12 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
                     max_mb = a.microbatch2;
             }
         }
+        /* Memory follows the cells held, not the file's bytes: a file of
+         * empty cells stops at the budget, not at the end of the file. */
+        if (!budget_check_cells((int64_t)t.count + 2, origin, err)) {
+            ok = false;
+            break;
+        }
         rows_push(&t, a);
         col++;
         if (pos < len && text[pos] == ',') {
@@ -163,11 +178,12 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
         ok = ppf_fail(err, "%s: no rows; a schedule CSV has one row per pipeline rank", origin);
     if (ok && max_stage < 0)
         ok = ppf_fail(err, "%s: no compute actions (F, B, I, W or OVERLAP_F_B) in any row", origin);
-    if (ok && t.rows > 65536)
-        ok = ppf_fail(err, "%s: %d rows; at most 65536 pipeline ranks", origin, t.rows);
-    if (ok && (max_stage + 1) * (max_mb + 1) > 400000000L)
-        ok = ppf_fail(err, "%s: %ld stages x %ld micro-batches is too large to simulate", origin,
-                      max_stage + 1, max_mb + 1);
+    if (ok && t.rows > PROGRAM_MAX_RANKS)
+        ok = ppf_fail(err, "%s: %d rows; at most %d pipeline ranks", origin, t.rows,
+                      PROGRAM_MAX_RANKS);
+    ppf_error grid_err = { { 0 } };
+    if (ok && !budget_check_grid(max_stage + 1, max_mb + 1, &grid_err))
+        ok = ppf_fail(err, "%s: %s", origin, grid_err.message);
     if (ok) {
         program_init(out, t.rows, (int)max_stage + 1, (int)max_mb + 1, PROGRAM_LAYOUT_CUSTOM);
         snprintf(out->schedule, sizeof out->schedule, "csv");
@@ -193,35 +209,70 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
     return ok;
 }
 
+/* Reads a file that is not a regular file (a pipe, /dev/stdin) into memory,
+ * at most CSV_MAX_BYTES. */
+static bool read_stream(int fd, const char *path, char **text, size_t *len, ppf_error *err)
+{
+    size_t cap = 0;
+    *text = NULL;
+    *len = 0;
+    for (;;) {
+        if (*len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            *text = ppf_realloc(*text, cap);
+        }
+        ssize_t got = read(fd, *text + *len, cap - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return ppf_fail(err, "schedule = \"csv:%s\": read error: %s", path, strerror(errno));
+        if (got == 0)
+            return true;
+        *len += (size_t)got;
+        if (*len > CSV_MAX_BYTES)
+            return ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path,
+                            CSV_MAX_BYTES >> 20);
+    }
+}
+
 bool csv_load(const char *path, program *out, ppf_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO with no writer must not hang */
+    if (fd < 0)
         return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    bool ok = true;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 65536;
-            buf = ppf_realloc(buf, cap);
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0;
+    if (!ok) {
+        ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", path, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        ok = ppf_fail(err, "schedule = \"csv:%s\": is a directory, not a CSV file", path);
+    } else if (S_ISREG(st.st_mode)) {
+        /* Mapped, not copied: the file's pages stay in the page cache and
+         * the parser's memory is the actions it keeps. */
+        if (st.st_size > CSV_MAX_BYTES) {
+            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path,
+                          CSV_MAX_BYTES >> 20);
+        } else if (st.st_size == 0) {
+            ok = csv_parse("", 0, path, out, err);
+        } else {
+            void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (map == MAP_FAILED) {
+                ok = ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", path,
+                              strerror(errno));
+            } else {
+                ok = csv_parse(map, (size_t)st.st_size, path, out, err);
+                munmap(map, (size_t)st.st_size);
+            }
         }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len > CSV_MAX_BYTES) {
-            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path, CSV_MAX_BYTES >> 20);
-            break;
-        }
+    } else {
+        (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        char *text = NULL;
+        size_t len = 0;
+        ok = read_stream(fd, path, &text, &len, err) && csv_parse(text, len, path, out, err);
+        free(text);
     }
-    if (ok && ferror(f))
-        ok = ppf_fail(err, "schedule = \"csv:%s\": read error: %s", path, strerror(errno));
-    fclose(f);
-    if (ok)
-        ok = csv_parse(buf, len, path, out, err);
-    free(buf);
+    close(fd);
     return ok;
 }
 

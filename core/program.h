@@ -26,6 +26,10 @@
 #include "action.h"
 #include "error.h"
 
+/* The most pipeline ranks a program holds (a PyTorch CSV's rows): ranks
+ * are stored in 16 bits where millions of records carry one (transfers). */
+enum { PROGRAM_MAX_RANKS = 65536 };
+
 typedef enum program_layout {
     PROGRAM_LAYOUT_LOOP = 0,
     PROGRAM_LAYOUT_V,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "csv.h"
 #include "schedules.h"
 
@@ -1010,15 +1011,8 @@ bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, pp
             goto fail;
         }
         int v = sc->virtual_stages > 0 ? sc->virtual_stages : info->default_v;
-        long long total = (long long)sc->stages * (v > 0 ? v : 1) * sc->microbatches * 3;
-        if (total > SCENARIO_MAX_ACTIONS) {
-            ppf_fail(err,
-                     "stages x virtual x microbatches x 3 = %d x %d x %d x 3 = %lld actions: more "
-                     "than %ld; "
-                     "use fewer stages or micro-batches",
-                     sc->stages, v, sc->microbatches, total, SCENARIO_MAX_ACTIONS);
+        if (!budget_check_generated(sc->stages, v > 0 ? v : 1, sc->microbatches, err))
             goto fail;
-        }
         schedule_params sp = {.ranks = sc->stages,
                               .microbatches = sc->microbatches,
                               .stages_per_rank = sc->virtual_stages};

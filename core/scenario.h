@@ -58,7 +58,6 @@ enum {
     SCENARIO_MAX_LAYERS = 1024,
     SCENARIO_MAX_SCENE_SIZE = 4096, /* d_model, d_hidden, batch and the gaps */
 };
-#define SCENARIO_MAX_ACTIONS 200000000L /* P x V x M x 3 at most */
 
 typedef struct cost_list {
     int count;      /* 0 = not given (default), 1 = one value for every rank, else one per rank */
@@ -144,8 +143,8 @@ bool scenario_load_file(scenario *sc, const char *path, ppf_error *err);
  * costs to one value per rank. *prog and *costs must not be initialised; on
  * failure both are left zeroed. With csv:PATH the CSV decides P, M and V, and
  * stages, microbatches or virtual set explicitly (set_mask) must agree with
- * it; a generated schedule over SCENARIO_MAX_ACTIONS is refused before
- * anything is allocated. Costs: F=1, B=2, I=W=B/2, FB=F+B, p2p=0 by default;
+ * it; a program over the budget (budget.h) is refused before anything big
+ * is allocated. Costs: F=1, B=2, I=W=B/2, FB=F+B, p2p=0 by default;
  * with only I (or W) given the other is B minus it, with I and W but no B,
  * B = I + W. */
 bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, ppf_error *err);

@@ -186,22 +186,46 @@ int scene_kind_microbatches(const scene *s, scene_kind kind)
                : s->microbatches;
 }
 
-int scene_kind_count(const scene *s, scene_kind kind)
+/* Objects of one kind per replica, and copies drawn, from the sizes alone:
+ * the one place that counts them, for the scene and for the budget. */
+static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64_t microbatches)
 {
-    int per = scene_kind_microbatches(s, kind);
+    int64_t per = kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2 || kind == SCENE_ALLREDUCE
+                      ? 1
+                      : microbatches;
     switch (kind) {
     case SCENE_INPUT:
-        return s->stages * per;
+        return stages * per;
     case SCENE_P2P:
-        return (s->stages - 1) * per;
+        return (stages - 1) * per;
     default:
-        return s->layers * per;
+        return layers * per;
     }
+}
+
+static int64_t kind_copies(scene_kind kind, int64_t replicas)
+{
+    return kind == SCENE_ALLREDUCE ? replicas - 1 : replicas;
+}
+
+int64_t scene_kind_count(const scene *s, scene_kind kind)
+{
+    return kind_count(kind, s->stages, s->layers, s->microbatches);
+}
+
+int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                            int64_t replicas)
+{
+    int64_t n = 0;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        n += kind_count((scene_kind)k, stages, stages * layers_per_stage, microbatches) *
+             kind_copies((scene_kind)k, replicas);
+    return n;
 }
 
 int scene_kind_copies(const scene *s, scene_kind kind)
 {
-    return kind == SCENE_ALLREDUCE ? s->replicas - 1 : s->replicas;
+    return (int)kind_copies(kind, s->replicas);
 }
 
 scene_box scene_object_box(const scene *s, scene_kind kind, int index, int microbatch, int replica)
@@ -326,7 +350,7 @@ void scene_state_init(scene_state *st, const scene *s)
 {
     *st = (scene_state){0};
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
-        int n = scene_kind_count(s, (scene_kind)k);
+        int64_t n = scene_kind_count(s, (scene_kind)k);
         st->kind[k] = ppf_calloc((size_t)(n > 0 ? n : 1), sizeof(object_state));
     }
     st->focus = ppf_calloc((size_t)s->stages, sizeof *st->focus);

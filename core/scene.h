@@ -166,8 +166,15 @@ typedef struct scene_state {
 void scene_init(scene *s, const scene_desc *desc, const timeline *tl);
 void scene_deinit(scene *s); /* accepts a zeroed or deinited scene */
 
-/* Number of objects of a kind in one replica (state array length). */
-int scene_kind_count(const scene *s, scene_kind kind);
+/* Number of objects of a kind in one replica (state array length). Below
+ * 2^31 for every scene that passed budget_check_scene. */
+int64_t scene_kind_count(const scene *s, scene_kind kind);
+
+/* Number of objects a scene of these sizes draws, over all replicas (the
+ * sum of scene_kind_count x scene_kind_copies), in 64 bits so that it can
+ * be checked before the scene exists. */
+int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                            int64_t replicas);
 /* How many micro-batch slots an object of this kind has (M, or 1 for weights
  * and all-reduce boxes, which are per layer). */
 int scene_kind_microbatches(const scene *s, scene_kind kind);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
+
 void timeline_costs_init(timeline_costs *c, int ranks)
 {
     assert(ranks >= 1);
@@ -341,7 +343,7 @@ static void schedule_allreduces(sim *s)
         double end = start + allreduce_stage_time(&s->c->allreduce, s->c->dp, s->held[r]);
         stream_free[r] = end;
         s->tl->allreduces[s->tl->allreduce_count++] =
-            (transfer){ .kind = TRANSFER_ALLREDUCE, .src_rank = (int16_t)r, .dst_rank = (int16_t)r,
+            (transfer){ .kind = TRANSFER_ALLREDUCE, .src_rank = (uint16_t)r, .dst_rank = (uint16_t)r,
                         .stage = st, .microbatch = -1, .start = start, .end = end };
     }
     free(stream_free);
@@ -413,6 +415,12 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     schedule_allreduces(&s);
     compute_metrics(&s);
     sim_free(&s);
+    /* Finite costs can sum to infinity (1e308 + 1e308): refuse a timeline
+     * that no exporter could write exactly, rather than print inf or nan. */
+    if (!budget_check_time(tl->makespan, err)) {
+        timeline_deinit(tl);
+        return false;
+    }
     return true;
 }
 
@@ -467,8 +475,8 @@ bool timeline_next_p2p(const timeline *tl, p2p_cursor *cur, transfer *out)
             if (to == r)
                 continue; /* no output, or it stays on the rank (a V schedule's turn) */
             const double end = tl->time[r][k].end;
-            *out = (transfer){ .kind = (uint8_t)tk, .src_rank = (int16_t)r,
-                               .dst_rank = (int16_t)to, .stage = stage, .microbatch = mb,
+            *out = (transfer){ .kind = (uint8_t)tk, .src_rank = (uint16_t)r,
+                               .dst_rank = (uint16_t)to, .stage = stage, .microbatch = mb,
                                .start = end, .end = end + tl->p2p[r] };
             return true;
         }

@@ -102,8 +102,8 @@ typedef struct transfer {
     double start, end;
     int32_t stage;         /* producing stage (all-reduce: the stage reduced) */
     int32_t microbatch;    /* -1 for an all-reduce */
-    int16_t src_rank;      /* equal to dst_rank for an all-reduce (its rank) */
-    int16_t dst_rank;
+    uint16_t src_rank;     /* equal to dst_rank for an all-reduce (its rank) */
+    uint16_t dst_rank;     /* ranks fit: a program has at most PROGRAM_MAX_RANKS */
     uint8_t kind;          /* transfer_kind */
 } transfer;
 
@@ -137,7 +137,9 @@ typedef struct timeline {
 
 /* Simulates a validated program. On a deadlock returns false with a message
  * naming every stuck rank, its action and the dependency it waits for, and
- * leaves *tl zeroed. */
+ * leaves *tl zeroed; likewise when the costs make the iteration longer than
+ * BUDGET_MAX_TIME or not finite (budget.h), so every time in a timeline is
+ * a finite number. */
 bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, ppf_error *err);
 void timeline_deinit(timeline *tl); /* accepts a zeroed or deinited timeline */
 

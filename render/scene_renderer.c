@@ -9,6 +9,7 @@
 
 #include <glad/gl.h>
 
+#include "budget.h"
 #include "gl_shader.h"
 #include "shaders_embedded.h"
 
@@ -59,13 +60,10 @@ static bool is_face(scene_kind kind)
            kind == SCENE_RESIDUAL || kind == SCENE_INPUT;
 }
 
-static int total_instances(const scene *s)
+/* Every object of every replica; the scene's own count, in 64 bits. */
+static int64_t total_instances(const scene *s)
 {
-    long n = 0;
-    for (int k = 0; k < SCENE_KIND_COUNT; k++)
-        n += (long)scene_kind_count(s, (scene_kind)k) * scene_kind_copies(s, (scene_kind)k);
-    assert(n < INT32_MAX);
-    return (int)n;
+    return scene_count_objects(s->stages, s->layers_per_stage, s->microbatches, s->replicas);
 }
 
 static void setup_instance_attribs(void)
@@ -119,7 +117,16 @@ bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
         {{1, 1, 0}, {0, 0, 1}, {1, 1}}, {{0, 0, 0}, {0, 0, 1}, {0, 0}},
         {{1, 1, 0}, {0, 0, 1}, {1, 1}}, {{0, 1, 0}, {0, 0, 1}, {0, 1}},
     };
-    r->capacity = total_instances(s);
+    /* The session checks the budget before the scene exists; a scene built
+     * some other way still gets a line, not a wrapped size. */
+    const int64_t instances = total_instances(s);
+    if (instances > BUDGET_MAX_OBJECTS) {
+        glDeleteProgram(r->program);
+        *r = (scene_renderer){0};
+        return ppf_fail(err, "%lld objects to draw: at most %lld", (long long)instances,
+                        (long long)BUDGET_MAX_OBJECTS);
+    }
+    r->capacity = (int)instances;
     int cap = r->capacity > 0 ? r->capacity : 1;
     r->instances = ppf_malloc((size_t)cap * sizeof *r->instances);
     r->sorted = ppf_malloc((size_t)cap * sizeof *r->sorted);
@@ -204,7 +211,7 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
     int back = r->capacity;
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
-        int per = scene_kind_microbatches(s, kind), count = scene_kind_count(s, kind);
+        int per = scene_kind_microbatches(s, kind), count = (int)scene_kind_count(s, kind);
         int copies = scene_kind_copies(s, kind);
         bool face = is_face(kind);
         for (int i = 0; i < count; i++) {

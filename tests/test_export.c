@@ -264,7 +264,7 @@ static void test_json_numbers_round_trip(void **state)
 
     run_make(&x,
              &(run_desc){
-                 .schedule = "interleaved-1f1b", .P = 4, .M = 8, .V = 2, .f = 1e-300, .b = 3e300});
+                 .schedule = "interleaved-1f1b", .P = 4, .M = 8, .V = 2, .f = 1e-300, .b = 3e10});
     doc = export_and_parse(&x, export_timeline_json);
     check_timeline_json(&x, doc);
     cJSON_Delete(doc);

@@ -1,0 +1,107 @@
+/* budget.c - the limits on what one scenario may cost. See budget.h. */
+#include "budget.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "scene.h"
+
+/* "2.7e+09" reads worse than "2.7e9" on one line. */
+static const char *short_number(double v, char buf[32])
+{
+    if (v < 1e6) {
+        snprintf(buf, 32, "%.0f", v);
+        return buf;
+    }
+    int exp = (int)floor(log10(v));
+    double mant = v / pow(10, exp);
+    if (mant >= 9.95) { /* 9.96e6 would print as 10.0e6 */
+        mant /= 10;
+        exp++;
+    }
+    if (fabs(mant - round(mant)) < 0.05)
+        snprintf(buf, 32, "%.0fe%d", round(mant), exp);
+    else
+        snprintf(buf, 32, "%.1fe%d", mant, exp);
+    return buf;
+}
+
+/* The product's terms have been checked one by one, so each fits in 64
+ * bits; the product itself may not: multiply in double, exact below 2^53. */
+static double product(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    return (double)a * (double)b * (double)c * (double)d;
+}
+
+bool budget_check_generated(int64_t ranks, int64_t virtual_stages, int64_t microbatches,
+                            ppf_error *err)
+{
+    double n = product(ranks, virtual_stages, microbatches, 3);
+    if (n <= (double)BUDGET_MAX_ACTIONS)
+        return true;
+    char a[32], b[32];
+    return ppf_fail(err,
+                    "stages x virtual x microbatches x 3 = %lld x %lld x %lld x 3 = %s actions: at "
+                    "most %s; use fewer stages or micro-batches",
+                    (long long)ranks, (long long)virtual_stages, (long long)microbatches,
+                    short_number(n, a), short_number((double)BUDGET_MAX_ACTIONS, b));
+}
+
+bool budget_check_cells(int64_t cells, const char *origin, ppf_error *err)
+{
+    if (cells <= BUDGET_MAX_ACTIONS)
+        return true;
+    char b[32];
+    return ppf_fail(err,
+                    "%s: more than %s cells (actions and idle steps): at most %s actions per "
+                    "program",
+                    origin, short_number((double)BUDGET_MAX_ACTIONS, b),
+                    short_number((double)BUDGET_MAX_ACTIONS, b));
+}
+
+bool budget_check_grid(int64_t stages, int64_t microbatches, ppf_error *err)
+{
+    double n = product(stages, microbatches, 1, 1);
+    if (n <= (double)BUDGET_MAX_GRID)
+        return true;
+    char a[32], b[32];
+    return ppf_fail(err,
+                    "stages x micro-batches = %lld x %lld = %s (stage, micro-batch) pairs to "
+                    "simulate: at most %s",
+                    (long long)stages, (long long)microbatches, short_number(n, a),
+                    short_number((double)BUDGET_MAX_GRID, b));
+}
+
+bool budget_check_time(double makespan, ppf_error *err)
+{
+    if (isfinite(makespan) && makespan <= BUDGET_MAX_TIME)
+        return true;
+    char b[32];
+    if (!isfinite(makespan))
+        return ppf_fail(err,
+                        "costs: the iteration's length overflows (the costs add up to more than "
+                        "any number): at most %s time units",
+                        short_number(BUDGET_MAX_TIME, b));
+    return ppf_fail(err, "costs: the iteration lasts %.6g time units: at most %s", makespan,
+                    short_number(BUDGET_MAX_TIME, b));
+}
+
+bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                        int64_t replicas, ppf_error *err)
+{
+    /* Each term is at most a few million (the scenario's own limits), so
+     * the 64-bit count cannot overflow; compare the double as well in case
+     * a caller passes larger terms. */
+    double rough = product(replicas, stages * layers_per_stage, microbatches, 1);
+    int64_t n = rough < 9e18 ? scene_count_objects(stages, layers_per_stage, microbatches, replicas)
+                             : INT64_MAX;
+    if (n <= BUDGET_MAX_OBJECTS)
+        return true;
+    char a[32], b[32];
+    return ppf_fail(err,
+                    "dp x stages x layers_per_stage x microbatches = %lld x %lld x %lld x %lld: %s "
+                    "objects to draw: at most %s; use fewer replicas, layers per stage or micro-batches",
+                    (long long)replicas, (long long)stages, (long long)layers_per_stage,
+                    (long long)microbatches, short_number(n == INT64_MAX ? rough : (double)n, a),
+                    short_number((double)BUDGET_MAX_OBJECTS, b));
+}

@@ -194,9 +194,13 @@ static shown quoted(const char *s)
     return show(s, strlen(s), true);
 }
 
-/* A JSON value as compact JSON text, cut to one short line. */
+/* A JSON value as compact JSON text, cut to one short line. A number shows
+ * as the user wrote it (see keep_number_text): cJSON would print 1e999 as
+ * null and 99999999999999999999 as 1e+20. */
 static shown show_json(const cJSON *item)
 {
+    if (cJSON_IsNumber(item) && item->valuestring)
+        return show(item->valuestring, strlen(item->valuestring), false);
     char *text = cJSON_PrintUnformatted(item);
     shown out = text ? show(text, strlen(text), false) : show("?", 1, false);
     cJSON_free(text);
@@ -787,6 +791,62 @@ static bool resolve_csv_path(scenario *sc, const char *file, ppf_error *err)
     return true;
 }
 
+/* Where the first \u0000 escape inside a JSON string starts, or NULL: cJSON
+ * would end the string there, so "stages\u0000junk" would read as "stages". */
+static const char *find_nul_escape(const char *text, size_t len)
+{
+    bool in_string = false;
+    for (size_t k = 0; k < len; k++) {
+        if (!in_string) {
+            in_string = text[k] == '"';
+        } else if (text[k] == '"') {
+            in_string = false;
+        } else if (text[k] == '\\' && k + 1 < len) {
+            if (text[k + 1] == 'u' && k + 5 < len && strncmp(text + k + 2, "0000", 4) == 0)
+                return text + k;
+            k++; /* the escaped character, a quote or a backslash included */
+        }
+    }
+    return NULL;
+}
+
+/* Gives each number of a parsed document its text as written, in its
+ * valuestring (which cJSON leaves NULL for numbers and frees with the
+ * item), so that messages quote what the user wrote. Numbers come in the
+ * same order in the text as in a depth-first walk of the tree; *pos walks
+ * the text, outside strings, to the start of the next one. */
+static void keep_number_text(cJSON *item, const char *text, size_t len, size_t *pos)
+{
+    for (; item; item = item->next) {
+        if (cJSON_IsNumber(item)) {
+            bool in_string = false;
+            size_t k = *pos;
+            for (; k < len; k++) {
+                char c = text[k];
+                if (in_string) {
+                    if (c == '\\')
+                        k++;
+                    else if (c == '"')
+                        in_string = false;
+                } else if (c == '"') {
+                    in_string = true;
+                } else if (c == '-' || (c >= '0' && c <= '9')) {
+                    break;
+                }
+            }
+            size_t end = k;
+            while (end < len && strchr("+-.0123456789eE", text[end]))
+                end++;
+            char *t = ppf_malloc(end - k + 1);
+            memcpy(t, text + k, end - k);
+            t[end - k] = '\0';
+            item->valuestring = t;
+            *pos = end;
+        }
+        keep_number_text(item->child, text, len, pos);
+    }
+}
+
 /* Parses text over a copy of *sc and commits it on success. origin (may be
  * NULL) prefixes messages; file (may be NULL) anchors relative CSV paths. */
 static bool parse_json(scenario *sc, const char *text, size_t len, const char *origin,
@@ -832,6 +892,18 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
                  json_type(root));
         goto done;
     }
+    const char *nul_escape = find_nul_escape(copy, len);
+    if (nul_escape) {
+        int line, col;
+        line_column(copy, (size_t)(nul_escape - copy), &line, &col);
+        ppf_fail(err,
+                 "a string holds \\u0000 (a NUL character) at line %d, column %d: keys and "
+                 "values may not",
+                 line, col);
+        goto done;
+    }
+    size_t number_pos = 0;
+    keep_number_text(root, copy, len, &number_pos);
     unsigned seen = 0;
     bool seen_costs = false, seen_description = false;
     for (const cJSON *c = root->child; c; c = c->next) {

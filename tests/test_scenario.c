@@ -665,7 +665,16 @@ static void test_json_types(void **state)
         {"{\"stages\": 2.5}", "stages = 2.5: must be an integer from 1 to 4096", ""},
         {"{\"stages\": 0}", "stages = 0: must be an integer", ""},
         {"{\"stages\": 4097}", "stages = 4097: must be an integer", ""},
-        {"{\"stages\": 1e300}", "stages = 1e+300: must be an integer", ""},
+        {"{\"stages\": 1e300}", "stages = 1e300: must be an integer", ""},
+        /* Out of range numbers show as written, not as cJSON prints them. */
+        {"{\"stages\": 1e999}", "stages = 1e999: must be an integer", ""},
+        {"{\"dp\": 99999999999999999999}", "dp = 99999999999999999999: must be", ""},
+        {"{\"costs\": {\"f\": [1, 2, -1E+999]}}", "costs.f[2] = -1E+999: costs must be", ""},
+        {"{\"costs\": {\"allreduce\": {\"time\": 1e400}}}", "costs.allreduce.time = 1e400",
+         ""},
+        /* cJSON would end a string at \u0000: "stages\u0000x" would read as "stages". */
+        {"{\"stages\\u0000x\": 4}", "\\u0000 (a NUL character) at line 1, column 9", ""},
+        {"{\"schedule\": \"gpipe\\u0000\"}", "\\u0000 (a NUL character)", ""},
         {"{\"microbatches\": 0}", "microbatches = 0: must be an integer from 1 to 1000000", ""},
         {"{\"microbatches\": null}", "microbatches = null", "not null"},
         {"{\"virtual\": true}", "virtual = true", "not a boolean"},

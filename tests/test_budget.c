@@ -1,0 +1,251 @@
+/* Tests of the budget (core/budget.h) and of the sizes it protects: each
+ * limit holds at its value and refuses one past it, products that overflow
+ * 32 and 64 bits are refused rather than wrapped, the scene's object count
+ * is what the scene lays out, ranks above 32767 stay positive, a CSV of
+ * empty cells stops at the budget, and non-finite timelines are refused. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "budget.h"
+#include "csv.h"
+#include "scenario.h"
+#include "scene.h"
+#include "timeline.h"
+
+/* The message holds the piece and is one printable line. */
+static void expect_message(const ppf_error *err, const char *piece)
+{
+    if (!strstr(err->message, piece))
+        fail_msg("message \"%s\" lacks \"%s\"", err->message, piece);
+    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++)
+        if (*c < 0x20 || *c == 0x7F)
+            fail_msg("message has control byte 0x%02x: %s", *c, err->message);
+}
+
+static void test_generated_limit(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    /* 3 x P x V x M = exactly the budget, then one micro-batch more. */
+    const int64_t m = BUDGET_MAX_ACTIONS / (3 * 64 * 2);
+    assert_true(budget_check_generated(64, 2, m, &err));
+    assert_false(budget_check_generated(64, 2, m + 1, &err));
+    expect_message(&err, "64 x 2 x");
+    expect_message(&err, "at most 2e7");
+    /* Terms whose product wraps 64 bits are still refused. */
+    assert_false(budget_check_generated(INT64_MAX / 2, INT64_MAX / 2, 3, &err));
+    assert_false(budget_check_generated(65536, 64, 100000000, &err));
+}
+
+static void test_grid_and_cells(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    assert_true(budget_check_grid(1000, BUDGET_MAX_GRID / 1000, &err));
+    assert_false(budget_check_grid(1000, BUDGET_MAX_GRID / 1000 + 1, &err));
+    expect_message(&err, "stages x micro-batches = 1000 x");
+    assert_false(budget_check_grid(65536, 100000001, &err)); /* a CSV's largest numbers */
+    assert_true(budget_check_cells(BUDGET_MAX_ACTIONS, "x.csv", &err));
+    assert_false(budget_check_cells(BUDGET_MAX_ACTIONS + 1, "x.csv", &err));
+    expect_message(&err, "x.csv: more than 2e7 cells");
+}
+
+static void test_time_limit(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    assert_true(budget_check_time(0, &err));
+    assert_true(budget_check_time(BUDGET_MAX_TIME, &err));
+    assert_false(budget_check_time(nextafter(BUDGET_MAX_TIME, INFINITY), &err));
+    expect_message(&err, "at most 1e12");
+    assert_false(budget_check_time(INFINITY, &err));
+    expect_message(&err, "overflows");
+    assert_false(budget_check_time(NAN, &err));
+}
+
+/* The budget's count is what scene_init lays out, kind by kind. */
+static void test_scene_count_matches_scene(void **state)
+{
+    (void)state;
+    const int P = 3, M = 5, D = 4, K = 3;
+    program p;
+    timeline_costs c;
+    scenario sc;
+    scenario_init(&sc);
+    ppf_error err = {{0}};
+    char value[16];
+    snprintf(value, sizeof value, "%d", P);
+    assert_true(scenario_set(&sc, "stages", value, &err));
+    snprintf(value, sizeof value, "%d", M);
+    assert_true(scenario_set(&sc, "microbatches", value, &err));
+    snprintf(value, sizeof value, "%d", D);
+    assert_true(scenario_set(&sc, "dp", value, &err));
+    assert_true(scenario_build(&sc, &p, &c, &err));
+    timeline tl;
+    assert_true(timeline_simulate(&tl, &p, &c, &err));
+    scene s;
+    scene_init(&s, &(scene_desc){.layers_per_stage = K}, &tl);
+    int64_t sum = 0;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        sum += scene_kind_count(&s, (scene_kind)k) * scene_kind_copies(&s, (scene_kind)k);
+    assert_int_equal(sum, scene_count_objects(P, K, M, D));
+    assert_true(budget_check_scene(P, K, M, D, &err));
+    scene_deinit(&s);
+    timeline_deinit(&tl);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+    scenario_deinit(&sc);
+}
+
+static void test_scene_limit(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    /* The two crashes the budget closes: D x objects, and layers x M. */
+    assert_false(budget_check_scene(4, 2, 64, 1000000, &err));
+    expect_message(&err, "1000000 x 4 x 2 x 64");
+    expect_message(&err, "objects to draw: at most 5e7");
+    assert_false(budget_check_scene(8, 1024, 262144, 2, &err));
+    assert_false(budget_check_scene(65536, 1024, 100000000, 1000000, &err));
+    /* Largest M that fits for P=16, K=2, D=8, and one more. */
+    int64_t m = 1;
+    while (scene_count_objects(16, 2, m * 2, 8) <= BUDGET_MAX_OBJECTS)
+        m *= 2;
+    int64_t lo = m, hi = m * 2; /* lo fits, hi does not */
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        *(scene_count_objects(16, 2, mid, 8) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
+    }
+    assert_true(budget_check_scene(16, 2, lo, 8, &err));
+    assert_false(budget_check_scene(16, 2, hi, 8, &err));
+}
+
+/* 40,000 ranks, each one stage of one micro-batch: ranks above 32767 come
+ * out positive in the all-reduces and the p2p transfers. */
+static void test_ranks_above_int16(void **state)
+{
+    (void)state;
+    enum { R = 40000 };
+    size_t cap = (size_t)R * 32, n = 0;
+    char *text = malloc(cap);
+    for (int r = 0; r < R; r++)
+        n += (size_t)snprintf(text + n, cap - n, "%dF0,%dB0\n", r, r);
+    program p;
+    ppf_error err = {{0}};
+    if (!csv_parse(text, n, "r40k.csv", &p, &err))
+        fail_msg("%s", err.message);
+    free(text);
+    timeline_costs c;
+    timeline_costs_init(&c, p.ranks);
+    c.dp = 2;
+    c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = 1};
+    timeline tl;
+    assert_true(timeline_simulate(&tl, &p, &c, &err));
+    int max_rank = -1;
+    for (int k = 0; k < tl.allreduce_count; k++)
+        if (tl.allreduces[k].src_rank > max_rank)
+            max_rank = tl.allreduces[k].src_rank;
+    assert_int_equal(max_rank, R - 1);
+    p2p_cursor cur = {0};
+    transfer x;
+    int max_dst = -1;
+    while (timeline_next_p2p(&tl, &cur, &x))
+        if (x.dst_rank > max_dst)
+            max_dst = x.dst_rank;
+    assert_int_equal(max_dst, R - 1);
+    timeline_deinit(&tl);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+}
+
+/* A CSV of nothing but empty cells is refused at the budget, having held
+ * at most the budget's cells, not the file's. */
+static void test_csv_of_empty_cells(void **state)
+{
+    (void)state;
+    size_t n = (size_t)BUDGET_MAX_ACTIONS + 1000;
+    char *text = malloc(n);
+    memset(text, ',', n);
+    program p;
+    ppf_error err = {{0}};
+    assert_false(csv_parse(text, n, "commas.csv", &p, &err));
+    expect_message(&err, "commas.csv: more than 2e7 cells");
+    free(text);
+}
+
+/* Stage and micro-batch numbers whose product passes the budget are
+ * refused before the simulator's tables exist. */
+static void test_csv_grid_refused(void **state)
+{
+    (void)state;
+    const char *text = "0F0,0B0,65535F99999999,65535B99999999\n";
+    program p;
+    ppf_error err = {{0}};
+    assert_false(csv_parse(text, strlen(text), "wide.csv", &p, &err));
+    expect_message(&err, "wide.csv: stages x micro-batches = 65536 x 100000000");
+}
+
+/* Finite costs that sum to infinity, and sums past the time limit. */
+static void test_costs_that_overflow(void **state)
+{
+    (void)state;
+    const char *cases[][2] = {{"1e308", "1e308"}, {"1e300", "1"}, {"1e11", "1e11"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        scenario sc;
+        scenario_init(&sc);
+        ppf_error err = {{0}};
+        assert_true(scenario_set(&sc, "f", cases[k][0], &err));
+        assert_true(scenario_set(&sc, "b", cases[k][1], &err));
+        program p;
+        timeline_costs c;
+        assert_true(scenario_build(&sc, &p, &c, &err));
+        timeline tl;
+        if (timeline_simulate(&tl, &p, &c, &err))
+            fail_msg("f=%s b=%s simulated to makespan %g", cases[k][0], cases[k][1], tl.makespan);
+        expect_message(&err, "costs:");
+        timeline_costs_deinit(&c);
+        program_deinit(&p);
+        scenario_deinit(&sc);
+    }
+}
+
+/* Messages keep control characters out: a path with a newline and ESC. */
+static void test_messages_escape_controls(void **state)
+{
+    (void)state;
+    program p;
+    ppf_error err = {{0}};
+    assert_false(csv_parse("x", 1, "a\nb\033[31m.csv", &p, &err));
+    expect_message(&err, "a\\x0Ab\\x1B[31m.csv");
+    char long_line[PPF_ERROR_MAX * 2];
+    memset(long_line, '\n', sizeof long_line - 1);
+    long_line[sizeof long_line - 1] = '\0';
+    ppf_fail(&err, "%s", long_line);
+    assert_true(strlen(err.message) < sizeof err.message);
+    expect_message(&err, "...");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generated_limit),
+        cmocka_unit_test(test_grid_and_cells),
+        cmocka_unit_test(test_time_limit),
+        cmocka_unit_test(test_scene_count_matches_scene),
+        cmocka_unit_test(test_scene_limit),
+        cmocka_unit_test(test_ranks_above_int16),
+        cmocka_unit_test(test_csv_of_empty_cells),
+        cmocka_unit_test(test_csv_grid_refused),
+        cmocka_unit_test(test_costs_that_overflow),
+        cmocka_unit_test(test_messages_escape_controls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,7 +1,6 @@
 /* viewer.c - the live viewer's window, input and loop. See viewer.h. */
 #include "viewer.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +9,24 @@
 
 #include <GLFW/glfw3.h>
 
+#include "cli.h"
 #include "frame.h"
 #include "gl_context.h"
 #include "image_png.h"
 #include "offscreen.h"
 #include "render_target.h"
 #include "timeline_panel.h"
+#include "viewer_script.h"
 
-enum { QUEUE_MAX = 256, SCRIPT_LINE_MAX = 512 };
+enum { QUEUE_MAX = 256 };
 #define CAMERA_MOVE_SECONDS 0.45
 #define DIVIDER_GRAB_PX 5.0
+/* Wheel steps taken from one scroll event, whatever a device reports: a
+ * zoom factor of 1.25^100 already spans the whole timeline. */
+#define SCROLL_STEPS_MAX 100.0
+/* Playback speed stays within this factor of the start speed either way, so
+ * that + or - held down never reaches 0 or infinity. */
+#define SPEED_RANGE 1000.0
 
 /* ---- commands: what input asks for ---------------------------------------- */
 
@@ -65,6 +72,7 @@ typedef struct viewer {
     int fb_w, fb_h, win_w, win_h;
     /* what is shown */
     double t, speed;
+    double speed_min, speed_max;
     bool playing;
     double play_anchor_t, play_anchor_clock;
     theme_id theme;
@@ -85,14 +93,11 @@ typedef struct viewer {
     int screenshots;
     int windowed[4]; /* the window's place and size before fullscreen */
     bool screenshot_pending;
-    char screenshot_path[400]; /* "" = ppflow-screenshot-NNN.png */
-    /* script */
-    FILE *script;
-    const char *script_path;
-    int script_line;
+    const char *screenshot_path; /* NULL: ppflow-screenshot-NNN.png; else in script.text */
+    /* script: read and checked whole before the window opens, replayed here */
+    viewer_script script;
+    int script_next; /* the next event to replay */
     int wait_frames;
-    bool script_failed;
-    ppf_error *err;
 } viewer;
 
 static double now_seconds(void)
@@ -102,10 +107,15 @@ static double now_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static void apply_queue(viewer *v, double clock);
+
+/* Never drops a command: a full queue (a script's long run of events, a flood
+ * of pointer motion between two frames) is applied first, in order. */
 static void push(viewer *v, command_kind kind, double a, double b)
 {
-    if (v->queued < QUEUE_MAX)
-        v->queue[v->queued++] = (command){kind, a, b};
+    if (v->queued == QUEUE_MAX)
+        apply_queue(v, now_seconds());
+    v->queue[v->queued++] = (command){kind, a, b};
 }
 
 /* ---- input handlers: events to commands ----------------------------------- */
@@ -250,6 +260,11 @@ static void on_move(viewer *v, double x, double y)
 
 static void on_scroll(viewer *v, double dy, int mods)
 {
+    /* Any device's value is input: pow(1.25, dy) must stay a factor above 0
+     * (timeline_view_zoom asserts it) and the camera's zoom finite. */
+    if (!isfinite(dy))
+        return;
+    dy = dy < -SCROLL_STEPS_MAX ? -SCROLL_STEPS_MAX : dy > SCROLL_STEPS_MAX ? SCROLL_STEPS_MAX : dy;
     if (in_panel(v, v->mouse_y)) {
         if (mods & GLFW_MOD_SHIFT)
             push(v, CMD_TL_PAN, -0.1 * dy, 0);
@@ -319,7 +334,7 @@ static void size_callback(GLFWwindow *w, int width, int height)
 static double clamp_t(const viewer *v, double t)
 {
     double end = v->s->tl.makespan;
-    return t < 0 ? 0 : t > end ? end : t;
+    return !(t > 0) ? 0 : t > end ? end : t; /* NaN: 0 */
 }
 
 static void set_time(viewer *v, double t, double clock)
@@ -370,7 +385,7 @@ static void print_state(const viewer *v, FILE *f)
 static void screenshot(viewer *v, const char *path)
 {
     char name[64];
-    if (!path || !path[0]) {
+    if (!path) {
         snprintf(name, sizeof name, "ppflow-screenshot-%03d.png", ++v->screenshots);
         path = name;
     }
@@ -401,6 +416,15 @@ static void toggle_fullscreen(viewer *v)
     glfwSetWindowMonitor(v->window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
 
+/* The camera's functions assert a view of at least one pixel each way (an
+ * aspect above 0, a height to turn pixels into angles): a window made one
+ * pixel high, or minimised, leaves the camera as it is. */
+static bool view_usable(const viewer *v)
+{
+    frame_layout l = layout_of(v);
+    return l.view_w >= 1 && l.view_h >= 1;
+}
+
 static void apply(viewer *v, const command *c, double clock)
 {
     timeline_view *tv = &v->frame.panel.view;
@@ -422,6 +446,9 @@ static void apply(viewer *v, const command *c, double clock)
     }
     case CMD_SPEED:
         v->speed *= c->a;
+        v->speed = v->speed < v->speed_min ? v->speed_min
+                   : v->speed > v->speed_max ? v->speed_max
+                                             : v->speed;
         set_time(v, v->t, clock);
         break;
     case CMD_HOME:
@@ -448,10 +475,14 @@ static void apply(viewer *v, const command *c, double clock)
         timeline_view_fit(tv);
         break;
     case CMD_ORBIT:
+        if (!view_usable(v))
+            break;
         settle_camera(v, clock);
         camera_orbit(&v->cam, (float)c->a, (float)c->b, (float)layout_of(v).view_h);
         break;
     case CMD_PAN:
+        if (!view_usable(v))
+            break;
         settle_camera(v, clock);
         camera_pan(&v->cam, (float)c->a, (float)c->b, (float)layout_of(v).view_h);
         break;
@@ -460,10 +491,14 @@ static void apply(viewer *v, const command *c, double clock)
         camera_zoom(&v->cam, (float)c->a);
         break;
     case CMD_PRESET:
+        if (!view_usable(v))
+            break;
         move_camera_to(v, session_camera(v->s, (camera_preset)c->a, v->fb_w, v->fb_h, v->split),
                        clock);
         break;
     case CMD_FIT_3D: {
+        if (!view_usable(v))
+            break;
         settle_camera(v, clock);
         camera to = v->cam;
         frame_layout l = layout_of(v);
@@ -473,6 +508,8 @@ static void apply(viewer *v, const command *c, double clock)
         break;
     }
     case CMD_SPLIT:
+        if (v->fb_h <= 0)
+            break;
         v->split = (float)(c->a / v->fb_h);
         v->split = v->split < 0.25f ? 0.25f : v->split > 0.85f ? 0.85f : v->split;
         break;
@@ -492,7 +529,7 @@ static void apply(viewer *v, const command *c, double clock)
         v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
         break;
     case CMD_SCREENSHOT:
-        v->screenshot_path[0] = '\0'; /* a numbered name; saved once the frame is drawn */
+        v->screenshot_path = NULL; /* a numbered name; saved once the frame is drawn */
         v->screenshot_pending = true;
         break;
     case CMD_HELP:
@@ -519,115 +556,45 @@ static void apply_queue(viewer *v, double clock)
 
 /* ---- script ----------------------------------------------------------------- */
 
-static bool script_fail(viewer *v, const char *what)
-{
-    ppf_fail(v->err, "%s:%d: %s", v->script_path, v->script_line, what);
-    v->script_failed = true;
-    v->quit = true;
-    return false;
-}
-
-static int key_by_name(const char *name)
-{
-    static const struct {
-        const char *name;
-        int key;
-    } keys[] = {
-        {"space", GLFW_KEY_SPACE}, {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},
-        {"home", GLFW_KEY_HOME},   {"end", GLFW_KEY_END},       {"plus", GLFW_KEY_EQUAL},
-        {"minus", GLFW_KEY_MINUS}, {"period", GLFW_KEY_PERIOD}, {"comma", GLFW_KEY_COMMA},
-        {"escape", GLFW_KEY_ESCAPE}, {"f11", GLFW_KEY_F11},    {"question", GLFW_KEY_SLASH},
-    };
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (strcmp(name, keys[k].name) == 0)
-            return keys[k].key;
-    if (strlen(name) == 1 && isalpha((unsigned char)name[0]))
-        return GLFW_KEY_A + (toupper((unsigned char)name[0]) - 'A');
-    if (strlen(name) == 1 && isdigit((unsigned char)name[0]))
-        return GLFW_KEY_0 + (name[0] - '0');
-    return -1;
-}
-
-static int mods_of(char *rest)
-{
-    int mods = 0;
-    for (char *w = strtok(rest, " \t"); w; w = strtok(NULL, " \t")) {
-        if (strcmp(w, "shift") == 0)
-            mods |= GLFW_MOD_SHIFT;
-        else if (strcmp(w, "ctrl") == 0)
-            mods |= GLFW_MOD_CONTROL;
-        else if (strcmp(w, "alt") == 0)
-            mods |= GLFW_MOD_ALT;
-        else
-            return -1;
-    }
-    return mods;
-}
-
-/* Runs script lines until one asks to draw frames; false at the end. */
+/* Replays script events (checked when the script was loaded) until one asks
+ * to draw frames; false at the end of the script. */
 static bool script_step(viewer *v)
 {
-    char line[SCRIPT_LINE_MAX];
     while (v->wait_frames == 0 && !v->quit) {
-        if (!fgets(line, sizeof line, v->script))
+        if (v->script_next >= v->script.count)
             return false;
-        v->script_line++;
-        line[strcspn(line, "\r\n")] = '\0';
-        char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        if (*p == '\0' || *p == '#')
-            continue;
-        char verb[32] = "", arg[400] = "";
-        double x = 0, y = 0;
-        int n = sscanf(p, "%31s %399[^\n]", verb, arg);
-        if (strcmp(verb, "key") == 0 && n == 2) {
-            char name[32];
-            int used = 0;
-            if (sscanf(arg, "%31s%n", name, &used) != 1)
-                return script_fail(v, "key needs a name");
-            int key = key_by_name(name), mods = mods_of(arg + used);
-            if (key < 0 || mods < 0)
-                return script_fail(v, "unknown key or modifier");
-            on_key(v, key, mods);
-        } else if ((strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) && n == 2) {
-            char button[16];
-            if (sscanf(arg, "%15s %lf %lf", button, &x, &y) != 3 ||
-                (strcmp(button, "left") != 0 && strcmp(button, "right") != 0))
-                return script_fail(v, "expected: down|up left|right X Y");
-            on_move(v, x * fb_scale_x(v), y * fb_scale_y(v));
-            on_button(v, strcmp(button, "left") == 0 ? GLFW_MOUSE_BUTTON_LEFT
-                                                     : GLFW_MOUSE_BUTTON_RIGHT,
-                      verb[0] == 'd');
-        } else if (strcmp(verb, "move") == 0 && n == 2) {
-            if (sscanf(arg, "%lf %lf", &x, &y) != 2)
-                return script_fail(v, "expected: move X Y");
-            on_move(v, x * fb_scale_x(v), y * fb_scale_y(v));
-        } else if (strcmp(verb, "scroll") == 0 && n == 2) {
-            int used = 0;
-            if (sscanf(arg, "%lf%n", &y, &used) != 1)
-                return script_fail(v, "expected: scroll DY [shift|ctrl]");
-            int mods = mods_of(arg + used);
-            if (mods < 0)
-                return script_fail(v, "unknown modifier");
-            on_scroll(v, y, mods);
-        } else if (strcmp(verb, "frames") == 0 && n == 2) {
-            int frames = atoi(arg);
-            if (frames < 1 || frames > 100000)
-                return script_fail(v, "frames needs a count from 1 to 100000");
-            v->wait_frames = frames;
-        } else if (strcmp(verb, "screenshot") == 0 && n == 2) {
+        const viewer_script_event *e = &v->script.events[v->script_next++];
+        switch (e->verb) {
+        case VIEWER_SCRIPT_KEY:
+            on_key(v, e->key, e->mods);
+            break;
+        case VIEWER_SCRIPT_DOWN:
+        case VIEWER_SCRIPT_UP:
+            on_move(v, e->x * fb_scale_x(v), e->y * fb_scale_y(v));
+            on_button(v, e->button, e->verb == VIEWER_SCRIPT_DOWN);
+            break;
+        case VIEWER_SCRIPT_MOVE:
+            on_move(v, e->x * fb_scale_x(v), e->y * fb_scale_y(v));
+            break;
+        case VIEWER_SCRIPT_SCROLL:
+            on_scroll(v, e->y, e->mods);
+            break;
+        case VIEWER_SCRIPT_FRAMES:
+            v->wait_frames = e->frames;
+            break;
+        case VIEWER_SCRIPT_SCREENSHOT:
             /* Saved after the next frame, which shows what the events so far asked for. */
-            snprintf(v->screenshot_path, sizeof v->screenshot_path, "%s", arg);
+            v->screenshot_path = e->path;
             v->screenshot_pending = true;
             v->wait_frames = 1;
-        } else if (strcmp(verb, "print") == 0 && n == 1) {
+            break;
+        case VIEWER_SCRIPT_PRINT:
             apply_queue(v, now_seconds()); /* the state after the events above */
             print_state(v, stdout);
-        } else if (strcmp(verb, "quit") == 0 && n == 1) {
+            break;
+        case VIEWER_SCRIPT_QUIT:
             v->quit = true;
-        } else {
-            return script_fail(v, "unknown line (see ppflow --help and README: viewer scripts)");
+            break;
         }
     }
     return true;
@@ -674,13 +641,20 @@ static void error_callback(int code, const char *description)
 int viewer_run(session *s, const viewer_options *o, ppf_error *err)
 {
     viewer *v = ppf_calloc(1, sizeof *v);
-    int status = 1;
+    int status = CLI_EXIT_IO;
     bool glfw_up = false;
+    /* The whole script first: a bad one is bad input, found before the scene
+     * is built or anything opens. */
+    if (o->script && !viewer_script_load(&v->script, o->script, err)) {
+        status = CLI_EXIT_USAGE;
+        goto done;
+    }
     v->s = s;
-    v->err = err;
     v->theme = o->theme;
     v->split = 0.7f;
     v->speed = o->speed > 0 ? o->speed : (s->tl.makespan > 0 ? s->tl.makespan / 20 : 1);
+    v->speed_min = v->speed / SPEED_RANGE;
+    v->speed_max = v->speed * SPEED_RANGE;
     v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
     v->hover_rank = -1;
     if (!session_build_scene(s, err)) {
@@ -688,14 +662,6 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
         goto done;
     }
 
-    if (o->script) {
-        v->script = fopen(o->script, "r");
-        v->script_path = o->script;
-        if (!v->script) {
-            ppf_fail(err, "--script = %.200s: cannot read it", o->script);
-            goto done;
-        }
-    }
     glfwSetErrorCallback(error_callback);
     if (!glfwInit()) {
         const char *display = getenv("DISPLAY");
@@ -739,7 +705,7 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
     glfwSetScrollCallback(v->window, scroll_callback);
     glfwSetFramebufferSizeCallback(v->window, size_callback);
 
-    bool script_done = !v->script;
+    bool script_done = !o->script;
     while (!v->quit && !glfwWindowShouldClose(v->window)) {
         bool animating = v->playing || v->cam_moving || !script_done || v->queued > 0;
         if (animating)
@@ -765,8 +731,8 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
         if (v->wait_frames > 0)
             v->wait_frames--;
     }
-    status = v->script_failed ? 1 : 0;
-    if (o->print_state && !v->script_failed)
+    status = CLI_EXIT_OK;
+    if (o->print_state)
         print_state(v, stdout);
 done:
     if (v->window) {
@@ -775,8 +741,7 @@ done:
     }
     if (glfw_up)
         glfwTerminate();
-    if (v->script)
-        fclose(v->script);
+    viewer_script_deinit(&v->script);
     free(v);
     return status;
 }

@@ -6,20 +6,18 @@
  * playing, t advances with the clock, read in the loop and nowhere else),
  * besides camera moves between presets, which are eased over a fixed time.
  *
- * A script (--script FILE) feeds the same handlers, one line per event,
- * with window coordinates as GLFW reports them:
- *     key NAME [shift|ctrl|alt ...]   a key press (space, left, right, home, end,
- *                                     a..z, 0..9, plus, minus, period, comma,
- *                                     escape, f11)
- *     down left|right X Y             a mouse button pressed at (X, Y)
- *     move X Y                        the pointer moved (drags if a button is down)
- *     up left|right X Y               released
- *     scroll DY [shift|ctrl]          wheel steps (> 0 is away from the user)
- *     frames N                        draw N frames before the next line
- *     screenshot PATH                 save the window as a PNG
- *     print                           print the state line (see --print-state)
- *     quit
- * Lines starting with '#' and blank lines are skipped.
+ * A script (--script FILE, viewer_script.h) feeds the same handlers, one
+ * line per event (key, down, move, up, scroll, frames, screenshot, print,
+ * quit), with window coordinates as GLFW reports them. It is read and
+ * checked whole before the scene is built or a window opens, then replayed:
+ * events up to a `frames N` (or a screenshot) run before the next frame, and
+ * none is dropped however many there are (the command queue is applied
+ * whenever it fills).
+ *
+ * Input from a device or a script never reaches an assert: wheel steps are
+ * taken at most 100 per event, the speed stays within a factor of 1000 of
+ * the start speed, and camera moves wait while the 3D view is under a pixel
+ * high (a minimised window).
  *
  * The state line (print, --print-state) is one line of key=value pairs:
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
@@ -27,8 +25,9 @@
  * timeline is the visible time range, plot the timeline's plot area in
  * framebuffer pixels, fb and window the framebuffer and window sizes.
  *
- * Errors: viewer_run returns 1 with one line when there is no display, no
- * GL 3.3 context, or a bad script (file, line and what is wrong); 0 on quit.
+ * Errors: viewer_run returns 2 (CLI_EXIT_USAGE) with one line "FILE:LINE:
+ * what is wrong" for a bad script, before anything opens; 1 with one line
+ * when there is no display or no GL 3.3 context; 0 on quit.
  */
 #ifndef PPFLOW_VIEWER_H
 #define PPFLOW_VIEWER_H
@@ -50,7 +49,8 @@ typedef struct viewer_options {
     bool print_state;     /* print the state line on quit */
 } viewer_options;
 
-/* Opens the window and runs until quit; returns the exit status. */
+/* Reads the script, opens the window and runs until quit; returns the exit
+ * status (see Errors), with the message in err. */
 int viewer_run(session *s, const viewer_options *o, ppf_error *err);
 
 #endif

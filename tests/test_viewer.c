@@ -8,9 +8,17 @@
  *     (XTEST) from xdotool: a drag, `p` (a numbered screenshot in the
  *     working directory) and `q`; the state printed on quit and the
  *     screenshot agree with the x where the button was released.
+ *   - hostile scripts (nan, inf, huge scroll, bad frame counts, an unknown
+ *     verb, a long line, a folder, a pipe, a file over 1 MiB): refused with
+ *     exit status 2 and one line naming the file and line, quickly, with no
+ *     display at all (so nothing can have opened); needs no X tools.
+ *   - a long script: about 3000 commands before one frame (the queue holds
+ *     256) are all applied, and the largest values a script may hold leave
+ *     the state finite.
  *
- * Skipped, with a message and exit status 77 (CTest: "Skipped", not a
- * failure), when xvfb-run, Xvfb, xauth or xdotool are not on PATH
+ * The tests that need X are skipped, with a message and exit status 77
+ * (CTest: "Skipped", not a failure), when xvfb-run, Xvfb, xauth or xdotool
+ * are not on PATH
  * (tools/deps.sh installs them). Every child runs with a time limit
  * and is killed on every failure path; files go into one scratch directory
  * (the working directory of ppflow, TMPDIR for xvfb-run, XDG_CACHE_HOME for
@@ -619,6 +627,167 @@ static void test_script_scrub_help_theme(void **state)
     assert_int_equal(count_entries(tmp), 0);
 }
 
+/* ---- test C: hostile scripts are refused before anything opens ------------------- */
+
+#define BAD_SCRIPT_SECONDS 10.0 /* a refusal reads one small file: it must not take long */
+
+/* Runs ppflow --script path with no display at all: a script refused before
+ * the window opens says so (exit status 2, one line naming `where`, which
+ * holds `why`); one checked after glfwInit would say "no display" instead. */
+static void expect_refused(const char *path, const char *where, const char *why)
+{
+    char out[400], err[400];
+    path_in(out, sizeof out, scratch, "c.out");
+    path_in(err, sizeof err, scratch, "c.err");
+    const char *argv[] = {PPFLOW_EXE, "--script", path, "--print-state", NULL};
+    double start = now_seconds();
+    pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .ppflow = true});
+    int code = finish_child(pid, BAD_SCRIPT_SECONDS, "ppflow with a bad script");
+    double took = now_seconds() - start;
+    char *text = read_all(out), *log = read_all(err);
+    assert_non_null(text);
+    assert_non_null(log);
+    size_t len = strlen(log);
+    bool one_line = len > 0 && log[len - 1] == '\n' && strchr(log, '\n') == log + len - 1;
+    if (code != 2 || !one_line || strncmp(log, "ppflow: ", 8) != 0 || !strstr(log, where) ||
+        !strstr(log, why) || text[0])
+        fail_msg("%s: want exit status 2 and one line \"ppflow: %s...%s...\" on stderr, nothing "
+                 "on stdout; got status %d, stderr:\n%.2000s\nstdout:\n%.500s",
+                 path, where, why, code, log, text);
+    print_message("refused in %.2f s: %s", took, log);
+    free(text);
+    free(log);
+}
+
+static void test_script_hostile_refused(void **state)
+{
+    (void)state;
+    /* No Xvfb needed: nothing may open, so ppflow runs with no display. */
+    char dir[300];
+    make_dir("c", dir, sizeof dir);
+    char long_line[700] = "key a";
+    memset(long_line + 5, ' ', 600);
+    long_line[605] = '\n';
+    long_line[606] = '\0';
+    char long_script[800];
+    snprintf(long_script, sizeof long_script, "# fine\nframes 1\n%s", long_line);
+    const struct {
+        const char *name, *text;
+        int line;
+        const char *why;
+    } cases[] = {
+        {"nan.script", "frames 1\nmove nan 10\n", 2, "\"nan\""},
+        {"inf.script", "move 10 -inf\n", 1, "\"-inf\""},
+        {"overflow.script", "down left 1e999 10\n", 1, "\"1e999\""},
+        {"far.script", "move 1000001 10\n", 1, "-1000000 to 1000000"},
+        {"hex.script", "move 0x10 10\n", 1, "\"0x10\""},
+        {"scroll.script", "# zoom a lot\nscroll 1e9\n", 2, "-100 to 100"},
+        {"scroll_nan.script", "scroll nan shift\n", 1, "\"nan\""},
+        {"long.script", long_script, 3, "longer than 512"},
+        {"frames_junk.script", "frames 12abc\n", 1, "\"12abc\""},
+        {"frames_zero.script", "frames 0\n", 1, "1 to 100000"},
+        {"frames_huge.script", "frames 99999999999999999999\n", 1, "1 to 100000"},
+        {"frames_sum.script", "frames 60000\nframes 60000\n", 2, "over 100000"},
+        {"verb.script", "key t\njump 10 10\n", 2, "unknown verb \"jump\""},
+        {"key.script", "key hyper\n", 1, "\"hyper\""},
+        {"screenshot.script", "screenshot   \n", 1, "needs a PATH"},
+        {"print.script", "print now\n", 1, "\"now\""},
+        {"control.script", "key a\x1b[2J\n", 1, "control character 0x1b"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char path[400], where[500];
+        path_in(path, sizeof path, dir, cases[k].name);
+        write_text(path, cases[k].text);
+        snprintf(where, sizeof where, "%s:%d: ", path, cases[k].line);
+        expect_refused(path, where, cases[k].why);
+    }
+
+    /* a folder, a file that is not there, a pipe, a file over 1 MiB */
+    char where[500], path[400];
+    snprintf(where, sizeof where, "%s: ", dir);
+    expect_refused(dir, where, "folder");
+    path_in(path, sizeof path, dir, "missing.script");
+    snprintf(where, sizeof where, "%s: ", path);
+    expect_refused(path, where, "cannot read");
+    path_in(path, sizeof path, dir, "fifo.script");
+    assert_int_equal(mkfifo(path, 0644), 0); /* nothing writes to it: it must not block */
+    snprintf(where, sizeof where, "%s: ", path);
+    expect_refused(path, where, "not a regular file");
+    path_in(path, sizeof path, dir, "big.script");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int k = 0; k < 150000; k++) /* 1.2 MB of valid lines */
+        fputs("move 1 1\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(where, sizeof where, "%s: ", path);
+    expect_refused(path, where, "1 MiB");
+    /* nothing was written by any of them: only the scripts, the pipe and the big file */
+    assert_int_equal(count_entries(dir), (int)(sizeof cases / sizeof cases[0]) + 2);
+}
+
+/* ---- test D: a long script is replayed whole, extreme values included --------------- */
+
+static void test_script_long_replayed_whole(void **state)
+{
+    (void)state;
+    if (skip_if_no_tools()) {
+        skip();
+        return;
+    }
+    char *out = run_script("layout.script", "frames 2\nprint\nquit\n");
+    viewer_state st[STATES_MAX];
+    assert_int_equal(parse_states(out, st, STATES_MAX), 2);
+    free(out);
+    const viewer_state l = st[0];
+    double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
+
+    /* A drag of 1000 moves (two commands each: scrub and hover) and 1001
+     * `key t`, all before one frame: about 3000 commands, where the queue
+     * holds 256 between two frames. Dropping any would leave t short of the
+     * last x, or the theme dark. */
+    enum { MOVES = 1000, TOGGLES = 1001 };
+    size_t cap = 64 * (MOVES + TOGGLES) + 4096, n = 0;
+    char *script = malloc(cap);
+    assert_non_null(script);
+    double y = (l.plot_y + 0.55 * l.plot_h) * sy, x0 = (l.plot_x + 0.10 * l.plot_w) * sx;
+    double step = 0.5 * l.plot_w * sx / MOVES, x_last = x0 + MOVES * step;
+#define ADD(...) (n += (size_t)snprintf(script + n, cap - n, __VA_ARGS__), assert_true(n < cap))
+    ADD("frames 1\ndown left %.3f %.3f\n", x0, y);
+    for (int k = 1; k <= MOVES; k++)
+        ADD("move %.3f %.3f\n", x0 + k * step, y);
+    ADD("up left %.3f %.3f\n", x_last, y);
+    for (int k = 0; k < TOGGLES; k++)
+        ADD("key t\n");
+    ADD("frames 1\nprint\n");
+    /* The largest values a script may hold, in the 3D view and the panel:
+     * the camera and the timeline stay finite (no assert, no nan). */
+    double view_x = 0.5 * l.fb_w * sx, view_y = 0.3 * l.split * l.fb_h * sy;
+    ADD("down left %.1f %.1f\nmove 1000000 -1000000\nmove -1000000 1000000\nup left 0 0\n", view_x,
+        view_y);
+    ADD("down right %.1f %.1f\nmove 1000000 1000000\nup right 0 0\n", view_x, view_y);
+    ADD("move %.1f %.1f\n", view_x, view_y);
+    for (int k = 0; k < 3; k++)
+        ADD("scroll 100\nscroll -100\nscroll -100\n");
+    ADD("move %.1f %.3f\nscroll 100\nscroll -100\nscroll -100 shift\nscroll 100 shift\n", x0, y);
+    for (int k = 0; k < 40; k++)
+        ADD("key plus\n");
+    for (int k = 0; k < 80; k++)
+        ADD("key minus\n");
+    ADD("key 0\nkey 3\nframes 2\nprint\nquit\n");
+#undef ADD
+    out = run_script("long.script", script);
+    free(script);
+    int got = parse_states(out, st, STATES_MAX);
+    if (got != 3)
+        fail_msg("expected 2 print lines and the --print-state line, got %d:\n%s", got, out);
+    expect_time(st[0].t, time_at_x(&l, x_last / sx, MAKESPAN), &l, "after 1000 moves");
+    assert_int_equal(st[0].playing, 0);
+    assert_string_equal(st[0].theme, "light"); /* an odd number of toggles */
+    if (strstr(out, "nan") || strstr(out, "inf"))
+        fail_msg("a state line holds nan or inf:\n%s", out);
+    free(out);
+}
+
 /* ---- test B: real input from xdotool --------------------------------------------- */
 
 /* Starts Xvfb on a display it picks itself (-displayfd: no race with other
@@ -835,6 +1004,8 @@ int main(void)
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_script_scrub_help_theme, after_each),
+        cmocka_unit_test_teardown(test_script_hostile_refused, after_each),
+        cmocka_unit_test_teardown(test_script_long_replayed_whole, after_each),
         cmocka_unit_test_teardown(test_xdotool_drag_screenshot_quit, after_each),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);

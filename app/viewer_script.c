@@ -1,0 +1,355 @@
+/* viewer_script.c - reading and checking viewer scripts. See viewer_script.h. */
+#include "viewer_script.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define GLFW_INCLUDE_NONE /* the key and modifier codes only: GL headers stay in render/ */
+#include <GLFW/glfw3.h>
+
+enum { WORDS_MAX = 8 }; /* after the verb: a key name and its modifiers at most */
+
+/* ---- the file ---------------------------------------------------------------- */
+
+/* The whole regular file at path, NUL-terminated, its length in *size. */
+static char *read_whole(const char *path, size_t *size, ppf_error *err)
+{
+    char *buf = NULL;
+    /* O_NONBLOCK: a FIFO given as the script must not block the open; it is
+     * refused below like any other file that is not regular. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(errno));
+        goto fail;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ppf_fail(err, "%.200s: is a folder, not a script file", path);
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ppf_fail(err,
+                 "%.200s: not a regular file (a script is read whole before the window "
+                 "opens: no pipes or devices)",
+                 path);
+        goto fail;
+    }
+    if (st.st_size > VIEWER_SCRIPT_BYTES_MAX)
+        goto too_big;
+    /* The size fstat gave plus one byte, to see a file that grew meanwhile. */
+    size_t cap = (size_t)st.st_size + 2, n = 0;
+    buf = ppf_malloc(cap);
+    for (;;) {
+        if (n + 1 == cap) {
+            if (n > VIEWER_SCRIPT_BYTES_MAX)
+                goto too_big;
+            cap = cap * 2 > (size_t)VIEWER_SCRIPT_BYTES_MAX + 2
+                      ? (size_t)VIEWER_SCRIPT_BYTES_MAX + 2
+                      : cap * 2;
+            buf = ppf_realloc(buf, cap);
+        }
+        ssize_t got = read(fd, buf + n, cap - 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(errno));
+            goto fail;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    if (n > VIEWER_SCRIPT_BYTES_MAX)
+        goto too_big;
+    close(fd);
+    buf[n] = '\0';
+    *size = n;
+    return buf;
+too_big:
+    ppf_fail(err, "%.200s: over %d bytes: a script is at most 1 MiB", path,
+             VIEWER_SCRIPT_BYTES_MAX);
+fail:
+    free(buf);
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+/* ---- lines --------------------------------------------------------------------- */
+
+typedef struct reader {
+    const char *path;
+    int line;
+    ppf_error *err;
+} reader;
+
+/* "FILE:LINE: what" into the error; returns false. */
+__attribute__((format(printf, 2, 3))) static bool bad(const reader *r, const char *fmt, ...)
+{
+    char what[PPF_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return ppf_fail(r->err, "%.200s:%d: %s", r->path, r->line, what);
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Cuts the words of s in place; returns how many (WORDS_MAX + 1: too many). */
+static int split_words(char *s, char *words[WORDS_MAX])
+{
+    int n = 0;
+    for (;;) {
+        while (is_blank(*s))
+            s++;
+        if (!*s)
+            return n;
+        if (n == WORDS_MAX)
+            return WORDS_MAX + 1;
+        words[n++] = s;
+        while (*s && !is_blank(*s))
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+}
+
+/* ---- values ---------------------------------------------------------------------- */
+
+/* A decimal number within [-limit, limit]: strtod alone would also take
+ * "nan", "inf", hex and a number followed by anything. */
+static bool number(const reader *r, const char *verb, const char *what, const char *word,
+                   double limit, double *out)
+{
+    char *end = NULL;
+    bool ok = word[0] && strspn(word, "0123456789+-.eE") == strlen(word);
+    double v = ok ? strtod(word, &end) : 0;
+    if (!ok || *end != '\0' || !isfinite(v) || fabs(v) > limit)
+        return bad(r, "%s %s = \"%.40s\": must be a decimal number from %.0f to %.0f", verb, what,
+                   word, -limit, limit);
+    *out = v;
+    return true;
+}
+
+/* A count of frames: digits only (atoi would take "12abc" and overflow). */
+static bool frame_count(const reader *r, const char *word, int *out)
+{
+    size_t len = strlen(word);
+    bool ok = len > 0 && len <= 6 && strspn(word, "0123456789") == len;
+    int v = ok ? atoi(word) : 0;
+    if (!ok || v < 1 || v > VIEWER_SCRIPT_FRAMES_MAX)
+        return bad(r, "frames N = \"%.40s\": must be a whole number from 1 to %d", word,
+                   VIEWER_SCRIPT_FRAMES_MAX);
+    *out = v;
+    return true;
+}
+
+static int key_by_name(const char *name)
+{
+    static const struct {
+        const char *name;
+        int key;
+    } keys[] = {
+        {"space", GLFW_KEY_SPACE},   {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},
+        {"home", GLFW_KEY_HOME},     {"end", GLFW_KEY_END},       {"plus", GLFW_KEY_EQUAL},
+        {"minus", GLFW_KEY_MINUS},   {"period", GLFW_KEY_PERIOD}, {"comma", GLFW_KEY_COMMA},
+        {"escape", GLFW_KEY_ESCAPE}, {"f11", GLFW_KEY_F11},       {"question", GLFW_KEY_SLASH},
+    };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (strcmp(name, keys[k].name) == 0)
+            return keys[k].key;
+    if (strlen(name) == 1 && isalpha((unsigned char)name[0]))
+        return GLFW_KEY_A + (toupper((unsigned char)name[0]) - 'A');
+    if (strlen(name) == 1 && isdigit((unsigned char)name[0]))
+        return GLFW_KEY_0 + (name[0] - '0');
+    return -1;
+}
+
+/* The modifier words words[0..n); false on an unknown one. */
+static bool modifiers(const reader *r, const char *verb, char **words, int n, int *mods)
+{
+    *mods = 0;
+    for (int k = 0; k < n; k++) {
+        if (strcmp(words[k], "shift") == 0)
+            *mods |= GLFW_MOD_SHIFT;
+        else if (strcmp(words[k], "ctrl") == 0)
+            *mods |= GLFW_MOD_CONTROL;
+        else if (strcmp(words[k], "alt") == 0)
+            *mods |= GLFW_MOD_ALT;
+        else
+            return bad(r, "%s: unknown modifier \"%.40s\" (shift, ctrl, alt)", verb, words[k]);
+    }
+    return true;
+}
+
+/* ---- one line ------------------------------------------------------------------ */
+
+/* Parses one line (NUL-terminated, plain text, not blank nor a comment)
+ * into e; *frames adds the frames it draws. */
+static bool parse_line(const reader *r, char *line, viewer_script_event *e, int *frames)
+{
+    char *p = line;
+    while (is_blank(*p))
+        p++;
+    char *verb = p;
+    while (*p && !is_blank(*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    char *rest = p; /* after the verb, for screenshot's path */
+    *e = (viewer_script_event){.line = r->line};
+
+    if (strcmp(verb, "screenshot") == 0) {
+        while (is_blank(*rest))
+            rest++;
+        size_t len = strlen(rest);
+        while (len > 0 && is_blank(rest[len - 1]))
+            rest[--len] = '\0';
+        if (len == 0)
+            return bad(r, "screenshot needs a PATH (the PNG file to save)");
+        e->verb = VIEWER_SCRIPT_SCREENSHOT;
+        e->path = rest;
+        *frames += 1;
+        return true;
+    }
+
+    char *w[WORDS_MAX];
+    int n = split_words(rest, w);
+    if (strcmp(verb, "key") == 0) {
+        if (n < 1 || n > 4)
+            return bad(r, "expected: key NAME [shift|ctrl|alt ...]");
+        e->verb = VIEWER_SCRIPT_KEY;
+        e->key = key_by_name(w[0]);
+        if (e->key < 0)
+            return bad(r,
+                       "key \"%.40s\": unknown key (space, left, right, home, end, plus, "
+                       "minus, period, comma, escape, f11, question, a..z, 0..9)",
+                       w[0]);
+        return modifiers(r, "key", w + 1, n - 1, &e->mods);
+    }
+    if (strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) {
+        if (n != 3 || (strcmp(w[0], "left") != 0 && strcmp(w[0], "right") != 0))
+            return bad(r, "expected: %s left|right X Y", verb);
+        e->verb = verb[0] == 'd' ? VIEWER_SCRIPT_DOWN : VIEWER_SCRIPT_UP;
+        e->button = w[0][0] == 'l' ? GLFW_MOUSE_BUTTON_LEFT : GLFW_MOUSE_BUTTON_RIGHT;
+        return number(r, verb, "X", w[1], VIEWER_SCRIPT_COORD_MAX, &e->x) &&
+               number(r, verb, "Y", w[2], VIEWER_SCRIPT_COORD_MAX, &e->y);
+    }
+    if (strcmp(verb, "move") == 0) {
+        if (n != 2)
+            return bad(r, "expected: move X Y");
+        e->verb = VIEWER_SCRIPT_MOVE;
+        return number(r, verb, "X", w[0], VIEWER_SCRIPT_COORD_MAX, &e->x) &&
+               number(r, verb, "Y", w[1], VIEWER_SCRIPT_COORD_MAX, &e->y);
+    }
+    if (strcmp(verb, "scroll") == 0) {
+        if (n < 1 || n > 4)
+            return bad(r, "expected: scroll DY [shift|ctrl|alt ...]");
+        e->verb = VIEWER_SCRIPT_SCROLL;
+        return number(r, verb, "DY", w[0], VIEWER_SCRIPT_SCROLL_MAX, &e->y) &&
+               modifiers(r, "scroll", w + 1, n - 1, &e->mods);
+    }
+    if (strcmp(verb, "frames") == 0) {
+        if (n != 1)
+            return bad(r, "expected: frames N");
+        e->verb = VIEWER_SCRIPT_FRAMES;
+        if (!frame_count(r, w[0], &e->frames))
+            return false;
+        *frames += e->frames;
+        return true;
+    }
+    if (strcmp(verb, "print") == 0 || strcmp(verb, "quit") == 0) {
+        if (n != 0)
+            return bad(r, "%s takes nothing after it, got \"%.40s\"", verb, w[0]);
+        e->verb = verb[0] == 'p' ? VIEWER_SCRIPT_PRINT : VIEWER_SCRIPT_QUIT;
+        return true;
+    }
+    return bad(r,
+               "unknown verb \"%.40s\" (key, down, up, move, scroll, frames, screenshot, "
+               "print, quit)",
+               verb);
+}
+
+/* ---- the script ------------------------------------------------------------------- */
+
+bool viewer_script_load(viewer_script *sc, const char *path, ppf_error *err)
+{
+    *sc = (viewer_script){0};
+    size_t size = 0;
+    sc->text = read_whole(path, &size, err);
+    if (!sc->text)
+        return false;
+    reader r = {.path = path, .err = err};
+    int cap = 0, frames = 0;
+    char *end = sc->text + size;
+    for (char *line = sc->text; line < end;) {
+        r.line++;
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+        char *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
+        if (stop > line && stop[-1] == '\r')
+            stop--;
+        if (stop - line > VIEWER_SCRIPT_LINE_MAX) {
+            bad(&r, "line longer than %d characters", VIEWER_SCRIPT_LINE_MAX);
+            goto fail;
+        }
+        for (const char *c = line; c < stop; c++)
+            if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f) {
+                bad(&r, "control character 0x%02x at column %d: a script is plain text",
+                    (unsigned char)*c, (int)(c - line) + 1);
+                goto fail;
+            }
+        *stop = '\0';
+        const char *p = line;
+        while (is_blank(*p))
+            p++;
+        if (*p && *p != '#') {
+            if (sc->count == VIEWER_SCRIPT_EVENTS_MAX) {
+                bad(&r, "more than %d events in one script", VIEWER_SCRIPT_EVENTS_MAX);
+                goto fail;
+            }
+            if (sc->count == cap) {
+                cap = cap ? 2 * cap : 64;
+                sc->events = ppf_realloc(sc->events, (size_t)cap * sizeof *sc->events);
+            }
+            int before = frames;
+            if (!parse_line(&r, line, &sc->events[sc->count], &frames))
+                goto fail;
+            if (frames > VIEWER_SCRIPT_FRAMES_MAX) {
+                bad(&r, "the script's frames add up to %d here (%d before this line), over %d",
+                    frames, before, VIEWER_SCRIPT_FRAMES_MAX);
+                goto fail;
+            }
+            sc->count++;
+        }
+        line = next;
+    }
+    return true;
+fail:
+    viewer_script_deinit(sc);
+    return false;
+}
+
+void viewer_script_deinit(viewer_script *sc)
+{
+    if (!sc)
+        return;
+    free(sc->events);
+    free(sc->text);
+    *sc = (viewer_script){0};
+}

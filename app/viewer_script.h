@@ -1,0 +1,105 @@
+/* viewer_script.h - the viewer's scripts (ppflow --script FILE), read and
+ * checked whole before any window opens.
+ *
+ * A script is input events, one per line, with window coordinates as GLFW
+ * reports them (viewer.c feeds them to the same handlers as real input):
+ *     key NAME [shift|ctrl|alt ...]   a key press (space, left, right, home, end,
+ *                                     a..z, 0..9, plus, minus, period, comma,
+ *                                     escape, f11, question)
+ *     down left|right X Y             a mouse button pressed at (X, Y)
+ *     move X Y                        the pointer moved (drags if a button is down)
+ *     up left|right X Y               released
+ *     scroll DY [shift|ctrl|alt ...]  wheel steps (> 0 is away from the user)
+ *     frames N                        draw N frames before the next line
+ *     screenshot PATH                 save the window as a PNG (PATH: the rest of
+ *                                     the line, spaces inside kept)
+ *     print                           print the state line (see viewer.h)
+ *     quit
+ * Words are separated by spaces or tabs; lines starting with '#' (after any
+ * blanks) and blank lines are skipped; a line may end in "\r\n".
+ *
+ * A script is input that may be hostile, so every limit below is bad input,
+ * never a silent cut or a clamp:
+ *     the file          a regular file (not a folder, a pipe or a device) of at
+ *                       most VIEWER_SCRIPT_BYTES_MAX bytes, plain text (no
+ *                       control characters but tabs and line ends)
+ *     a line            at most VIEWER_SCRIPT_LINE_MAX characters
+ *     events            at most VIEWER_SCRIPT_EVENTS_MAX lines that are not
+ *                       blank or comments
+ *     X, Y              decimal numbers (no nan, inf or hex) with |X|, |Y| <=
+ *                       VIEWER_SCRIPT_COORD_MAX
+ *     DY                a decimal number with |DY| <= VIEWER_SCRIPT_SCROLL_MAX
+ *     N                 digits only, 1 to VIEWER_SCRIPT_FRAMES_MAX, and all the
+ *                       frames of a script (a screenshot draws one) add up to at
+ *                       most VIEWER_SCRIPT_FRAMES_MAX: a script ends
+ *     PATH              not empty
+ *     print, quit       nothing after them
+ *
+ * What it does not do: no window and no GLFW calls (it uses GLFW's key, button
+ * and modifier codes only), no replay, no check that a screenshot's folder
+ * exists (a screenshot that cannot be saved says so and the script goes on).
+ *
+ * Call order:
+ *     viewer_script sc = {0};
+ *     if (!viewer_script_load(&sc, path, &err))   bad input: exit status 2
+ *     for (int k = 0; k < sc.count; k++) replay(&sc.events[k]);
+ *     viewer_script_deinit(&sc);
+ *
+ * Errors: viewer_script_load returns false and one line in err:
+ * "FILE:LINE: what is wrong (the value and the rule)", or "FILE: ..." for
+ * the file as a whole (a folder, unreadable, too big).
+ */
+#ifndef PPFLOW_VIEWER_SCRIPT_H
+#define PPFLOW_VIEWER_SCRIPT_H
+
+#include <stdbool.h>
+
+#include "error.h"
+
+enum {
+    VIEWER_SCRIPT_BYTES_MAX = 1 << 20, /* 1 MiB */
+    VIEWER_SCRIPT_LINE_MAX = 512,      /* characters, without the line end */
+    VIEWER_SCRIPT_EVENTS_MAX = 100000, /* lines that are events */
+    VIEWER_SCRIPT_FRAMES_MAX = 100000, /* one frames line, and the script's total */
+    VIEWER_SCRIPT_COORD_MAX = 1000000, /* |X|, |Y| in window coordinates */
+    VIEWER_SCRIPT_SCROLL_MAX = 100,    /* |DY| in wheel steps */
+};
+
+typedef enum viewer_script_verb {
+    VIEWER_SCRIPT_KEY,
+    VIEWER_SCRIPT_DOWN,
+    VIEWER_SCRIPT_UP,
+    VIEWER_SCRIPT_MOVE,
+    VIEWER_SCRIPT_SCROLL,
+    VIEWER_SCRIPT_FRAMES,
+    VIEWER_SCRIPT_SCREENSHOT,
+    VIEWER_SCRIPT_PRINT,
+    VIEWER_SCRIPT_QUIT,
+} viewer_script_verb;
+
+/* One line of a script, checked: every field is within the limits above. */
+typedef struct viewer_script_event {
+    viewer_script_verb verb;
+    int line;         /* 1-based line of the file, for messages */
+    int key;          /* KEY: a GLFW_KEY_* code */
+    int mods;         /* KEY, SCROLL: GLFW_MOD_* bits */
+    int button;       /* DOWN, UP: GLFW_MOUSE_BUTTON_LEFT or _RIGHT */
+    double x, y;      /* DOWN, UP, MOVE: window coordinates; SCROLL: y is the steps */
+    int frames;       /* FRAMES: 1..VIEWER_SCRIPT_FRAMES_MAX */
+    const char *path; /* SCREENSHOT: not empty; points into the script's text */
+} viewer_script_event;
+
+typedef struct viewer_script {
+    viewer_script_event *events; /* count events, in file order */
+    int count;
+    char *text; /* the file's bytes, each line cut in place; paths point here */
+} viewer_script;
+
+/* Reads and checks the whole file at path into sc (zeroed or deinited);
+ * false with one line in err (and sc left empty) on the first thing wrong. */
+bool viewer_script_load(viewer_script *sc, const char *path, ppf_error *err);
+
+/* Frees what viewer_script_load kept; accepts a zeroed or deinited script. */
+void viewer_script_deinit(viewer_script *sc);
+
+#endif

@@ -6,23 +6,24 @@
 
 #include "scene.h"
 
-/* "2.7e+09" reads worse than "2.7e9" on one line. */
+/* A count for a message: a round number as "5e7", one near a limit exactly
+ * ("50000240": "5e7 objects: at most 5e7" would say nothing), a larger one
+ * as "2.7e9" ("2.7e+09" reads worse on one line). */
 static const char *short_number(double v, char buf[32])
 {
-    if (v < 1e6) {
-        snprintf(buf, 32, "%.0f", v);
-        return buf;
-    }
-    int exp = (int)floor(log10(v));
+    int exp = v >= 10 ? (int)floor(log10(v)) : 0;
     double mant = v / pow(10, exp);
-    if (mant >= 9.95) { /* 9.96e6 would print as 10.0e6 */
-        mant /= 10;
-        exp++;
-    }
-    if (fabs(mant - round(mant)) < 0.05)
-        snprintf(buf, 32, "%.0fe%d", round(mant), exp);
-    else
+    if (exp > 0 && mant == floor(mant)) {
+        snprintf(buf, 32, "%.0fe%d", mant, exp);
+    } else if (v < 1e9) {
+        snprintf(buf, 32, "%.0f", v);
+    } else {
+        if (mant >= 9.95) { /* 9.96e9 would print as 10.0e9 */
+            mant /= 10;
+            exp++;
+        }
         snprintf(buf, 32, "%.1fe%d", mant, exp);
+    }
     return buf;
 }
 

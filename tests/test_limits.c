@@ -1,0 +1,220 @@
+/* Hostile scenarios through the ppflow program, as a user runs it: the
+ * crashes that sizes overflowing int used to cause exit 2 with one line; a
+ * scenario just under the budget works and one just over is refused, in
+ * `schedule` and in `render`; ranks above 32767 stay positive in every
+ * format; every number written is finite; and control characters from a
+ * path never reach the terminal. PPFLOW_EXE is the path of the program. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "budget.h"
+#include "scene.h"
+#include "support/child.h"
+#include "support/scratch.h"
+
+#ifndef PPFLOW_EXE
+#error "PPFLOW_EXE must name the ppflow program"
+#endif
+
+static char scratch[256];
+
+static child_result run_args(const char *const *args)
+{
+    return child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch});
+}
+
+#define RUN(...) run_args((const char *const[]){__VA_ARGS__, NULL})
+
+static void in_scratch(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", scratch, name);
+}
+
+/* Exit 2, one line naming `names`, and nothing left in the scratch folder. */
+static void expect_refused(child_result *r, const char *names)
+{
+    if (r->status != 2)
+        fail_msg("expected status 2, got %d (signal %d); stderr: %s", r->status, r->signal,
+                 r->err);
+    child_expect_one_line(r, "ppflow: ", names);
+    assert_int_equal(child_count_other_files(scratch, NULL), 0);
+    child_result_deinit(r);
+}
+
+static void expect_ok(child_result *r)
+{
+    if (r->status != 0)
+        fail_msg("expected success, got status %d (signal %d); stderr: %s", r->status, r->signal,
+                 r->err);
+}
+
+/* The reproductions from the report: each crashed (SIGSEGV) in release. */
+static void test_crashes_are_bad_input(void **state)
+{
+    (void)state;
+    char png[300];
+    in_scratch(png, sizeof png, "x.png");
+    child_result r = RUN("render", "--still", "1", "--dp", "1000000", "--microbatches", "64", "-o",
+                         png);
+    expect_refused(&r, "objects to draw: at most 5e7");
+    r = RUN("render", "--still", "1", "--stages", "8", "--layers-per-stage", "1024",
+            "--microbatches", "262144", "-o", png);
+    expect_refused(&r, "objects to draw");
+    r = RUN("schedule", "--f", "1e308", "--b", "1e308");
+    expect_refused(&r, "costs: the iteration's length overflows");
+    r = RUN("schedule", "--f", "1e11", "--b", "1e11", "--format", "json");
+    expect_refused(&r, "at most 1e12");
+}
+
+/* The largest M whose scene fits the budget for P=16, K=2, D=8. */
+static int largest_drawable_microbatches(void)
+{
+    int lo = 1, hi = 1000000; /* lo fits, hi does not */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        *(scene_count_objects(16, 2, mid, 8) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
+    }
+    return lo;
+}
+
+static void test_render_just_under_and_over(void **state)
+{
+    (void)state;
+    char png[300], m_under[16], m_over[16];
+    in_scratch(png, sizeof png, "still.png");
+    int m = largest_drawable_microbatches();
+    snprintf(m_under, sizeof m_under, "%d", m);
+    snprintf(m_over, sizeof m_over, "%d", m + 1);
+    child_result r = RUN("render", "--still", "1", "--size", "160x90", "--stages", "16", "--dp", "8",
+                         "--microbatches", m_over, "-o", png);
+    expect_refused(&r, "8 x 16 x 2 x");
+    r = RUN("render", "--still", "1", "--size", "160x90", "--stages", "16", "--dp", "8",
+            "--microbatches", m_under, "-o", png);
+    expect_ok(&r);
+    assert_true(scratch_exists(png));
+    child_result_deinit(&r);
+    scratch_empty(scratch);
+}
+
+static void test_schedule_just_under_and_over(void **state)
+{
+    (void)state;
+    /* 1F1B writes 2 actions per (stage, micro-batch) but the budget counts
+     * what any generator may write, 3: P x M x 3 at the budget. */
+    char m_under[16], m_over[16];
+    const long long m = BUDGET_MAX_ACTIONS / (3 * 100);
+    snprintf(m_under, sizeof m_under, "%lld", m);
+    snprintf(m_over, sizeof m_over, "%lld", m + 1);
+    child_result r = RUN("schedule", "--stages", "100", "--microbatches", m_over);
+    expect_refused(&r, "100 x 1 x 66667 x 3");
+    r = RUN("schedule", "--stages", "100", "--microbatches", m_under, "--format", "csv", "-o",
+            "/dev/null");
+    expect_ok(&r);
+    child_result_deinit(&r);
+}
+
+/* A 40,000-row CSV: ranks above 32767 in the table, JSON and Chrome trace. */
+static void test_ranks_above_int16(void **state)
+{
+    (void)state;
+    char csv[300], spec[320];
+    in_scratch(csv, sizeof csv, "r40k.csv");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    for (int r = 0; r < 40000; r++)
+        fprintf(f, "%dF0,%dB0\n", r, r);
+    fclose(f);
+    snprintf(spec, sizeof spec, "csv:%s", csv);
+    const char *formats[] = {"table", "json", "chrome-trace"};
+    for (int k = 0; k < 3; k++) {
+        child_result r = RUN("schedule", "--schedule", spec, "--allreduce", "1", "--format",
+                             formats[k]);
+        expect_ok(&r);
+        /* No negative rank in any form: "rank": -1, "tid": -5, a row "-3". */
+        assert_null(strstr(r.out, "\"rank\":-"));
+        assert_null(strstr(r.out, "\"src_rank\":-"));
+        assert_null(strstr(r.out, "\"dst_rank\":-"));
+        assert_null(strstr(r.out, "\"tid\":-"));
+        assert_null(strstr(r.out, "\n-"));
+        assert_null(strstr(r.out, "\n  -"));
+        if (k == 1)
+            assert_non_null(strstr(r.out, "39999"));
+        child_result_deinit(&r);
+    }
+    scratch_empty(scratch);
+}
+
+/* Extreme but accepted costs: every number in every format is finite. */
+static void test_numbers_written_are_finite(void **state)
+{
+    (void)state;
+    const char *formats[] = {"table", "json", "chrome-trace", "gantt"};
+    for (int k = 0; k < 4; k++) {
+        child_result r = RUN("schedule", "--schedule", "zb-h1", "--f", "1e-300", "--b", "3e10",
+                             "--p2p", "1e-300", "--dp", "4", "--allreduce", "1e9", "--format",
+                             formats[k]);
+        expect_ok(&r);
+        for (const char *bad = r.out; (bad = strstr(bad, "nan")) != NULL; bad++)
+            fail_msg("%s has nan: %.40s", formats[k], bad);
+        assert_null(strstr(r.out, "inf"));
+        assert_null(strstr(r.out, "null"));
+        assert_null(strstr(r.out, "\"ts\":-"));
+        child_result_deinit(&r);
+    }
+}
+
+/* A path with a newline and an escape sequence stays one printable line. */
+static void test_control_characters_escaped(void **state)
+{
+    (void)state;
+    child_result r = RUN("schedule", "--schedule", "csv:no\nsuch\033[31m.csv");
+    expect_refused(&r, "no\\x0Asuch\\x1B[31m.csv");
+    char json[300];
+    in_scratch(json, sizeof json, "s.json");
+    FILE *f = fopen(json, "w");
+    assert_non_null(f);
+    fputs("{\"schedule\": \"csv:\\u001b]0;title\\u0007.csv\"}", f);
+    fclose(f);
+    r = RUN("schedule", json);
+    assert_int_equal(r.status, 2);
+    child_expect_one_line(&r, "ppflow: ", "\\x1B]0;title\\x07.csv");
+    child_result_deinit(&r);
+    scratch_empty(scratch);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return scratch_init(scratch, sizeof scratch, "ppflow_test_limits") ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    scratch_deinit(scratch);
+    return 0;
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_crashes_are_bad_input),
+        cmocka_unit_test(test_schedule_just_under_and_over),
+        cmocka_unit_test(test_render_just_under_and_over),
+        cmocka_unit_test(test_ranks_above_int16),
+        cmocka_unit_test(test_numbers_written_are_finite),
+        cmocka_unit_test(test_control_characters_escaped),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

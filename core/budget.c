@@ -22,30 +22,38 @@ static const char *short_number(double v, char buf[32])
             mant /= 10;
             exp++;
         }
-        snprintf(buf, 32, "%.1fe%d", mant, exp);
+        snprintf(buf, 32, "%.2ge%d", mant, exp);
     }
     return buf;
 }
 
 /* The product's terms have been checked one by one, so each fits in 64
  * bits; the product itself may not: multiply in double, exact below 2^53. */
-static double product(int64_t a, int64_t b, int64_t c, int64_t d)
+static double product(int64_t a, int64_t b, int64_t c)
 {
-    return (double)a * (double)b * (double)c * (double)d;
+    return (double)a * (double)b * (double)c;
+}
+
+int64_t budget_generated_per_rank(int64_t ranks, int64_t virtual_stages, int64_t microbatches)
+{
+    return 3 * virtual_stages * microbatches + 8 * virtual_stages * ranks + 8;
 }
 
 bool budget_check_generated(int64_t ranks, int64_t virtual_stages, int64_t microbatches,
                             ppf_error *err)
 {
-    double n = product(ranks, virtual_stages, microbatches, 3);
+    /* In double: each term is bounded by the scenario's field limits, but
+     * the product of them is not. */
+    const double idle = 8.0 * (double)virtual_stages * (double)ranks + 8;
+    const double n = (double)ranks * (3.0 * (double)virtual_stages * (double)microbatches + idle);
     if (n <= (double)BUDGET_MAX_ACTIONS)
         return true;
     char a[32], b[32];
     return ppf_fail(err,
-                    "stages x virtual x microbatches x 3 = %lld x %lld x %lld x 3 = %s actions: at "
-                    "most %s; use fewer stages or micro-batches",
-                    (long long)ranks, (long long)virtual_stages, (long long)microbatches,
-                    short_number(n, a), short_number((double)BUDGET_MAX_ACTIONS, b));
+                    "stages x (virtual x microbatches x 3 + %.0f idle steps) = %lld x (%lld x %lld "
+                    "x 3 + %.0f) = %s actions: at most %s; use fewer stages or micro-batches",
+                    idle, (long long)ranks, (long long)virtual_stages, (long long)microbatches,
+                    idle, short_number(n, a), short_number((double)BUDGET_MAX_ACTIONS, b));
 }
 
 bool budget_check_cells(int64_t cells, const char *origin, ppf_error *err)
@@ -62,7 +70,7 @@ bool budget_check_cells(int64_t cells, const char *origin, ppf_error *err)
 
 bool budget_check_grid(int64_t stages, int64_t microbatches, ppf_error *err)
 {
-    double n = product(stages, microbatches, 1, 1);
+    double n = product(stages, microbatches, 1);
     if (n <= (double)BUDGET_MAX_GRID)
         return true;
     char a[32], b[32];
@@ -93,7 +101,7 @@ bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microb
     /* Each term is at most a few million (the scenario's own limits), so
      * the 64-bit count cannot overflow; compare the double as well in case
      * a caller passes larger terms. */
-    double rough = product(replicas, stages * layers_per_stage, microbatches, 1);
+    double rough = product(replicas, stages * layers_per_stage, microbatches);
     int64_t n = rough < 9e18 ? scene_count_objects(stages, layers_per_stage, microbatches, replicas)
                              : INT64_MAX;
     if (n <= BUDGET_MAX_OBJECTS)

@@ -42,8 +42,15 @@
 #define BUDGET_MAX_OBJECTS 50000000LL  /* scene objects drawn, over all replicas */
 #define BUDGET_MAX_TIME 1e12           /* the iteration's length, in time units */
 
-/* A generator writes at most 3 actions per (stage, micro-batch) plus a few
- * idle steps per rank; refuses ranks x V x micro-batches x 3 over the budget. */
+/* The most actions a generator writes on one rank: 3 compute actions per
+ * (stage, micro-batch) of the rank's V stages, plus idle padding that grows
+ * with V x P (ZB-V pads the most, 6.4 V P at M = 1). An upper bound that
+ * test_budget checks for every schedule; budget_check_generated counts it,
+ * so every generated program, and its CSV with the idle cells, fits the
+ * budget that imports are held to. */
+int64_t budget_generated_per_rank(int64_t ranks, int64_t virtual_stages, int64_t microbatches);
+
+/* Refuses ranks x budget_generated_per_rank over BUDGET_MAX_ACTIONS. */
 bool budget_check_generated(int64_t ranks, int64_t virtual_stages, int64_t microbatches,
                             ppf_error *err);
 

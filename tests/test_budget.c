@@ -18,6 +18,7 @@
 #include "csv.h"
 #include "scenario.h"
 #include "scene.h"
+#include "schedules.h"
 #include "timeline.h"
 
 /* The message holds the piece and is one printable line. */
@@ -34,15 +35,47 @@ static void test_generated_limit(void **state)
 {
     (void)state;
     ppf_error err = {{0}};
-    /* 3 x P x V x M = exactly the budget, then one micro-batch more. */
-    const int64_t m = BUDGET_MAX_ACTIONS / (3 * 64 * 2);
+    /* P x (3 V M + 8 V P + 8) = at most the budget, then one micro-batch more. */
+    const int64_t m = (BUDGET_MAX_ACTIONS / 64 - 8 * 2 * 64 - 8) / (3 * 2);
     assert_true(budget_check_generated(64, 2, m, &err));
+    assert_true(64 * budget_generated_per_rank(64, 2, m) <= BUDGET_MAX_ACTIONS);
     assert_false(budget_check_generated(64, 2, m + 1, &err));
-    expect_message(&err, "64 x 2 x");
+    expect_message(&err, "64 x (2 x");
     expect_message(&err, "at most 2e7");
     /* Terms whose product wraps 64 bits are still refused. */
     assert_false(budget_check_generated(INT64_MAX / 2, INT64_MAX / 2, 3, &err));
     assert_false(budget_check_generated(65536, 64, 100000000, &err));
+}
+
+/* Every generator writes at most what the budget counts for it, on every
+ * rank, idle steps included: a generated program's CSV re-imports. */
+static void test_generators_within_count(void **state)
+{
+    (void)state;
+    int n = 0;
+    const schedule_info *list = schedule_list(&n);
+    const int sizes[][2] = {{1, 1}, {2, 4}, {4, 8}, {4, 16}, {8, 8}, {8, 64}, {16, 32}, {3, 9},
+                             {64, 1}, {128, 1}, {128, 128}, {33, 7}};
+    for (int k = 0; k < n; k++) {
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            for (int v = 0; v <= 8; v++) {
+                schedule_params sp = {.ranks = sizes[z][0], .microbatches = sizes[z][1],
+                                      .stages_per_rank = v};
+                program p;
+                ppf_error err = {{0}};
+                if (!schedule_generate(list[k].name, &sp, &p, &err))
+                    continue; /* a constraint of the schedule: nothing was built */
+                const int64_t per_rank =
+                    budget_generated_per_rank(p.ranks, p.stages_per_rank, p.microbatches);
+                for (int r = 0; r < p.ranks; r++)
+                    if (p.rank[r].count > per_rank)
+                        fail_msg("%s P=%d M=%d V=%d rank %d: %d actions, counted %lld",
+                                 list[k].name, p.ranks, p.microbatches, p.stages_per_rank, r,
+                                 p.rank[r].count, (long long)per_rank);
+                program_deinit(&p);
+            }
+        }
+    }
 }
 
 static void test_grid_and_cells(void **state)
@@ -237,6 +270,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_limit),
+        cmocka_unit_test(test_generators_within_count),
         cmocka_unit_test(test_grid_and_cells),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_scene_count_matches_scene),

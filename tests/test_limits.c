@@ -106,21 +106,37 @@ static void test_render_just_under_and_over(void **state)
     scratch_empty(scratch);
 }
 
+/* The largest M whose generated program fits the action budget for P. */
+static long long largest_generated_microbatches(int P)
+{
+    long long m = 1;
+    while (P * budget_generated_per_rank(P, 1, m + 1) <= BUDGET_MAX_ACTIONS)
+        m++;
+    return m;
+}
+
 static void test_schedule_just_under_and_over(void **state)
 {
     (void)state;
-    /* 1F1B writes 2 actions per (stage, micro-batch) but the budget counts
-     * what any generator may write, 3: P x M x 3 at the budget. */
-    char m_under[16], m_over[16];
-    const long long m = BUDGET_MAX_ACTIONS / (3 * 100);
+    /* zb-h1 writes 3 actions per (stage, micro-batch), the most of any
+     * generator; its CSV, idle cells included, must import again. */
+    char m_under[24], m_over[24], csv[300], spec[320];
+    const long long m = largest_generated_microbatches(100);
     snprintf(m_under, sizeof m_under, "%lld", m);
     snprintf(m_over, sizeof m_over, "%lld", m + 1);
-    child_result r = RUN("schedule", "--stages", "100", "--microbatches", m_over);
-    expect_refused(&r, "100 x 1 x 66667 x 3");
-    r = RUN("schedule", "--stages", "100", "--microbatches", m_under, "--format", "csv", "-o",
-            "/dev/null");
+    in_scratch(csv, sizeof csv, "largest.csv");
+    child_result r = RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches",
+                         m_over);
+    expect_refused(&r, "actions: at most 2e7");
+    r = RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches", m_under,
+            "--format", "csv", "-o", csv);
     expect_ok(&r);
     child_result_deinit(&r);
+    snprintf(spec, sizeof spec, "csv:%s", csv);
+    r = RUN("schedule", "--schedule", spec, "--format", "json", "-o", "/dev/null");
+    expect_ok(&r);
+    child_result_deinit(&r);
+    scratch_empty(scratch);
 }
 
 /* A 40,000-row CSV: ranks above 32767 in the table, JSON and Chrome trace. */

@@ -936,12 +936,12 @@ static void test_build_bad(void **state)
     set_ok(&sc, "microbatches", "1000000");
     set_ok(&sc, "virtual", "64");
     build_bad(&sc, &err);
-    check_message(&err, "4096 x 64 x 1000000 x 3", "7.9e11 actions", "at most 2e7");
+    check_message(&err, "4096 x (64 x 1000000 x 3", "8e11 actions", "at most 2e7");
     set_ok(&sc, "virtual", "2");
     set_ok(&sc, "stages", "64");
     set_ok(&sc, "microbatches", "600000");
     build_bad(&sc, &err);
-    check_message(&err, "64 x 2 x 600000 x 3");
+    check_message(&err, "64 x (2 x 600000 x 3");
     scenario_deinit(&sc);
 }
 

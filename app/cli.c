@@ -665,12 +665,15 @@ static void print_run_help(FILE *f)
 }
 
 /* Writes one format to -o FILE or standard output; returns the exit status.
- * The file is opened only now, so bad input never creates or touches it. */
+ * The file is opened only now, so bad input never creates or touches it.
+ * A big trace takes seconds to write in one call that polls nothing, so
+ * SIGINT and SIGTERM delete the temporary and exit 130 from the handler
+ * (output_open_guarded). */
 static int write_output(const cli_args *a, const session *b, void (*write)(const format_ctx *c),
                         ppf_error *err)
 {
     output out;
-    if (!output_open(&out, a->output, err))
+    if (!output_open_guarded(&out, a->output, err))
         return CLI_EXIT_USAGE;
     const bool to_stdout = output_is_stdout(a->output);
     const format_ctx ctx = {
@@ -702,6 +705,10 @@ static int build_and_write(int argc, char **argv, const char *command, unsigned 
         status = CLI_EXIT_OK;
         goto done;
     }
+    /* A target that cannot be written is bad input, found before the
+     * simulation rather than after it. */
+    if (!output_is_stdout(a.output) && !output_probe(a.output, OUTPUT_STREAM, &err))
+        goto done;
     if (!build(&a, &b, &err))
         goto done;
     status = write_output(&a, &b, a.format ? format_find(a.format)->write : write_default, &err);

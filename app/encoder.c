@@ -2,11 +2,15 @@
 #include "encoder.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -37,10 +41,10 @@ struct encoder_impl {
     struct SwsContext *sws; /* MP4: RGBA -> yuv420p */
     palette_map palette;    /* GIF: RGBA -> indices */
 
-    /* PNG frames: closed temporaries, renamed together at the end */
+    /* PNG frames: written into one temporary directory beside them, and
+     * renamed out of it together at the end */
     name_pattern pattern;
-    output *frames;
-    int64_t frame_cap;
+    char *tmp_dir; /* "DIR/.f_%05d.png.tmp.XXXXXX" (mkdtemp); NULL when none */
 };
 
 static const char *const x264_presets[] = {"ultrafast", "superfast", "veryfast", "faster",
@@ -98,12 +102,13 @@ static bool pattern_parse(const char *path, name_pattern *p, ppf_error *err)
             digits = path[j + 1] - '0';
             j += 2;
         }
-        if (path[j] != 'd' || conversions) {
+        if (path[j] != 'd' || conversions || strchr(path + j, '/')) {
             free(prefix);
             free(suffix);
             return ppf_fail(err,
                             "-o %s: a frame pattern takes one %%d or %%0Nd (N 1 to 9) for the "
-                            "frame number, and %%%% for a %% sign",
+                            "frame number, in the file's name (not a folder's), and %%%% for a "
+                            "%% sign",
                             path);
         }
         conversions = 1;
@@ -129,6 +134,17 @@ static char *pattern_name(const name_pattern *p, int64_t index)
     int n = snprintf(NULL, 0, "%s%0*lld%s", p->prefix, p->digits, (long long)index, p->suffix);
     char *name = ppf_malloc((size_t)n + 1);
     snprintf(name, (size_t)n + 1, "%s%0*lld%s", p->prefix, p->digits, (long long)index, p->suffix);
+    return name;
+}
+
+char *encoder_frame_name(const char *pattern, int64_t i)
+{
+    name_pattern p;
+    const bool parsed = pattern_parse(pattern, &p, NULL);
+    assert(parsed);
+    (void)parsed;
+    char *name = pattern_name(&p, i);
+    pattern_deinit(&p);
     return name;
 }
 
@@ -355,6 +371,76 @@ static bool finish_file(encoder *e, ppf_error *err)
 
 /* ---- PNG frames ------------------------------------------------------------ */
 
+/* Frames go into one directory beside them, ".f_%05d.png.tmp.XXXXXX", and
+ * are renamed out of it once all are written: a stopped export removes one
+ * directory, and what a SIGKILL leaves is one name, plainly a temporary. */
+
+/* The last path component: frames all share the pattern's directory. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* "TMP_DIR/NAME" for the frame whose final path is `name`. */
+static char *inner_path(const encoder_impl *m, const char *name)
+{
+    const char *base = base_name(name);
+    size_t n = strlen(m->tmp_dir) + 1 + strlen(base) + 1;
+    char *p = ppf_malloc(n);
+    snprintf(p, n, "%s/%s", m->tmp_dir, base);
+    return p;
+}
+
+static bool open_png_frames(encoder_impl *m, const char *path, ppf_error *err)
+{
+    if (!pattern_parse(path, &m->pattern, err))
+        return false;
+    /* The directory as the file system spells it (%% already a %), the
+     * name as given: ".f_%05d.png.tmp.XXXXXX". */
+    const char *dir = m->pattern.prefix;
+    const size_t dir_len = (size_t)(base_name(dir) - dir);
+    const char *base = base_name(path);
+    static const char suffix[] = ".tmp.XXXXXX";
+    const size_t n = dir_len + 1 + strlen(base) + sizeof suffix;
+    char *t = ppf_malloc(n);
+    memcpy(t, dir, dir_len);
+    snprintf(t + dir_len, n - dir_len, ".%s%s", base, suffix);
+    if (!mkdtemp(t)) {
+        const int e = errno;
+        free(t);
+        /* the directory without its final slash, unless it is "/" */
+        const int shown = dir_len > 1 ? (int)dir_len - 1 : 1;
+        return ppf_fail(err, "-o %s: cannot create a folder in %.*s: %s", path, shown,
+                        dir_len ? dir : ".", strerror(e));
+    }
+    m->tmp_dir = t;
+    return true;
+}
+
+/* Writes and syncs one file that nobody else has: 0 or an errno. */
+static int write_new_file(const char *path, const uint8_t *data, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return errno;
+    int e = 0;
+    for (size_t done = 0; done < size && e == 0;) {
+        ssize_t w = write(fd, data + done, size - done);
+        if (w < 0 && errno != EINTR)
+            e = errno;
+        else if (w == 0)
+            e = EIO;
+        else if (w > 0)
+            done += (size_t)w;
+    }
+    if (e == 0 && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        e = errno;
+    if (close(fd) != 0 && e == 0)
+        e = errno;
+    return e;
+}
+
 static bool write_png_frame(encoder *e, const uint8_t *rgba, int stride, bool bottom_up,
                             ppf_error *err)
 {
@@ -363,37 +449,141 @@ static bool write_png_frame(encoder *e, const uint8_t *rgba, int stride, bool bo
     size_t size = 0;
     ppf_error why = {{0}};
     char *name = pattern_name(&m->pattern, e->frames);
+    char *inner = NULL;
     bool ok = false;
     if (!image_encode_png(rgba, e->width, e->height, stride, bottom_up, &png, &size, &why)) {
         ppf_fail(err, "-o %s: %s", name, why.message);
         goto done;
     }
-    if (e->frames == m->frame_cap) {
-        m->frame_cap = m->frame_cap ? 2 * m->frame_cap : 64;
-        m->frames = ppf_realloc(m->frames, sizeof *m->frames * (size_t)m->frame_cap);
-    }
-    output *out = &m->frames[e->frames];
-    if (!output_open(out, name, err))
-        goto done;
-    errno = 0;
-    if (fwrite(png, 1, size, out->file) != size) {
-        ppf_fail(err, "-o %s: writing failed: %s", name, strerror(errno ? errno : EIO));
-        output_abort(out);
-        goto done;
-    }
-    ok = output_close(out, err);
+    inner = inner_path(m, name);
+    const int failed = write_new_file(inner, png, size);
+    if (failed)
+        ppf_fail(err, "-o %s: writing failed: %s", name, strerror(failed));
+    ok = failed == 0;
 done:
+    free(inner);
     free(png);
     free(name);
     return ok;
 }
 
+/* Removes the temporary directory and whatever is in it (only files:
+ * nothing else makes entries there). */
+static void remove_tmp_dir(encoder_impl *m)
+{
+    if (!m->tmp_dir)
+        return;
+    DIR *d = opendir(m->tmp_dir);
+    if (d) {
+        for (struct dirent *entry; (entry = readdir(d));) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            size_t n = strlen(m->tmp_dir) + 1 + strlen(entry->d_name) + 1;
+            char *p = ppf_malloc(n);
+            snprintf(p, n, "%s/%s", m->tmp_dir, entry->d_name);
+            unlink(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    rmdir(m->tmp_dir);
+    free(m->tmp_dir);
+    m->tmp_dir = NULL;
+}
+
+/* The frame number that the directory entry `entry` is the name of, or -1. */
+static int64_t frame_of_entry(const name_pattern *p, const char *prefix_base, const char *entry)
+{
+    const size_t pl = strlen(prefix_base), sl = strlen(p->suffix), n = strlen(entry);
+    if (n <= pl + sl || strncmp(entry, prefix_base, pl) != 0 ||
+        strcmp(entry + n - sl, p->suffix) != 0 || n - pl - sl > 18)
+        return -1;
+    int64_t i = 0;
+    for (size_t k = pl; k < n - sl; k++) {
+        if (entry[k] < '0' || entry[k] > '9')
+            return -1;
+        i = i * 10 + (entry[k] - '0');
+    }
+    return i;
+}
+
+/* output_check for each of frames 0 to frames - 1 whose name exists: one
+ * pass over the directory, not one lstat a frame. With m, a replaced
+ * regular file also passes its permission bits to the new frame. */
+static bool check_existing_frames(const name_pattern *p, int64_t frames, const encoder_impl *m,
+                                  ppf_error *err)
+{
+    const char *prefix_base = base_name(p->prefix);
+    const size_t dir_len = (size_t)(prefix_base - p->prefix);
+    char *dir = dir_len ? ppf_malloc(dir_len + 1) : ppf_strdup(".");
+    if (dir_len)
+        snprintf(dir, dir_len + 1, "%s", p->prefix);
+    DIR *d = opendir(dir);
+    free(dir);
+    if (!d)
+        return true; /* nothing to check; creating the files will say why */
+    bool ok = true;
+    for (struct dirent *entry; ok && (entry = readdir(d));) {
+        const int64_t i = frame_of_entry(p, prefix_base, entry->d_name);
+        if (i < 0 || i >= frames)
+            continue;
+        char *name = pattern_name(p, i);
+        if (strcmp(base_name(name), entry->d_name) == 0) { /* f_7.png is not f_%03d.png's */
+            ok = output_check(name, OUTPUT_BY_NAME, err);
+            struct stat st;
+            if (ok && m && lstat(name, &st) == 0 && S_ISREG(st.st_mode)) {
+                char *inner = inner_path(m, name);
+                (void)chmod(inner, st.st_mode & 0777);
+                free(inner);
+            }
+        }
+        free(name);
+    }
+    closedir(d);
+    return ok;
+}
+
+bool encoder_check_frame_names(const char *pattern, int64_t frames, ppf_error *err)
+{
+    name_pattern p;
+    if (!pattern_parse(pattern, &p, err))
+        return false;
+    const bool ok = check_existing_frames(&p, frames, NULL, err);
+    pattern_deinit(&p);
+    return ok;
+}
+
+/* Every frame's name is checked before the first is renamed (output.h's
+ * rules: no directory, no read-only file, no link to a device), so that a
+ * refused name does not leave half the frames published. A replaced
+ * regular file passes on its permission bits. */
 static bool finish_png_frames(encoder *e, ppf_error *err)
 {
     encoder_impl *m = e->impl;
-    for (int64_t i = 0; i < e->frames; i++)
-        if (!output_publish(&m->frames[i], err))
-            return false;
+    bool ok = check_existing_frames(&m->pattern, e->frames, m, err);
+    for (int64_t i = 0; i < e->frames && ok; i++) {
+        char *name = pattern_name(&m->pattern, i);
+        char *inner = inner_path(m, name);
+        if (rename(inner, name) != 0)
+            ok = ppf_fail(err, "-o %s: writing failed: %s", name, strerror(errno));
+        free(inner);
+        free(name);
+    }
+    if (!ok)
+        return false;
+    remove_tmp_dir(m);
+    /* The renames made durable: the frames' directory synced. */
+    const char *base = base_name(m->pattern.prefix);
+    const size_t dir_len = (size_t)(base - m->pattern.prefix);
+    char *dir = dir_len ? ppf_malloc(dir_len + 1) : ppf_strdup(".");
+    if (dir_len)
+        snprintf(dir, dir_len + 1, "%s", m->pattern.prefix);
+    int fd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
     return true;
 }
 
@@ -431,7 +621,7 @@ bool encoder_open(encoder *e, const encoder_desc *d, ppf_error *err)
     e->fps = d->fps;
     e->impl = ppf_calloc(1, sizeof *e->impl);
     if (kind == ENCODER_PNG_FRAMES) {
-        if (!pattern_parse(d->path, &e->impl->pattern, err))
+        if (!open_png_frames(e->impl, d->path, err))
             goto fail;
         return true;
     }
@@ -483,9 +673,7 @@ void encoder_abort(encoder *e)
     sws_freeContext(m->sws);
     palette_map_deinit(&m->palette);
     output_abort(&m->file);
-    for (int64_t i = 0; i < e->frames && m->frames; i++)
-        output_abort(&m->frames[i]);
-    free(m->frames);
+    remove_tmp_dir(m);
     pattern_deinit(&m->pattern);
     free(m);
     memset(e, 0, sizeof *e);

@@ -7,11 +7,16 @@
  *     out.gif              GIF through one global palette given by the
  *                          caller (app/palette.h), looping forever
  *     frames/f_%05d.png    one PNG a frame, numbered from 0 (= frame index);
- *                          the pattern holds one %d or %0Nd, and %% for a %
+ *                          the pattern holds one %d or %0Nd, in the file's
+ *                          name (not a folder's), and %% for a %
  *
- * Nothing appears under the target name until encoder_finish succeeds: the
- * file (or every PNG) is written to a temporary beside its target and
- * renamed at the end (app/output.h); encoder_abort deletes the temporaries.
+ * Nothing appears under the target name until encoder_finish succeeds: an
+ * MP4 or GIF is written to one temporary beside it (".out.mp4.tmp.XXXXXX",
+ * app/output.h) and renamed at the end; PNG frames are written into one
+ * temporary directory beside them (".f_%05d.png.tmp.XXXXXX/", mkdtemp),
+ * every frame's name is checked against output.h's rules, then each is
+ * renamed into place and the directory removed. encoder_abort deletes the
+ * temporary file or directory; a SIGKILL leaves that one name behind.
  *
  * Frames: width * height RGBA8 pixels, any row stride; `bottom_up` for rows
  * as glReadPixels returns them (flipped for free with a negative stride).
@@ -79,6 +84,15 @@ bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err);
 /* True when path names one PNG with no frame number ("shot.png", any
  * case): what `--still` writes, not a kind of recording. */
 bool encoder_path_is_still(const char *path);
+
+/* The file frame i of a PNG frame pattern goes to (allocated: free it);
+ * the pattern must have passed encoder_kind_of. */
+char *encoder_frame_name(const char *pattern, int64_t i);
+
+/* output.h's rules (output_check) for every name of frames 0 to
+ * frames - 1 of a PNG frame pattern that exists already: one pass over
+ * the directory. False with one line naming the first refused. */
+bool encoder_check_frame_names(const char *pattern, int64_t frames, ppf_error *err);
 
 /* True when `name` is one of x264's presets (ultrafast ... placebo). */
 bool encoder_preset_valid(const char *name);

@@ -1,6 +1,7 @@
 /* recorder.c - draw, read back and encode in a pipeline. See recorder.h. */
 #include "recorder.h"
 
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,9 +41,11 @@ static double now_seconds(void)
 
 int64_t recorder_frame_count(double span, int fps, double speed)
 {
-    double n = span * fps / speed;
-    if (!(n >= 1))
-        return 1;
+    const double n = span * fps / speed;
+    /* Compared as a double first: converting one outside int64_t's range
+     * (1e300, infinity, NaN) to an integer is undefined. */
+    if (!(n >= 0.5 && n < RECORDER_MAX_FRAMES + 0.5))
+        return 0;
     return (int64_t)llround(n);
 }
 
@@ -165,6 +168,7 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v,
 recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result *r,
                              ppf_error *err)
 {
+    assert(d->frames >= 1 && d->frames <= RECORDER_MAX_FRAMES);
     *r = (recorder_result){0};
     offscreen o;
     readback rb = {0};

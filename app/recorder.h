@@ -40,7 +40,7 @@ typedef struct recorder_desc {
     int width, height;  /* pixels; even for MP4 */
     int fps;
     double t0, speed;   /* frame i at t0 + i * speed / fps */
-    int64_t frames;     /* at least 1 */
+    int64_t frames;     /* 1 to RECORDER_MAX_FRAMES (recorder_frame_count) */
     int crf;            /* -1: the encoder's default */
     const char *preset; /* NULL: the encoder's default */
     theme_id theme;
@@ -60,8 +60,13 @@ typedef enum recorder_status {
     RECORDER_STOPPED,
 } recorder_status;
 
+/* The most frames one recording takes: 92 hours at 30 fps. */
+enum { RECORDER_MAX_FRAMES = 10000000 };
+
 /* Frames for `span` timeline units at `speed` units per second of video:
- * span * fps / speed rounded, at least 1. */
+ * span * fps / speed rounded; 0 when that is not 1 to RECORDER_MAX_FRAMES
+ * (too small, too large, not finite), which the caller reports as bad
+ * input. */
 int64_t recorder_frame_count(double span, int fps, double speed);
 
 /* The time frame i shows. */

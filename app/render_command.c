@@ -1,9 +1,11 @@
 /* render_command.c - options to frames to a file. See render_command.h. */
 #include "render_command.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -43,6 +45,12 @@ int render_command_still(session *s, const render_request *q, double t)
     const int w = q->width ? q->width : RENDER_DEFAULT_WIDTH;
     const int h = q->height ? q->height : RENDER_DEFAULT_HEIGHT;
     ppf_error err = {{0}};
+    /* A place that cannot take the file is bad input, found before EGL
+     * starts and anything is drawn. */
+    if (!output_probe(q->output, OUTPUT_STREAM, &err)) {
+        ppf_print(stderr, "%s", err.message);
+        return CLI_EXIT_USAGE;
+    }
     offscreen o;
     quiet_egl_warnings();
     if (!offscreen_init(&o, s, w, h, &err)) {
@@ -54,11 +62,82 @@ int render_command_still(session *s, const render_request *q, double t)
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
     offscreen_read(&o, pixels);
     offscreen_deinit(&o);
-    bool ok = image_write_png(q->output, pixels, w, h, 0, false, &err);
+
+    /* Encoded first, then written under the guard: SIGINT or SIGTERM
+     * during the write deletes the temporary and exits 130. */
+    uint8_t *png = NULL;
+    size_t size = 0;
+    ppf_error why = {{0}};
+    output out = {0};
+    int status = CLI_EXIT_IO;
+    if (!image_encode_png(pixels, w, h, 0, false, &png, &size, &why)) {
+        ppf_fail(&err, "-o %s: %s", q->output, why.message);
+        goto done;
+    }
+    if (!output_open_guarded(&out, q->output, &err)) {
+        status = CLI_EXIT_USAGE;
+        goto done;
+    }
+    errno = 0;
+    if (fwrite(png, 1, size, out.file) != size) {
+        const int e = errno ? errno : EIO;
+        output_abort(&out);
+        ppf_fail(&err, "-o %s: writing failed: %s", q->output, strerror(e));
+        goto done;
+    }
+    if (output_commit(&out, &err))
+        status = CLI_EXIT_OK;
+done:
+    free(png);
     free(pixels);
-    if (!ok)
+    if (status != CLI_EXIT_OK)
         ppf_print(stderr, "%s", err.message);
-    return ok ? CLI_EXIT_OK : CLI_EXIT_IO;
+    return status;
+}
+
+/* Says which option made a frame count that is not 1 to RECORDER_MAX_FRAMES;
+ * returns the exit status for bad input. */
+static int bad_frame_count(const render_request *q, double t0, double t1, int fps, double speed)
+{
+    const double n = (t1 - t0) * fps / speed;
+    if (q->speed > 0)
+        ppf_print(stderr,
+                  "--speed = %g: --range %g:%g at %d fps makes %.3g frames; must make 1 to %d",
+                  q->speed, t0, t1, fps, n, RECORDER_MAX_FRAMES);
+    else if (q->duration > 0)
+        ppf_print(stderr,
+                  "--duration = %g: --range %g:%g at %d fps makes %.3g frames; must make 1 to %d",
+                  q->duration, t0, t1, fps, n, RECORDER_MAX_FRAMES);
+    else
+        ppf_print(stderr,
+                  "--range = %g:%g: at %d fps and the default speed (the iteration in 20 s) makes "
+                  "%.3g frames; must make 1 to %d",
+                  t0, t1, fps, n, RECORDER_MAX_FRAMES);
+    return CLI_EXIT_USAGE;
+}
+
+/* Whether the export can be written, before any drawing: the target (for
+ * PNG frames the pattern, in the frames' folder) gets a temporary made and
+ * removed; every frame's name that exists is checked too, for it
+ * will be renamed over. */
+static bool check_targets(const char *path, encoder_kind kind, int64_t frames, ppf_error *err)
+{
+    if (kind != ENCODER_PNG_FRAMES)
+        return output_probe(path, OUTPUT_BY_NAME, err);
+    /* The probe goes where the frames go: the folder as the file system
+     * spells it (a %% in it is a %), the name as given, for the message. */
+    char *first = encoder_frame_name(path, 0);
+    const char *slash = strrchr(first, '/'), *base = strrchr(path, '/');
+    const size_t dir_len = slash ? (size_t)(slash - first) + 1 : 0;
+    base = base ? base + 1 : path;
+    const size_t n = dir_len + strlen(base) + 1;
+    char *probe = ppf_malloc(n);
+    snprintf(probe, n, "%.*s%s", (int)dir_len, first, base);
+    bool ok =
+        output_probe(probe, OUTPUT_BY_NAME, err) && encoder_check_frame_names(path, frames, err);
+    free(probe);
+    free(first);
+    return ok;
 }
 
 int render_command_export(session *s, const render_request *q)
@@ -103,6 +182,8 @@ int render_command_export(session *s, const render_request *q)
               : q->duration > 0 ? (t1 - t0) / q->duration
                                 : (makespan > 0 ? makespan / 20 : 1);
     d.frames = recorder_frame_count(t1 - t0, d.fps, d.speed);
+    if (d.frames == 0)
+        return bad_frame_count(q, t0, t1, d.fps, d.speed);
 
     const int asked_w = d.width, asked_h = d.height;
     if (kind == ENCODER_MP4) {
@@ -111,35 +192,29 @@ int render_command_export(session *s, const render_request *q)
     }
 
     /* A place that cannot take the file is bad input, found before
-     * minutes of drawing rather than after: make and drop a temporary. The
-     * handlers are in place first, so a signal cannot strand it. */
+     * minutes of drawing rather than after (output_probe leaves nothing,
+     * signals or not). */
+    if (!check_targets(q->output, kind, d.frames, &err)) {
+        ppf_print(stderr, "%s", err.message);
+        return CLI_EXIT_USAGE;
+    }
+    /* From here the recorder polls the stop flag and removes its
+     * temporaries itself. */
     struct sigaction act = {0}, old_int, old_term;
     act.sa_handler = on_stop_signal;
     sigemptyset(&act.sa_mask);
     stop_signal = 0;
     sigaction(SIGINT, &act, &old_int);
     sigaction(SIGTERM, &act, &old_term);
-    output probe;
-    bool writable = output_reserve(&probe, q->output, &err);
-    output_abort(&probe);
-    recorder_status status = RECORDER_FAILED;
+    if (!q->quiet && (d.width != asked_w || d.height != asked_h))
+        ppf_print(stderr, "--size %dx%d: H.264 needs even sides; recording %dx%d", asked_w, asked_h,
+                  d.width, d.height);
+    encoder_quiet_ffmpeg();
+    quiet_egl_warnings();
     recorder_result r = {0};
-    if (writable && !stop_signal) {
-        if (!q->quiet && (d.width != asked_w || d.height != asked_h))
-            ppf_print(stderr, "--size %dx%d: H.264 needs even sides; recording %dx%d",
-                    asked_w, asked_h, d.width, d.height);
-        encoder_quiet_ffmpeg();
-        quiet_egl_warnings();
-        status = recorder_run(s, &d, &r, &err);
-    } else if (stop_signal) {
-        status = RECORDER_STOPPED;
-    }
+    const recorder_status status = recorder_run(s, &d, &r, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (!writable && status != RECORDER_STOPPED) {
-        ppf_print(stderr, "%s", err.message);
-        return CLI_EXIT_USAGE;
-    }
 
     switch (status) {
     case RECORDER_DONE:

@@ -4,13 +4,20 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -40,6 +47,77 @@ static child_result run_args(const char *const *args)
 }
 
 #define RUN(...) run_args((const char *const[]){__VA_ARGS__, NULL})
+
+/* Seconds a child may take where a hang is the bug being tested (a FIFO
+ * with no reader) or where it must reach a state (a temporary appears, it
+ * exits after a signal): bounded, so that no test can hang. */
+#define CHILD_TIMEOUT 20.0
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* True once the child has exited (it stays waitable for child_wait). */
+static bool has_exited(pid_t pid)
+{
+    siginfo_t info = {0};
+    assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT), 0);
+    return info.si_pid == pid;
+}
+
+/* Waits up to CHILD_TIMEOUT seconds for the child; past that it is killed
+ * and the test fails, naming what hung. */
+static child_result wait_bounded(pid_t pid, const child_desc *d, const char *what)
+{
+    const double start = seconds_now();
+    while (!has_exited(pid) && seconds_now() - start < CHILD_TIMEOUT)
+        sleep_ms(5);
+    if (!has_exited(pid)) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, d);
+        child_result_deinit(&r);
+        fail_msg("%s: ppflow still ran after %.0f s (killed)", what, CHILD_TIMEOUT);
+    }
+    return child_wait(pid, d);
+}
+
+/* run_args with a time limit. */
+static child_result run_bounded(const char *const *args, const char *what)
+{
+    const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
+    return wait_bounded(child_start(&d), &d, what);
+}
+
+#define RUN_BOUNDED(what, ...) run_bounded((const char *const[]){__VA_ARGS__, NULL}, what)
+
+/* True when dir holds a file whose name starts with prefix and that is not
+ * empty: the temporary that is being written, not the probe's (ppflow makes
+ * and drops an empty one to check the directory before it simulates). */
+static bool has_written_entry(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    bool found = false;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        found = stat(path, &st) == 0 && st.st_size > 0;
+    }
+    closedir(d);
+    return found;
+}
 
 /* Exit 0, nothing on stderr. */
 static void expect_success(const child_result *r)
@@ -388,12 +466,214 @@ static void test_output_into_missing_directory(void **state)
     char path[300];
     scratch_path(path, sizeof path, "no/such/dir/out.json");
     child_result r = RUN("schedule", "--format", "json", "-o", path);
-    assert_true(r.status == 2 || r.status == 1);
-    assert_int_equal(child_count_lines(r.err), 1);
-    assert_non_null(strstr(r.err, path));
+    expect_bad_input(&r, path);
     child_result_deinit(&r);
     assert_false(scratch_exists(path));
     assert_int_equal(child_count_other_files(scratch, NULL), 0);
+}
+
+/* `render --still` into a missing folder is bad input found before EGL
+ * starts: exit 2 (a failed write after drawing would be 1), and quickly. */
+static void test_still_into_missing_directory(void **state)
+{
+    (void)state;
+    char path[300];
+    scratch_path(path, sizeof path, "missing_dir/x.png");
+    const double start = seconds_now();
+    child_result r =
+        RUN_BOUNDED("--still into a missing folder", "render", "--still", "1", "-o", path);
+    const double took = seconds_now() - start;
+    expect_bad_input(&r, path);
+    child_result_deinit(&r);
+    print_message("--still into a missing folder: refused in %.3f s\n", took);
+    assert_true(took < 5.0);
+    assert_int_equal(child_count_other_files(scratch, NULL), 0);
+}
+
+/* SIGINT or SIGTERM while `schedule -o` writes a big trace (a second or
+ * more in one call that polls nothing): exit status 130, one line naming
+ * the output, no file under its name (an existing one keeps its content),
+ * no temporary. The signal goes out once the temporary has data. */
+static void interrupt_schedule(int sig, bool existing_target)
+{
+    char path[300];
+    scratch_path(path, sizeof path, "big.json");
+    if (existing_target)
+        write_file("big.json", "old content\n", path, sizeof path);
+    const char *const args[] = {"schedule", "--stages", "64",           "--microbatches",
+                                "20000",    "--format", "chrome-trace", "-o",
+                                path,       NULL};
+    const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
+    const pid_t pid = child_start(&d);
+
+    const double start = seconds_now();
+    bool started = false;
+    while (!(started = has_written_entry(scratch, ".big.json.tmp.")) && !has_exited(pid) &&
+           seconds_now() - start < CHILD_TIMEOUT)
+        sleep_ms(2);
+    if (!started) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, &d);
+        fail_msg("no temporary with data appeared (status %d); stderr: %s", r.status, r.err);
+    }
+    assert_int_equal(kill(pid, sig), 0);
+    const double sent = seconds_now();
+    child_result r = wait_bounded(pid, &d, "schedule -o after a signal");
+    print_message("signal %d: stopped %.3f s after it was sent\n", sig, seconds_now() - sent);
+    if (r.status != 130)
+        fail_msg("expected status 130, got %d (signal %d); stderr: %s", r.status, r.signal, r.err);
+    child_expect_one_line(&r, "ppflow: ", path);
+    assert_non_null(strstr(r.err, "interrupted"));
+    child_result_deinit(&r);
+    if (existing_target) {
+        size_t len;
+        char *kept = child_read_file(path, &len);
+        assert_non_null(kept);
+        assert_string_equal(kept, "old content\n");
+        free(kept);
+        assert_int_equal(child_count_other_files(scratch, "big.json"), 0);
+    } else {
+        assert_false(scratch_exists(path));
+        assert_int_equal(child_count_other_files(scratch, NULL), 0);
+    }
+}
+
+static void test_schedule_sigint(void **state)
+{
+    (void)state;
+    interrupt_schedule(SIGINT, false);
+}
+
+static void test_schedule_sigterm(void **state)
+{
+    (void)state;
+    interrupt_schedule(SIGTERM, true);
+}
+
+/* A FIFO is never waited on: through a symbolic link it is refused; named
+ * directly with no reader it is refused at once (ENXIO); with a reader it
+ * gets the output. */
+static void test_output_fifo(void **state)
+{
+    (void)state;
+    char fifo[300], link[300];
+    scratch_path(fifo, sizeof fifo, "p");
+    scratch_path(link, sizeof link, "out.json");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(symlink("p", link), 0);
+
+    child_result r = RUN_BOUNDED("-o a link to a FIFO", "schedule", "-o", link);
+    expect_bad_input(&r, link);
+    assert_non_null(strstr(r.err, "FIFO"));
+    child_result_deinit(&r);
+
+    r = RUN_BOUNDED("-o a FIFO with no reader", "schedule", "-o", fifo);
+    expect_bad_input(&r, fifo);
+    assert_non_null(strstr(r.err, "no reader"));
+    child_result_deinit(&r);
+
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(child_count_other_files(scratch, "p"), 1); /* the link */
+
+    /* with a reader: written through, as a pipe (the CSV fits its buffer) */
+    const int reader = open(fifo, O_RDONLY | O_NONBLOCK);
+    assert_true(reader >= 0);
+    r = RUN_BOUNDED("-o a FIFO with a reader", "schedule", "--format", "csv", "-o", fifo);
+    expect_success(&r);
+    child_result_deinit(&r);
+    char got[4096];
+    const ssize_t n = read(reader, got, sizeof got - 1);
+    close(reader);
+    assert_true(n > 0);
+    got[n] = '\0';
+    child_result direct = RUN("schedule", "--format", "csv");
+    assert_string_equal(got, direct.out);
+    child_result_deinit(&direct);
+}
+
+/* Replacing a file gives a plain file: the permission bits carry over,
+ * the setuid and setgid bits do not. */
+static void test_output_drops_setuid(void **state)
+{
+    (void)state;
+    char path[300];
+    write_file("tool", "#!/bin/sh\n", path, sizeof path);
+    assert_int_equal(chmod(path, 06755), 0);
+    child_result r = RUN("schedule", "--format", "csv", "-o", path);
+    expect_success(&r);
+    child_result_deinit(&r);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    if (st.st_mode & (S_ISUID | S_ISGID | 01000 /* sticky */))
+        fail_msg("the replaced file has mode %o: setuid, setgid or sticky survived",
+                 (unsigned)(st.st_mode & 07777));
+    assert_int_equal(st.st_mode & 0777, 0755);
+    assert_int_equal(child_count_other_files(scratch, "tool"), 0);
+}
+
+/* A symbolic link to a regular file (or to nothing) is itself replaced by
+ * the output; what it pointed to is not touched, nor created. */
+static void test_output_replaces_symlink(void **state)
+{
+    (void)state;
+    char target[300], link[300], dangling[300], nowhere[300];
+    write_file("target.txt", "the link's target\n", target, sizeof target);
+    scratch_path(link, sizeof link, "out.csv");
+    scratch_path(dangling, sizeof dangling, "dangling.csv");
+    scratch_path(nowhere, sizeof nowhere, "nowhere.txt");
+    assert_int_equal(symlink("target.txt", link), 0);
+    assert_int_equal(symlink("nowhere.txt", dangling), 0);
+
+    child_result direct = RUN("schedule", "--format", "csv");
+    const char *links[] = {link, dangling};
+    for (int k = 0; k < 2; k++) {
+        child_result r = RUN("schedule", "--format", "csv", "-o", links[k]);
+        expect_success(&r);
+        child_result_deinit(&r);
+        struct stat st;
+        assert_int_equal(lstat(links[k], &st), 0);
+        if (!S_ISREG(st.st_mode))
+            fail_msg("%s is not a regular file after the write (mode %o)", links[k],
+                     (unsigned)st.st_mode);
+        char *written = child_read_file(links[k], NULL);
+        assert_string_equal(written, direct.out);
+        free(written);
+    }
+    child_result_deinit(&direct);
+    char *kept = child_read_file(target, NULL);
+    assert_string_equal(kept, "the link's target\n");
+    free(kept);
+    assert_false(scratch_exists(nowhere));
+    assert_int_equal(scratch_count(scratch, (const char *const[]){CHILD_STDOUT_NAME,
+                                                                  CHILD_STDERR_NAME, "target.txt",
+                                                                  "out.csv", "dangling.csv", NULL}),
+                     0);
+}
+
+/* A file nobody may write is not replaced, whoever runs ppflow (root
+ * passes access(): the mode bits decide). */
+static void test_output_read_only(void **state)
+{
+    (void)state;
+    char path[300];
+    write_file("locked.json", "old content\n", path, sizeof path);
+    assert_int_equal(chmod(path, 0444), 0);
+    child_result r = RUN("schedule", "--format", "json", "-o", path);
+    expect_bad_input(&r, path);
+    assert_non_null(strstr(r.err, "read-only"));
+    child_result_deinit(&r);
+    char *kept = child_read_file(path, NULL);
+    assert_string_equal(kept, "old content\n");
+    free(kept);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0444);
+    assert_int_equal(child_count_other_files(scratch, "locked.json"), 0);
 }
 
 /* A full disk after valid input is an I/O failure: exit status 1. */
@@ -448,6 +728,13 @@ int main(void)
         cmocka_unit_test_setup(test_output_file_is_written_whole, before_each),
         cmocka_unit_test_setup(test_output_not_created_on_error, before_each),
         cmocka_unit_test_setup(test_output_into_missing_directory, before_each),
+        cmocka_unit_test_setup(test_still_into_missing_directory, before_each),
+        cmocka_unit_test_setup(test_schedule_sigint, before_each),
+        cmocka_unit_test_setup(test_schedule_sigterm, before_each),
+        cmocka_unit_test_setup(test_output_fifo, before_each),
+        cmocka_unit_test_setup(test_output_drops_setuid, before_each),
+        cmocka_unit_test_setup(test_output_replaces_symlink, before_each),
+        cmocka_unit_test_setup(test_output_read_only, before_each),
         cmocka_unit_test_setup(test_full_disk, before_each),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

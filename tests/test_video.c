@@ -180,6 +180,41 @@ static bool has_exited(pid_t pid)
     return info.si_pid == pid;
 }
 
+/* Waits up to CHILD_TIMEOUT seconds for the child; past that it is killed
+ * and the test fails, naming what hung. */
+static child_result wait_bounded(pid_t pid, const child_desc *d, const char *what)
+{
+    const double start = seconds_now();
+    while (!has_exited(pid) && seconds_now() - start < CHILD_TIMEOUT)
+        sleep_ms(5);
+    if (!has_exited(pid)) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, d);
+        child_result_deinit(&r);
+        fail_msg("%s: ppflow still ran after %.0f s (killed)", what, CHILD_TIMEOUT);
+    }
+    return child_wait(pid, d);
+}
+
+/* The path of the directory in dir whose name starts with prefix, when it
+ * holds at least one file; false otherwise. */
+static bool has_filled_directory(const char *dir, const char *prefix, char *found, size_t size)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    bool filled = false;
+    for (struct dirent *e; !filled && (e = readdir(d));) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        path_in(found, size, dir, e->d_name);
+        struct stat st;
+        if (lstat(found, &st) == 0 && S_ISDIR(st.st_mode))
+            filled = scratch_count(found, NULL) > 0;
+    }
+    closedir(d);
+    return filled;
+}
+
 /* True when dir holds a file whose name starts with prefix and that is not
  * empty. Not empty: ppflow also makes and drops an empty temporary to
  * check the directory before it draws, while a signal still ends it. */
@@ -676,6 +711,17 @@ static void test_bad_input(void **state)
         {{"--size", "320x180"}, "x.png", "--still"},
         {{"--fps", "0"}, "x.gif", "--fps"},
         {{"--range", "5:2"}, "f_%03d.png", "--range"},
+        /* frame counts that are not 1 to 10 million (nor any integer) */
+        {{"--speed", "1e-300"}, "x.mp4", "--speed"},
+        {{"--speed", "1e300"}, "x.gif", "--speed"},
+        {{"--duration", "1e300"}, "x.mp4", "--duration"},
+        {{"--duration", "1e-300"}, "f_%03d.png", "--duration"},
+        {{"--range", "0:1e-300"}, "x.mp4", "--range"},
+        {{"--range", "0:1e-300", "--duration", "1e300"}, "x.gif", "--duration"},
+        {{"--speed", "1e-6", "--fps", "240"}, "f_%03d.png", "--speed"},
+        {{"--range", "3:3.001"}, "x.mp4", "--range"},
+        /* the frame number in a folder's name */
+        {{"--size", "320x180"}, "f_%03d/x.png", "-o"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char path[400];
@@ -724,6 +770,43 @@ static void test_unwritable(void **state)
         assert_int_equal(child_count_other_files(out_dir, "file"), 0);
     }
     expect_content(file, "a regular file\n");
+
+    /* a FIFO, directly or through a link, and a read-only file: refused
+     * at once (an MP4 is reopened by name, so it must be a regular file) */
+    char fifo[400], link[400], locked[400];
+    path_in(fifo, sizeof fifo, out_dir, "fifo.mp4");
+    path_in(link, sizeof link, out_dir, "link.gif");
+    path_in(locked, sizeof locked, out_dir, "locked.mp4");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(symlink("fifo.mp4", link), 0);
+    write_text(locked, "old content\n");
+    assert_int_equal(chmod(locked, 0444), 0);
+    const char *const refused[] = {fifo, link, locked};
+    for (size_t c = 0; c < 3; c++) {
+        const char *const args[] = {"render",     "--size", SIZE, "--range",  "3:4",
+                                    "--duration", "0.1",    "-o", refused[c], NULL};
+        const child_desc d = ppflow_desc(args, 0);
+        child_result r = wait_bounded(child_start(&d), &d, refused[c]);
+        expect_status(&r, 2);
+        child_expect_one_line(&r, "ppflow: ", refused[c]);
+        child_result_deinit(&r);
+    }
+    expect_content(locked, "old content\n");
+    assert_int_equal(child_count_other_files(out_dir, "file"), 3);
+
+    /* an existing frame that may not be replaced: found before drawing,
+     * and no frame is written */
+    char pattern[400], frame[400];
+    path_in(pattern, sizeof pattern, out_dir, "f_%03d.png");
+    path_in(frame, sizeof frame, out_dir, "f_002.png");
+    write_text(frame, "old frame\n");
+    assert_int_equal(chmod(frame, 0444), 0);
+    child_result r = RENDER("--size", SIZE, "--range", "3:4", "--duration", "0.2", "-o", pattern);
+    expect_status(&r, 2);
+    child_expect_one_line(&r, "ppflow: ", frame);
+    child_result_deinit(&r);
+    expect_content(frame, "old frame\n");
+    assert_int_equal(child_count_other_files(out_dir, "file"), 4);
 }
 
 /* SIGINT or SIGTERM during an export: exit status 130, one line, no file
@@ -787,6 +870,58 @@ static void test_sigterm(void **state)
 {
     (void)state;
     interrupt_export(SIGTERM, true);
+}
+
+/* PNG frames go into one temporary directory beside them: a signal
+ * removes it and everything in it (exit 130, nothing left); SIGKILL,
+ * which cannot be caught, leaves that one directory and nothing else. */
+static void interrupt_png_frames(int sig)
+{
+    char pattern[400], tmp_dir[600];
+    path_in(pattern, sizeof pattern, out_dir, "f_%05d.png");
+    const char *const args[] = {"render", "--size",  "320x180", "--fps", "30", "--speed",
+                                "0.1",    "--quiet", "-o",      pattern, NULL};
+    const child_desc d = ppflow_desc(args, 0);
+    const pid_t pid = child_start(&d);
+    const double start = seconds_now();
+    bool started = false;
+    while (
+        !(started = has_filled_directory(out_dir, ".f_%05d.png.tmp.", tmp_dir, sizeof tmp_dir)) &&
+        !has_exited(pid) && seconds_now() - start < CHILD_TIMEOUT)
+        sleep_ms(5);
+    if (!started) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, &d);
+        fail_msg("no temporary directory with frames appeared in %s (status %d); stderr: %s",
+                 out_dir, r.status, r.err);
+    }
+    assert_int_equal(kill(pid, sig), 0);
+    child_result r = wait_bounded(pid, &d, "PNG frames after a signal");
+    if (sig == SIGKILL) {
+        assert_int_equal(r.signal, SIGKILL);
+        child_result_deinit(&r);
+        /* one entry, the temporary directory, with the frames inside */
+        assert_int_equal(child_count_other_files(out_dir, NULL), 1);
+        assert_true(scratch_exists(tmp_dir));
+        assert_true(scratch_count(tmp_dir, NULL) > 0);
+        return;
+    }
+    expect_status(&r, 130);
+    child_expect_one_line(&r, "ppflow: ", pattern);
+    child_result_deinit(&r);
+    assert_int_equal(child_count_other_files(out_dir, NULL), 0);
+}
+
+static void test_png_frames_sigint(void **state)
+{
+    (void)state;
+    interrupt_png_frames(SIGINT);
+}
+
+static void test_png_frames_sigkill(void **state)
+{
+    (void)state;
+    interrupt_png_frames(SIGKILL);
 }
 
 /* A full disk, as a file size limit on the child: writes past 64 KB fail
@@ -874,6 +1009,8 @@ int main(void)
         cmocka_unit_test_setup(test_unwritable, before_each),
         cmocka_unit_test_setup(test_sigint, before_each),
         cmocka_unit_test_setup(test_sigterm, before_each),
+        cmocka_unit_test_setup(test_png_frames_sigint, before_each),
+        cmocka_unit_test_setup(test_png_frames_sigkill, before_each),
         cmocka_unit_test_setup(test_full_disk, before_each),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

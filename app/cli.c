@@ -612,7 +612,8 @@ static void print_schedules(FILE *f)
 }
 
 static const char exit_help[] =
-    "exit status: 0 success, 1 write failure after valid input, 2 bad input\n";
+    "exit status: 0 success, 1 write failure after valid input, 2 bad input (a scenario over\n"
+    "the limits included), 130 interrupted while writing -o FILE\n";
 
 /* ---- commands -------------------------------------------------------------- */
 
@@ -724,9 +725,9 @@ static int cmd_schedule(int argc, char **argv)
                            write_table);
 }
 
-/* Parses and builds; on bad input prints one line and returns exit status
- * 2 (before any window opens); on --help prints it and returns 0; else -1
- * with the session built. */
+/* Parses and builds, scene included; on bad input prints one line and
+ * returns exit status 2 (before any window opens); on --help prints it and
+ * returns 0; else -1 with the session built. */
 static int parse_and_build(int argc, char **argv, const char *command, unsigned allowed,
                            void (*print_help)(FILE *f), cli_args *a, session *b)
 {

@@ -21,10 +21,11 @@
  *
  * Errors: one line `ppflow: <message>` on stderr. Exit status 0 on success,
  * 2 for bad input (unknown command, flag or format, a missing value, a bad
- * scenario, a deadlocking program, an -o path that cannot be created), 1 for
- * a failure after the input was found good (a full disk, no EGL), 130 when
- * an export was interrupted (SIGINT, SIGTERM). An -o file is either written
- * completely or not touched (output.h).
+ * scenario, a scenario over the budget of budget.h, a deadlocking program,
+ * an -o path that cannot be created or is refused), 1 for a failure after
+ * the input was found good (a full disk, no EGL), 130 when writing an -o
+ * file or an export was interrupted (SIGINT, SIGTERM). An -o file is either
+ * written completely or not touched (output.h).
  */
 #ifndef PPFLOW_CLI_H
 #define PPFLOW_CLI_H

@@ -26,7 +26,10 @@ typedef struct csv_rows {
 static void rows_push(csv_rows *t, action a)
 {
     if (t->count == t->cap) {
+        /* Doubling, but never past what the budget lets a CSV hold. */
         t->cap = t->cap ? t->cap * 2 : 256;
+        if (t->cap > BUDGET_MAX_ACTIONS + 2)
+            t->cap = (int)BUDGET_MAX_ACTIONS + 2;
         t->cells = ppf_realloc(t->cells, sizeof(action) * (size_t)t->cap);
     }
     t->cells[t->count++] = a;

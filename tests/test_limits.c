@@ -70,6 +70,9 @@ static void test_crashes_are_bad_input(void **state)
     r = RUN("render", "--still", "1", "--stages", "8", "--layers-per-stage", "1024",
             "--microbatches", "262144", "-o", png);
     expect_refused(&r, "objects to draw");
+    /* The viewer refuses it before it looks for a display. */
+    r = RUN("--dp", "1000000", "--microbatches", "64");
+    expect_refused(&r, "objects to draw: at most 5e7");
     r = RUN("schedule", "--f", "1e308", "--b", "1e308");
     expect_refused(&r, "costs: the iteration's length overflows");
     r = RUN("schedule", "--f", "1e11", "--b", "1e11", "--format", "json");

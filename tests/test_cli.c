@@ -53,71 +53,14 @@ static child_result run_args(const char *const *args)
  * exits after a signal): bounded, so that no test can hang. */
 #define CHILD_TIMEOUT 20.0
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* True once the child has exited (it stays waitable for child_wait). */
-static bool has_exited(pid_t pid)
-{
-    siginfo_t info = {0};
-    assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT), 0);
-    return info.si_pid == pid;
-}
-
-/* Waits up to CHILD_TIMEOUT seconds for the child; past that it is killed
- * and the test fails, naming what hung. */
-static child_result wait_bounded(pid_t pid, const child_desc *d, const char *what)
-{
-    const double start = seconds_now();
-    while (!has_exited(pid) && seconds_now() - start < CHILD_TIMEOUT)
-        sleep_ms(5);
-    if (!has_exited(pid)) {
-        kill(pid, SIGKILL);
-        child_result r = child_wait(pid, d);
-        child_result_deinit(&r);
-        fail_msg("%s: ppflow still ran after %.0f s (killed)", what, CHILD_TIMEOUT);
-    }
-    return child_wait(pid, d);
-}
-
 /* run_args with a time limit. */
 static child_result run_bounded(const char *const *args, const char *what)
 {
     const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
-    return wait_bounded(child_start(&d), &d, what);
+    return child_wait_bounded(child_start(&d), &d, CHILD_TIMEOUT, what);
 }
 
 #define RUN_BOUNDED(what, ...) run_bounded((const char *const[]){__VA_ARGS__, NULL}, what)
-
-/* True when dir holds a file whose name starts with prefix and that is not
- * empty: the temporary that is being written, not the probe's (ppflow makes
- * and drops an empty one to check the directory before it simulates). */
-static bool has_written_entry(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    bool found = false;
-    for (struct dirent *e; !found && (e = readdir(d));) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        found = stat(path, &st) == 0 && st.st_size > 0;
-    }
-    closedir(d);
-    return found;
-}
 
 /* Exit 0, nothing on stderr. */
 static void expect_success(const child_result *r)
@@ -479,10 +422,10 @@ static void test_still_into_missing_directory(void **state)
     (void)state;
     char path[300];
     scratch_path(path, sizeof path, "missing_dir/x.png");
-    const double start = seconds_now();
+    const double start = child_seconds();
     child_result r =
         RUN_BOUNDED("--still into a missing folder", "render", "--still", "1", "-o", path);
-    const double took = seconds_now() - start;
+    const double took = child_seconds() - start;
     expect_bad_input(&r, path);
     child_result_deinit(&r);
     print_message("--still into a missing folder: refused in %.3f s\n", took);
@@ -506,20 +449,20 @@ static void interrupt_schedule(int sig, bool existing_target)
     const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
     const pid_t pid = child_start(&d);
 
-    const double start = seconds_now();
+    const double start = child_seconds();
     bool started = false;
-    while (!(started = has_written_entry(scratch, ".big.json.tmp.")) && !has_exited(pid) &&
-           seconds_now() - start < CHILD_TIMEOUT)
-        sleep_ms(2);
+    while (!(started = child_has_written_entry(scratch, ".big.json.tmp.")) && !child_has_exited(pid) &&
+           child_seconds() - start < CHILD_TIMEOUT)
+        child_sleep_ms(2);
     if (!started) {
         kill(pid, SIGKILL);
         child_result r = child_wait(pid, &d);
         fail_msg("no temporary with data appeared (status %d); stderr: %s", r.status, r.err);
     }
     assert_int_equal(kill(pid, sig), 0);
-    const double sent = seconds_now();
-    child_result r = wait_bounded(pid, &d, "schedule -o after a signal");
-    print_message("signal %d: stopped %.3f s after it was sent\n", sig, seconds_now() - sent);
+    const double sent = child_seconds();
+    child_result r = child_wait_bounded(pid, &d, CHILD_TIMEOUT, "schedule -o after a signal");
+    print_message("signal %d: stopped %.3f s after it was sent\n", sig, child_seconds() - sent);
     if (r.status != 130)
         fail_msg("expected status 130, got %d (signal %d); stderr: %s", r.status, r.signal, r.err);
     child_expect_one_line(&r, "ppflow: ", path);

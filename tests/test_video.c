@@ -159,43 +159,6 @@ static void expect_content(const char *path, const char *text)
     free(got);
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* True once the child has exited (it stays waitable for child_wait). */
-static bool has_exited(pid_t pid)
-{
-    siginfo_t info = {0};
-    assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT), 0);
-    return info.si_pid == pid;
-}
-
-/* Waits up to CHILD_TIMEOUT seconds for the child; past that it is killed
- * and the test fails, naming what hung. */
-static child_result wait_bounded(pid_t pid, const child_desc *d, const char *what)
-{
-    const double start = seconds_now();
-    while (!has_exited(pid) && seconds_now() - start < CHILD_TIMEOUT)
-        sleep_ms(5);
-    if (!has_exited(pid)) {
-        kill(pid, SIGKILL);
-        child_result r = child_wait(pid, d);
-        child_result_deinit(&r);
-        fail_msg("%s: ppflow still ran after %.0f s (killed)", what, CHILD_TIMEOUT);
-    }
-    return child_wait(pid, d);
-}
-
 /* The path of the directory in dir whose name starts with prefix, when it
  * holds at least one file; false otherwise. */
 static bool has_filled_directory(const char *dir, const char *prefix, char *found, size_t size)
@@ -213,26 +176,6 @@ static bool has_filled_directory(const char *dir, const char *prefix, char *foun
     }
     closedir(d);
     return filled;
-}
-
-/* True when dir holds a file whose name starts with prefix and that is not
- * empty. Not empty: ppflow also makes and drops an empty temporary to
- * check the directory before it draws, while a signal still ends it. */
-static bool has_written_entry(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    bool found = false;
-    for (struct dirent *e; !found && (e = readdir(d));) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        char path[600];
-        path_in(path, sizeof path, dir, e->d_name);
-        struct stat st;
-        found = stat(path, &st) == 0 && st.st_size > 0;
-    }
-    closedir(d);
-    return found;
 }
 
 /* ---- reading the files back ------------------------------------------------ */
@@ -786,7 +729,7 @@ static void test_unwritable(void **state)
         const char *const args[] = {"render",     "--size", SIZE, "--range",  "3:4",
                                     "--duration", "0.1",    "-o", refused[c], NULL};
         const child_desc d = ppflow_desc(args, 0);
-        child_result r = wait_bounded(child_start(&d), &d, refused[c]);
+        child_result r = child_wait_bounded(child_start(&d), &d, CHILD_TIMEOUT, refused[c]);
         expect_status(&r, 2);
         child_expect_one_line(&r, "ppflow: ", refused[c]);
         child_result_deinit(&r);
@@ -825,11 +768,11 @@ static void interrupt_export(int sig, bool existing_target)
     const child_desc d = ppflow_desc(args, 0);
     const pid_t pid = child_start(&d);
 
-    const double start = seconds_now();
+    const double start = child_seconds();
     bool started = false;
-    while (!(started = has_written_entry(out_dir, ".long.mp4.tmp.")) && !has_exited(pid) &&
-           seconds_now() - start < CHILD_TIMEOUT)
-        sleep_ms(5);
+    while (!(started = child_has_written_entry(out_dir, ".long.mp4.tmp.")) && !child_has_exited(pid) &&
+           child_seconds() - start < CHILD_TIMEOUT)
+        child_sleep_ms(5);
     if (!started) {
         kill(pid, SIGKILL);
         child_result r = child_wait(pid, &d);
@@ -837,16 +780,16 @@ static void interrupt_export(int sig, bool existing_target)
                  r.err);
     }
     assert_int_equal(kill(pid, sig), 0);
-    const double sent = seconds_now();
-    while (!has_exited(pid) && seconds_now() - sent < CHILD_TIMEOUT)
-        sleep_ms(5);
-    if (!has_exited(pid)) {
+    const double sent = child_seconds();
+    while (!child_has_exited(pid) && child_seconds() - sent < CHILD_TIMEOUT)
+        child_sleep_ms(5);
+    if (!child_has_exited(pid)) {
         kill(pid, SIGKILL);
         child_wait(pid, &d);
         fail_msg("ppflow did not stop within %.0f s of signal %d", CHILD_TIMEOUT, sig);
     }
     child_result r = child_wait(pid, &d);
-    print_message("signal %d: stopped %.3f s after it was sent\n", sig, seconds_now() - sent);
+    print_message("signal %d: stopped %.3f s after it was sent\n", sig, child_seconds() - sent);
     expect_status(&r, 130);
     child_expect_one_line(&r, "ppflow: ", path);
     child_result_deinit(&r);
@@ -883,12 +826,12 @@ static void interrupt_png_frames(int sig)
                                 "0.1",    "--quiet", "-o",      pattern, NULL};
     const child_desc d = ppflow_desc(args, 0);
     const pid_t pid = child_start(&d);
-    const double start = seconds_now();
+    const double start = child_seconds();
     bool started = false;
     while (
         !(started = has_filled_directory(out_dir, ".f_%05d.png.tmp.", tmp_dir, sizeof tmp_dir)) &&
-        !has_exited(pid) && seconds_now() - start < CHILD_TIMEOUT)
-        sleep_ms(5);
+        !child_has_exited(pid) && child_seconds() - start < CHILD_TIMEOUT)
+        child_sleep_ms(5);
     if (!started) {
         kill(pid, SIGKILL);
         child_result r = child_wait(pid, &d);
@@ -896,7 +839,7 @@ static void interrupt_png_frames(int sig)
                  out_dir, r.status, r.err);
     }
     assert_int_equal(kill(pid, sig), 0);
-    child_result r = wait_bounded(pid, &d, "PNG frames after a signal");
+    child_result r = child_wait_bounded(pid, &d, CHILD_TIMEOUT, "PNG frames after a signal");
     if (sig == SIGKILL) {
         assert_int_equal(r.signal, SIGKILL);
         child_result_deinit(&r);

@@ -1,6 +1,7 @@
 /* child.c - run a program, capture its outputs, look at its files. See child.h. */
 #include "child.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -161,4 +163,55 @@ int child_count_other_files(const char *dir, const char *allowed)
 {
     return scratch_count(dir, (const char *const[]){CHILD_STDOUT_NAME, CHILD_STDERR_NAME, allowed,
                                                      NULL});
+}
+
+double child_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void child_sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+bool child_has_exited(pid_t pid)
+{
+    siginfo_t info = {0};
+    assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT), 0);
+    return info.si_pid == pid;
+}
+
+child_result child_wait_bounded(pid_t pid, const child_desc *d, double seconds, const char *what)
+{
+    const double start = child_seconds();
+    while (!child_has_exited(pid) && child_seconds() - start < seconds)
+        child_sleep_ms(5);
+    if (!child_has_exited(pid)) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, d);
+        child_result_deinit(&r);
+        fail_msg("%s: ppflow still ran after %.0f s (killed)", what, seconds);
+    }
+    return child_wait(pid, d);
+}
+
+bool child_has_written_entry(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    bool found = false;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        found = stat(path, &st) == 0 && st.st_size > 0;
+    }
+    closedir(d);
+    return found;
 }

@@ -69,6 +69,22 @@ child_result child_run(const child_desc *d);
  * with `prefix` and contains `names` (the option or path it must name). */
 void child_expect_one_line(const child_result *r, const char *prefix, const char *names);
 
+/* child_wait with a time limit: past `seconds` the child is killed and the
+ * test fails, naming `what` (a run that must not hang: a FIFO target). */
+child_result child_wait_bounded(pid_t pid, const child_desc *d, double seconds, const char *what);
+
+/* True once the child has exited; it stays waitable for child_wait. */
+bool child_has_exited(pid_t pid);
+
+/* True when dir holds a file whose name starts with prefix and that is not
+ * empty: a temporary being written, not an empty probe (ppflow makes and
+ * drops one to check a directory before it works). */
+bool child_has_written_entry(const char *dir, const char *prefix);
+
+/* A monotonic clock in seconds, and a sleep, for polling a child. */
+double child_seconds(void);
+void child_sleep_ms(long ms);
+
 /* Frees the outputs and zeroes the result; accepts a zeroed result. */
 void child_result_deinit(child_result *r);
 

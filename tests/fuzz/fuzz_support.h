@@ -38,7 +38,7 @@
  * libFuzzer, one core):
  *   - the exporters, their JSON read back with cJSON, the report and the
  *     scene cost about 25 us per action: 0.14 s at 4800 actions, 1.2 s at
- *     48000 (the Chrome trace's events are most of it);
+ *     48000 (most of it ASan allocations of cJSON reading the exports back);
  *   - building and simulating the largest programs the budget accepts takes
  *     5 to 8 s (zbv P=1000 M=600, 1f1b P=8 M=800000) and 0.8-1 GB: next to
  *     -timeout=10, and a corpus holding a few such inputs would spend its

@@ -63,6 +63,28 @@ static void pad(FILE *f, int n)
         fputc(' ', f);
 }
 
+/* Prints the parts on one line, three spaces apart, starting a new line
+ * where the next part would pass the width (each part is shorter than the
+ * narrowest width, REPORT_MIN_WIDTH). */
+static void print_parts(FILE *f, const char *const *parts, int n, int width)
+{
+    int used = 0;
+    for (int k = 0; k < n; k++) {
+        int w = text_width(parts[k]);
+        if (used && used + 3 + w >= width) {
+            fputc('\n', f);
+            used = 0;
+        }
+        if (used) {
+            fputs("   ", f);
+            used += 3;
+        }
+        fputs(parts[k], f);
+        used += w;
+    }
+    fputc('\n', f);
+}
+
 /* Writes s left- or right-aligned in a field of `width` columns. */
 static void put_cell(FILE *f, const char *s, int width, bool right)
 {
@@ -598,7 +620,7 @@ static const cell_style styles[CELL_KINDS] = {
     [CELL_I] = {"I", "╌", 0xE69F00, 214, 172, true, "I3", "backward for inputs"},
     [CELL_W] = {"W", "┈", 0x009E73, 36, 29, true, "W3", "backward for weights"},
     [CELL_FB] = {"&", "═", 0xCC79A7, 175, 132, true, "F7B3",
-                 "(or 7/3) forward of 7 overlapped with backward of 3"},
+                 "F of 7 overlapped with B of 3"},
     [CELL_AR] = {"A", "═", 0xCC79A7, 175, 132, true, "A5", "all-reduce of stage 5"},
 };
 
@@ -1083,7 +1105,8 @@ void report_gantt(const timeline *tl, FILE *f, int width, bool colour)
     snprintf(parts[1], sizeof parts[1], "makespan %s", num(tl->makespan, a));
     snprintf(parts[2], sizeof parts[2], "bubble %.1f%%", 100.0 * tl->bubble_fraction);
     if (!(tl->makespan > 0)) {
-        fprintf(f, "%s   %s\n(nothing to draw: the iteration takes no time)\n", parts[0], parts[1]);
+        snprintf(parts[2], sizeof parts[2], "(nothing to draw: it takes no time)");
+        print_parts(f, (const char *const[]){parts[0], parts[1], parts[2]}, 3, width);
         return;
     }
     /* Whole columns per time unit when the iteration fits, so blocks of
@@ -1099,22 +1122,7 @@ void report_gantt(const timeline *tl, FILE *f, int width, bool colour)
         g.compressed = true;
         snprintf(parts[3], sizeof parts[3], "(1 column = %s time units)", num(g.scale, b));
     }
-    /* The header line, broken where it would pass the width. */
-    int used = 0;
-    for (int k = 0; k < 4; k++) {
-        int w = text_width(parts[k]);
-        if (used && used + 3 + w >= width) {
-            fputc('\n', f);
-            used = 0;
-        }
-        if (used) {
-            fputs("   ", f);
-            used += 3;
-        }
-        fputs(parts[k], f);
-        used += w;
-    }
-    fputc('\n', f);
+    print_parts(f, (const char *const[]){parts[0], parts[1], parts[2], parts[3]}, 4, width);
     g.cols = (int)ceil(tl->makespan / g.scale - 1e-9);
     if (g.cols < 1)
         g.cols = 1;
@@ -1153,12 +1161,15 @@ void report_gantt(const timeline *tl, FILE *f, int width, bool colour)
     }
     draw_axis(&g);
     draw_legend(&g, &k, ar_rows, width);
-    if (ar_any && !ar_rows)
-        fprintf(f,
-                "all-reduce: D=%d replicas, but the all-reduce takes no time (set --allreduce)\n",
-                tl->dp);
-    else if (ar_rows && !ar_per_rank)
-        fputs("all-reduce row: share of ranks reducing, ░ few .. █ all\n", f);
+    if (ar_any && !ar_rows) {
+        char replicas[48];
+        snprintf(replicas, sizeof replicas, "all-reduce: D=%d replicas,", tl->dp);
+        print_parts(f, (const char *const[]){replicas, "but it takes no time (set --allreduce)"},
+                    2, width);
+    } else if (ar_rows && !ar_per_rank) {
+        print_parts(f, (const char *const[]){"all-reduce row: share of ranks reducing,", "░ few .. █ all"},
+                    2, width);
+    }
     free(g.acc);
     free(g.pick);
 }

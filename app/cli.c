@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "budget.h"
 #include "camera.h"
 #include "encoder.h"
 #include "render_command.h"
@@ -300,8 +301,10 @@ static bool parse_time(const char *text, const char *name, double *out, ppf_erro
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < 0)
-        return ppf_fail(err, "%s = \"%.40s\": must be a number from 0 up", name, text);
+    /* Times past the longest iteration (budget.h) mean nothing, and a speed
+     * of 1e308 would overflow to infinity once the viewer scales it. */
+    if (errno || end == text || *end != '\0' || !isfinite(v) || v < 0 || v > BUDGET_MAX_TIME)
+        return ppf_fail(err, "%s = \"%.40s\": must be a number from 0 to 1e12", name, text);
     *out = v;
     return true;
 }

@@ -73,6 +73,12 @@ static void test_crashes_are_bad_input(void **state)
     /* The viewer refuses it before it looks for a display. */
     r = RUN("--dp", "1000000", "--microbatches", "64");
     expect_refused(&r, "objects to draw: at most 5e7");
+    /* Times and speeds past the longest iteration, which the viewer would
+     * scale to infinity. */
+    r = RUN("--speed", "1e308");
+    expect_refused(&r, "--speed = \"1e308\": must be a number from 0 to 1e12");
+    r = RUN("render", "--still", "1e13", "-o", png);
+    expect_refused(&r, "--still");
     r = RUN("schedule", "--f", "1e308", "--b", "1e308");
     expect_refused(&r, "costs: the iteration's length overflows");
     r = RUN("schedule", "--f", "1e11", "--b", "1e11", "--format", "json");

@@ -107,10 +107,11 @@ bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microb
     if (n <= BUDGET_MAX_OBJECTS)
         return true;
     char a[32], b[32];
-    return ppf_fail(err,
-                    "dp x stages x layers_per_stage x microbatches = %lld x %lld x %lld x %lld: %s "
-                    "objects to draw: at most %s; use fewer replicas, layers per stage or micro-batches",
-                    (long long)replicas, (long long)stages, (long long)layers_per_stage,
-                    (long long)microbatches, short_number(n == INT64_MAX ? rough : (double)n, a),
-                    short_number((double)BUDGET_MAX_OBJECTS, b));
+    return ppf_fail(
+        err,
+        "dp x stages x layers_per_stage x microbatches = %lld x %lld x %lld x %lld: %s "
+        "objects to draw: at most %s; use fewer replicas, layers per stage or micro-batches",
+        (long long)replicas, (long long)stages, (long long)layers_per_stage,
+        (long long)microbatches, short_number(n == INT64_MAX ? rough : (double)n, a),
+        short_number((double)BUDGET_MAX_OBJECTS, b));
 }

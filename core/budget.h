@@ -37,10 +37,10 @@
 
 #include "error.h"
 
-#define BUDGET_MAX_ACTIONS 20000000LL  /* actions of a program, idle steps included */
-#define BUDGET_MAX_GRID 10000000LL     /* stages x micro-batches */
-#define BUDGET_MAX_OBJECTS 50000000LL  /* scene objects drawn, over all replicas */
-#define BUDGET_MAX_TIME 1e12           /* the iteration's length, in time units */
+#define BUDGET_MAX_ACTIONS 20000000LL /* actions of a program, idle steps included */
+#define BUDGET_MAX_GRID 10000000LL    /* stages x micro-batches */
+#define BUDGET_MAX_OBJECTS 50000000LL /* scene objects drawn, over all replicas */
+#define BUDGET_MAX_TIME 1e12          /* the iteration's length, in time units */
 
 /* The most actions a generator writes on one rank: 3 compute actions per
  * (stage, micro-batch) of the rank's V stages, plus idle padding that grows

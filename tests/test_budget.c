@@ -54,13 +54,13 @@ static void test_generators_within_count(void **state)
     (void)state;
     int n = 0;
     const schedule_info *list = schedule_list(&n);
-    const int sizes[][2] = {{1, 1}, {2, 4}, {4, 8}, {4, 16}, {8, 8}, {8, 64}, {16, 32}, {3, 9},
-                             {64, 1}, {128, 1}, {128, 128}, {33, 7}};
+    const int sizes[][2] = {{1, 1},   {2, 4}, {4, 8},  {4, 16},  {8, 8},     {8, 64},
+                            {16, 32}, {3, 9}, {64, 1}, {128, 1}, {128, 128}, {33, 7}};
     for (int k = 0; k < n; k++) {
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
             for (int v = 0; v <= 8; v++) {
-                schedule_params sp = {.ranks = sizes[z][0], .microbatches = sizes[z][1],
-                                      .stages_per_rank = v};
+                schedule_params sp = {
+                    .ranks = sizes[z][0], .microbatches = sizes[z][1], .stages_per_rank = v};
                 program p;
                 ppf_error err = {{0}};
                 if (!schedule_generate(list[k].name, &sp, &p, &err))

@@ -44,8 +44,7 @@ static void in_scratch(char *buf, size_t size, const char *name)
 static void expect_refused(child_result *r, const char *names)
 {
     if (r->status != 2)
-        fail_msg("expected status 2, got %d (signal %d); stderr: %s", r->status, r->signal,
-                 r->err);
+        fail_msg("expected status 2, got %d (signal %d); stderr: %s", r->status, r->signal, r->err);
     child_expect_one_line(r, "ppflow: ", names);
     assert_int_equal(child_count_other_files(scratch, NULL), 0);
     child_result_deinit(r);
@@ -64,8 +63,8 @@ static void test_crashes_are_bad_input(void **state)
     (void)state;
     char png[300];
     in_scratch(png, sizeof png, "x.png");
-    child_result r = RUN("render", "--still", "1", "--dp", "1000000", "--microbatches", "64", "-o",
-                         png);
+    child_result r =
+        RUN("render", "--still", "1", "--dp", "1000000", "--microbatches", "64", "-o", png);
     expect_refused(&r, "objects to draw: at most 5e7");
     r = RUN("render", "--still", "1", "--stages", "8", "--layers-per-stage", "1024",
             "--microbatches", "262144", "-o", png);
@@ -104,8 +103,8 @@ static void test_render_just_under_and_over(void **state)
     int m = largest_drawable_microbatches();
     snprintf(m_under, sizeof m_under, "%d", m);
     snprintf(m_over, sizeof m_over, "%d", m + 1);
-    child_result r = RUN("render", "--still", "1", "--size", "160x90", "--stages", "16", "--dp", "8",
-                         "--microbatches", m_over, "-o", png);
+    child_result r = RUN("render", "--still", "1", "--size", "160x90", "--stages", "16", "--dp",
+                         "8", "--microbatches", m_over, "-o", png);
     expect_refused(&r, "8 x 16 x 2 x");
     r = RUN("render", "--still", "1", "--size", "160x90", "--stages", "16", "--dp", "8",
             "--microbatches", m_under, "-o", png);
@@ -134,8 +133,8 @@ static void test_schedule_just_under_and_over(void **state)
     snprintf(m_under, sizeof m_under, "%lld", m);
     snprintf(m_over, sizeof m_over, "%lld", m + 1);
     in_scratch(csv, sizeof csv, "largest.csv");
-    child_result r = RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches",
-                         m_over);
+    child_result r =
+        RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches", m_over);
     expect_refused(&r, "actions: at most 2e7");
     r = RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches", m_under,
             "--format", "csv", "-o", csv);
@@ -162,8 +161,8 @@ static void test_ranks_above_int16(void **state)
     snprintf(spec, sizeof spec, "csv:%s", csv);
     const char *formats[] = {"table", "json", "chrome-trace"};
     for (int k = 0; k < 3; k++) {
-        child_result r = RUN("schedule", "--schedule", spec, "--allreduce", "1", "--format",
-                             formats[k]);
+        child_result r =
+            RUN("schedule", "--schedule", spec, "--allreduce", "1", "--format", formats[k]);
         expect_ok(&r);
         /* No negative rank in any form: "rank": -1, "tid": -5, a row "-3". */
         assert_null(strstr(r.out, "\"rank\":-"));
@@ -185,9 +184,9 @@ static void test_numbers_written_are_finite(void **state)
     (void)state;
     const char *formats[] = {"table", "json", "chrome-trace", "gantt"};
     for (int k = 0; k < 4; k++) {
-        child_result r = RUN("schedule", "--schedule", "zb-h1", "--f", "1e-300", "--b", "3e10",
-                             "--p2p", "1e-300", "--dp", "4", "--allreduce", "1e9", "--format",
-                             formats[k]);
+        child_result r =
+            RUN("schedule", "--schedule", "zb-h1", "--f", "1e-300", "--b", "3e10", "--p2p",
+                "1e-300", "--dp", "4", "--allreduce", "1e9", "--format", formats[k]);
         expect_ok(&r);
         for (const char *bad = r.out; (bad = strstr(bad, "nan")) != NULL; bad++)
             fail_msg("%s has nan: %.40s", formats[k], bad);

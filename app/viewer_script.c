@@ -292,9 +292,20 @@ bool viewer_script_load(viewer_script *sc, const char *path, ppf_error *err)
 {
     *sc = (viewer_script){0};
     size_t size = 0;
-    sc->text = read_whole(path, &size, err);
-    if (!sc->text)
+    char *text = read_whole(path, &size, err);
+    return text && viewer_script_parse(sc, text, size, path, err);
+}
+
+bool viewer_script_parse(viewer_script *sc, char *text, size_t size, const char *path,
+                         ppf_error *err)
+{
+    *sc = (viewer_script){.text = text};
+    if (size > VIEWER_SCRIPT_BYTES_MAX) {
+        ppf_fail(err, "%.200s: over %d bytes: a script is at most 1 MiB", path,
+                 VIEWER_SCRIPT_BYTES_MAX);
+        viewer_script_deinit(sc);
         return false;
+    }
     reader r = {.path = path, .err = err};
     int cap = 0, frames = 0;
     char *end = sc->text + size;

@@ -99,6 +99,12 @@ typedef struct viewer_script {
  * false with one line in err (and sc left empty) on the first thing wrong. */
 bool viewer_script_load(viewer_script *sc, const char *path, ppf_error *err);
 
+/* The same for a script already in memory: text holds size bytes in a
+ * malloc'd buffer of at least size + 1 (lines are cut in place), which sc
+ * takes over, also on failure; path names it in messages. */
+bool viewer_script_parse(viewer_script *sc, char *text, size_t size, const char *path,
+                         ppf_error *err);
+
 /* Frees what viewer_script_load kept; accepts a zeroed or deinited script. */
 void viewer_script_deinit(viewer_script *sc);
 

@@ -16,21 +16,6 @@
 
 /* ---- failing loudly ------------------------------------------------------ */
 
-#define FUZZ_FAIL(...)                                                                             \
-    do {                                                                                           \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                            \
-        fprintf(stderr, __VA_ARGS__);                                                              \
-        fputc('\n', stderr);                                                                       \
-        abort();                                                                                   \
-    } while (0)
-
-/* A promise about a number: prints the expression and both sides. */
-#define FUZZ_CHECK(cond, a, b)                                                                     \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            FUZZ_FAIL("%s fails: %.17g vs %.17g", #cond, (double)(a), (double)(b));                \
-    } while (0)
-
 void fuzz_check_message(const ppf_error *err)
 {
     if (err->message[0] == '\0')

@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "error.h"
 #include "program.h"
@@ -51,6 +53,23 @@ enum {
 };
 /* Actions (the budget's own count, budget_generated_per_rank x ranks) up to
  * which a generated program is built and simulated: at most about 0.3 s. */
+/* A broken promise: the place and what broke, then abort(), which libFuzzer
+ * records as a finding. */
+#define FUZZ_FAIL(...)                                                                             \
+    do {                                                                                           \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                            \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fputc('\n', stderr);                                                                       \
+        abort();                                                                                   \
+    } while (0)
+
+/* A promise about a number: prints the expression and both sides. */
+#define FUZZ_CHECK(cond, a, b)                                                                     \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            FUZZ_FAIL("%s fails: %.17g vs %.17g", #cond, (double)(a), (double)(b));                \
+    } while (0)
+
 #define FUZZ_MAX_BUILD 250000.0
 
 /* What the user's picture and terminal look like: the scene's sizes (as

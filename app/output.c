@@ -16,7 +16,10 @@
 
 bool output_is_stdout(const char *path)
 {
-    return path == NULL || strcmp(path, "-") == 0;
+    /* /dev/stdout names the descriptor ppflow already holds, not a file:
+     * scripts write it out of habit, and following its link would be
+     * following a link to a stream, which is refused. */
+    return path == NULL || strcmp(path, "-") == 0 || strcmp(path, "/dev/stdout") == 0;
 }
 
 /* The directory part of path ("." when it has none), and a template for the
@@ -294,7 +297,8 @@ bool output_check(const char *path, output_use use, ppf_error *err)
 {
     if (output_is_stdout(path))
         return use == OUTPUT_STREAM ||
-               ppf_fail(err, "-o -: this output cannot go to standard output; give a file name");
+               ppf_fail(err, "-o %s: this output cannot go to standard output; give a file name",
+                        path ? path : "-");
     target t;
     return inspect(path, use, &t, err);
 }

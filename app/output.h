@@ -77,7 +77,7 @@ typedef enum output_use {
     OUTPUT_BY_NAME, /* output_reserve: only a regular file (new or replaced) will do */
 } output_use;
 
-/* True when path names standard output ("-" or NULL). */
+/* True when path names standard output ("-", "/dev/stdout" or NULL). */
 bool output_is_stdout(const char *path);
 
 /* Opens the target for writing (a temporary beside it, or stdout). */

@@ -619,6 +619,23 @@ static void test_output_read_only(void **state)
     assert_int_equal(child_count_other_files(scratch, "locked.json"), 0);
 }
 
+/* /dev/stdout is standard output, as "-" is; /dev/stderr, another link to a
+ * stream, is refused rather than followed. */
+static void test_output_dev_stdout(void **state)
+{
+    (void)state;
+    child_result dash = RUN("schedule", "--format", "csv", "-o", "-");
+    expect_success(&dash);
+    child_result dev = RUN("schedule", "--format", "csv", "-o", "/dev/stdout");
+    expect_success(&dev);
+    assert_string_equal(dev.out, dash.out);
+    child_result_deinit(&dev);
+    child_result_deinit(&dash);
+    child_result r = RUN("schedule", "--format", "csv", "-o", "/dev/stderr");
+    expect_bad_input(&r, "/dev/stderr");
+    child_result_deinit(&r);
+}
+
 /* A full disk after valid input is an I/O failure: exit status 1. */
 static void test_full_disk(void **state)
 {
@@ -678,6 +695,7 @@ int main(void)
         cmocka_unit_test_setup(test_output_drops_setuid, before_each),
         cmocka_unit_test_setup(test_output_replaces_symlink, before_each),
         cmocka_unit_test_setup(test_output_read_only, before_each),
+        cmocka_unit_test_setup(test_output_dev_stdout, before_each),
         cmocka_unit_test_setup(test_full_disk, before_each),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -11,10 +11,13 @@
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "budget.h"
 #include "csv.h"
@@ -964,9 +967,23 @@ bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *
 
 bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Opened without blocking: a FIFO with no writer (a link to one in a
+     * repository, say) reads as empty instead of hanging the program. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
         return ppf_fail(err, "%s: cannot open: %s", show_path(path).s, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return ppf_fail(err, "%s: is a directory, not a scenario file", show_path(path).s);
+    }
+    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return ppf_fail(err, "%s: cannot open: %s", show_path(path).s, strerror(e));
+    }
     size_t len = 0, cap = 0;
     char *text = NULL;
     bool ok = false;

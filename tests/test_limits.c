@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -216,6 +217,28 @@ static void test_control_characters_escaped(void **state)
     scratch_empty(scratch);
 }
 
+/* A FIFO with no writer as the scenario file or the CSV reads as empty: exit
+ * 2 at once, never a wait for a writer that does not come. */
+static void test_fifo_inputs_do_not_hang(void **state)
+{
+    (void)state;
+    char fifo[300], spec[320];
+    in_scratch(fifo, sizeof fifo, "input.fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(spec, sizeof spec, "csv:%s", fifo);
+    const char *const as_scenario[] = {"schedule", fifo, NULL};
+    const char *const as_csv[] = {"schedule", "--schedule", spec, NULL};
+    const char *const *cases[] = {as_scenario, as_csv};
+    for (int k = 0; k < 2; k++) {
+        const child_desc d = {.exe = PPFLOW_EXE, .args = cases[k], .capture_dir = scratch};
+        child_result r = child_wait_bounded(child_start(&d), &d, 20, "a FIFO as input");
+        assert_int_equal(r.status, 2);
+        child_expect_one_line(&r, "ppflow: ", "input.fifo");
+        child_result_deinit(&r);
+    }
+    scratch_empty(scratch);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -239,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_ranks_above_int16),
         cmocka_unit_test(test_numbers_written_are_finite),
         cmocka_unit_test(test_control_characters_escaped),
+        cmocka_unit_test(test_fifo_inputs_do_not_hang),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,17 +3,16 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define GLFW_INCLUDE_NONE /* the key and modifier codes only: GL headers stay in render/ */
 #include <GLFW/glfw3.h>
+
+#include "file_read.h"
 
 enum { WORDS_MAX = 8 }; /* after the verb: a key name and its modifiers at most */
 
@@ -22,68 +21,29 @@ enum { WORDS_MAX = 8 }; /* after the verb: a key name and its modifiers at most 
 /* The whole regular file at path, NUL-terminated, its length in *size. */
 static char *read_whole(const char *path, size_t *size, ppf_error *err)
 {
-    char *buf = NULL;
-    /* O_NONBLOCK: a FIFO given as the script must not block the open; it is
-     * refused below like any other file that is not regular. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(errno));
-        goto fail;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (S_ISDIR(st.st_mode)) {
+    file_text ft;
+    switch (file_read_path(&ft, path, VIEWER_SCRIPT_BYTES_MAX, true)) {
+    case FILE_READ_OK:
+        *size = ft.len;
+        return ft.text;
+    case FILE_READ_CANNOT_OPEN:
+    case FILE_READ_ERROR:
+        ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(ft.errno_value));
+        break;
+    case FILE_READ_DIRECTORY:
         ppf_fail(err, "%.200s: is a folder, not a script file", path);
-        goto fail;
-    }
-    if (!S_ISREG(st.st_mode)) {
+        break;
+    case FILE_READ_NOT_REGULAR:
         ppf_fail(err,
                  "%.200s: not a regular file (a script is read whole before the window "
                  "opens: no pipes or devices)",
                  path);
-        goto fail;
+        break;
+    case FILE_READ_TOO_BIG:
+        ppf_fail(err, "%.200s: over %d bytes: a script is at most 1 MiB", path,
+                 VIEWER_SCRIPT_BYTES_MAX);
+        break;
     }
-    if (st.st_size > VIEWER_SCRIPT_BYTES_MAX)
-        goto too_big;
-    /* The size fstat gave plus one byte, to see a file that grew meanwhile. */
-    size_t cap = (size_t)st.st_size + 2, n = 0;
-    buf = ppf_malloc(cap);
-    for (;;) {
-        if (n + 1 == cap) {
-            if (n > VIEWER_SCRIPT_BYTES_MAX)
-                goto too_big;
-            cap = cap * 2 > (size_t)VIEWER_SCRIPT_BYTES_MAX + 2
-                      ? (size_t)VIEWER_SCRIPT_BYTES_MAX + 2
-                      : cap * 2;
-            buf = ppf_realloc(buf, cap);
-        }
-        ssize_t got = read(fd, buf + n, cap - 1 - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            ppf_fail(err, "%.200s: cannot read it: %s", path, strerror(errno));
-            goto fail;
-        }
-        if (got == 0)
-            break;
-        n += (size_t)got;
-    }
-    if (n > VIEWER_SCRIPT_BYTES_MAX)
-        goto too_big;
-    close(fd);
-    buf[n] = '\0';
-    *size = n;
-    return buf;
-too_big:
-    ppf_fail(err, "%.200s: over %d bytes: a script is at most 1 MiB", path,
-             VIEWER_SCRIPT_BYTES_MAX);
-fail:
-    free(buf);
-    if (fd >= 0)
-        close(fd);
     return NULL;
 }
 

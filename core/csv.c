@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "file_read.h"
 
 enum { CSV_MAX_BYTES = 256 << 20 };
 
@@ -28,8 +29,8 @@ static void rows_push(csv_rows *t, action a)
     if (t->count == t->cap) {
         /* Doubling, but never past what the budget lets a CSV hold. */
         t->cap = t->cap ? t->cap * 2 : 256;
-        if (t->cap > BUDGET_MAX_ACTIONS + 2)
-            t->cap = (int)BUDGET_MAX_ACTIONS + 2;
+        if (t->cap > BUDGET_MAX_ACTIONS)
+            t->cap = (int)BUDGET_MAX_ACTIONS;
         t->cells = ppf_realloc(t->cells, sizeof(action) * (size_t)t->cap);
     }
     t->cells[t->count++] = a;
@@ -154,8 +155,9 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
             }
         }
         /* Memory follows the cells held, not the file's bytes: a file of
-         * empty cells stops at the budget, not at the end of the file. */
-        if (!budget_check_cells((int64_t)t.count + 2, origin, err)) {
+         * empty cells stops at the budget, not at the end of the file.
+         * Checked when the array would grow, not per cell. */
+        if (t.count + 2 > t.cap && !budget_check_cells((int64_t)t.count + 2, origin, err)) {
             ok = false;
             break;
         }
@@ -212,32 +214,6 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
     return ok;
 }
 
-/* Reads a file that is not a regular file (a pipe, /dev/stdin) into memory,
- * at most CSV_MAX_BYTES. */
-static bool read_stream(int fd, const char *path, char **text, size_t *len, ppf_error *err)
-{
-    size_t cap = 0;
-    *text = NULL;
-    *len = 0;
-    for (;;) {
-        if (*len == cap) {
-            cap = cap ? cap * 2 : 65536;
-            *text = ppf_realloc(*text, cap);
-        }
-        ssize_t got = read(fd, *text + *len, cap - *len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return ppf_fail(err, "schedule = \"csv:%s\": read error: %s", path, strerror(errno));
-        if (got == 0)
-            return true;
-        *len += (size_t)got;
-        if (*len > CSV_MAX_BYTES)
-            return ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path,
-                            CSV_MAX_BYTES >> 20);
-    }
-}
-
 bool csv_load(const char *path, program *out, ppf_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -269,11 +245,21 @@ bool csv_load(const char *path, program *out, ppf_error *err)
             }
         }
     } else {
-        (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-        char *text = NULL;
-        size_t len = 0;
-        ok = read_stream(fd, path, &text, &len, err) && csv_parse(text, len, path, out, err);
-        free(text);
+        file_text ft;
+        switch (file_read_fd(&ft, fd, CSV_MAX_BYTES)) {
+        case FILE_READ_OK:
+            ok = csv_parse(ft.text, ft.len, path, out, err);
+            break;
+        case FILE_READ_TOO_BIG:
+            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path,
+                          CSV_MAX_BYTES >> 20);
+            break;
+        default:
+            ok = ppf_fail(err, "schedule = \"csv:%s\": read error: %s", path,
+                          strerror(ft.errno_value));
+            break;
+        }
+        file_text_deinit(&ft);
     }
     close(fd);
     return ok;

@@ -11,16 +11,14 @@
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "budget.h"
 #include "csv.h"
+#include "file_read.h"
 #include "schedules.h"
 
 #define SCENARIO_FILE_MAX (16L * 1024 * 1024) /* larger scenario files are refused */
@@ -967,60 +965,25 @@ bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *
 
 bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
 {
-    /* Opened without blocking: a FIFO with no writer (a link to one in a
-     * repository, say) reads as empty instead of hanging the program. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    if (fd < 0)
-        return ppf_fail(err, "%s: cannot open: %s", show_path(path).s, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
+    file_text ft;
+    switch (file_read_path(&ft, path, SCENARIO_FILE_MAX, false)) {
+    case FILE_READ_OK:
+        break;
+    case FILE_READ_CANNOT_OPEN:
+    case FILE_READ_NOT_REGULAR:
+        return ppf_fail(err, "%s: cannot open: %s", show_path(path).s, strerror(ft.errno_value));
+    case FILE_READ_DIRECTORY:
         return ppf_fail(err, "%s: is a directory, not a scenario file", show_path(path).s);
+    case FILE_READ_TOO_BIG:
+        return ppf_fail(err, "%s: larger than %ld MiB: not a scenario file", show_path(path).s,
+                        SCENARIO_FILE_MAX >> 20);
+    case FILE_READ_ERROR:
+        return ppf_fail(err, "%s: cannot read: %s", show_path(path).s, strerror(ft.errno_value));
     }
-    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        return ppf_fail(err, "%s: cannot open: %s", show_path(path).s, strerror(e));
-    }
-    size_t len = 0, cap = 0;
-    char *text = NULL;
-    bool ok = false;
-    for (;;) {
-        if (len == cap) {
-            if (cap > (size_t)SCENARIO_FILE_MAX) {
-                ppf_fail(err, "%s: larger than %ld MiB: not a scenario file", show_path(path).s,
-                         SCENARIO_FILE_MAX >> 20);
-                goto done;
-            }
-            cap = cap ? cap * 2 : 4096;
-            if (cap > (size_t)SCENARIO_FILE_MAX + 1)
-                cap = (size_t)SCENARIO_FILE_MAX + 1;
-            text = ppf_realloc(text, cap);
-        }
-        size_t n = fread(text + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f)) {
-                ppf_fail(err, "%s: cannot read: %s", show_path(path).s, strerror(errno));
-                goto done;
-            }
-            break;
-        }
-    }
-    if (len > (size_t)SCENARIO_FILE_MAX) {
-        ppf_fail(err, "%s: larger than %ld MiB: not a scenario file", show_path(path).s,
-                 SCENARIO_FILE_MAX >> 20);
-        goto done;
-    }
-    if (!parse_json(sc, text ? text : "", len, path, path, err))
-        goto done;
-    snprintf(sc->source, sizeof sc->source, "%s", path);
-    ok = true;
-done:
-    free(text);
-    fclose(f);
+    bool ok = parse_json(sc, ft.text, ft.len, path, path, err);
+    if (ok)
+        snprintf(sc->source, sizeof sc->source, "%s", path);
+    file_text_deinit(&ft);
     return ok;
 }
 

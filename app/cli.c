@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "cli.h"
+#include "exit_status.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -678,7 +679,7 @@ static int write_output(const cli_args *a, const session *b, void (*write)(const
 {
     output out;
     if (!output_open_guarded(&out, a->output, err))
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     const bool to_stdout = output_is_stdout(a->output);
     const format_ctx ctx = {
         .tl = &b->tl,
@@ -690,7 +691,7 @@ static int write_output(const cli_args *a, const session *b, void (*write)(const
         .colour = to_stdout && report_want_colour(stdout),
     };
     write(&ctx);
-    return output_commit(&out, err) ? CLI_EXIT_OK : CLI_EXIT_IO;
+    return output_commit(&out, err) ? EXIT_STATUS_OK : EXIT_STATUS_IO;
 }
 
 /* Parse, build, simulate, write: the body of `schedule` and `run`, which
@@ -701,12 +702,12 @@ static int build_and_write(int argc, char **argv, const char *command, unsigned 
     ppf_error err = {{0}};
     cli_args a;
     session b = {0};
-    int status = CLI_EXIT_USAGE;
+    int status = EXIT_STATUS_USAGE;
     if (!parse_args(argc, argv, command, allowed, &a, &err))
         goto done;
     if (a.help) {
         print_help(stdout);
-        status = CLI_EXIT_OK;
+        status = EXIT_STATUS_OK;
         goto done;
     }
     /* A target that cannot be written is bad input, found before the
@@ -719,7 +720,7 @@ static int build_and_write(int argc, char **argv, const char *command, unsigned 
 done:
     session_deinit(&b);
     args_deinit(&a);
-    return status == CLI_EXIT_OK ? status : fail(status, &err);
+    return status == EXIT_STATUS_OK ? status : fail(status, &err);
 }
 
 static int cmd_schedule(int argc, char **argv)
@@ -737,15 +738,15 @@ static int parse_and_build(int argc, char **argv, const char *command, unsigned 
     ppf_error err = {{0}};
     memset(b, 0, sizeof *b);
     if (!parse_args(argc, argv, command, allowed, a, &err))
-        return fail(CLI_EXIT_USAGE, &err);
+        return fail(EXIT_STATUS_USAGE, &err);
     if (a->help) {
         print_help(stdout);
-        return CLI_EXIT_OK;
+        return EXIT_STATUS_OK;
     }
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
     if (!build(a, b, &err) || !session_build_scene(b, &err))
-        return fail(CLI_EXIT_USAGE, &err);
+        return fail(EXIT_STATUS_USAGE, &err);
     return -1;
 }
 
@@ -768,7 +769,7 @@ static int cmd_run(int argc, char **argv)
         };
         ppf_error err = {{0}};
         status = viewer_run(&b, &o, &err);
-        if (status != CLI_EXIT_OK)
+        if (status != EXIT_STATUS_OK)
             fail(status, &err);
     }
     session_deinit(&b);
@@ -876,11 +877,11 @@ int cli_main(int argc, char **argv)
     const char *first = argv[1];
     if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 || strcmp(first, "help") == 0) {
         print_main_help(stdout);
-        return CLI_EXIT_OK;
+        return EXIT_STATUS_OK;
     }
     if (strcmp(first, "--version") == 0) {
         printf("ppflow %s\n", PPFLOW_VERSION);
-        return CLI_EXIT_OK;
+        return EXIT_STATUS_OK;
     }
     const cli_command *cmd = command_find(first);
     if (cmd)
@@ -894,7 +895,7 @@ int cli_main(int argc, char **argv)
                   "unknown command \"%.60s\"; commands: run, render, schedule, bench (see ppflow "
                   "--help)",
                 first);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     return cmd_run(argc, argv);
 }

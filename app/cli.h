@@ -19,7 +19,7 @@
  *
  * What it does not do: any modelling (core/ does) or drawing (report.h).
  *
- * Errors: one line `ppflow: <message>` on stderr. Exit status 0 on success,
+ * Errors: one line `ppflow: <message>` on stderr. Exit status (exit_status.h) 0 on success,
  * 2 for bad input (unknown command, flag or format, a missing value, a bad
  * scenario, a scenario over the budget of budget.h, a deadlocking program,
  * an -o path that cannot be created or is refused), 1 for a failure after
@@ -29,8 +29,6 @@
  */
 #ifndef PPFLOW_CLI_H
 #define PPFLOW_CLI_H
-
-enum { CLI_EXIT_OK = 0, CLI_EXIT_IO = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_INTERRUPTED = 130 };
 
 /* Runs the program; returns the process exit status. */
 int cli_main(int argc, char **argv);

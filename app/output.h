@@ -61,7 +61,7 @@
 #include "error.h"
 
 /* The exit status after a signal ended a guarded write: 128 + SIGINT, the
- * shell's convention, and cli.h's CLI_EXIT_INTERRUPTED. */
+ * shell's convention, and cli.h's EXIT_STATUS_INTERRUPTED. */
 enum { OUTPUT_EXIT_INTERRUPTED = 130 };
 
 typedef struct output {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "exit_status.h"
 #include "encoder.h"
 #include "image_png.h"
 #include "offscreen.h"
@@ -35,12 +35,12 @@ int render_command_still(session *s, const render_request *q, double t)
 {
     if (!encoder_path_is_still(q->output)) {
         fputs("ppflow: -o: with --still give the image file to write, ending in .png\n", stderr);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     if (t > s->tl.makespan) {
         ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t,
                 s->tl.makespan);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     const int w = q->width ? q->width : RENDER_DEFAULT_WIDTH;
     const int h = q->height ? q->height : RENDER_DEFAULT_HEIGHT;
@@ -49,13 +49,13 @@ int render_command_still(session *s, const render_request *q, double t)
      * starts and anything is drawn. */
     if (!output_probe(q->output, OUTPUT_STREAM, &err)) {
         ppf_print(stderr, "%s", err.message);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     offscreen o;
     quiet_egl_warnings();
     if (!offscreen_init(&o, s, w, h, &err)) {
         ppf_print(stderr, "%s", err.message);
-        return CLI_EXIT_IO;
+        return EXIT_STATUS_IO;
     }
     frame_view v = offscreen_default_view(&o, t, q->theme, q->camera);
     offscreen_draw(&o, &v);
@@ -69,13 +69,13 @@ int render_command_still(session *s, const render_request *q, double t)
     size_t size = 0;
     ppf_error why = {{0}};
     output out = {0};
-    int status = CLI_EXIT_IO;
+    int status = EXIT_STATUS_IO;
     if (!image_encode_png(pixels, w, h, 0, false, &png, &size, &why)) {
         ppf_fail(&err, "-o %s: %s", q->output, why.message);
         goto done;
     }
     if (!output_open_guarded(&out, q->output, &err)) {
-        status = CLI_EXIT_USAGE;
+        status = EXIT_STATUS_USAGE;
         goto done;
     }
     errno = 0;
@@ -86,11 +86,11 @@ int render_command_still(session *s, const render_request *q, double t)
         goto done;
     }
     if (output_commit(&out, &err))
-        status = CLI_EXIT_OK;
+        status = EXIT_STATUS_OK;
 done:
     free(png);
     free(pixels);
-    if (status != CLI_EXIT_OK)
+    if (status != EXIT_STATUS_OK)
         ppf_print(stderr, "%s", err.message);
     return status;
 }
@@ -113,7 +113,7 @@ static int bad_frame_count(const render_request *q, double t0, double t1, int fp
                   "--range = %g:%g: at %d fps and the default speed (the iteration in 20 s) makes "
                   "%.3g frames; must make 1 to %d",
                   t0, t1, fps, n, RECORDER_MAX_FRAMES);
-    return CLI_EXIT_USAGE;
+    return EXIT_STATUS_USAGE;
 }
 
 /* Whether the export can be written, before any drawing: the target (for
@@ -146,7 +146,7 @@ int render_command_export(session *s, const render_request *q)
     encoder_kind kind;
     if (!encoder_kind_of(q->output, &kind, &err)) {
         ppf_print(stderr, "%s", err.message);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     const double makespan = s->tl.makespan;
     const double t0 = q->range_t0 >= 0 ? q->range_t0 : 0;
@@ -156,12 +156,12 @@ int render_command_export(session *s, const render_request *q)
                   "--range = %g:%g: must be T0:T1 with 0 <= T0 < T1 <= %g (the iteration's "
                   "length)",
                 t0, t1, makespan);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     if (q->speed > 0 && q->duration > 0) {
         ppf_print(stderr, "--speed %g and --duration %g: give one of them, not both",
                 q->speed, q->duration);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
 
     recorder_desc d = {
@@ -196,7 +196,7 @@ int render_command_export(session *s, const render_request *q)
      * signals or not). */
     if (!check_targets(q->output, kind, d.frames, &err)) {
         ppf_print(stderr, "%s", err.message);
-        return CLI_EXIT_USAGE;
+        return EXIT_STATUS_USAGE;
     }
     /* From here the recorder polls the stop flag and removes its
      * temporaries itself. */
@@ -225,14 +225,14 @@ int render_command_export(session *s, const render_request *q)
                     q->output, (long long)r.frames, d.width, d.height, d.fps,
                     (double)r.frames / d.fps, t0, recorder_frame_time(&d, r.frames - 1),
                     r.seconds, r.seconds > 0 ? (double)r.frames / r.seconds : 0);
-        return CLI_EXIT_OK;
+        return EXIT_STATUS_OK;
     case RECORDER_STOPPED:
         ppf_print(stderr, "interrupted (%s); %s was not written",
                 stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
-        return CLI_EXIT_INTERRUPTED;
+        return EXIT_STATUS_INTERRUPTED;
     case RECORDER_FAILED:
         break;
     }
     ppf_print(stderr, "%s", err.message);
-    return CLI_EXIT_IO;
+    return EXIT_STATUS_IO;
 }

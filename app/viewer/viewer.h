@@ -25,7 +25,7 @@
  * timeline is the visible time range, plot the timeline's plot area in
  * framebuffer pixels, fb and window the framebuffer and window sizes.
  *
- * Errors: viewer_run returns 2 (CLI_EXIT_USAGE) with one line "FILE:LINE:
+ * Errors: viewer_run returns 2 (EXIT_STATUS_USAGE) with one line "FILE:LINE:
  * what is wrong" for a bad script, before anything opens; 1 with one line
  * when there is no display or no GL 3.3 context; 0 on quit.
  */

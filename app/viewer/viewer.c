@@ -9,7 +9,7 @@
 
 #include <GLFW/glfw3.h>
 
-#include "cli.h"
+#include "exit_status.h"
 #include "frame.h"
 #include "gl_context.h"
 #include "image_png.h"
@@ -641,12 +641,12 @@ static void error_callback(int code, const char *description)
 int viewer_run(session *s, const viewer_options *o, ppf_error *err)
 {
     viewer *v = ppf_calloc(1, sizeof *v);
-    int status = CLI_EXIT_IO;
+    int status = EXIT_STATUS_IO;
     bool glfw_up = false;
     /* The whole script first: a bad one is bad input, found before the scene
      * is built or anything opens. */
     if (o->script && !viewer_script_load(&v->script, o->script, err)) {
-        status = CLI_EXIT_USAGE;
+        status = EXIT_STATUS_USAGE;
         goto done;
     }
     v->s = s;
@@ -731,7 +731,7 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
         if (v->wait_frames > 0)
             v->wait_frames--;
     }
-    status = CLI_EXIT_OK;
+    status = EXIT_STATUS_OK;
     if (o->print_state)
         print_state(v, stdout);
 done:

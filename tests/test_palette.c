@@ -1,9 +1,7 @@
 /* test_palette.c - the GIF palette: flat colours come out exact, gradients
  * stay close, few colours are kept as they are, the map agrees with a
- * brute-force search, and the same input gives the same palette.
- *
- * Prints the time of palette_map_init and palette_map_apply on a 1920x1080
- * frame (meaningful in a release build). */
+ * brute-force search, and the same input gives the same palette. How long
+ * the steps take is `ppflow bench palette`'s question, not a test's. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -13,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -613,61 +610,6 @@ static void test_deinit_accepts_zeroed(void **state)
     assert_null(m.table);
 }
 
-static double seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Not a pass/fail test: prints how long the pieces take at 1080p. */
-static void test_timing(void **state)
-{
-    (void)state;
-    picture frame = flat_picture(1920, 1080), noise = picture_new(1920, 1080);
-    uint32_t seed = 9;
-    for (int y = 0; y < 1080; y++)
-        for (int x = 0; x < 1920; x++)
-            put(&noise, x, y, lcg(&seed) & 0xFFFFFF);
-    palette_histogram h = {0};
-    palette_histogram_init(&h, NULL);
-    double t0 = seconds();
-    palette_histogram_add(&h, frame.rgba, 1920, 1080, 0);
-    double t1 = seconds();
-    uint32_t colors[256];
-    int n = palette_build(&h, colors, 256);
-    double t2 = seconds();
-    palette_histogram_add(&h, noise.rgba, 1920, 1080, 0);
-    double t3 = seconds();
-    uint32_t noisy[256];
-    palette_build(&h, noisy, 256);
-    double t4 = seconds();
-    printf("1920x1080: histogram_add %.1f ms (diagram), %.1f ms (noise); "
-           "build %.1f ms (diagram), %.1f ms (diagram + noise)\n",
-           (t1 - t0) * 1e3, (t3 - t2) * 1e3, (t2 - t1) * 1e3, (t4 - t3) * 1e3);
-
-    palette_map m = {0};
-    palette_map_init(&m, colors, n);
-    enum { ROUNDS = 5 };
-    double t5 = seconds();
-    for (int i = 0; i < ROUNDS; i++)
-        palette_map_init(&m, i % 2 ? noisy : colors, 256);
-    double t6 = seconds();
-    uint8_t *indices = ppf_malloc(1920 * 1080);
-    palette_map_apply(&m, frame.rgba, 1920, 1080, 0, indices, 0);
-    double t7 = seconds();
-    palette_map_apply(&m, noise.rgba, 1920, 1080, 0, indices, 0);
-    double t8 = seconds();
-    printf("palette_map_init %.2f ms (256 colours); palette_map_apply 1920x1080 %.2f ms "
-           "(diagram), %.2f ms (noise)\n",
-           (t6 - t5) * 1e3 / ROUNDS, (t7 - t6) * 1e3, (t8 - t7) * 1e3);
-    free(indices);
-    palette_map_deinit(&m);
-    palette_histogram_deinit(&h);
-    free(frame.rgba);
-    free(noise.rgba);
-}
-
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -681,7 +623,6 @@ int main(void)
         cmocka_unit_test(test_halving_keeps_proportions),
         cmocka_unit_test(test_strides),
         cmocka_unit_test(test_deinit_accepts_zeroed),
-        cmocka_unit_test(test_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

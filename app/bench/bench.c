@@ -153,6 +153,8 @@ static const bench_entry benches[] = {
     {"export", bench_export,
      "ppflow render -o x.mp4 (1920x1080, 30 fps, 10 s, veryfast crf 20) against bare ffmpeg "
      "on the same frames (default 3 runs); the notebook's scene at 1600x1600 medium"},
+    {"palette", bench_palette,
+     "the GIF palette (histogram, build, map, apply) on a 1920x1080 diagram and on noise"},
 };
 
 enum { BENCH_COUNT = sizeof benches / sizeof benches[0] };

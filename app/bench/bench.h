@@ -16,6 +16,8 @@
  *              raw frames, and the ratio; then the notebook's scene (gpipe D=2
  *              P=3 M=12, 1600x1600, 15 fps, 259 frames, medium, crf 23)
  *              (bench_export.c)
+ *   palette    the GIF palette's steps (histogram, build, map, apply) on a
+ *              1920x1080 diagram and on noise (bench_palette.c)
  *
  * Times come from clock_gettime(CLOCK_MONOTONIC); the header names the CPU
  * (from /proc/cpuinfo when it says).
@@ -49,6 +51,8 @@ void print_machine(FILE *f);
 int bench_render(const bench_opts *o, FILE *f);
 /* `ppflow bench export` (bench_export.c). */
 int bench_export(const bench_opts *o, FILE *f);
+/* `ppflow bench palette` (bench_palette.c). */
+int bench_palette(const bench_opts *o, FILE *f);
 
 /* Runs `ppflow bench ...`; returns the exit status. */
 int bench_main(int argc, char **argv);

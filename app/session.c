@@ -1,7 +1,9 @@
 /* session.c - scenario to timeline to scene. See session.h. */
 #include "session.h"
 
+#include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "budget.h"
@@ -12,12 +14,20 @@ bool session_build(session *s, const char *path, const session_flag *flags, int 
                    ppf_error *err)
 {
     memset(s, 0, sizeof *s);
-    scenario_init(&s->sc);
-    if (path && !scenario_load_file(&s->sc, path, err))
-        return false;
-    for (int k = 0; k < flag_count; k++)
-        if (!scenario_set(&s->sc, flags[k].field, flags[k].value, err))
-            return false;
+    scenario sc;
+    scenario_init(&sc);
+    bool ok = !path || scenario_load_file(&sc, path, err);
+    for (int k = 0; ok && k < flag_count; k++)
+        ok = scenario_set(&sc, flags[k].field, flags[k].value, err);
+    ok = ok && session_build_from(s, &sc, err);
+    scenario_deinit(&sc);
+    return ok;
+}
+
+bool session_build_from(session *s, const scenario *sc, ppf_error *err)
+{
+    memset(s, 0, sizeof *s);
+    scenario_copy(&s->sc, sc);
     if (!scenario_build(&s->sc, &s->prog, &s->costs, err))
         return false;
     if (!timeline_simulate(&s->tl, &s->prog, &s->costs, err))
@@ -48,6 +58,25 @@ bool session_build_scene(session *s, ppf_error *err)
     scene_init(&s->scene, &d, &s->tl);
     s->has_scene = true;
     return true;
+}
+
+bool session_rebuild(session *s, const scenario *sc, ppf_error *err)
+{
+    /* On the side first: a failure leaves *s untouched. */
+    session *next = ppf_calloc(1, sizeof *next);
+    bool ok =
+        session_build_from(next, sc, err) && (!s->has_scene || session_build_scene(next, err));
+    session_deinit(next);
+    free(next);
+    if (!ok)
+        return false;
+    /* The same build again, in place, cannot fail now: it is deterministic
+     * and only running out of memory (which aborts) is left. */
+    const bool scene = s->has_scene;
+    session_deinit(s);
+    ok = session_build_from(s, sc, err) && (!scene || session_build_scene(s, err));
+    assert(ok && "a scenario that built once builds again");
+    return ok;
 }
 
 void session_deinit(session *s)

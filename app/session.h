@@ -2,18 +2,31 @@
  * program, its simulated timeline, the 3D scene and the HUD's lines.
  *
  * For: the viewer, `ppflow render`, `ppflow bench render`, which must all
- * show the same thing for the same scenario and flags.
+ * show the same thing for the same scenario and flags. A session is built
+ * whole (scenario -> program -> timeline -> scene) before it is handed to
+ * the viewer or the exporter, which take it as `const session *` and build
+ * nothing themselves.
  *
  * Call order:
  *     session s;
  *     if (!session_build(&s, path_or_NULL, flags, n, &err)) { one line, exit 2 }
  *     if (!session_build_scene(&s, &err)) { one line, exit 2 }   (when something will be drawn)
  *     ... s.tl, s.scene, s.hud_title ...
+ *     a changed scenario (live changes):
+ *         scenario sc; scenario_copy(&sc, &s.sc); scenario_set(&sc, ...);
+ *         if (!session_rebuild(&s, &sc, &err)) { s is as it was }
+ *         scenario_deinit(&sc);
  *     session_deinit(&s);
+ * Several sessions may live side by side (a comparison): a session owns
+ * everything it holds, and building touches no global state.
  *
- * Errors: session_build returns false with one line naming the field, the
- * value and the rule (bad scenario, bad flag, a deadlocking program, a
- * scenario over the budget); the session is then safe to deinit.
+ * A built session must not be moved (copied by value): its timeline points
+ * at its program and its scene at its timeline.
+ *
+ * Errors: the builds return false with one line naming the field, the value
+ * and the rule (bad scenario, bad flag, a deadlocking program, a scenario or
+ * scene over the budget); a session whose build failed is safe to deinit,
+ * and one whose rebuild failed is unchanged.
  */
 #ifndef PPFLOW_SESSION_H
 #define PPFLOW_SESSION_H
@@ -34,24 +47,34 @@ typedef struct session_flag {
 } session_flag;
 
 typedef struct session {
-    scenario sc;
+    scenario sc; /* its own copy of the scenario it was built from */
     program prog;
     timeline_costs costs;
-    timeline tl;
-    scene scene;
+    timeline tl; /* of prog */
+    scene scene; /* of tl, once session_build_scene succeeded */
     bool has_scene;
     char hud_title[160];  /* "1F1B  P=4  M=8  D=2  V=1" */
     char hud_bubble[160]; /* "bubble 27.3% = (P-1)/(M+P-1) = 3/11" */
 } session;
 
 /* The built-in default, then the file (when path is not NULL), then the
- * flags in order; then the program and its simulation. */
+ * flags in order; then session_build_from. */
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err);
+/* The program and its simulation (no scene) from a copy of the scenario;
+ * *s must not be built. */
+bool session_build_from(session *s, const scenario *sc, ppf_error *err);
 /* Lays out the 3D scene from the scenario's sizes; false with one line when
  * it would draw more objects than the budget allows (budget.h), checked
  * before anything is allocated. Does nothing once the scene exists. */
 bool session_build_scene(session *s, ppf_error *err);
+/* Rebuilds a built session from another scenario, the scene too when it had
+ * one. The new session is built beside the old one first, so that a
+ * scenario that fails (bad input, a deadlock, over the budget) leaves *s as
+ * it was; then it is built in place (a session cannot be moved), so a
+ * rebuild costs two builds. Whatever drew the old session (a frame
+ * renderer, a timeline view) must be made again for the new one. */
+bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
 /* The camera preset fitted to the 3D view of a framebuffer of this size. */
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
                       float split);

@@ -448,7 +448,7 @@ void scenario_deinit(scenario *sc)
 }
 
 /* A deep copy, so that a parse can work on it and commit only on success. */
-static void scenario_copy(scenario *dst, const scenario *src)
+void scenario_copy(scenario *dst, const scenario *src)
 {
     *dst = *src;
     for (int k = FIELD_F; k <= FIELD_P2P; k++) {

@@ -122,6 +122,8 @@ const scenario_field *scenario_field_find(const char *name);
 
 void scenario_init(scenario *sc);     /* the built-in default scenario */
 void scenario_deinit(scenario *sc);   /* accepts a zeroed or deinited scenario */
+/* A deep copy of src into dst, which must not be initialised; deinit both. */
+void scenario_copy(scenario *dst, const scenario *src);
 
 /* Sets one field from its text form, as given on the command line. `field`
  * is the flag name, the JSON key or the JSON path ("costs.b"). Integers are

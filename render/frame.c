@@ -12,39 +12,22 @@
 
 enum { MAX_LABELS = 512 };
 
-const frame_help_item frame_help[] = {
-    {"space", "play / pause"},
-    {"← →   . ,", "previous / next event"},
-    {"+ −", "faster / slower"},
-    {"Home End", "start / end of the iteration"},
-    {"drag timeline", "scrub time (the 3D view follows)"},
-    {"W S, wheel", "zoom the timeline around the pointer"},
-    {"A D, shift+wheel", "pan the timeline; right drag too"},
-    {"f", "fit the timeline to the iteration"},
-    {"drag the divider", "share of the 3D view and the timeline"},
-    {"left drag", "orbit the 3D view"},
-    {"right drag", "pan the 3D view"},
-    {"wheel", "zoom the 3D view"},
-    {"1 – 9, 0", "camera presets, fit the 3D view"},
-    {"F11, alt+Enter", "fullscreen"},
-    {"t", "dark / light theme"},
-    {"p", "save a screenshot (PNG)"},
-    {"h ?", "this card"},
-    {"q Esc", "quit"},
-    {NULL, NULL},
-};
-
 frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
+{
+    return frame_layout_in((frame_viewport){0, 0, fb_width, fb_height}, split);
+}
+
+frame_layout frame_layout_in(frame_viewport vp, float split)
 {
     if (!(split > 0))
         split = 0.7f;
     split = split < 0.25f ? 0.25f : split > 0.85f ? 0.85f : split;
-    frame_layout l = {.width = fb_width, .height = fb_height};
-    float view_h = floorf((float)fb_height * split);
-    l.view_x = 0, l.view_y = 0, l.view_w = (float)fb_width, l.view_h = view_h;
-    l.panel_x = 0, l.panel_y = view_h, l.panel_w = (float)fb_width;
-    l.panel_h = (float)fb_height - view_h;
-    l.body_px = (int)ceilf((float)fb_height / 50.0f);
+    frame_layout l = {.x = vp.x, .y = vp.y, .width = vp.w, .height = vp.h};
+    float view_h = floorf((float)vp.h * split);
+    l.view_x = (float)vp.x, l.view_y = (float)vp.y, l.view_w = (float)vp.w, l.view_h = view_h;
+    l.panel_x = (float)vp.x, l.panel_y = (float)vp.y + view_h, l.panel_w = (float)vp.w;
+    l.panel_h = (float)vp.h - view_h;
+    l.body_px = (int)ceilf((float)vp.h / 50.0f);
     if (l.body_px < 12)
         l.body_px = 12;
     l.small_px = (int)lrintf((float)l.body_px * 0.82f);
@@ -52,6 +35,20 @@ frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
         l.small_px = 10;
     l.large_px = (int)lrintf((float)l.body_px * 1.3f);
     return l;
+}
+
+frame_layout frame_layout_of(const frame_view *v, int target_width, int target_height)
+{
+    frame_viewport vp = v->viewport;
+    if (vp.w <= 0 || vp.h <= 0)
+        vp = (frame_viewport){0, 0, target_width, target_height};
+    return frame_layout_in(vp, v->split);
+}
+
+void frame_layout_place_timeline(const frame_layout *l, timeline_view *tv)
+{
+    timeline_view_set_rect(tv, l->panel_x, l->panel_y, l->panel_w, l->panel_h);
+    timeline_view_set_text_px(tv, (float)l->small_px);
 }
 
 typedef struct label_rect {
@@ -105,21 +102,17 @@ void frame_renderer_deinit(frame_renderer *f)
     *f = (frame_renderer){0};
 }
 
-bool frame_renderer_layout(frame_renderer *f, int fb_width, int fb_height, float split,
-                           ppf_error *err)
+/* Re-renders the glyph atlas when the layout's text sizes changed; false
+ * (the old size stays) only when the font cannot be re-rendered. */
+static bool fit_font(frame_renderer *f, const frame_layout *l, ppf_error *err)
 {
-    frame_layout l = frame_layout_compute(fb_width, fb_height, split);
-    bool ok = true;
-    if (l.body_px != f->font_body_px) {
-        text_font_desc fd = font_desc(&l);
-        if (text_font_resize(&f->font, &fd, err))
-            f->font_body_px = l.body_px;
-        else
-            ok = false;
-    }
-    timeline_view_set_rect(&f->panel.view, l.panel_x, l.panel_y, l.panel_w, l.panel_h);
-    timeline_view_set_text_px(&f->panel.view, (float)l.small_px);
-    return ok;
+    if (l->body_px == f->font_body_px)
+        return true;
+    text_font_desc fd = font_desc(l);
+    if (!text_font_resize(&f->font, &fd, err))
+        return false;
+    f->font_body_px = l->body_px;
+    return true;
 }
 
 static rgba8 with_alpha(rgba8 c, uint8_t a)
@@ -129,7 +122,6 @@ static rgba8 with_alpha(rgba8 c, uint8_t a)
 }
 
 /* ---- labels in 3D -------------------------------------------------------- */
-
 
 static bool overlaps(const label_set *ls, label_rect r)
 {
@@ -156,8 +148,8 @@ static void place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float w = text_width(&f->font, FRAME_FONT_SMALL, text);
     float pad = m.ascent * 0.25f;
-    label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2,
-                    px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent};
+    label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2, px + w / 2 + pad,
+                    py + m.ascent / 2 + pad + m.descent};
     if (r.x0 < l->view_x || r.y0 < l->view_y || r.x1 > l->view_x + l->view_w ||
         r.y1 > l->view_y + l->view_h || overlaps(ls, r))
         return;
@@ -217,8 +209,8 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
             scene_box b = scene_object_box(s, faces[k].kind, faces[k].index, m, 0);
             float c[3];
             box_centre(&b, c);
-            scene_object_label(s, faces[k].kind, faces[k].index, (scene_label_variant)o.label,
-                               text, sizeof text);
+            scene_object_label(s, faces[k].kind, faces[k].index, (scene_label_variant)o.label, text,
+                               sizeof text);
             char full[96];
             snprintf(full, sizeof full, "%s  mb %d", text, m);
             place_label(f, ls, l, &v->cam, c, full, th, th->role[o.role]);
@@ -326,7 +318,7 @@ static void draw_caption(frame_renderer *f, const scene *s, const timeline *tl,
 {
     char text[256];
     int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks ? v->caption_rank
-                                                                   : scene_caption_rank(tl, v->t);
+                                                                  : scene_caption_rank(tl, v->t);
     scene_caption(s, tl, v->t, rank, text, sizeof text);
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
     float w = text_width(&f->font, FRAME_FONT_BODY, text), pad = m.ascent * 0.5f;
@@ -337,11 +329,13 @@ static void draw_caption(frame_renderer *f, const scene *s, const timeline *tl,
               TEXT_ALIGN_LEFT);
 }
 
-static void draw_help(frame_renderer *f, const frame_layout *l, const theme *th)
+static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view *v,
+                      const theme *th)
 {
-    int n = 0;
-    while (frame_help[n].keys)
-        n++;
+    const frame_help_item *help = v->help;
+    const int n = v->help_count;
+    if (!help || n <= 0)
+        return;
     /* The small size when the body size would not fit the window's height. */
     int size = FRAME_FONT_BODY;
     if (text_font_metrics(&f->font, size).line_height * (float)(n + 3) > (float)l->height * 0.95f)
@@ -349,55 +343,71 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const theme *th)
     text_metrics m = text_font_metrics(&f->font, size);
     float kw = 0, ww = 0;
     for (int k = 0; k < n; k++) {
-        float a = text_width(&f->font, size, frame_help[k].keys);
-        float b = text_width(&f->font, size, frame_help[k].what);
+        float a = text_width(&f->font, size, help[k].keys);
+        float b = text_width(&f->font, size, help[k].what);
         kw = a > kw ? a : kw;
         ww = b > ww ? b : ww;
     }
     float pad = m.ascent, gap = m.ascent * 1.5f, w = kw + gap + ww;
     float h = m.line_height * (float)(n + 1) + 2 * pad;
-    float x = ((float)l->width - w) / 2 - pad, y = ((float)l->height - h) / 2;
+    float x = (float)l->x + (((float)l->width - w) / 2 - pad);
+    float y = (float)l->y + ((float)l->height - h) / 2;
     draw2d_rect(&f->batch, x, y, w + 2 * pad, h, with_alpha(th->panel, 245));
     draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2, th->grid);
     float base = y + pad + m.ascent;
     text_draw(&f->font, &f->batch, size, x + pad, base, "Keys", th->text, TEXT_ALIGN_LEFT);
     base += m.line_height;
     for (int k = 0; k < n; k++, base += m.line_height) {
-        text_draw(&f->font, &f->batch, size, x + pad, base, frame_help[k].keys, th->text,
+        text_draw(&f->font, &f->batch, size, x + pad, base, help[k].keys, th->text,
                   TEXT_ALIGN_LEFT);
-        text_draw(&f->font, &f->batch, size, x + pad + kw + gap, base, frame_help[k].what,
-                  th->text_dim, TEXT_ALIGN_LEFT);
+        text_draw(&f->font, &f->batch, size, x + pad + kw + gap, base, help[k].what, th->text_dim,
+                  TEXT_ALIGN_LEFT);
     }
 }
 
-void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
-                         const frame_view *v, int fb_width, int fb_height)
+void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, const frame_view *v,
+                         int fb_width, int fb_height)
 {
     assert(f && f->ready && s && tl && v);
     if (fb_width <= 0 || fb_height <= 0)
         return;
-    frame_renderer_layout(f, fb_width, fb_height, v->split, NULL);
-    frame_layout l = frame_layout_compute(fb_width, fb_height, v->split);
+    frame_layout l = frame_layout_of(v, fb_width, fb_height);
+    assert(l.x >= 0 && l.y >= 0 && l.x + l.width <= fb_width && l.y + l.height <= fb_height &&
+           "the viewport lies inside the target");
+    if (l.width <= 0 || l.height <= 0)
+        return;
+    fit_font(f, &l, NULL);
+    timeline_view tv = v->timeline;
+    if (!(tv.t1 > tv.t0))
+        timeline_panel_view_init(&tv, tl);
+    assert(tv.ranks == tl->program->ranks && "a timeline view of this timeline");
+    frame_layout_place_timeline(&l, &tv);
     theme th = theme_get(v->theme);
     timeline_palette pal =
         v->theme == THEME_LIGHT ? timeline_palette_light() : timeline_palette_dark();
 
+    /* Only the viewport is cleared: a frame beside it keeps its pixels. */
     glViewport(0, 0, fb_width, fb_height);
-    glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f,
-                 1);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(l.x, fb_height - (l.y + l.height), l.width, l.height);
+    glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f, 1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
 
     scene_state_at(s, tl, v->t, &f->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
-    scene_renderer_draw(&f->scene, s, &f->state, &th, &v->cam, (int)l.view_x, gl_y,
-                        (int)l.view_w, (int)l.view_h);
+    scene_renderer_draw(&f->scene, s, &f->state, &th, &v->cam, (int)l.view_x, gl_y, (int)l.view_w,
+                        (int)l.view_h);
     glViewport(0, 0, fb_width, fb_height);
 
     label_set *labels = f->labels;
     labels->count = 0;
+    const float vx = (float)l.x, vy = (float)l.y, vw = (float)l.width, vh = (float)l.height;
     draw2d_begin(&f->batch, fb_width, fb_height);
+    /* Cards and the HUD may not fit a small viewport: what overflows is cut. */
+    draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {
         draw_hud(f, tl, &l, v, &th, labels);
         if (v->show_legend)
@@ -405,10 +415,12 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
         draw_labels(f, s, &l, v, &th, labels);
         draw_caption(f, s, tl, &l, v, &th);
     }
-    timeline_panel_draw(&f->panel, &f->batch, &f->font, FRAME_FONT_SMALL, &pal, v->t,
+    timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &pal, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
-    draw2d_rect(&f->batch, 0, l.panel_y - 1, (float)fb_width, 2, th.grid);
+    draw2d_clip(&f->batch, vx, vy, vw, vh);
+    draw2d_rect(&f->batch, vx, l.panel_y - 1, vw, 2, th.grid);
     if (v->show_help)
-        draw_help(f, &l, &th);
+        draw_help(f, &l, v, &th);
+    draw2d_clip_off(&f->batch);
     draw2d_flush(&f->batch);
 }

@@ -1,20 +1,36 @@
 /* frame.h - one whole picture of ppflow: the 3D view on top, the timeline
- * panel under it, the HUD, legend, caption, labels and the help card.
+ * panel under it, the HUD, legend, caption, labels and the key card.
  *
  * For: the live viewer, the headless render tests, `ppflow bench render` and
  * export, which all draw exactly the same frame for the same inputs: a frame
- * is a function of (scene, timeline, frame_view, framebuffer size).
+ * is a function of (scene, timeline, frame_view, target size). Everything
+ * the picture depends on is in frame_view: time, theme, camera, the
+ * timeline's zoom and pan, the viewport, the key card's rows. The renderer
+ * keeps only GPU resources and caches (shaders, buffers, the glyph atlas,
+ * the memory curves of the timeline it was made for, scratch space).
  *
- * Layout (frame_layout_compute, pure): the 3D view fills the top `split` of
- * the framebuffer (0.7 by default), the timeline panel the rest. Text sizes
- * follow the framebuffer's height (body text 1/50 of it, at least 12 px),
- * so nothing assumes one resolution; the glyph atlas is re-rendered only
- * when that size changes.
+ * Viewport: a frame fills the rectangle frame_view.viewport of the target
+ * (the whole target when its size is 0) and draws nothing outside it, so
+ * that two frames can share one window side by side, or a small one can be
+ * drawn as a preview. A frame drawn into a viewport of a bigger target is
+ * the frame drawn alone into a target of the viewport's size, moved.
+ *
+ * Layout (frame_layout_*, pure: the viewer lays out its input with them,
+ * without the renderer): the 3D view fills the top `split` of the viewport
+ * (0.7 by default), the timeline panel the rest. Text sizes follow the
+ * viewport's height (body text 1/50 of it, at least 12 px), so nothing
+ * assumes one resolution; the glyph atlas is re-rendered only when that
+ * size changes (frames of different heights in one target re-render it).
+ *
+ * What it does not do: no input, no clock, no state carried from one frame
+ * to the next besides caches; no files.
  *
  * Call order (a current GL 3.3 context, a bound framebuffer with depth):
  *     frame_renderer f; frame_renderer_init(&f, &scene, &timeline, &err);
  *     each frame: frame_renderer_draw(&f, &scene, &timeline, &view, fb_w, fb_h);
  *     frame_renderer_deinit(&f);
+ * The scene and timeline must be the ones the renderer was made for, and
+ * outlive it.
  *
  * Errors: init returns false with one line (shader log, missing font).
  */
@@ -34,21 +50,34 @@
 
 enum { FRAME_FONT_BODY = 0, FRAME_FONT_SMALL = 1, FRAME_FONT_LARGE = 2 };
 
-/* Where things go, in framebuffer pixels (origin top-left, y down). */
+/* A rectangle of the target in pixels, origin top-left, y down. */
+typedef struct frame_viewport {
+    int x, y, w, h;
+} frame_viewport;
+
+/* Where things go, in the target's pixels (origin top-left, y down). */
 typedef struct frame_layout {
-    int width, height;
+    int x, y;                                 /* the viewport's top-left corner */
+    int width, height;                        /* the viewport's size */
     float view_x, view_y, view_w, view_h;     /* the 3D view */
     float panel_x, panel_y, panel_w, panel_h; /* the timeline panel */
     int body_px, small_px, large_px;          /* text sizes */
 } frame_layout;
 
-/* The layout for a framebuffer; split is the 3D view's share of the height
- * (0 = 0.7), kept within [0.25, 0.85]. */
+/* The layout of a frame that fills a framebuffer; split is the 3D view's
+ * share of the height (0 = 0.7), kept within [0.25, 0.85]. */
 frame_layout frame_layout_compute(int fb_width, int fb_height, float split);
+/* The same for a frame in a viewport of a target. */
+frame_layout frame_layout_in(frame_viewport viewport, float split);
+
+/* One row of the key card: the keys as the card writes them, and what they do. */
+typedef struct frame_help_item {
+    const char *keys, *what;
+} frame_help_item;
 
 /* What to show; everything the viewer's state decides. */
 typedef struct frame_view {
-    double t;               /* time shown */
+    double t; /* time shown */
     theme_id theme;
     camera cam;
     float split;            /* 3D view's share of the height; 0 = 0.7 */
@@ -57,18 +86,32 @@ typedef struct frame_view {
     const char *status;     /* "▶ ×1.0" or "⏸"; NULL = none */
     bool show_help;         /* the key card */
     bool show_legend;
-    bool bare;              /* only the 3D view and the timeline: no HUD, labels or caption
-                               (pixel tests that probe objects) */
-    timeline_panel_hover hover; /* the bar under the pointer (kind NONE = none) */
-    int caption_rank;       /* -1: the rank scene_caption_rank picks */
+    bool bare;                   /* only the 3D view and the timeline: no HUD, labels or caption
+                                    (pixel tests that probe objects) */
+    timeline_panel_hover hover;  /* the bar under the pointer (kind NONE = none) */
+    int caption_rank;            /* -1: the rank scene_caption_rank picks */
+    frame_viewport viewport;     /* where in the target; w or h 0 = the whole target */
+    timeline_view timeline;      /* the panel's zoom and pan (timeline_panel_view_init; the frame
+                                    places it, frame_layout_place_timeline); zeroed = the whole
+                                    iteration */
+    const frame_help_item *help; /* the key card's rows, [help_count], shown with show_help */
+    int help_count;
 } frame_view;
+
+/* The layout of the frame this view asks for in a target of this size
+ * (its viewport, or the whole target). */
+frame_layout frame_layout_of(const frame_view *v, int target_width, int target_height);
+/* Places a timeline view in the layout's panel: its rectangle and text size,
+ * as the frame draws it. Input that acts on the panel (scrub, zoom, hover)
+ * lays out the view with this first. */
+void frame_layout_place_timeline(const frame_layout *l, timeline_view *tv);
 
 typedef struct frame_renderer {
     scene_renderer scene;
     draw2d batch;
     text_font font;
-    int font_body_px;        /* size the atlas was rendered for */
-    timeline_panel panel;
+    int font_body_px;     /* size the atlas was rendered for */
+    timeline_panel panel; /* the memory curves of the timeline */
     scene_state state;
     struct frame_label_set *labels; /* placed label rectangles, reused every frame */
     bool ready;
@@ -77,20 +120,9 @@ typedef struct frame_renderer {
 bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, ppf_error *err);
 void frame_renderer_deinit(frame_renderer *f); /* accepts a zeroed or deinited renderer */
 
-/* Lays out the panel for the framebuffer (call before using panel.view for
- * input, and after a resize); frame_renderer_draw calls it too. False only
- * when the font cannot be re-rendered (the old size stays). */
-bool frame_renderer_layout(frame_renderer *f, int fb_width, int fb_height, float split,
-                           ppf_error *err);
-
-/* Draws the frame into the bound framebuffer (fb_width x fb_height pixels). */
+/* Draws the frame into its viewport of the bound framebuffer (fb_width x
+ * fb_height pixels; the viewport must lie inside it), and nowhere else. */
 void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
                          const frame_view *view, int fb_width, int fb_height);
-
-/* The help card: keys and what they do, ending with {NULL, NULL}. */
-typedef struct frame_help_item {
-    const char *keys, *what;
-} frame_help_item;
-extern const frame_help_item frame_help[];
 
 #endif

@@ -126,8 +126,6 @@ bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
         p->memory_peak = c->peak > p->memory_peak ? c->peak : p->memory_peak;
     }
     assert((size_t)(s - p->steps) == total);
-
-    timeline_view_init(&p->view, tl->makespan, P, tl->allreduce_count > 0);
     return true;
 }
 
@@ -140,9 +138,10 @@ void timeline_panel_deinit(timeline_panel *p)
     *p = (timeline_panel){ 0 };
 }
 
-bool timeline_panel_hit(const timeline_panel *p, double x, double y, timeline_panel_hover *out)
+void timeline_panel_view_init(timeline_view *v, const timeline *tl)
 {
-    return timeline_view_hit(&p->view, p->tl, x, y, out);
+    assert(tl->program);
+    timeline_view_init(v, tl->makespan, tl->program->ranks, tl->allreduce_count > 0);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -703,13 +702,13 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
               f->pal->text, TEXT_ALIGN_LEFT);
 }
 
-void timeline_panel_draw(const timeline_panel *p, draw2d *d, const text_font *font,
-                         int font_size_index, const timeline_palette *pal, double t,
-                         const timeline_panel_hover *hover)
+void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d *d,
+                         const text_font *font, int font_size_index, const timeline_palette *pal,
+                         double t, const timeline_panel_hover *hover)
 {
-    assert(p->tl && d && pal);
+    assert(p->tl && v && d && pal);
+    assert(v->ranks == p->tl->program->ranks && "a view of the panel's timeline");
     assert(!font || (font_size_index >= 0 && font_size_index < font->size_count));
-    const timeline_view *v = &p->view;
     if (v->w <= 0 || v->h <= 0)
         return;
     frame f = { .p = p, .v = v, .d = d, .font = font, .size = font_size_index, .pal = pal };

@@ -8,28 +8,33 @@
  *   - the view model (timeline_view.h: timeline_view_*, the hover type, the
  *     event and describe functions): pure C, no GL, unit-tested without a
  *     display. It maps time to pixels, zooms, pans, lays out rows and lanes,
- *     and finds what is under the pointer. Included from here.
- *   - this panel: the per-rank memory curves (computed once at init), the
- *     palettes, timeline_panel_hit (the view's hit test on the panel's own
- *     timeline), and the drawing (timeline_panel_draw), which appends
- *     rectangles, lines and glyph quads to a draw2d batch; it calls no GL
- *     itself.
+ *     and finds what is under the pointer. Included from here. Whoever
+ *     shows the panel owns its view (the viewer its zoom and pan, export a
+ *     fitted one) and passes it to each draw.
+ *   - this panel: the per-rank memory curves (computed once at init, a cache
+ *     of the timeline), the palettes, the view that fits a timeline
+ *     (timeline_panel_view_init), and the drawing (timeline_panel_draw),
+ *     which appends rectangles, lines and glyph quads to a draw2d batch; it
+ *     calls no GL itself.
  *
  * What it does not do: no input handling (the viewer turns clicks, drags and
- * the wheel into timeline_view_* calls on panel.view), no clock (t is an
- * argument), no per-frame allocation (the memory curves are computed once at
- * init), and no GL state of its own.
+ * the wheel into timeline_view_* calls on its own view), no view state, no
+ * clock (t is an argument), no per-frame allocation (the memory curves are
+ * computed once at init), and no GL state of its own.
  *
  * Call order:
  *     timeline_panel panel = {0};
  *     if (!timeline_panel_init(&panel, &tl, &err)) ...      (err names the problem)
- *     timeline_view_set_rect(&panel.view, x, y, w, h);     (and on every resize)
- *     timeline_view_set_text_px(&panel.view, font.sizes[k]);
+ *     timeline_view view;
+ *     timeline_panel_view_init(&view, &tl);
+ *     timeline_view_set_rect(&view, x, y, w, h);            (and on every resize)
+ *     timeline_view_set_text_px(&view, font.sizes[k]);
  *     each frame:
  *         timeline_panel_hover hover;
- *         bool over = timeline_panel_hit(&panel, mouse_x, mouse_y, &hover);
- *         timeline_panel_draw(&panel, &batch, &font, k, &palette, t, over ? &hover : NULL);
- *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub)
+ *         bool over = timeline_view_hit(&view, &tl, mouse_x, mouse_y, &hover);
+ *         timeline_panel_draw(&panel, &view, &batch, &font, k, &palette, t,
+ *                             over ? &hover : NULL);
+ *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub) on the view
  *     timeline_panel_deinit(&panel);
  * The timeline (and its program) must outlive the panel.
  *
@@ -87,30 +92,32 @@ typedef struct timeline_memory_curve {
 
 typedef struct timeline_panel {
     const timeline *tl;              /* not owned */
-    timeline_view view;              /* what is visible, and the layout */
     timeline_memory_curve *memory;   /* [ranks] */
     timeline_memory_step *steps;     /* one block for all the curves */
     int memory_peak;                 /* the largest peak over the ranks (the lane's scale) */
 } timeline_panel;
 
-/* Computes the memory curves and fits the view to the makespan. False with
- * a message when the timeline has no ranks (a zeroed timeline). */
+/* Computes the memory curves. False with a message when the timeline has no
+ * ranks (a zeroed timeline). */
 bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err);
 /* Frees the curves; accepts a zeroed or deinited panel. */
 void timeline_panel_deinit(timeline_panel *p);
 
-/* timeline_view_hit on the panel's own view and timeline. */
-bool timeline_panel_hit(const timeline_panel *p, double x, double y, timeline_panel_hover *out);
+/* A view of the whole iteration of tl, with the rows and lanes the panel
+ * draws for it (a row per rank, all-reduce lanes when there are any), and an
+ * empty rectangle until timeline_view_set_rect. */
+void timeline_panel_view_init(timeline_view *v, const timeline *tl);
 
-/* Appends the whole panel to the batch: background, rows with bubble shade,
+/* Appends the whole panel, as the view v (of the panel's timeline) shows it,
+ * to the batch: background, rows with bubble shade,
  * bars (culled to the visible range, bars thinner than a pixel merged into
  * one-pixel columns), micro-batch numbers where they fit, p2p arrows (when
  * at most one per 4 pixels is visible), all-reduces, memory curves, axis,
  * rank labels, the cursor at t and, with a hover, the bar's outline and a
  * tooltip. The text is drawn at font size index `font_size_index` (font may
  * be NULL: no text). Leaves the batch unclipped. Allocates nothing. */
-void timeline_panel_draw(const timeline_panel *p, draw2d *d, const text_font *font,
-                         int font_size_index, const timeline_palette *pal, double t,
-                         const timeline_panel_hover *hover);
+void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d *d,
+                         const text_font *font, int font_size_index, const timeline_palette *pal,
+                         double t, const timeline_panel_hover *hover);
 
 #endif

@@ -19,7 +19,8 @@
  *     timeline_view_set_text_px(&v, font.sizes[k]);
  *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub)
  *     pointer: timeline_view_hit(&v, &tl, mouse_x, mouse_y, &hover)
- * A timeline_panel holds one of these (panel.view) and inits it itself.
+ * Whoever shows the panel owns one (the viewer its zoom and pan, export a
+ * fitted one; timeline_panel_view_init fits one to a timeline).
  *
  * Coordinates are framebuffer pixels, origin top-left, y down (draw2d's).
  * Errors: none; a bad argument is a programmer's mistake (assert).

@@ -19,7 +19,10 @@
 
 #include <cmocka.h>
 
+#include <glad/gl.h>
+
 #include "image_png.h"
+#include "keymap.h"
 #include "offscreen.h"
 #include "session.h"
 
@@ -35,7 +38,7 @@ static fixture *fixture_new(const session_flag *flags, int n, int w, int h)
 {
     fixture *x = calloc(1, sizeof *x);
     ppf_error err = {{0}};
-    if (!session_build(&x->s, NULL, flags, n, &err))
+    if (!session_build(&x->s, NULL, flags, n, &err) || !session_build_scene(&x->s, &err))
         fail_msg("session: %s", err.message);
     if (!offscreen_init(&x->o, &x->s, w, h, &err))
         fail_msg("offscreen: %s", err.message);
@@ -94,8 +97,8 @@ static void project(const fixture *x, const frame_view *v, const float world[3],
 {
     frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split);
     float fx, fy;
-    assert_true(camera_project(&v->cam, l.view_w / l.view_h, world, (int)l.view_w,
-                               (int)l.view_h, &fx, &fy));
+    assert_true(camera_project(&v->cam, l.view_w / l.view_h, world, (int)l.view_w, (int)l.view_h,
+                               &fx, &fy));
     *px = (int)lrintf(fx + l.view_x);
     *py = (int)lrintf(fy + l.view_y);
 }
@@ -194,7 +197,11 @@ static void test_timeline_cursor(void **state)
     for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
         frame_view v = offscreen_default_view(&x->o, ts[k], THEME_DARK, CAMERA_PRESET_DEFAULT);
         draw(x, &v);
-        const timeline_view *tv = &x->o.frame.panel.view;
+        /* the view as the frame placed it */
+        frame_layout l = frame_layout_of(&v, x->o.width, x->o.height);
+        timeline_view placed = v.timeline;
+        frame_layout_place_timeline(&l, &placed);
+        const timeline_view *tv = &placed;
         int cx = (int)floor(timeline_view_time_to_x(tv, ts[k]));
         int hits = 0, probes = 0;
         for (float y = tv->plot_y + 2; y < tv->plot_y + tv->plot_h - 2; y += tv->plot_h / 12) {
@@ -279,6 +286,8 @@ static void test_golden_frames(void **state)
 {
     (void)state;
     fixture *x = fixture_new(NULL, 0, W, H);
+    frame_help_item help[KEYMAP_ROWS_MAX];
+    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
     struct {
         double t;
         theme_id theme;
@@ -293,9 +302,179 @@ static void test_golden_frames(void **state)
     for (size_t k = 0; k < sizeof frames / sizeof frames[0]; k++) {
         frame_view v = offscreen_default_view(&x->o, frames[k].t, frames[k].theme, frames[k].cam);
         v.show_help = frames[k].help;
+        v.help = help;
+        v.help_count = help_count;
         draw(x, &v);
         compare_golden(x, frames[k].name);
     }
+    fixture_free(x);
+}
+
+/* ---- viewports ---------------------------------------------------------------- */
+
+/* The view a frame of session s at time t starts from, for a viewport of w x h. */
+static frame_view view_for(const session *s, double t, int w, int h)
+{
+    frame_view v = {
+        .t = t,
+        .theme = THEME_DARK,
+        .cam = session_camera(s, CAMERA_PRESET_DEFAULT, w, h, 0),
+        .hud_title = s->hud_title,
+        .hud_bubble = s->hud_bubble,
+        .show_legend = true,
+        .caption_rank = -1,
+    };
+    timeline_panel_view_init(&v.timeline, &s->tl);
+    return v;
+}
+
+/* Fills the bound target with magenta: pixels no frame drew stay magenta. */
+static void clear_magenta(void)
+{
+    glViewport(0, 0, W, H);
+    glClearColor(1, 0, 1, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
+/* Pixels of `whole` (W wide) in the rectangle (x, y, w, h) against `part`
+ * (w x h): how many differ by more than `slack` in a channel, and the
+ * largest difference. */
+static long compare_region(const uint8_t *whole, int x, int y, int w, int h, const uint8_t *part,
+                           int slack, int *worst)
+{
+    long off = 0;
+    *worst = 0;
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) {
+            const uint8_t *a = whole + ((size_t)(y + r) * W + (size_t)(x + c)) * 4;
+            const uint8_t *b = part + ((size_t)r * w + (size_t)c) * 4;
+            int d = 0;
+            for (int k = 0; k < 3; k++)
+                d = abs(a[k] - b[k]) > d ? abs(a[k] - b[k]) : d;
+            off += d > slack;
+            *worst = d > *worst ? d : *worst;
+        }
+    return off;
+}
+
+/* Pixels of `whole` outside the rectangle that differ from `before`. */
+static long changed_outside(const uint8_t *whole, const uint8_t *before, int x, int y, int w, int h)
+{
+    long n = 0;
+    for (int r = 0; r < H; r++)
+        for (int c = 0; c < W; c++) {
+            if (c >= x && c < x + w && r >= y && r < y + h)
+                continue;
+            size_t i = ((size_t)r * W + (size_t)c) * 4;
+            n += memcmp(whole + i, before + i, 3) != 0;
+        }
+    return n;
+}
+
+static long magenta_inside(const uint8_t *whole, int x, int y, int w, int h)
+{
+    long n = 0;
+    for (int r = y; r < y + h; r++)
+        for (int c = x; c < x + w; c++) {
+            const uint8_t *p = whole + ((size_t)r * W + (size_t)c) * 4;
+            n += p[0] == 255 && p[1] == 0 && p[2] == 255;
+        }
+    return n;
+}
+
+/* Two sessions side by side in one target, and a small preview over the
+ * second: each frame draws only inside its viewport, covers all of it, and
+ * is the frame drawn alone into a target of the viewport's size. */
+static void test_viewports_side_by_side(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, 0, W, H); /* 1F1B; its context, target, renderer */
+    static const session_flag gpipe[] = {{"schedule", "gpipe"}, {"microbatches", "6"}};
+    session other;
+    ppf_error err = {{0}};
+    if (!session_build(&other, NULL, gpipe, 2, &err) || !session_build_scene(&other, &err))
+        fail_msg("session: %s", err.message);
+    frame_renderer fr = {0};
+    if (!frame_renderer_init(&fr, &other.scene, &other.tl, &err))
+        fail_msg("frame renderer: %s", err.message);
+    frame_help_item help[KEYMAP_ROWS_MAX];
+    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
+
+    const int half = W / 2, pw = 160, ph = 90, px = W - pw - 10, py = 10;
+    frame_view left = view_for(&x->s, 12.3, half, H);
+    left.timeline.t0 = 5, left.timeline.t1 = 20; /* zoomed in: the view is the caller's */
+    frame_view right = view_for(&other, 7.5, half, H);
+    right.show_help = true; /* a card wider than the viewport: cut at its edge */
+    right.help = help;
+    right.help_count = help_count;
+    frame_view preview = view_for(&x->s, 30, pw, ph);
+
+    /* each alone, in a target of its size */
+    struct {
+        const frame_view *v;
+        frame_renderer *r;
+        const session *s;
+        int x, y, w, h;
+        uint8_t *alone;
+    } frames[] = {
+        {&left, &x->o.frame, &x->s, 0, 0, half, H, NULL},
+        {&right, &fr, &other, half, 0, half, H, NULL},
+        {&preview, &x->o.frame, &x->s, px, py, pw, ph, NULL},
+    };
+    enum { N = sizeof frames / sizeof frames[0] };
+    for (int k = 0; k < N; k++) {
+        render_target t = {0};
+        if (!render_target_init(&t, frames[k].w, frames[k].h, &err))
+            fail_msg("target: %s", err.message);
+        render_target_bind(&t);
+        frame_renderer_draw(frames[k].r, &frames[k].s->scene, &frames[k].s->tl, frames[k].v,
+                            frames[k].w, frames[k].h);
+        frames[k].alone = malloc((size_t)frames[k].w * frames[k].h * 4);
+        render_target_read(&t, frames[k].alone);
+        render_target_deinit(&t);
+    }
+
+    /* then into their viewports of one target, one after another */
+    size_t n = (size_t)W * H * 4;
+    uint8_t *before = malloc(n);
+    render_target_bind(&x->o.target);
+    clear_magenta();
+    render_target_read(&x->o.target, before);
+    for (int k = 0; k < N; k++) {
+        frame_view v = *frames[k].v;
+        v.viewport = (frame_viewport){frames[k].x, frames[k].y, frames[k].w, frames[k].h};
+        render_target_bind(&x->o.target);
+        frame_renderer_draw(frames[k].r, &frames[k].s->scene, &frames[k].s->tl, &v, W, H);
+        render_target_read(&x->o.target, x->pixels);
+        long outside =
+            changed_outside(x->pixels, before, frames[k].x, frames[k].y, frames[k].w, frames[k].h);
+        long undrawn =
+            magenta_inside(x->pixels, frames[k].x, frames[k].y, frames[k].w, frames[k].h);
+        /* The same picture, moved: the 3D view's rasteriser maps its
+         * viewport through floats, so a shaded pixel may round one level
+         * differently (llvmpipe: 2 pixels of 115200, by 1), and an edge
+         * that passes exactly through a pixel's centre may flip. */
+        int worst;
+        long off = compare_region(x->pixels, frames[k].x, frames[k].y, frames[k].w, frames[k].h,
+                                  frames[k].alone, 2, &worst);
+        print_message("frame %d at (%d, %d) %dx%d: %ld pixels differ by more than 2 from it "
+                      "drawn alone (the most by %d), %ld changed outside, %ld undrawn\n",
+                      k, frames[k].x, frames[k].y, frames[k].w, frames[k].h, off, worst, outside,
+                      undrawn);
+        if (outside || undrawn)
+            fail_msg("frame %d: %ld pixels changed outside its viewport, %ld left undrawn inside",
+                     k, outside, undrawn);
+        if (off > (long)frames[k].w * frames[k].h / 1000)
+            fail_msg("frame %d: %ld pixels differ by more than 2 from the frame drawn alone", k,
+                     off);
+        memcpy(before, x->pixels, n);
+    }
+
+    for (int k = 0; k < N; k++)
+        free(frames[k].alone);
+    free(before);
+    frame_renderer_deinit(&fr);
+    session_deinit(&other);
     fixture_free(x);
 }
 
@@ -303,11 +482,9 @@ int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_activation_face_probe),
-        cmocka_unit_test(test_p2p_flash_probe),
-        cmocka_unit_test(test_timeline_cursor),
-        cmocka_unit_test(test_same_t_same_pixels),
-        cmocka_unit_test(test_golden_frames),
+        cmocka_unit_test(test_activation_face_probe), cmocka_unit_test(test_p2p_flash_probe),
+        cmocka_unit_test(test_timeline_cursor),       cmocka_unit_test(test_same_t_same_pixels),
+        cmocka_unit_test(test_golden_frames),         cmocka_unit_test(test_viewports_side_by_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,6 +79,7 @@ static int find_action(const program *p, int rank, action_kind kind, int mb)
 typedef struct fixture {
     run x;
     timeline_panel panel;
+    timeline_view view; /* what the panel shows, as its owner (the viewer) keeps it */
 } fixture;
 
 static int setup_pure(void **state)
@@ -91,8 +92,9 @@ static int setup_pure(void **state)
         print_error("timeline_panel_init: %s\n", err.message);
         return -1;
     }
-    timeline_view_set_rect(&fx.panel.view, 0, 0, 640, 200);
-    timeline_view_set_text_px(&fx.panel.view, 12);
+    timeline_panel_view_init(&fx.view, &fx.x.tl);
+    timeline_view_set_rect(&fx.view, 0, 0, 640, 200);
+    timeline_view_set_text_px(&fx.view, 12);
     *state = &fx;
     return 0;
 }
@@ -114,7 +116,7 @@ static void test_makespan_is_known(void **state)
 static void test_fit_shows_whole_makespan(void **state)
 {
     fixture *fx = *state;
-    timeline_view *v = &fx->panel.view;
+    timeline_view *v = &fx->view;
     timeline_view_zoom(v, v->plot_x + 100, 3);
     timeline_view_pan_pixels(v, -50);
     timeline_view_fit(v);
@@ -133,7 +135,7 @@ static void test_fit_shows_whole_makespan(void **state)
 static void test_time_x_round_trip(void **state)
 {
     fixture *fx = *state;
-    timeline_view *v = &fx->panel.view;
+    timeline_view *v = &fx->view;
     timeline_view_fit(v);
     for (int z = 0; z < 3; z++) {
         for (double t = -0.5; t < 34; t += 0.37) {
@@ -150,7 +152,7 @@ static void test_time_x_round_trip(void **state)
 static void test_zoom_keeps_time_under_pointer(void **state)
 {
     fixture *fx = *state;
-    timeline_view *v = &fx->panel.view;
+    timeline_view *v = &fx->view;
     timeline_view_fit(v);
     const double x = v->plot_x + 0.3 * v->plot_w;
     const double t = timeline_view_x_to_time(v, x);
@@ -188,7 +190,7 @@ static void test_zoom_keeps_time_under_pointer(void **state)
 static void test_row_at_y(void **state)
 {
     fixture *fx = *state;
-    const timeline_view *v = &fx->panel.view;
+    const timeline_view *v = &fx->view;
     assert_int_equal(timeline_view_row_at_y(v, v->row_y - 1), -1);
     for (int r = 0; r < 4; r++)
         assert_int_equal(timeline_view_row_at_y(v, v->row_y + (r + 0.5) * v->row_pitch), r);
@@ -199,7 +201,7 @@ static void test_row_at_y(void **state)
 static void test_hit_bars_and_gaps(void **state)
 {
     fixture *fx = *state;
-    const timeline_view *v = &fx->panel.view;
+    const timeline_view *v = &fx->view;
     const timeline *tl = &fx->x.tl;
     timeline_panel_hover h;
 
@@ -208,7 +210,7 @@ static void test_hit_bars_and_gaps(void **state)
     const action_time at = tl->time[1][k];
     const double x = timeline_view_time_to_x(v, 0.5 * (at.start + at.end));
     const double y = v->row_y + v->row_pitch + 0.5 * v->bar_h;
-    assert_true(timeline_panel_hit(&fx->panel, x, y, &h));
+    assert_true(timeline_view_hit(v, tl, x, y, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_ACTION);
     assert_int_equal(h.rank, 1);
     assert_int_equal(h.index, k);
@@ -219,22 +221,22 @@ static void test_hit_bars_and_gaps(void **state)
             if (!action_is_compute((action_kind)fx->x.p.rank[r].actions[j].kind))
                 continue;
             const double tm = 0.5 * (tl->time[r][j].start + tl->time[r][j].end);
-            assert_true(timeline_panel_hit(&fx->panel, timeline_view_time_to_x(v, tm),
-                                           v->row_y + (r + 0.3) * v->row_pitch, &h));
+            assert_true(timeline_view_hit(v, tl, timeline_view_time_to_x(v, tm),
+                                          v->row_y + (r + 0.3) * v->row_pitch, &h));
             assert_int_equal(h.rank, r);
             assert_int_equal(h.index, j);
         }
     }
 
     /* rank 3 waits for the first forward until t = 3: a bubble, no bar */
-    assert_false(timeline_panel_hit(&fx->panel, timeline_view_time_to_x(v, 1.5),
-                                    v->row_y + 3 * v->row_pitch + 0.5 * v->bar_h, &h));
+    assert_false(timeline_view_hit(v, tl, timeline_view_time_to_x(v, 1.5),
+                                   v->row_y + 3 * v->row_pitch + 0.5 * v->bar_h, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_NONE);
     assert_int_equal(h.rank, -1);
     /* under the bars (the gap between rows), left of the plot, the memory lane */
-    assert_false(timeline_panel_hit(&fx->panel, x, v->row_y + v->row_pitch + v->bar_h + 1, &h));
-    assert_false(timeline_panel_hit(&fx->panel, v->plot_x - 5, y, &h));
-    assert_false(timeline_panel_hit(&fx->panel, x, v->mem_y + 2, &h));
+    assert_false(timeline_view_hit(v, tl, x, v->row_y + v->row_pitch + v->bar_h + 1, &h));
+    assert_false(timeline_view_hit(v, tl, v->plot_x - 5, y, &h));
+    assert_false(timeline_view_hit(v, tl, x, v->mem_y + 2, &h));
 }
 
 /* With two replicas each row keeps a lane under its bars for the all-reduces. */
@@ -246,7 +248,9 @@ static void test_hit_allreduce_lane(void **state)
     timeline_panel panel = {0};
     ppf_error err = {0};
     assert_true(timeline_panel_init(&panel, &x.tl, &err));
-    timeline_view *v = &panel.view;
+    timeline_view view;
+    timeline_view *v = &view;
+    timeline_panel_view_init(v, &x.tl);
     timeline_view_set_rect(v, 10, 20, 1000, 300);
     timeline_view_set_text_px(v, 14);
     assert_true(v->allreduce_lane && v->lane_h > 0);
@@ -256,12 +260,12 @@ static void test_hit_allreduce_lane(void **state)
         const double ax = timeline_view_time_to_x(v, 0.5 * (ar->start + ar->end));
         const double ay = v->row_y + ar->src_rank * v->row_pitch + v->lane_y + 0.5 * v->lane_h;
         timeline_panel_hover h;
-        assert_true(timeline_panel_hit(&panel, ax, ay, &h));
+        assert_true(timeline_view_hit(v, &x.tl, ax, ay, &h));
         assert_int_equal(h.kind, TIMELINE_HIT_ALLREDUCE);
         assert_int_equal(h.rank, ar->src_rank);
         assert_int_equal(h.index, i);
         /* the bar band above it holds the rank's actions, not the all-reduce */
-        assert_false(timeline_panel_hit(&panel, ax, ay - v->lane_h, &h) &&
+        assert_false(timeline_view_hit(v, &x.tl, ax, ay - v->lane_h, &h) &&
                      h.kind == TIMELINE_HIT_ALLREDUCE);
     }
     timeline_panel_deinit(&panel);
@@ -510,14 +514,14 @@ static int teardown_gl(void **state)
 }
 
 /* Clears to magenta (so undrawn pixels stand out), draws the panel, reads back. */
-static void render(gl_fixture *g, const timeline_panel *p, int size, const timeline_palette *pal,
-                   double t, const timeline_panel_hover *hover)
+static void render(gl_fixture *g, const timeline_panel *p, const timeline_view *v, int size,
+                   const timeline_palette *pal, double t, const timeline_panel_hover *hover)
 {
     render_target_bind(&g->target);
     glClearColor(1, 0, 1, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     draw2d_begin(&g->d, g->fb_w, g->fb_h);
-    timeline_panel_draw(p, &g->d, &g->font, size, pal, t, hover);
+    timeline_panel_draw(p, v, &g->d, &g->font, size, pal, t, hover);
     draw2d_flush(&g->d);
     render_target_read(&g->target, g->pixels);
     assert_int_equal(glGetError(), GL_NO_ERROR);
@@ -577,13 +581,14 @@ static void test_draw_cursor_bar_bubble(void **state)
     run_make(&fx.x, "1f1b", 4, 8, 1, 0, 1);
     ppf_error err = {0};
     assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-    timeline_view *v = &fx.panel.view;
+    timeline_view *v = &fx.view;
+    timeline_panel_view_init(v, &fx.x.tl);
     timeline_view_set_rect(v, 0, 0, W, H);
     timeline_view_set_text_px(v, (float)g->font.sizes[0]);
     target_size(g, W, H);
     const timeline_palette pal = timeline_palette_dark();
     const double t = 13.25;
-    render(g, &fx.panel, 0, &pal, t, NULL);
+    render(g, &fx.panel, v, 0, &pal, t, NULL);
     dump(g, "timeline_1f1b_dark");
 
     /* nothing left undrawn inside the panel */
@@ -637,8 +642,8 @@ static void test_draw_cursor_bar_bubble(void **state)
     const int kb = find_action(&fx.x.p, 2, ACTION_B, 2);
     const double hx = timeline_view_time_to_x(
         v, 0.5 * (fx.x.tl.time[2][kb].start + fx.x.tl.time[2][kb].end));
-    assert_true(timeline_panel_hit(&fx.panel, hx, v->row_y + 2.5 * v->row_pitch, &hover));
-    render(g, &fx.panel, 0, &light, t, &hover);
+    assert_true(timeline_view_hit(v, &fx.x.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
+    render(g, &fx.panel, v, 0, &light, t, &hover);
     dump(g, "timeline_1f1b_light_hover");
     assert_pixel(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);
 
@@ -656,19 +661,20 @@ static void test_draw_dense_is_bounded(void **state)
     run_make(&fx.x, "1f1b", 8, 4096, 1, 0.05, 2);
     ppf_error err = {0};
     assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-    timeline_view *v = &fx.panel.view;
+    timeline_view *v = &fx.view;
+    timeline_panel_view_init(v, &fx.x.tl);
     timeline_view_set_rect(v, 0, 0, W, H);
     timeline_view_set_text_px(v, (float)g->font.sizes[0]);
     target_size(g, W, H);
     const timeline_palette pal = timeline_palette_dark();
-    render(g, &fx.panel, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
     dump(g, "timeline_dense");
 
     draw2d_begin(&g->d, W, H);
-    timeline_panel_draw(&fx.panel, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
     const int vertices = g->d.count, capacity = g->d.capacity;
     draw2d_begin(&g->d, W, H);
-    timeline_panel_draw(&fx.panel, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
     draw2d_flush(&g->d);
     print_message("dense: %ld actions, %d vertices\n", program_action_count(&fx.x.p), vertices);
     /* two quads per pixel column per rank (bars, memory), plus text and frame */
@@ -677,7 +683,7 @@ static void test_draw_dense_is_bounded(void **state)
 
     /* zoomed in, the same timeline shows single bars with numbers */
     timeline_view_zoom(v, v->plot_x + 0.5 * v->plot_w, 2000);
-    render(g, &fx.panel, 0, &pal, fx.x.tl.makespan * 0.5, NULL);
+    render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.5, NULL);
     dump(g, "timeline_dense_zoomed");
     timeline_panel_deinit(&fx.panel);
     run_free(&fx.x);
@@ -703,12 +709,13 @@ static void test_draw_features(void **state)
                  cases[c].dp);
         ppf_error err = {0};
         assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-        timeline_view *v = &fx.panel.view;
+        timeline_view *v = &fx.view;
+        timeline_panel_view_init(v, &fx.x.tl);
         timeline_view_set_rect(v, 0, 0, BIG_W, BIG_H);
         timeline_view_set_text_px(v, (float)g->font.sizes[1]);
         target_size(g, BIG_W, BIG_H);
         const timeline_palette pal = timeline_palette_dark();
-        render(g, &fx.panel, 1, &pal, fx.x.tl.makespan * 0.37, NULL);
+        render(g, &fx.panel, v, 1, &pal, fx.x.tl.makespan * 0.37, NULL);
         dump(g, cases[c].file);
         /* the cursor is drawn over whatever is at its column */
         const int cx = (int)floor(timeline_view_time_to_x(v, fx.x.tl.makespan * 0.37));

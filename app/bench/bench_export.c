@@ -174,7 +174,7 @@ int bench_export(const bench_opts *o, FILE *f)
         double ours = 0, bare = 0;
         int64_t frames = 0;
         if (!session_build(&s, NULL, c->flags, c->flag_count, &err) ||
-            !time_ppflow(c, &s, mp4, n, &ours, &frames, &err)) {
+            !session_build_scene(&s, &err) || !time_ppflow(c, &s, mp4, n, &ours, &frames, &err)) {
             status = 1;
         } else if (k == 0 && have_ffmpeg()) {
             /* The bare encoder for the first case only: the notebook's row is

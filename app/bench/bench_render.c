@@ -31,7 +31,7 @@ static bool bench_size(FILE *f, const char *label, const session_flag *flags, in
 {
     session s;
     offscreen o = {0};
-    bool ok = session_build(&s, NULL, flags, flag_count, err) &&
+    bool ok = session_build(&s, NULL, flags, flag_count, err) && session_build_scene(&s, err) &&
               offscreen_init(&o, &s, w, h, err);
     if (!ok) {
         session_deinit(&s);

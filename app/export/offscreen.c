@@ -1,15 +1,17 @@
 /* offscreen.c - headless frames. See offscreen.h. */
 #include "offscreen.h"
 
+#include <assert.h>
 #include <string.h>
 
-bool offscreen_init(offscreen *o, session *s, int width, int height, ppf_error *err)
+bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err)
 {
+    assert(s->has_scene && "a session built whole, scene included");
     memset(o, 0, sizeof *o);
     o->session = s;
     o->width = width;
     o->height = height;
-    if (!session_build_scene(s, err) || !gl_context_init_headless(&o->gl, err))
+    if (!gl_context_init_headless(&o->gl, err))
         return false;
     if (!render_target_init(&o->target, width, height, err))
         goto fail;
@@ -36,7 +38,7 @@ void offscreen_deinit(offscreen *o)
 frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
                                   camera_preset preset)
 {
-    return (frame_view){
+    frame_view v = {
         .t = t,
         .theme = theme,
         .cam = session_camera(o->session, preset, o->width, o->height, 0),
@@ -45,6 +47,8 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
         .show_legend = true,
         .caption_rank = -1,
     };
+    timeline_panel_view_init(&v.timeline, &o->session->tl);
+    return v;
 }
 
 void offscreen_draw(offscreen *o, const frame_view *v)

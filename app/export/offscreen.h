@@ -2,6 +2,10 @@
  * context, an offscreen framebuffer and the frame renderer, for stills,
  * `ppflow bench render` and export.
  *
+ * The session is built whole, scene included (session_build_scene), before
+ * it is handed over; it is read, never changed, and must outlive the
+ * offscreen.
+ *
  * Call order:
  *     offscreen o;
  *     if (!offscreen_init(&o, &session, 1920, 1080, &err)) ...   (no EGL: one line)
@@ -33,11 +37,12 @@ typedef struct offscreen {
     int width, height;
 } offscreen;
 
-bool offscreen_init(offscreen *o, session *s, int width, int height, ppf_error *err);
+bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err);
 void offscreen_deinit(offscreen *o); /* accepts a zeroed or deinited one */
 
 /* The view a still or an export starts from: time t, a theme, a camera
- * preset fitted to the scene and the 3D view's aspect, legend on. */
+ * preset fitted to the scene and the 3D view's aspect, the timeline fitted
+ * to the whole iteration, legend on, the whole target. */
 frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
                                   camera_preset preset);
 

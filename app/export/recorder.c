@@ -165,7 +165,7 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v,
     return !stopped;
 }
 
-recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result *r,
+recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_result *r,
                              ppf_error *err)
 {
     assert(d->frames >= 1 && d->frames <= RECORDER_MAX_FRAMES);

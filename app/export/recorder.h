@@ -72,7 +72,8 @@ int64_t recorder_frame_count(double span, int fps, double speed);
 /* The time frame i shows. */
 double recorder_frame_time(const recorder_desc *d, int64_t i);
 
-recorder_status recorder_run(session *s, const recorder_desc *d, recorder_result *r,
+/* Records the session, built whole (scene included) and left unchanged. */
+recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_result *r,
                              ppf_error *err);
 
 #endif

@@ -1,15 +1,19 @@
 /* viewer.h - the live viewer: a GLFW window showing the frame of frame.h,
  * driven by the keyboard and the mouse (or a script of the same events).
  *
- * Input handlers only turn events into commands; one function applies
- * commands to the viewer's state; time is the only animation state (while
- * playing, t advances with the clock, read in the loop and nowhere else),
- * besides camera moves between presets, which are eased over a fixed time.
+ * Input handlers only turn events into commands (input.h, through the one
+ * keymap table of keymap.h, which also makes the key card); one function
+ * applies commands to the viewer's state (viewer_state.h); time is the only
+ * animation state (while playing, t advances with the clock, read in the
+ * loop and nowhere else), besides camera moves between presets, which are
+ * eased over a fixed time. The GLFW window is window.h's; the loop is here.
+ * The viewer owns what it shows of the session (time, camera, the
+ * timeline's zoom and pan) and hands it to the frame each time it draws.
  *
  * A script (--script FILE, viewer_script.h) feeds the same handlers, one
  * line per event (key, down, move, up, scroll, frames, screenshot, print,
  * quit), with window coordinates as GLFW reports them. It is read and
- * checked whole before the scene is built or a window opens, then replayed:
+ * checked whole before a window opens, then replayed:
  * events up to a `frames N` (or a screenshot) run before the next frame, and
  * none is dropped however many there are (the command queue is applied
  * whenever it fills).
@@ -19,11 +23,10 @@
  * the start speed, and camera moves wait while the 3D view is under a pixel
  * high (a minimised window).
  *
- * The state line (print, --print-state) is one line of key=value pairs:
+ * The state line (print, --print-state) is one line of key=value pairs
+ * (viewer_state.h says which):
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
  *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
- * timeline is the visible time range, plot the timeline's plot area in
- * framebuffer pixels, fb and window the framebuffer and window sizes.
  *
  * Errors: viewer_run returns 2 (EXIT_STATUS_USAGE) with one line "FILE:LINE:
  * what is wrong" for a bad script, before anything opens; 1 with one line
@@ -40,17 +43,18 @@
 #include "theme.h"
 
 typedef struct viewer_options {
-    int width, height;    /* window size in screen coordinates; 0 = 1280x720 */
+    int width, height; /* window size in screen coordinates; 0 = 1280x720 */
     theme_id theme;
     camera_preset camera;
-    double time;          /* start time */
-    double speed;         /* timeline units per second of playback; 0 = iteration in 20 s */
-    const char *script;   /* NULL: none */
-    bool print_state;     /* print the state line on quit */
+    double time;        /* start time */
+    double speed;       /* timeline units per second of playback; 0 = iteration in 20 s */
+    const char *script; /* NULL: none */
+    bool print_state;   /* print the state line on quit */
 } viewer_options;
 
 /* Reads the script, opens the window and runs until quit; returns the exit
- * status (see Errors), with the message in err. */
-int viewer_run(session *s, const viewer_options *o, ppf_error *err);
+ * status (see Errors), with the message in err. The session is built whole
+ * (scene included) and is not changed. */
+int viewer_run(const session *s, const viewer_options *o, ppf_error *err);
 
 #endif

@@ -1,0 +1,42 @@
+/* command.h - what the viewer's input asks for: one small value per
+ * request (play, scrub to x, zoom the timeline around x, orbit by dx, dy,
+ * ...). Input handlers (input.h) and the keymap (keymap.h) make them; one
+ * function applies them (viewer_state_apply, or the loop for the few that
+ * act on the window). A command's arguments are plain numbers, so a queue
+ * of them can be kept, replayed and printed.
+ */
+#ifndef PPFLOW_COMMAND_H
+#define PPFLOW_COMMAND_H
+
+typedef enum command_kind {
+    CMD_PLAY_TOGGLE,
+    CMD_EVENT_STEP, /* a: +1 next, -1 previous */
+    CMD_SPEED,      /* a: factor */
+    CMD_HOME,
+    CMD_END,
+    CMD_SCRUB,   /* a: framebuffer x */
+    CMD_TL_ZOOM, /* a: x, b: factor */
+    CMD_TL_PAN,  /* a: fraction of the span */
+    CMD_TL_DRAG, /* a: pixels */
+    CMD_TL_FIT,
+    CMD_ORBIT,  /* a, b: pixels */
+    CMD_PAN,    /* a, b: pixels */
+    CMD_ZOOM,   /* a: steps */
+    CMD_PRESET, /* a: camera_preset */
+    CMD_FIT_3D,
+    CMD_SPLIT,      /* a: framebuffer y of the divider */
+    CMD_HOVER,      /* a, b: framebuffer x, y */
+    CMD_FULLSCREEN, /* the window's */
+    CMD_THEME,
+    CMD_SCREENSHOT, /* the window's: saved once the next frame is drawn */
+    CMD_HELP,
+    CMD_ESCAPE,
+    CMD_QUIT,
+} command_kind;
+
+typedef struct command {
+    command_kind kind;
+    double a, b; /* arguments, as each kind above says */
+} command;
+
+#endif

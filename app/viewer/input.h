@@ -1,0 +1,67 @@
+/* input.h - the viewer's input: keyboard, pointer and wheel events (from
+ * GLFW's callbacks or a script, in framebuffer pixels) turned into commands
+ * (command.h) on a queue. Keys go through the keymap (keymap.h); the
+ * pointer's meaning depends on where it is in the frame's layout (the 3D
+ * view, the timeline panel, the divider between them) and on the drag it
+ * started.
+ *
+ * What it does not do: it applies nothing (the host's flush does, in
+ * order), reads no clock and calls no GLFW function (it uses GLFW's key,
+ * button and modifier codes only).
+ *
+ * Input from a device or a script never reaches an assert: wheel steps are
+ * taken at most INPUT_SCROLL_STEPS_MAX per event and a value that is not
+ * finite is dropped.
+ *
+ * Call order:
+ *     viewer_input in = {.user = host, .layout = host_layout, .flush = host_apply};
+ *     on events: input_key / input_button / input_move / input_scroll
+ *     each frame: host applies in.queue[0 .. in.queued) and sets in.queued = 0
+ * No command is dropped: a full queue (a script's long run of events, a
+ * flood of pointer motion between two frames) is flushed first.
+ */
+#ifndef PPFLOW_INPUT_H
+#define PPFLOW_INPUT_H
+
+#include <stdbool.h>
+
+#include "command.h"
+#include "frame.h"
+
+enum { INPUT_QUEUE_MAX = 256 };
+/* Wheel steps taken from one scroll event, whatever a device reports: a
+ * zoom factor of 1.25^100 already spans the whole timeline. */
+#define INPUT_SCROLL_STEPS_MAX 100.0
+/* How close to the divider (pixels) a press grabs it. */
+#define INPUT_DIVIDER_GRAB_PX 5.0
+
+typedef enum input_drag {
+    INPUT_DRAG_NONE,
+    INPUT_DRAG_SCRUB,  /* left button in the timeline */
+    INPUT_DRAG_ORBIT,  /* left button in the 3D view */
+    INPUT_DRAG_PAN,    /* another button in the 3D view */
+    INPUT_DRAG_TL_PAN, /* another button in the timeline */
+    INPUT_DRAG_SPLIT,  /* the divider */
+} input_drag;
+
+typedef struct viewer_input {
+    double mouse_x, mouse_y; /* the pointer, framebuffer pixels */
+    input_drag drag;
+    command queue[INPUT_QUEUE_MAX];
+    int queued;
+    /* the host */
+    void *user;
+    frame_layout (*layout)(void *user); /* the frame's layout now */
+    void (*flush)(void *user);          /* applies the queue in order and empties it */
+} viewer_input;
+
+/* A key pressed (or repeated) with modifiers (GLFW_MOD_*). */
+void input_key(viewer_input *in, int key, int mods);
+/* A mouse button (GLFW_MOUSE_BUTTON_*) pressed or released where the pointer is. */
+void input_button(viewer_input *in, int button, bool press);
+/* The pointer moved to (x, y). */
+void input_move(viewer_input *in, double x, double y);
+/* The wheel turned dy steps (> 0 away from the user); mods: GLFW_MOD_SHIFT pans. */
+void input_scroll(viewer_input *in, double dy, int mods);
+
+#endif

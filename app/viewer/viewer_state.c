@@ -1,0 +1,256 @@
+/* viewer_state.c - the viewer's state and the commands that change it.
+ * See viewer_state.h. */
+#include "viewer_state.h"
+
+#include <assert.h>
+
+#include "timeline_panel.h"
+
+void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
+{
+    assert(s && s->has_scene && "a session built whole, scene included");
+    *v = (viewer_state){
+        .s = s,
+        .fb_w = fb_w,
+        .fb_h = fb_h,
+        .theme = THEME_DARK,
+        .split = 0.7f,
+        .hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1},
+        .hover_rank = -1,
+    };
+    timeline_panel_view_init(&v->timeline, &s->tl);
+}
+
+void viewer_state_set_speed(viewer_state *v, double speed)
+{
+    v->speed = speed;
+    v->speed_min = v->speed / VIEWER_SPEED_RANGE;
+    v->speed_max = v->speed * VIEWER_SPEED_RANGE;
+}
+
+static double clamp_t(const viewer_state *v, double t)
+{
+    double end = v->s->tl.makespan;
+    return !(t > 0) ? 0 : t > end ? end : t; /* NaN: 0 */
+}
+
+static void set_time(viewer_state *v, double t, double clock)
+{
+    v->t = clamp_t(v, t);
+    v->play_anchor_t = v->t;
+    v->play_anchor_clock = clock;
+}
+
+void viewer_state_set_time(viewer_state *v, double t, double clock)
+{
+    set_time(v, t, clock);
+}
+
+frame_layout viewer_state_layout(const viewer_state *v)
+{
+    return frame_layout_compute(v->fb_w, v->fb_h, v->split);
+}
+
+void viewer_state_place_timeline(viewer_state *v)
+{
+    frame_layout l = viewer_state_layout(v);
+    frame_layout_place_timeline(&l, &v->timeline);
+}
+
+static camera current_camera(const viewer_state *v, double clock)
+{
+    if (!v->cam_moving)
+        return v->cam;
+    double s = (clock - v->cam_move_start) / VIEWER_CAMERA_MOVE_SECONDS;
+    return camera_blend(&v->cam_from, &v->cam_to, (float)(s > 1 ? 1 : s));
+}
+
+static void move_camera_to(viewer_state *v, camera to, double clock)
+{
+    v->cam_from = current_camera(v, clock);
+    v->cam_to = to;
+    v->cam = to;
+    v->cam_moving = true;
+    v->cam_move_start = clock;
+}
+
+/* Direct manipulation stops a move where it is. */
+static void settle_camera(viewer_state *v, double clock)
+{
+    if (v->cam_moving) {
+        v->cam = current_camera(v, clock);
+        v->cam_moving = false;
+    }
+}
+
+/* The camera's functions assert a view of at least one pixel each way (an
+ * aspect above 0, a height to turn pixels into angles): a window made one
+ * pixel high, or minimised, leaves the camera as it is. */
+static bool view_usable(const viewer_state *v)
+{
+    frame_layout l = viewer_state_layout(v);
+    return l.view_w >= 1 && l.view_h >= 1;
+}
+
+void viewer_state_apply(viewer_state *v, const command *c, double clock)
+{
+    timeline_view *tv = &v->timeline;
+    const timeline *tl = &v->s->tl;
+    switch (c->kind) {
+    case CMD_PLAY_TOGGLE:
+        if (!v->playing && v->t >= tl->makespan)
+            v->t = 0;
+        v->playing = !v->playing;
+        set_time(v, v->t, clock);
+        break;
+    case CMD_EVENT_STEP: {
+        double t;
+        bool found = c->a > 0 ? timeline_panel_next_event(tl, v->t, &t)
+                              : timeline_panel_prev_event(tl, v->t, &t);
+        v->playing = false;
+        set_time(v, found ? t : c->a > 0 ? tl->makespan : 0, clock);
+        break;
+    }
+    case CMD_SPEED:
+        v->speed *= c->a;
+        v->speed = v->speed < v->speed_min   ? v->speed_min
+                   : v->speed > v->speed_max ? v->speed_max
+                                             : v->speed;
+        set_time(v, v->t, clock);
+        break;
+    case CMD_HOME:
+        set_time(v, 0, clock);
+        break;
+    case CMD_END:
+        v->playing = false;
+        set_time(v, tl->makespan, clock);
+        break;
+    case CMD_SCRUB:
+        v->playing = false;
+        set_time(v, timeline_view_x_to_time(tv, c->a), clock);
+        break;
+    case CMD_TL_ZOOM:
+        timeline_view_zoom(tv, c->a, c->b);
+        break;
+    case CMD_TL_PAN:
+        timeline_view_pan_fraction(tv, c->a);
+        break;
+    case CMD_TL_DRAG:
+        timeline_view_pan_pixels(tv, c->a);
+        break;
+    case CMD_TL_FIT:
+        timeline_view_fit(tv);
+        break;
+    case CMD_ORBIT:
+        if (!view_usable(v))
+            break;
+        settle_camera(v, clock);
+        camera_orbit(&v->cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
+        break;
+    case CMD_PAN:
+        if (!view_usable(v))
+            break;
+        settle_camera(v, clock);
+        camera_pan(&v->cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
+        break;
+    case CMD_ZOOM:
+        settle_camera(v, clock);
+        camera_zoom(&v->cam, (float)c->a);
+        break;
+    case CMD_PRESET:
+        if (!view_usable(v))
+            break;
+        move_camera_to(v, session_camera(v->s, (camera_preset)c->a, v->fb_w, v->fb_h, v->split),
+                       clock);
+        break;
+    case CMD_FIT_3D: {
+        if (!view_usable(v))
+            break;
+        settle_camera(v, clock);
+        camera to = v->cam;
+        frame_layout l = viewer_state_layout(v);
+        camera_bounds b = session_camera_bounds(v->s);
+        camera_fit(&to, &b, l.view_w / l.view_h);
+        move_camera_to(v, to, clock);
+        break;
+    }
+    case CMD_SPLIT:
+        if (v->fb_h <= 0)
+            break;
+        v->split = (float)(c->a / v->fb_h);
+        v->split = v->split < 0.25f ? 0.25f : v->split > 0.85f ? 0.85f : v->split;
+        break;
+    case CMD_HOVER: {
+        const float panel_y = viewer_state_layout(v).panel_y;
+        timeline_panel_hover h;
+        if (c->b >= panel_y && timeline_view_hit(tv, tl, c->a, c->b, &h))
+            v->hover = h;
+        else
+            v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+        v->hover_rank = c->b >= panel_y ? timeline_view_row_at_y(tv, c->b) : -1;
+        break;
+    }
+    case CMD_THEME:
+        v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
+        break;
+    case CMD_HELP:
+        v->show_help = !v->show_help;
+        break;
+    case CMD_ESCAPE:
+        if (v->show_help)
+            v->show_help = false;
+        else
+            v->quit = true;
+        break;
+    case CMD_QUIT:
+        v->quit = true;
+        break;
+    case CMD_FULLSCREEN:
+    case CMD_SCREENSHOT:
+        assert(!"the window's commands are applied by the loop");
+        break;
+    }
+}
+
+frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, size_t n)
+{
+    /* The view input acts on is the one drawn. */
+    viewer_state_place_timeline(v);
+    if (v->playing) {
+        v->t = clamp_t(v, v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed);
+        if (v->t >= v->s->tl.makespan)
+            v->playing = false;
+    }
+    camera cam = current_camera(v, clock);
+    if (v->cam_moving && clock - v->cam_move_start >= VIEWER_CAMERA_MOVE_SECONDS)
+        v->cam_moving = false;
+    /* DejaVu Sans has no pause sign: the word says it. */
+    snprintf(status, n, "%s ×%.2g", v->playing ? "▶" : "paused",
+             v->speed / (v->s->tl.makespan / 20));
+    return (frame_view){
+        .t = v->t,
+        .theme = v->theme,
+        .cam = cam,
+        .split = v->split,
+        .hud_title = v->s->hud_title,
+        .hud_bubble = v->s->hud_bubble,
+        .status = status,
+        .show_help = v->show_help,
+        .show_legend = true,
+        .hover = v->hover,
+        .caption_rank = v->hover_rank,
+        .timeline = v->timeline,
+    };
+}
+
+void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
+{
+    const timeline_view *tv = &v->timeline;
+    fprintf(f,
+            "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
+            "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d\n",
+            v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
+            v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
+            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h);
+    fflush(f);
+}

@@ -1,0 +1,165 @@
+/* window.c - the viewer's GLFW window. See window.h. */
+#include "window.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <GLFW/glfw3.h>
+
+#include "gl_context.h"
+#include "image_png.h"
+#include "render_target.h"
+
+/* ---- GLFW callbacks: window coordinates to framebuffer pixels, then input -- */
+
+static viewer_window *of(GLFWwindow *g)
+{
+    return glfwGetWindowUserPointer(g);
+}
+
+void window_to_fb(const viewer_window *w, double *x, double *y)
+{
+    *x *= w->win_w > 0 ? (double)w->fb_w / w->win_w : 1;
+    *y *= w->win_h > 0 ? (double)w->fb_h / w->win_h : 1;
+}
+
+static void key_callback(GLFWwindow *g, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+        input_key(of(g)->desc.input, key, mods);
+}
+
+static void button_callback(GLFWwindow *g, int button, int action, int mods)
+{
+    (void)mods;
+    input_button(of(g)->desc.input, button, action == GLFW_PRESS);
+}
+
+static void cursor_callback(GLFWwindow *g, double x, double y)
+{
+    viewer_window *w = of(g);
+    window_to_fb(w, &x, &y);
+    input_move(w->desc.input, x, y);
+}
+
+static void scroll_callback(GLFWwindow *g, double dx, double dy)
+{
+    (void)dx;
+    int mods = 0;
+    if (glfwGetKey(g, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+        glfwGetKey(g, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS)
+        mods |= GLFW_MOD_SHIFT;
+    input_scroll(of(g)->desc.input, dy, mods);
+}
+
+static void size_callback(GLFWwindow *g, int width, int height)
+{
+    viewer_window *w = of(g);
+    w->fb_w = width, w->fb_h = height;
+    glfwGetWindowSize(g, &w->win_w, &w->win_h);
+    if (w->desc.resized)
+        w->desc.resized(w->desc.user, width, height);
+}
+
+static void error_callback(int code, const char *description)
+{
+    (void)code;
+    (void)description; /* reported through glfwInit's or glfwCreateWindow's failure */
+}
+
+/* ---- the window ------------------------------------------------------------ */
+
+bool window_open(viewer_window *w, const window_desc *d, ppf_error *err)
+{
+    *w = (viewer_window){.desc = *d};
+    glfwSetErrorCallback(error_callback);
+    if (!glfwInit()) {
+        const char *display = getenv("DISPLAY");
+        if (!display || !display[0])
+            return ppf_fail(err, "no display: the viewer needs one ($DISPLAY is not set); record "
+                                 "a video with `ppflow render -o out.mp4` (same flags) instead");
+        return ppf_fail(err, "cannot open the display %.100s (GLFW could not start)", display);
+    }
+    w->glfw_up = true;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    w->glfw = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
+    if (!w->glfw)
+        return ppf_fail(err, "cannot open a window with OpenGL 3.3 core on this display");
+    glfwSetWindowUserPointer(w->glfw, w);
+    glfwMakeContextCurrent(w->glfw);
+    if (!gl_load_current((void *(*)(const char *))glfwGetProcAddress, err))
+        return false;
+    glfwSwapInterval(1);
+    glfwGetFramebufferSize(w->glfw, &w->fb_w, &w->fb_h);
+    glfwGetWindowSize(w->glfw, &w->win_w, &w->win_h);
+    glfwSetKeyCallback(w->glfw, key_callback);
+    glfwSetMouseButtonCallback(w->glfw, button_callback);
+    glfwSetCursorPosCallback(w->glfw, cursor_callback);
+    glfwSetScrollCallback(w->glfw, scroll_callback);
+    glfwSetFramebufferSizeCallback(w->glfw, size_callback);
+    return true;
+}
+
+void window_close(viewer_window *w)
+{
+    if (!w)
+        return;
+    if (w->glfw)
+        glfwDestroyWindow(w->glfw);
+    if (w->glfw_up)
+        glfwTerminate();
+    *w = (viewer_window){0};
+}
+
+void window_wait_events(viewer_window *w, bool animating)
+{
+    (void)w; /* GLFW's events are for every window; ppflow has one */
+    if (animating)
+        glfwPollEvents();
+    else
+        glfwWaitEventsTimeout(0.5);
+}
+
+bool window_should_close(const viewer_window *w)
+{
+    return glfwWindowShouldClose(w->glfw);
+}
+
+void window_swap(viewer_window *w)
+{
+    glfwSwapBuffers(w->glfw);
+}
+
+void window_toggle_fullscreen(viewer_window *w)
+{
+    int *saved = w->windowed; /* x, y, width, height */
+    GLFWmonitor *monitor = glfwGetWindowMonitor(w->glfw);
+    if (monitor) {
+        glfwSetWindowMonitor(w->glfw, NULL, saved[0], saved[1], saved[2], saved[3], 0);
+        return;
+    }
+    monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode *mode = monitor ? glfwGetVideoMode(monitor) : NULL;
+    if (!mode)
+        return;
+    glfwGetWindowPos(w->glfw, &saved[0], &saved[1]);
+    glfwGetWindowSize(w->glfw, &saved[2], &saved[3]);
+    glfwSetWindowMonitor(w->glfw, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+void window_screenshot(const viewer_window *w, const char *path)
+{
+    uint8_t *pixels = ppf_malloc((size_t)w->fb_w * (size_t)w->fb_h * 4);
+    render_read_window(w->fb_w, w->fb_h, pixels);
+    ppf_error err = {{0}};
+    if (image_write_png(path, pixels, w->fb_w, w->fb_h, 0, false, &err))
+        ppf_print(stderr, "saved %s", path);
+    else
+        ppf_print(stderr, "screenshot not saved: %s", err.message);
+    free(pixels);
+}

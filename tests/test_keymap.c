@@ -1,0 +1,197 @@
+/* Tests of the viewer's one keymap and its input handlers, without a
+ * window: no key is bound twice, the key card is the table's rows in order,
+ * keys need their modifiers, and the handlers turn keys, the pointer and
+ * the wheel into the commands the table and the frame's layout say (with a
+ * host that records what is applied). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <GLFW/glfw3.h>
+
+#include "input.h"
+#include "keymap.h"
+
+static void test_no_key_bound_twice(void **state)
+{
+    (void)state;
+    int n, keys = 0;
+    const keymap_row *rows = keymap_rows(&n);
+    assert_true(n > 0 && n <= KEYMAP_ROWS_MAX);
+    for (int r = 0; r < n; r++)
+        for (int k = 0; k < KEYMAP_KEYS_MAX && rows[r].bind[k].key; k++, keys++)
+            for (int r2 = 0; r2 < n; r2++)
+                for (int k2 = 0; k2 < KEYMAP_KEYS_MAX && rows[r2].bind[k2].key; k2++)
+                    if ((r2 != r || k2 != k) && rows[r2].bind[k2].key == rows[r].bind[k].key)
+                        fail_msg("key %d is bound in rows %d (%s) and %d (%s)", rows[r].bind[k].key,
+                                 r, rows[r].keys, r2, rows[r2].keys);
+    print_message("%d rows, %d keys\n", n, keys);
+}
+
+static void test_card_is_the_table(void **state)
+{
+    (void)state;
+    int n;
+    const keymap_row *rows = keymap_rows(&n);
+    frame_help_item card[KEYMAP_ROWS_MAX];
+    assert_int_equal(keymap_card(card, KEYMAP_ROWS_MAX), n);
+    for (int r = 0; r < n; r++) {
+        assert_ptr_equal(card[r].keys, rows[r].keys);
+        assert_ptr_equal(card[r].what, rows[r].what);
+        assert_true(rows[r].keys[0] && rows[r].what[0]);
+    }
+    /* a short buffer takes the first rows */
+    assert_int_equal(keymap_card(card, 3), 3);
+    assert_string_equal(card[0].keys, rows[0].keys);
+}
+
+static void expect_key(int key, int mods, command_kind kind, double arg)
+{
+    const keymap_key *k = keymap_find(key, mods);
+    if (!k)
+        fail_msg("key %d with mods %d: nothing, want command %d", key, mods, kind);
+    if (k->command != kind || k->arg != arg)
+        fail_msg("key %d with mods %d: command %d (%g), want %d (%g)", key, mods, k->command,
+                 k->arg, kind, arg);
+}
+
+static void test_keys_and_modifiers(void **state)
+{
+    (void)state;
+    expect_key(GLFW_KEY_SPACE, 0, CMD_PLAY_TOGGLE, 0);
+    expect_key(GLFW_KEY_SPACE, GLFW_MOD_SHIFT, CMD_PLAY_TOGGLE, 0); /* others may be held */
+    expect_key(GLFW_KEY_RIGHT, 0, CMD_EVENT_STEP, 1);
+    expect_key(GLFW_KEY_COMMA, 0, CMD_EVENT_STEP, -1);
+    expect_key(GLFW_KEY_KP_SUBTRACT, 0, CMD_SPEED, 1 / 1.5);
+    expect_key(GLFW_KEY_S, 0, CMD_TL_ZOOM, 1 / 1.25);
+    expect_key(GLFW_KEY_Q, GLFW_MOD_CONTROL, CMD_QUIT, 0);
+    expect_key(GLFW_KEY_ESCAPE, 0, CMD_ESCAPE, 0);
+    for (int k = 1; k <= 9; k++)
+        expect_key(GLFW_KEY_0 + k, 0, CMD_PRESET, k - 1);
+    expect_key(GLFW_KEY_0, 0, CMD_FIT_3D, 0);
+    /* "?" is shift and slash; alt and Enter is fullscreen: not without them */
+    expect_key(GLFW_KEY_SLASH, GLFW_MOD_SHIFT, CMD_HELP, 0);
+    assert_null(keymap_find(GLFW_KEY_SLASH, 0));
+    expect_key(GLFW_KEY_ENTER, GLFW_MOD_ALT, CMD_FULLSCREEN, 0);
+    expect_key(GLFW_KEY_ENTER, GLFW_MOD_ALT | GLFW_MOD_SHIFT, CMD_FULLSCREEN, 0);
+    assert_null(keymap_find(GLFW_KEY_ENTER, 0));
+    assert_null(keymap_find(GLFW_KEY_Z, 0));
+    assert_null(keymap_find(0, 0));
+}
+
+/* ---- input, with a host that records what it applies ---------------------- */
+
+typedef struct host {
+    viewer_input in;
+    command applied[4096];
+    int count;
+    int flushes;
+} host;
+
+static frame_layout host_layout(void *user)
+{
+    (void)user;
+    return frame_layout_compute(1280, 720, 0.7f); /* the panel from y = 504 */
+}
+
+static void host_flush(void *user)
+{
+    host *h = user;
+    for (int k = 0; k < h->in.queued && h->count < 4096; k++)
+        h->applied[h->count++] = h->in.queue[k];
+    h->in.queued = 0;
+    h->flushes++;
+}
+
+static host *host_new(void)
+{
+    host *h = calloc(1, sizeof *h);
+    h->in = (viewer_input){.user = h, .layout = host_layout, .flush = host_flush};
+    return h;
+}
+
+static const command *last(const host *h)
+{
+    assert_true(h->in.queued > 0);
+    return &h->in.queue[h->in.queued - 1];
+}
+
+static void test_input_to_commands(void **state)
+{
+    (void)state;
+    host *h = host_new();
+    /* W over the 3D view zooms around the panel's middle, over the panel around the pointer */
+    input_move(&h->in, 100, 200);
+    assert_int_equal(last(h)->kind, CMD_HOVER);
+    input_key(&h->in, GLFW_KEY_W, 0);
+    assert_int_equal(last(h)->kind, CMD_TL_ZOOM);
+    assert_true(last(h)->a == 640 && last(h)->b == 1.25);
+    input_move(&h->in, 100, 600);
+    input_key(&h->in, GLFW_KEY_W, 0);
+    assert_true(last(h)->a == 100 && last(h)->b == 1.25);
+    /* a left drag in the panel scrubs */
+    input_button(&h->in, GLFW_MOUSE_BUTTON_LEFT, true);
+    assert_int_equal(last(h)->kind, CMD_SCRUB);
+    input_move(&h->in, 300, 600);
+    assert_int_equal(h->in.queue[h->in.queued - 2].kind, CMD_SCRUB);
+    assert_true(h->in.queue[h->in.queued - 2].a == 300);
+    input_button(&h->in, GLFW_MOUSE_BUTTON_LEFT, false);
+    assert_int_equal(h->in.drag, INPUT_DRAG_NONE);
+    /* on the divider, a drag moves it */
+    input_move(&h->in, 300, 506);
+    input_button(&h->in, GLFW_MOUSE_BUTTON_LEFT, true);
+    assert_int_equal(h->in.drag, INPUT_DRAG_SPLIT);
+    input_move(&h->in, 300, 400);
+    assert_int_equal(h->in.queue[h->in.queued - 2].kind, CMD_SPLIT);
+    input_button(&h->in, GLFW_MOUSE_BUTTON_LEFT, false);
+    /* the wheel: the 3D view's zoom above, the timeline's below; shift pans */
+    input_move(&h->in, 300, 100);
+    input_scroll(&h->in, 2, 0);
+    assert_int_equal(last(h)->kind, CMD_ZOOM);
+    input_move(&h->in, 300, 650);
+    input_scroll(&h->in, 1e300, 0);
+    assert_int_equal(last(h)->kind, CMD_TL_ZOOM);
+    assert_true(last(h)->b == pow(1.25, INPUT_SCROLL_STEPS_MAX));
+    input_scroll(&h->in, -1, GLFW_MOD_SHIFT);
+    assert_int_equal(last(h)->kind, CMD_TL_PAN);
+    const int queued = h->in.queued;
+    input_scroll(&h->in, NAN, 0);
+    input_scroll(&h->in, INFINITY, 0);
+    input_key(&h->in, GLFW_KEY_Z, 0);
+    assert_int_equal(h->in.queued, queued);
+    free(h);
+}
+
+/* A long run of events between two frames: the queue is flushed when full,
+ * in order, and nothing is dropped. */
+static void test_input_never_drops(void **state)
+{
+    (void)state;
+    host *h = host_new();
+    for (int k = 0; k < 1000; k++)
+        input_key(&h->in, GLFW_KEY_RIGHT, 0);
+    assert_int_equal(h->flushes, 1000 / INPUT_QUEUE_MAX);
+    host_flush(h);
+    assert_int_equal(h->count, 1000);
+    for (int k = 0; k < 1000; k++)
+        assert_int_equal(h->applied[k].kind, CMD_EVENT_STEP);
+    free(h);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_key_bound_twice), cmocka_unit_test(test_card_is_the_table),
+        cmocka_unit_test(test_keys_and_modifiers), cmocka_unit_test(test_input_to_commands),
+        cmocka_unit_test(test_input_never_drops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,189 @@
+/* Tests of the session (scenario -> program -> timeline -> scene): built
+ * whole, rebuilt from a changed scenario in place (as a window that stays
+ * open needs), a second one built beside the first, and a rebuild that
+ * fails leaving the session as it was. Each session's makespan is checked
+ * against its own scenario: the textbook (M + P - 1)(F + B) for GPipe and
+ * 1F1B, and a separate simulation of the scenario for the rest. Under ASan
+ * a leak or a stale pointer into a replaced session fails the run. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "session.h"
+
+/* A scenario: the built-in default with these flags (name, value, ...). */
+static void scenario_with(scenario *sc, const char *const *flags, int n)
+{
+    ppf_error err = {{0}};
+    scenario_init(sc);
+    for (int k = 0; k + 1 < n; k += 2)
+        if (!scenario_set(sc, flags[k], flags[k + 1], &err))
+            fail_msg("--%s %s: %s", flags[k], flags[k + 1], err.message);
+}
+
+/* The makespan of the scenario, simulated apart from any session. */
+static double makespan_of(const scenario *sc)
+{
+    program p;
+    timeline_costs c;
+    timeline tl;
+    ppf_error err = {{0}};
+    if (!scenario_build(sc, &p, &c, &err) || !timeline_simulate(&tl, &p, &c, &err))
+        fail_msg("%s", err.message);
+    const double m = tl.makespan;
+    timeline_deinit(&tl);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+    return m;
+}
+
+/* The parts of a session point at each other, never at another session. */
+static void expect_whole(const session *s, const scenario *sc)
+{
+    assert_ptr_equal(s->tl.program, &s->prog);
+    assert_int_equal(s->prog.ranks, sc->stages);
+    assert_int_equal(s->prog.microbatches, sc->microbatches);
+    assert_string_equal(s->sc.schedule, sc->schedule);
+    assert_non_null(strstr(s->hud_title, sc->schedule));
+    if (s->has_scene) {
+        assert_ptr_equal(s->scene.timeline, &s->tl);
+        assert_int_equal(s->scene.ranks, sc->stages);
+        assert_int_equal(s->scene.microbatches, sc->microbatches);
+    }
+    /* state(t) reads the scene and its timeline: a stale one is caught here */
+    if (s->has_scene) {
+        scene_state st;
+        scene_state_init(&st, &s->scene);
+        scene_state_at(&s->scene, &s->tl, s->tl.makespan * 0.5, &st);
+        scene_state_deinit(&st);
+    }
+}
+
+static void test_build_rebuild_and_beside(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    session a;
+    assert_true(session_build(&a, NULL, NULL, 0, &err));
+    assert_true(session_build_scene(&a, &err));
+    scenario def;
+    scenario_init(&def);
+    expect_whole(&a, &def);
+    assert_true(fabs(a.tl.makespan - (8 + 4 - 1) * 3.0) < 1e-9); /* 1F1B: (M + P - 1)(F + B) */
+
+    /* another schedule, P and M, in place */
+    scenario gpipe;
+    scenario_with(
+        &gpipe, (const char *const[]){"schedule", "gpipe", "stages", "3", "microbatches", "5"}, 6);
+    assert_true(session_rebuild(&a, &gpipe, &err));
+    assert_true(a.has_scene);
+    expect_whole(&a, &gpipe);
+    assert_true(fabs(a.tl.makespan - (5 + 3 - 1) * 3.0) < 1e-9);
+
+    /* and again, with costs of its own */
+    scenario zb;
+    scenario_with(&zb,
+                  (const char *const[]){"schedule", "zb-h1", "stages", "4", "microbatches", "12",
+                                        "p2p", "0.25", "b", "2,2,3,2"},
+                  10);
+    assert_true(session_rebuild(&a, &zb, &err));
+    expect_whole(&a, &zb);
+    assert_true(fabs(a.tl.makespan - makespan_of(&zb)) < 1e-9);
+
+    /* a second session beside the first, from a scenario, without a scene */
+    scenario dual;
+    scenario_with(
+        &dual, (const char *const[]){"schedule", "dualpipev", "stages", "4", "microbatches", "10"},
+        6);
+    session b;
+    assert_true(session_build_from(&b, &dual, &err));
+    assert_false(b.has_scene);
+    expect_whole(&b, &dual);
+    expect_whole(&a, &zb);
+    assert_true(fabs(b.tl.makespan - makespan_of(&dual)) < 1e-9);
+    assert_true(fabs(a.tl.makespan - makespan_of(&zb)) < 1e-9);
+    /* rebuilding one leaves the other alone */
+    assert_true(session_rebuild(&b, &gpipe, &err));
+    assert_false(b.has_scene);
+    expect_whole(&b, &gpipe);
+    expect_whole(&a, &zb);
+    assert_true(fabs(b.tl.makespan - (5 + 3 - 1) * 3.0) < 1e-9);
+
+    /* the session keeps its own copy: the caller's scenario may go */
+    scenario_deinit(&zb);
+    expect_whole(&b, &gpipe);
+    assert_string_equal(a.sc.schedule, "zb-h1");
+
+    session_deinit(&b);
+    session_deinit(&a);
+    session_deinit(&a); /* twice is fine */
+    scenario_deinit(&dual);
+    scenario_deinit(&gpipe);
+    scenario_deinit(&def);
+}
+
+/* A scenario that fails leaves the session as it was, whatever part fails. */
+static void test_rebuild_failure_keeps_the_old(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    static const session_flag flags[] = {{"schedule", "gpipe"}, {"microbatches", "6"}};
+    session s;
+    assert_true(session_build(&s, NULL, flags, 2, &err));
+    assert_true(session_build_scene(&s, &err));
+    const double makespan = s.tl.makespan;
+    char title[sizeof s.hud_title];
+    memcpy(title, s.hud_title, sizeof title);
+
+    struct {
+        const char *const *flags;
+        int n;
+        const char *why; /* in the message */
+    } bad[] = {
+        /* the program cannot be built */
+        {(const char *const[]){"schedule", "csv:/nonexistent/ppflow-test.csv"}, 2,
+         "ppflow-test.csv"},
+        /* it builds and simulates, but its scene is over the budget */
+        {(const char *const[]){"dp", "1000000", "layers-per-stage", "64"}, 4, "objects to draw"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        scenario sc;
+        scenario_with(&sc, bad[k].flags, bad[k].n);
+        err = (ppf_error){{0}};
+        assert_false(session_rebuild(&s, &sc, &err));
+        print_message("refused: %s\n", err.message);
+        assert_non_null(strstr(err.message, bad[k].why));
+        assert_true(s.has_scene);
+        assert_true(s.tl.makespan == makespan);
+        assert_string_equal(s.hud_title, title);
+        assert_string_equal(s.sc.schedule, "gpipe");
+        assert_int_equal(s.scene.microbatches, 6);
+        scenario_deinit(&sc);
+    }
+    /* the scene was the only trouble: without one it builds */
+    scenario big;
+    scenario_with(&big, (const char *const[]){"dp", "1000000", "layers-per-stage", "64"}, 4);
+    session t;
+    assert_true(session_build_from(&t, &big, &err));
+    assert_false(session_build_scene(&t, &err));
+    session_deinit(&t);
+    scenario_deinit(&big);
+    session_deinit(&s);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_build_rebuild_and_beside),
+        cmocka_unit_test(test_rebuild_failure_keeps_the_old),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

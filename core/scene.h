@@ -48,6 +48,9 @@
  * What it does not do: no GL, no pixels, no camera; render/ turns states into
  * instances, and picks which labels to draw.
  *
+ * Files: scene.c lays the picture out and labels it; scene_state.c holds
+ * state(t) and the caption.
+ *
  * Call order:
  *     scene sc; scene_init(&sc, &(scene_desc){ .d_model = 8, ... }, &timeline);
  *     scene_state st; scene_state_init(&st, &sc);

@@ -3,7 +3,6 @@
 #include "scene.h"
 
 #include <assert.h>
-#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,68 +86,8 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     if (s->batch <= 0)
         s->batch = 48;
 
-    int S = s->stages, M = s->microbatches;
-    s->cells = ppf_malloc_large((size_t)S * (size_t)M * sizeof *s->cells);
-    for (long k = 0; k < (long)S * M; k++)
-        s->cells[k] = (scene_cell){0};
-    for (int r = 0; r < p->ranks; r++) {
-        const program_rank *pr = &p->rank[r];
-        for (int k = 0; k < pr->count; k++) {
-            const action *a = &pr->actions[k];
-            action_time at = tl->time[r][k];
-            switch ((action_kind)a->kind) {
-            case ACTION_F: {
-                scene_cell *c = &s->cells[(size_t)a->stage * M + a->microbatch];
-                c->f_start = at.start, c->f_end = at.end;
-                break;
-            }
-            case ACTION_B:
-            case ACTION_I: {
-                scene_cell *c = &s->cells[(size_t)a->stage * M + a->microbatch];
-                c->b_start = at.start, c->b_end = at.end;
-                if (a->kind == ACTION_B)
-                    c->w_start = at.start, c->w_end = at.end;
-                break;
-            }
-            case ACTION_W: {
-                scene_cell *c = &s->cells[(size_t)a->stage * M + a->microbatch];
-                c->w_start = at.start, c->w_end = at.end;
-                break;
-            }
-            case ACTION_OVERLAP_F_B: {
-                scene_cell *f = &s->cells[(size_t)a->stage * M + a->microbatch];
-                scene_cell *b = &s->cells[(size_t)a->stage2 * M + a->microbatch2];
-                f->f_start = at.start, f->f_end = at.end;
-                b->b_start = b->w_start = at.start;
-                b->b_end = b->w_end = at.end;
-                break;
-            }
-            default:
-                break;
-            }
-        }
-    }
-    /* Transfers: a hop between ranks costs the producing rank's p2p time. */
-    for (int st = 0; st < S; st++) {
-        for (int m = 0; m < M; m++) {
-            scene_cell *c = &s->cells[(size_t)st * M + m];
-            if (st == 0) {
-                c->in_ready = c->f_start;
-            } else {
-                const scene_cell *prev = &s->cells[(size_t)(st - 1) * M + m];
-                int from = p->stage_rank[st - 1];
-                c->in_ready = prev->f_end + (from != p->stage_rank[st] ? tl->p2p[from] : 0);
-            }
-            if (st == S - 1) {
-                c->grad_ready = c->b_start;
-            } else {
-                const scene_cell *next = &s->cells[(size_t)(st + 1) * M + m];
-                int from = p->stage_rank[st + 1];
-                c->grad_ready = next->b_end + (from != p->stage_rank[st] ? tl->p2p[from] : 0);
-            }
-            c->freed = fmax(c->b_end, c->w_end);
-        }
-    }
+    const int S = s->stages;
+    timeline_cells_init(&s->cells, tl);
     s->allreduce_start = ppf_malloc((size_t)S * sizeof *s->allreduce_start);
     s->allreduce_end = ppf_malloc((size_t)S * sizeof *s->allreduce_end);
     for (int st = 0; st < S; st++)
@@ -169,7 +108,7 @@ void scene_deinit(scene *s)
 {
     if (!s)
         return;
-    free(s->cells);
+    timeline_cells_deinit(&s->cells);
     free(s->allreduce_start);
     free(s->allreduce_end);
     *s = (scene){0};

@@ -1,5 +1,6 @@
 /* scene_state.c - state(t) of every object in the 3D picture, and the
- * caption line. See scene.h. */
+ * caption line. See scene.h. Every timing rule comes from the timeline's
+ * queries (timeline_query.h); what is here is how the picture shows them. */
 #include "scene.h"
 
 #include <assert.h>
@@ -104,7 +105,7 @@ static bool matmul_in(double start, double end, int n, int i, double t, scene_la
 
 /* An activation face produced at sub-step i of the forward, live until
  * `until`, that turns into its gradient once backward sub-step `gi` is done. */
-static object_state activation_face(const scene_cell *c, int n, int i, int gi, double until,
+static object_state activation_face(const timeline_cell *c, int n, int i, int gi, double until,
                                     double t)
 {
     float p = substep(c->f_start, c->f_end, n, i, t);
@@ -119,7 +120,7 @@ static object_state activation_face(const scene_cell *c, int n, int i, int gi, d
 static void cell_state(const scene *s, int stage, int m, double t, scene_state *out)
 {
     const int M = s->microbatches, K = s->layers_per_stage, n = 2 * K;
-    const scene_cell *c = &s->cells[(size_t)stage * M + m];
+    const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
     bool split = c->w_start != c->b_start || c->w_end != c->b_end;
 
     for (int j = 0; j < K; j++) {
@@ -139,7 +140,7 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
         } else if (stage < s->stages - 1) {
             /* The stage's output: here until the send completes; its
              * gradient shows from arrival until the backward is done. */
-            double arrived = s->cells[(size_t)(stage + 1) * M + m].in_ready;
+            double arrived = timeline_input_ready(&s->cells, stage + 1, m);
             x = activation_face(c, n, forward_substep(j, 2), -1, arrived, t);
             if (within(t, c->grad_ready, c->b_end))
                 x = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 0);
@@ -179,7 +180,7 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
     if (stage < s->stages - 1) {
         object_state x = hidden_state();
         if (s->stage_rank[stage] != s->stage_rank[stage + 1]) {
-            const scene_cell *next = &s->cells[(size_t)(stage + 1) * M + m];
+            const timeline_cell *next = timeline_cell_at(&s->cells, stage + 1, m);
             float pf = flash_window(s, c->f_end, next->in_ready, t);
             float pb = flash_window(s, next->b_end, c->grad_ready, t);
             if (pf >= 0)
@@ -200,41 +201,13 @@ static float weight_fill(const scene *s, int layer, int k, double t)
     int i = backward_substep(K, j, k);
     double sum = 0;
     for (int m = 0; m < M; m++) {
-        const scene_cell *c = &s->cells[(size_t)stage * M + m];
+        const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
         if (t < c->w_start)
             continue;
         float p = substep(c->w_start, c->w_end, 2 * K, i, t);
         sum += p < 0 ? 0 : p;
     }
     return (float)(sum / M);
-}
-
-/* The first action index on a rank that starts after t (count if none):
- * starts never decrease in program order. */
-static int first_start_after(const timeline *tl, int rank, double t)
-{
-    const action_time *times = tl->time[rank];
-    int lo = 0, hi = tl->program->rank[rank].count;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (times[mid].start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-int timeline_action_at(const timeline *tl, int rank, double t)
-{
-    const program_rank *pr = &tl->program->rank[rank];
-    const action_time *times = tl->time[rank];
-    int lo = first_start_after(tl, rank, t);
-    /* Zero-length steps may share the start of the action that runs. */
-    for (int k = lo - 1; k >= 0 && times[k].start == times[lo - 1].start; k--)
-        if (action_is_compute(pr->actions[k].kind) && t < times[k].end)
-            return k;
-    return -1;
 }
 
 static int substep_layer(const scene *s, int stage, action_kind kind, float progress)
@@ -320,10 +293,9 @@ void scene_caption(const scene *s, const timeline *tl, double t, int rank, char 
 {
     assert(s && tl && buf && size > 0 && rank >= 0 && rank < s->ranks);
     const program *p = tl->program;
-    const program_rank *pr = &p->rank[rank];
     int k = timeline_action_at(tl, rank, t);
     if (k >= 0) {
-        const action *a = &pr->actions[k];
+        const action *a = &p->rank[rank].actions[k];
         if (a->kind == ACTION_OVERLAP_F_B) {
             snprintf(buf, size,
                      "rank %d: forward of micro-batch %d on stage %d overlapped with the backward "
@@ -333,49 +305,35 @@ void scene_caption(const scene *s, const timeline *tl, double t, int rank, char 
         }
         int o = snprintf(buf, size, "rank %d: %s of micro-batch %d on stage %d", rank,
                          kind_words((action_kind)a->kind), a->microbatch, a->stage);
-        int to = -1;
-        if (a->kind == ACTION_F && a->stage < s->stages - 1)
-            to = p->stage_rank[a->stage + 1];
-        else if ((a->kind == ACTION_B || a->kind == ACTION_I) && a->stage > 0)
-            to = p->stage_rank[a->stage - 1];
-        if (to >= 0 && to != rank && o > 0 && (size_t)o < size)
-            snprintf(buf + o, size - (size_t)o, ", then p2p to rank %d", to);
+        int to = timeline_output_stage(p, (action_kind)a->kind, a->stage);
+        if (to >= 0 && p->stage_rank[to] != rank && o > 0 && (size_t)o < size)
+            snprintf(buf + o, size - (size_t)o, ", then p2p to rank %d", p->stage_rank[to]);
         return;
     }
-    for (int x = 0; x < tl->allreduce_count; x++) {
-        const transfer *ar = &tl->allreduces[x];
-        if (ar->src_rank == rank && t >= ar->start && t < ar->end) {
-            snprintf(buf, size, "rank %d: all-reduce of stage %d's gradients across %d replicas",
-                     rank, ar->stage, s->replicas);
-            return;
-        }
+    int x = timeline_allreduce_at(tl, rank, t);
+    if (x >= 0) {
+        snprintf(buf, size, "rank %d: all-reduce of stage %d's gradients across %d replicas", rank,
+                 tl->allreduces[x].stage, s->replicas);
+        return;
     }
-    /* Idle: say what the next compute action waits for. */
-    int next = -1;
-    for (int j = first_start_after(tl, rank, t); j < pr->count; j++)
-        if (action_is_compute(pr->actions[j].kind)) {
-            next = j;
-            break;
-        }
-    if (next < 0) {
+    timeline_wait w = timeline_idle_wait(tl, rank, t);
+    switch (w.kind) {
+    case TIMELINE_WAIT_DONE:
         snprintf(buf, size, "rank %d: done with its work for this iteration", rank);
-        return;
-    }
-    const action *a = &pr->actions[next];
-    int stage = a->stage, m = a->microbatch;
-    action_kind kind = (action_kind)a->kind;
-    if (kind == ACTION_OVERLAP_F_B)
-        kind = ACTION_F;
-    if (kind == ACTION_F && stage > 0 && p->stage_rank[stage - 1] != rank)
+        break;
+    case TIMELINE_WAIT_ACTIVATION:
         snprintf(buf, size, "rank %d: idle, waiting for micro-batch %d's activation from rank %d",
-                 rank, m, p->stage_rank[stage - 1]);
-    else if ((kind == ACTION_B || kind == ACTION_I) && stage < s->stages - 1 &&
-             p->stage_rank[stage + 1] != rank)
+                 rank, w.microbatch, w.from_rank);
+        break;
+    case TIMELINE_WAIT_GRADIENT:
         snprintf(buf, size, "rank %d: idle, waiting for micro-batch %d's gradient from rank %d",
-                 rank, m, p->stage_rank[stage + 1]);
-    else
-        snprintf(buf, size, "rank %d: idle until %.2f, then %s of micro-batch %d on stage %d",
-                 rank, tl->time[rank][next].start, kind_words(kind), m, stage);
+                 rank, w.microbatch, w.from_rank);
+        break;
+    case TIMELINE_WAIT_TURN:
+        snprintf(buf, size, "rank %d: idle until %.2f, then %s of micro-batch %d on stage %d", rank,
+                 w.start, kind_words(w.action), w.microbatch, w.stage);
+        break;
+    }
 }
 
 int scene_caption_rank(const timeline *tl, double t)
@@ -394,16 +352,10 @@ int scene_caption_rank(const timeline *tl, double t)
     double best_end = -1;
     best = 0;
     for (int r = 0; r < tl->program->ranks; r++) {
-        const program_rank *pr = &tl->program->rank[r];
-        /* Nothing runs on r at t, so the last compute that started by t has ended. */
-        for (int k = first_start_after(tl, r, t) - 1; k >= 0; k--) {
-            if (!action_is_compute(pr->actions[k].kind) || tl->time[r][k].end > t)
-                continue;
-            if (tl->time[r][k].end > best_end) {
-                best_end = tl->time[r][k].end;
-                best = r;
-            }
-            break;
+        int k = timeline_last_compute_ended(tl, r, t);
+        if (k >= 0 && tl->time[r][k].end > best_end) {
+            best_end = tl->time[r][k].end;
+            best = r;
         }
     }
     return best;

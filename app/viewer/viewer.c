@@ -16,6 +16,7 @@
 #include "offscreen.h"
 #include "render_target.h"
 #include "timeline_panel.h"
+#include "timeline_query.h"
 #include "viewer_script.h"
 
 enum { QUEUE_MAX = 256 };
@@ -438,8 +439,8 @@ static void apply(viewer *v, const command *c, double clock)
         break;
     case CMD_EVENT_STEP: {
         double t;
-        bool found = c->a > 0 ? timeline_panel_next_event(tl, v->t, &t)
-                              : timeline_panel_prev_event(tl, v->t, &t);
+        bool found =
+            c->a > 0 ? timeline_next_event(tl, v->t, &t) : timeline_prev_event(tl, v->t, &t);
         v->playing = false;
         set_time(v, found ? t : c->a > 0 ? tl->makespan : 0, clock);
         break;

@@ -21,11 +21,12 @@
  * face x^(first layer) and, between stage s and s+1, a p2p box. Replicas run
  * the same schedule, so an object's state does not depend on its replica.
  *
- * state(t) - scene_state_at() - is a pure function of (scene, timeline, t):
- * it keeps nothing between calls, so any t in any order gives the same
- * answer (scrubbing, reverse play and export rely on it). Inside an action's
- * [start, end] its sub-steps - each layer's two matmuls, in model order for F
- * and reversed for B, I and W - take equal shares of the time.
+ * state(t) - scene_state_at() - is a pure function of (scene, t), the scene
+ * holding its timeline: it keeps nothing between calls, so any t in any
+ * order gives the same answer (scrubbing, reverse play and export rely on
+ * it). Inside an action's [start, end] its sub-steps - each layer's two
+ * matmuls, in model order for F and reversed for B, I and W - take equal
+ * shares of the time.
  *   F        lights the stage's matmul boxes one after another (only the
  *            running one is visible); each output
  *            face (h, then x) fades in in the activation role.
@@ -56,7 +57,7 @@
  * Call order:
  *     scene sc; scene_init(&sc, &(scene_desc){ .d_model = 8, ... }, &timeline);
  *     scene_state st; scene_state_init(&st, &sc);
- *     each frame: scene_state_at(&sc, &timeline, t, &st); read st.hidden[...] ...
+ *     each frame: scene_state_at(&sc, t, &st); read st.kind[...] ...
  *     scene_state_deinit(&st); scene_deinit(&sc);
  * The timeline (and its program) must outlive the scene.
  *
@@ -196,19 +197,19 @@ void scene_object_label(const scene *s, scene_kind kind, int index, scene_label_
 void scene_state_init(scene_state *st, const scene *s);
 void scene_state_deinit(scene_state *st); /* accepts a zeroed or deinited state */
 
-/* Fills every object's state at t (clamped to [0, makespan]). Pure: the
- * result depends only on (s, tl, t). tl must be the scene's timeline. */
-void scene_state_at(const scene *s, const timeline *tl, double t, scene_state *out);
+/* Fills every object's state at t (clamped to [0, makespan]) from the
+ * scene's own timeline. Pure: the result depends only on (s, t). */
+void scene_state_at(const scene *s, double t, scene_state *out);
 
 /* One line saying what a rank is doing at t, for the caption under the 3D
  * view: "rank 2: forward of micro-batch 5 on stage 2, then p2p to rank 3",
  * "rank 1: idle, waiting for micro-batch 0's gradient from rank 2"; the
  * idle case says what timeline_idle_wait() finds. */
-void scene_caption(const scene *s, const timeline *tl, double t, int rank, char *buf, size_t size);
+void scene_caption(const scene *s, double t, int rank, char *buf, size_t size);
 
 /* The rank whose current compute action started last at t (the natural
  * subject of the caption), or the rank with the latest end before t when
  * none is busy; 0 before anything starts. */
-int scene_caption_rank(const timeline *tl, double t);
+int scene_caption_rank(const scene *s, double t);
 
 #endif

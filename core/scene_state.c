@@ -220,9 +220,10 @@ static int substep_layer(const scene *s, int stage, action_kind kind, float prog
     return stage * K + j;
 }
 
-void scene_state_at(const scene *s, const timeline *tl, double t, scene_state *out)
+void scene_state_at(const scene *s, double t, scene_state *out)
 {
-    assert(s && tl && out && tl == s->timeline);
+    assert(s && s->timeline && out);
+    const timeline *tl = s->timeline;
     if (!(t >= 0))
         t = 0;
     if (t > tl->makespan)
@@ -289,9 +290,10 @@ static const char *kind_words(action_kind kind)
     }
 }
 
-void scene_caption(const scene *s, const timeline *tl, double t, int rank, char *buf, size_t size)
+void scene_caption(const scene *s, double t, int rank, char *buf, size_t size)
 {
-    assert(s && tl && buf && size > 0 && rank >= 0 && rank < s->ranks);
+    assert(s && s->timeline && buf && size > 0 && rank >= 0 && rank < s->ranks);
+    const timeline *tl = s->timeline;
     const program *p = tl->program;
     int k = timeline_action_at(tl, rank, t);
     if (k >= 0) {
@@ -336,8 +338,10 @@ void scene_caption(const scene *s, const timeline *tl, double t, int rank, char 
     }
 }
 
-int scene_caption_rank(const timeline *tl, double t)
+int scene_caption_rank(const scene *s, double t)
 {
+    assert(s && s->timeline);
+    const timeline *tl = s->timeline;
     int best = -1;
     double best_start = -1;
     for (int r = 0; r < tl->program->ranks; r++) {

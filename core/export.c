@@ -17,6 +17,7 @@
 
 #include "action.h"
 #include "error.h"
+#include "timeline_query.h"
 
 enum { WRITER_BUFFER = 1 << 16, NUMBER_MAX = 40 };
 
@@ -491,7 +492,8 @@ static void put_p2p_flow(writer *w, const timeline *tl, const action_index *ix, 
                          int id)
 {
     bool forward = x->kind == TRANSFER_P2P_F;
-    int consumer_stage = forward ? x->stage + 1 : x->stage - 1;
+    int consumer_stage =
+        timeline_output_stage(tl->program, forward ? ACTION_F : ACTION_B, x->stage);
     action_ref src = index_find(ix, forward, x->stage, x->microbatch);
     action_ref dst = index_find(ix, forward, consumer_stage, x->microbatch);
 

@@ -21,11 +21,12 @@
  * face x^(first layer) and, between stage s and s+1, a p2p box. Replicas run
  * the same schedule, so an object's state does not depend on its replica.
  *
- * state(t) - scene_state_at() - is a pure function of (scene, timeline, t):
- * it keeps nothing between calls, so any t in any order gives the same
- * answer (scrubbing, reverse play and export rely on it). Inside an action's
- * [start, end] its sub-steps - each layer's two matmuls, in model order for F
- * and reversed for B, I and W - take equal shares of the time.
+ * state(t) - scene_state_at() - is a pure function of (scene, t), the scene
+ * holding its timeline: it keeps nothing between calls, so any t in any
+ * order gives the same answer (scrubbing, reverse play and export rely on
+ * it). Inside an action's [start, end] its sub-steps - each layer's two
+ * matmuls, in model order for F and reversed for B, I and W - take equal
+ * shares of the time.
  *   F        lights the stage's matmul boxes one after another (only the
  *            running one is visible); each output
  *            face (h, then x) fades in in the activation role.
@@ -46,12 +47,17 @@
  *            ones included) stay visible for flash_min so they can be seen.
  *
  * What it does not do: no GL, no pixels, no camera; render/ turns states into
- * instances, and picks which labels to draw.
+ * instances, and picks which labels to draw. No timing rules of its own: when
+ * a (stage, micro-batch) is computed, arrives and is freed, and what runs or
+ * waits at t, come from timeline_query.h.
+ *
+ * Files: scene.c lays the picture out and labels it; scene_state.c holds
+ * state(t) and the caption.
  *
  * Call order:
  *     scene sc; scene_init(&sc, &(scene_desc){ .d_model = 8, ... }, &timeline);
  *     scene_state st; scene_state_init(&st, &sc);
- *     each frame: scene_state_at(&sc, &timeline, t, &st); read st.hidden[...] ...
+ *     each frame: scene_state_at(&sc, t, &st); read st.kind[...] ...
  *     scene_state_deinit(&st); scene_deinit(&sc);
  * The timeline (and its program) must outlive the scene.
  *
@@ -66,6 +72,7 @@
 #include <stdint.h>
 
 #include "timeline.h"
+#include "timeline_query.h"
 
 /* Sizes of the picture; zero fields take the defaults in brackets. */
 typedef struct scene_desc {
@@ -127,16 +134,6 @@ typedef struct stage_focus {
     float progress;     /* 0..1 through the action */
 } stage_focus;
 
-/* Timing of one (stage, micro-batch), gathered from the timeline once. */
-typedef struct scene_cell {
-    double f_start, f_end;  /* forward (an overlapped pair's whole span) */
-    double b_start, b_end;  /* B or I */
-    double w_start, w_end;  /* W; equal to B's span when the backward is not split */
-    double in_ready;        /* the stage's input exists: F start on stage 0, else after the send */
-    double grad_ready;      /* the gradient of the stage's output exists */
-    double freed;           /* activations released: end of the last backward part */
-} scene_cell;
-
 typedef struct scene_box {
     float min[3], max[3]; /* a face has min == max along its normal */
 } scene_box;
@@ -148,7 +145,7 @@ typedef struct scene {
     float d_model, d_hidden, batch, stage_gap, replica_gap;
     float flash_min;
     const int *stage_rank;    /* [stages], the program's map */
-    scene_cell *cells;        /* [stages x microbatches], cells[s * M + m] */
+    timeline_cells cells;     /* each (stage, micro-batch)'s timing, gathered once */
     double *allreduce_start;  /* [stages]; equal to end when none */
     double *allreduce_end;
     scene_box bounds;         /* everything, for fitting the camera */
@@ -200,21 +197,19 @@ void scene_object_label(const scene *s, scene_kind kind, int index, scene_label_
 void scene_state_init(scene_state *st, const scene *s);
 void scene_state_deinit(scene_state *st); /* accepts a zeroed or deinited state */
 
-/* Fills every object's state at t (clamped to [0, makespan]). Pure: the
- * result depends only on (s, tl, t). tl must be the scene's timeline. */
-void scene_state_at(const scene *s, const timeline *tl, double t, scene_state *out);
+/* Fills every object's state at t (clamped to [0, makespan]) from the
+ * scene's own timeline. Pure: the result depends only on (s, t). */
+void scene_state_at(const scene *s, double t, scene_state *out);
 
 /* One line saying what a rank is doing at t, for the caption under the 3D
  * view: "rank 2: forward of micro-batch 5 on stage 2, then p2p to rank 3",
- * "rank 1: idle, waiting for the backward of micro-batch 0 from rank 2". */
-void scene_caption(const scene *s, const timeline *tl, double t, int rank, char *buf, size_t size);
+ * "rank 1: idle, waiting for micro-batch 0's gradient from rank 2"; the
+ * idle case says what timeline_idle_wait() finds. */
+void scene_caption(const scene *s, double t, int rank, char *buf, size_t size);
 
 /* The rank whose current compute action started last at t (the natural
  * subject of the caption), or the rank with the latest end before t when
  * none is busy; 0 before anything starts. */
-int scene_caption_rank(const timeline *tl, double t);
-
-/* The index of the action running on a rank at t (start <= t < end), or -1. */
-int timeline_action_at(const timeline *tl, int rank, double t);
+int scene_caption_rank(const scene *s, double t);
 
 #endif

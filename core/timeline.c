@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "timeline_query.h"
 
 void timeline_costs_init(timeline_costs *c, int ranks)
 {
@@ -147,22 +148,22 @@ static double dep_ready(sim *s, int rank, int kind, int stage, int mb)
         s->wait_cell[rank] = at;
         return -1;
     }
-    int producer = s->p->stage_rank[stage];
-    return producer == rank ? end : end + s->c->p2p[producer];
+    return timeline_arrival(s->c->p2p, s->p->stage_rank[stage], rank, end);
 }
 
 /* Earliest start allowed by the dependencies of one compute half, or -1. */
 static double half_ready(sim *s, int rank, action_kind kind, int stage, int mb)
 {
+    const int in = timeline_input_stage(s->p, kind, stage); /* the other stage it needs */
     double t = 0, d;
     switch (kind) {
     case ACTION_F:
-        if (stage > 0 && (t = dep_ready(s, rank, DEP_F, stage - 1, mb)) < 0)
+        if (in >= 0 && (t = dep_ready(s, rank, DEP_F, in, mb)) < 0)
             return -1;
         return t;
     case ACTION_B:
     case ACTION_I:
-        if (stage < s->S - 1 && (t = dep_ready(s, rank, DEP_BI, stage + 1, mb)) < 0)
+        if (in >= 0 && (t = dep_ready(s, rank, DEP_BI, in, mb)) < 0)
             return -1;
         if ((d = dep_ready(s, rank, DEP_F, stage, mb)) < 0)
             return -1;
@@ -180,13 +181,13 @@ static void complete_half(sim *s, int rank, action_kind kind, int stage, int mb,
 {
     const program *p = s->p;
     size_t at = cell(s, stage, mb);
+    const int to = timeline_output_stage(p, kind, stage);
+    s->tl->p2p_count += to >= 0 && p->stage_rank[to] != rank;
     if (kind == ACTION_F) {
         s->cells[at].f_end = end;
-        s->tl->p2p_count += stage < s->S - 1 && p->stage_rank[stage + 1] != rank;
         wake(s, DEP_F, at);
     } else if (kind == ACTION_B || kind == ACTION_I) {
         s->cells[at].bi_end = end;
-        s->tl->p2p_count += stage > 0 && p->stage_rank[stage - 1] != rank;
         wake(s, DEP_BI, at);
     }
     if (kind == ACTION_B || kind == ACTION_W)
@@ -233,7 +234,7 @@ static void advance(sim *s, int r)
         m->busy += end - start;
         m->compute_end = end;
         s->pc[r]++;
-        if (a->kind == ACTION_F || a->kind == ACTION_OVERLAP_F_B) {
+        if (timeline_kind_allocates(a->kind)) {
             if (++s->live[r] > m->peak_activations)
                 m->peak_activations = s->live[r];
         }
@@ -243,8 +244,8 @@ static void advance(sim *s, int r)
         } else {
             complete_half(s, r, (action_kind)a->kind, a->stage, a->microbatch, end);
         }
-        if (a->kind == ACTION_B || a->kind == ACTION_W || a->kind == ACTION_OVERLAP_F_B)
-            s->live[r]--; /* the last backward part frees the activation */
+        if (timeline_kind_frees(a->kind))
+            s->live[r]--;
     }
     s->free_at[r] = now;
 }
@@ -442,7 +443,6 @@ bool timeline_next_p2p(const timeline *tl, p2p_cursor *cur, transfer *out)
     const program *p = tl->program;
     if (!p)
         return false;
-    const int last = p->stages - 1;
     for (; cur->rank < p->ranks; cur->rank++, cur->index = 0, cur->half = 0) {
         const int r = cur->rank;
         const program_rank *pr = &p->rank[r];
@@ -464,20 +464,19 @@ bool timeline_next_p2p(const timeline *tl, p2p_cursor *cur, transfer *out)
             } else {
                 cur->index++;
             }
-            int to = r;
-            transfer_kind tk = TRANSFER_P2P_F;
-            if (kind == ACTION_F && stage < last) {
-                to = p->stage_rank[stage + 1];
-            } else if ((kind == ACTION_B || kind == ACTION_I) && stage > 0) {
-                to = p->stage_rank[stage - 1];
-                tk = TRANSFER_P2P_B;
-            }
-            if (to == r)
+            const int consumer = timeline_output_stage(p, (action_kind)kind, stage);
+            if (consumer < 0 || p->stage_rank[consumer] == r)
                 continue; /* no output, or it stays on the rank (a V schedule's turn) */
+            const int to = p->stage_rank[consumer];
+            const transfer_kind tk = kind == ACTION_F ? TRANSFER_P2P_F : TRANSFER_P2P_B;
             const double end = tl->time[r][k].end;
-            *out = (transfer){ .kind = (uint8_t)tk, .src_rank = (uint16_t)r,
-                               .dst_rank = (uint16_t)to, .stage = stage, .microbatch = mb,
-                               .start = end, .end = end + tl->p2p[r] };
+            *out = (transfer){.kind = (uint8_t)tk,
+                              .src_rank = (uint16_t)r,
+                              .dst_rank = (uint16_t)to,
+                              .stage = stage,
+                              .microbatch = mb,
+                              .start = end,
+                              .end = timeline_arrival(tl->p2p, r, to, end)};
             return true;
         }
     }

@@ -40,6 +40,10 @@
  *     A program that cannot finish is a deadlock: timeline_simulate returns
  *     false and names each stuck rank, the action it is at and what it waits for.
  *
+ * The code of these rules that the questions about a timeline share (when an
+ * output arrives, which actions allocate and free activations, where an
+ * output goes) is in timeline_query.h, with the questions themselves.
+ *
  * Metrics: makespan; bubble_fraction = idle / (P x makespan); bubble_ratio =
  * idle / busy; per rank busy, idle and peak live activations, counting each
  * (stage, micro-batch) live from the start of its F until the end of its last

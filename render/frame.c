@@ -313,13 +313,13 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     }
 }
 
-static void draw_caption(frame_renderer *f, const scene *s, const timeline *tl,
-                         const frame_layout *l, const frame_view *v, const theme *th)
+static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *l,
+                         const frame_view *v, const theme *th)
 {
     char text[256];
     int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks ? v->caption_rank
-                                                                  : scene_caption_rank(tl, v->t);
-    scene_caption(s, tl, v->t, rank, text, sizeof text);
+                                                                  : scene_caption_rank(s, v->t);
+    scene_caption(s, v->t, rank, text, sizeof text);
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
     float w = text_width(&f->font, FRAME_FONT_BODY, text), pad = m.ascent * 0.5f;
     float x = l->view_x + (l->view_w - w) / 2, y = l->view_y + l->view_h - m.line_height - pad;
@@ -396,7 +396,7 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
 
-    scene_state_at(s, tl, v->t, &f->state);
+    scene_state_at(s, v->t, &f->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
     scene_renderer_draw(&f->scene, s, &f->state, &th, &v->cam, (int)l.view_x, gl_y, (int)l.view_w,
                         (int)l.view_h);
@@ -413,7 +413,7 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
         if (v->show_legend)
             draw_legend(f, &l, &th, labels);
         draw_labels(f, s, &l, v, &th, labels);
-        draw_caption(f, s, tl, &l, v, &th);
+        draw_caption(f, s, &l, v, &th);
     }
     timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &pal, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);

@@ -85,47 +85,8 @@ bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
     *p = (timeline_panel){ 0 };
     if (!tl || !tl->program || tl->program->ranks <= 0 || !tl->time)
         return ppf_fail(err, "timeline panel: the timeline has no ranks (not simulated?)");
-    const program *prog = tl->program;
-    const int P = prog->ranks;
-
-    /* One step to start at zero, then one per allocation and one per free. */
-    size_t total = 0;
-    for (int r = 0; r < P; r++) {
-        total++;
-        for (int k = 0; k < prog->rank[r].count; k++) {
-            const int kind = prog->rank[r].actions[k].kind;
-            total += (kind == ACTION_F || kind == ACTION_OVERLAP_F_B);
-            total += (kind == ACTION_B || kind == ACTION_W || kind == ACTION_OVERLAP_F_B);
-        }
-    }
     p->tl = tl;
-    p->memory = ppf_calloc((size_t)P, sizeof *p->memory);
-    p->steps = ppf_calloc(total, sizeof *p->steps);
-
-    /* Walks each rank in program order, as the simulator counts: +1 when an F
-     * (or an overlapped pair's F half) starts, -1 when the last backward part
-     * (B, W, or the pair's B half) ends. Program order is time order on a
-     * rank, so a free at the instant of the next allocation comes first. */
-    timeline_memory_step *s = p->steps;
-    for (int r = 0; r < P; r++) {
-        timeline_memory_curve *c = &p->memory[r];
-        c->steps = s;
-        int live = 0;
-        c->steps[c->count++] = (timeline_memory_step){ 0, 0 };
-        for (int k = 0; k < prog->rank[r].count; k++) {
-            const int kind = prog->rank[r].actions[k].kind;
-            const action_time at = tl->time[r][k];
-            if (kind == ACTION_F || kind == ACTION_OVERLAP_F_B) {
-                c->steps[c->count++] = (timeline_memory_step){ at.start, ++live };
-                c->peak = live > c->peak ? live : c->peak;
-            }
-            if (kind == ACTION_B || kind == ACTION_W || kind == ACTION_OVERLAP_F_B)
-                c->steps[c->count++] = (timeline_memory_step){ at.end, --live };
-        }
-        s += c->count;
-        p->memory_peak = c->peak > p->memory_peak ? c->peak : p->memory_peak;
-    }
-    assert((size_t)(s - p->steps) == total);
+    timeline_memory_init(&p->memory, tl);
     return true;
 }
 
@@ -133,8 +94,7 @@ void timeline_panel_deinit(timeline_panel *p)
 {
     if (!p)
         return;
-    free(p->steps);
-    free(p->memory);
+    timeline_memory_deinit(&p->memory);
     *p = (timeline_panel){ 0 };
 }
 
@@ -326,8 +286,8 @@ static void draw_bars(const frame *f, int r)
     const program_rank *pr = &tl->program->rank[r];
     const action_time *a = tl->time[r];
     const float y0 = row_top(v, r), h = v->bar_h;
-    int k = timeline_view_first_end_after(a, 0, pr->count, v->t0);
-    const int end = timeline_view_first_start_at_or_after(a, k, pr->count, v->t1);
+    int k = timeline_first_end_after(tl, r, 0, pr->count, v->t0);
+    const int end = timeline_first_start_at_or_after(tl, r, k, pr->count, v->t1);
     column_run run = { 0 };
     while (k < end) {
         const action *act = &pr->actions[k];
@@ -349,7 +309,7 @@ static void draw_bars(const frame *f, int r)
                 }
             }
             if (j < end && a[j].end <= col_end)
-                j = timeline_view_first_end_after(a, j, end, col_end);
+                j = timeline_first_end_after(tl, r, j, end, col_end);
             run_add(f, &run, col, col + 1, y0, h, f->mixed[(mask >> ACTION_F) & 31]);
             k = j > k + 1 ? j : k + 1;
             continue;
@@ -438,17 +398,16 @@ static void draw_p2p(const frame *f)
     long visible = 0;
     for (int r = 0; r < prog->ranks; r++) {
         const int n = prog->rank[r].count;
-        const int k0 = timeline_view_first_end_after(tl->time[r], 0, n, v->t0 - tl->p2p[r]);
-        visible += timeline_view_first_end_after(tl->time[r], k0, n, v->t1) - k0;
+        const int k0 = timeline_first_end_after(tl, r, 0, n, v->t0 - tl->p2p[r]);
+        visible += timeline_first_end_after(tl, r, k0, n, v->t1) - k0;
     }
     if ((double)visible > v->plot_w / 4)
         return;
     const float thick = maxf(1, v->em * 0.09f);
     for (int r = 0; r < prog->ranks; r++) {
         const int n = prog->rank[r].count;
-        p2p_cursor cur = { .rank = r,
-                           .index = timeline_view_first_end_after(tl->time[r], 0, n,
-                                                                  v->t0 - tl->p2p[r]) };
+        p2p_cursor cur = {.rank = r,
+                          .index = timeline_first_end_after(tl, r, 0, n, v->t0 - tl->p2p[r])};
         transfer x;
         while (timeline_next_p2p(tl, &cur, &x) && x.src_rank == r && x.start <= v->t1) {
             if (x.end < v->t0)
@@ -469,28 +428,19 @@ static void draw_memory(const frame *f)
 {
     const timeline_view *v = f->v;
     const timeline_panel *p = f->p;
-    if (p->memory_peak <= 0 || v->mem_h < 2)
+    if (p->memory.peak <= 0 || v->mem_h < 2)
         return;
     const float sub = v->mem_h / (float)v->ranks;
-    const float scale = sub * 0.85f / (float)p->memory_peak;
+    const float scale = sub * 0.85f / (float)p->memory.peak;
     const double end_t = p->tl->makespan;
     for (int r = 0; r < v->ranks; r++) {
-        const timeline_memory_curve *c = &p->memory[r];
+        const timeline_memory_curve *c = &p->memory.rank[r];
         const float base = v->mem_y + sub * (float)(r + 1);
         if (r % 2 == 1)
             draw2d_rect(f->d, v->plot_x, base - sub, v->plot_w, sub, f->pal->row_alt);
         if (sub >= 3)
             draw2d_rect(f->d, v->plot_x, base - 1, v->plot_w, 1, f->pal->grid);
-        /* the step in force at t0 */
-        int lo = 0, hi = c->count;
-        while (lo < hi) {
-            const int mid = lo + (hi - lo) / 2;
-            if (c->steps[mid].time > v->t0)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        int i = lo > 0 ? lo - 1 : 0;
+        int i = timeline_memory_step_at(c, v->t0);
         float from = -INFINITY; /* pixels left of this are drawn */
         column_run run = { 0 };
         while (i < c->count && c->steps[i].time < v->t1) {
@@ -516,18 +466,8 @@ static void draw_memory(const frame *f)
             int j = i + 1, scanned = 0;
             for (; j < c->count && c->steps[j].time < col_end && scanned < 8; j++, scanned++)
                 count = c->steps[j].count > count ? c->steps[j].count : count;
-            if (j < c->count && c->steps[j].time < col_end) {
-                lo = j;
-                hi = c->count;
-                while (lo < hi) {
-                    const int mid = lo + (hi - lo) / 2;
-                    if (c->steps[mid].time >= col_end)
-                        hi = mid;
-                    else
-                        lo = mid + 1;
-                }
-                j = lo;
-            }
+            if (j < c->count && c->steps[j].time < col_end)
+                j = timeline_memory_first_step_at_or_after(c, j, col_end);
             if (count > 0)
                 run_add(f, &run, col, col + 1, base - scale * (float)count,
                         scale * (float)count, f->pal->memory);
@@ -617,13 +557,13 @@ static void draw_labels(const frame *f)
         text_draw(f->font, f->d, f->size, x, mid + 0.5f * f->digit_h, s, f->pal->text,
                   TEXT_ALIGN_RIGHT);
     }
-    if (f->p->memory_peak > 0 && v->mem_h >= f->font_px) {
+    if (f->p->memory.peak > 0 && v->mem_h >= f->font_px) {
         char s[48];
         const float y = v->mem_y + 0.5f * v->mem_h;
         if (v->mem_h >= f->font_px * 2.3f) {
             text_draw(f->font, f->d, f->size, x, y - 0.1f * f->font_px, "memory", f->pal->text,
                       TEXT_ALIGN_RIGHT);
-            snprintf(s, sizeof s, "peak %d", f->p->memory_peak);
+            snprintf(s, sizeof s, "peak %d", f->p->memory.peak);
             text_draw(f->font, f->d, f->size, x, y + 1.05f * f->font_px, s,
                       with_alpha(f->pal->text, 170), TEXT_ALIGN_RIGHT);
         } else {
@@ -671,7 +611,7 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
         e = tl->time[hv->rank][hv->index].end;
         y0 = row_top(v, hv->rank);
         h = v->bar_h;
-        timeline_panel_describe(tl, hv->rank, hv->index, text, sizeof text);
+        timeline_describe_action(tl, hv->rank, hv->index, text, sizeof text);
     } else {
         if (hv->index < 0 || hv->index >= tl->allreduce_count)
             return;
@@ -679,7 +619,7 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
         e = tl->allreduces[hv->index].end;
         y0 = row_top(v, hv->rank) + v->lane_y;
         h = v->lane_h;
-        timeline_panel_describe_allreduce(tl, hv->index, text, sizeof text);
+        timeline_describe_allreduce(tl, hv->index, text, sizeof text);
     }
     const float x0 = clip_x(f, tx(f, s)), x1 = maxf(clip_x(f, tx(f, e)), x0 + 1);
     const float th = maxf(1.5f, v->em * 0.12f);

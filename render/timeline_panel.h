@@ -5,17 +5,19 @@
  * time axis.
  *
  * Two halves:
- *   - the view model (timeline_view.h: timeline_view_*, the hover type, the
- *     event and describe functions): pure C, no GL, unit-tested without a
- *     display. It maps time to pixels, zooms, pans, lays out rows and lanes,
- *     and finds what is under the pointer. Included from here. Whoever
- *     shows the panel owns its view (the viewer its zoom and pan, export a
- *     fitted one) and passes it to each draw.
- *   - this panel: the per-rank memory curves (computed once at init, a cache
- *     of the timeline), the palettes, the view that fits a timeline
- *     (timeline_panel_view_init), and the drawing (timeline_panel_draw),
- *     which appends rectangles, lines and glyph quads to a draw2d batch; it
- *     calls no GL itself.
+ *   - the view model (timeline_view.h: timeline_view_*, the hover type):
+ *     pure C, no GL, unit-tested without a display. It maps time to pixels,
+ *     zooms, pans, lays out rows and lanes, and finds what is under the
+ *     pointer. Included from here. Whoever shows the panel owns its view (the
+ *     viewer its zoom and pan, export a fitted one) and passes it to each
+ *     draw.
+ *   - this panel: the per-rank memory curves (timeline_query.h's, computed
+ *     once at init, a cache of the timeline), the palettes, the view that
+ *     fits a timeline (timeline_panel_view_init), and the drawing
+ *     (timeline_panel_draw), which appends rectangles, lines and glyph quads
+ *     to a draw2d batch; it calls no GL itself. What the bars, arrows, memory
+ *     lane and tooltip show is asked of core (timeline_query.h), never worked
+ *     out here.
  *
  * What it does not do: no input handling (the viewer turns clicks, drags and
  * the wheel into timeline_view_* calls on its own view), no view state, no
@@ -52,6 +54,7 @@
 #include "error.h"
 #include "text.h"
 #include "timeline.h"
+#include "timeline_query.h"
 #include "timeline_view.h"
 
 /* Colours of the panel, so that themes work. Bars: forward work in the
@@ -75,26 +78,9 @@ typedef struct timeline_palette {
 timeline_palette timeline_palette_dark(void);  /* for the dark theme (the default) */
 timeline_palette timeline_palette_light(void); /* for projectors */
 
-/* One (stage, micro-batch) count of live activations from `time` on. */
-typedef struct timeline_memory_step {
-    double time;
-    int count;
-} timeline_memory_step;
-
-/* A rank's live activations over time: a step function that starts at
- * (0, 0) and changes at each F start (+1) and each last backward part's end
- * (-1: B, W, or the B half of an overlapped pair), as timeline.h counts them. */
-typedef struct timeline_memory_curve {
-    timeline_memory_step *steps; /* [count], times non-decreasing; a slice of the panel's block */
-    int count;
-    int peak;                    /* the most live at once (= tl->per_rank[r].peak_activations) */
-} timeline_memory_curve;
-
 typedef struct timeline_panel {
     const timeline *tl;              /* not owned */
-    timeline_memory_curve *memory;   /* [ranks] */
-    timeline_memory_step *steps;     /* one block for all the curves */
-    int memory_peak;                 /* the largest peak over the ranks (the lane's scale) */
+    timeline_memory memory; /* live activations per rank; memory.peak is the lane's scale */
 } timeline_panel;
 
 /* Computes the memory curves. False with a message when the timeline has no

@@ -1,13 +1,12 @@
 /* timeline_view.c - the timeline panel's view model: layout, zoom and pan,
- * hit testing, events and descriptions. No GL, no drawing.
+ * hit testing. No GL, no drawing.
  * See timeline_view.h for what it promises. */
 #include "timeline_view.h"
 
 #include <assert.h>
 #include <math.h>
-#include <stdio.h>
 
-#define MIDDOT " \xc2\xb7 " /* " · " in UTF-8 */
+#include "timeline_query.h"
 
 /* ---- the view model ----------------------------------------------------- */
 
@@ -157,60 +156,6 @@ int timeline_view_row_at_y(const timeline_view *v, double y)
     return r < v->ranks ? (int)r : -1;
 }
 
-/* ---- searches over a rank's action times -------------------------------- */
-
-/* Starts and ends both never decrease along a rank's program (a rank runs
- * one action at a time, idle steps and markers sit at the time they are
- * reached), so each of these is a binary search. The first two are shared
- * with the drawing (timeline_panel.c). */
-
-/* First k in [lo, n) with a[k].end > t, or n. */
-int timeline_view_first_end_after(const action_time *a, int lo, int n, double t)
-{
-    int hi = n;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (a[mid].end > t)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* First k in [lo, n) with a[k].start >= t, or n. */
-int timeline_view_first_start_at_or_after(const action_time *a, int lo, int n, double t)
-{
-    int hi = n;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (a[mid].start >= t)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* First k in [0, n) with a[k].start > t, or n. */
-static int first_start_after(const action_time *a, int n, double t)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (a[mid].start > t)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-static bool is_compute(const program_rank *pr, int k)
-{
-    return action_is_compute((action_kind)pr->actions[k].kind);
-}
-
 bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
                        timeline_panel_hover *out)
 {
@@ -226,28 +171,24 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
     const double slack = 1.5 * px, thin = 3 * px;
 
     if (yr < v->bar_h) {
-        const program_rank *pr = &tl->program->rank[r];
+        const int n = tl->program->rank[r].count;
         const action_time *a = tl->time[r];
-        const int k = first_start_after(a, pr->count, t) - 1;
-        /* the action that started last at or before t, if t is inside it */
-        int prev = k;
-        while (prev >= 0 && !is_compute(pr, prev))
-            prev--;
+        const int k = timeline_first_start_after(tl, r, 0, n, t) - 1;
+        /* the compute action that started last at or before t, if t is inside it */
+        const int prev = timeline_prev_compute(tl, r, k);
         if (prev >= 0 && t < a[prev].end) {
             *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, prev };
             return true;
         }
         /* a bar too thin to aim at is hit from just beside it */
-        int next = k + 1;
-        while (next < pr->count && !is_compute(pr, next))
-            next++;
+        const int next = timeline_next_compute(tl, r, k + 1);
         double best = slack;
         int best_k = -1;
         if (prev >= 0 && a[prev].end - a[prev].start < thin && t - a[prev].end <= best) {
             best = t - a[prev].end;
             best_k = prev;
         }
-        if (next < pr->count && a[next].end - a[next].start < thin && a[next].start - t <= best)
+        if (next < n && a[next].end - a[next].start < thin && a[next].start - t <= best)
             best_k = next;
         if (best_k >= 0) {
             *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, best_k };
@@ -270,122 +211,4 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
         }
     }
     return false;
-}
-
-/* ---- events ------------------------------------------------------------- */
-
-bool timeline_panel_next_event(const timeline *tl, double t, double *out)
-{
-    const program *prog = tl->program;
-    double best = INFINITY;
-    for (int r = 0; prog && r < prog->ranks; r++) {
-        const program_rank *pr = &prog->rank[r];
-        const action_time *a = tl->time[r];
-        /* earlier compute actions have ended by t, so their starts are no later */
-        int k = timeline_view_first_end_after(a, 0, pr->count, t);
-        while (k < pr->count && !is_compute(pr, k))
-            k++;
-        if (k < pr->count) {
-            const double e = a[k].start > t ? a[k].start : a[k].end;
-            best = e < best ? e : best;
-        }
-    }
-    for (int i = 0; i < tl->allreduce_count; i++) {
-        const transfer *ar = &tl->allreduces[i];
-        const double e = ar->start > t ? ar->start : ar->end > t ? ar->end : INFINITY;
-        best = e < best ? e : best;
-    }
-    if (best == INFINITY)
-        return false;
-    *out = best;
-    return true;
-}
-
-bool timeline_panel_prev_event(const timeline *tl, double t, double *out)
-{
-    const program *prog = tl->program;
-    double best = -INFINITY;
-    for (int r = 0; prog && r < prog->ranks; r++) {
-        const program_rank *pr = &prog->rank[r];
-        const action_time *a = tl->time[r];
-        /* the last action that started before t; later ones start at or after it */
-        int k = timeline_view_first_start_at_or_after(a, 0, pr->count, t) - 1;
-        while (k >= 0 && !is_compute(pr, k))
-            k--;
-        if (k >= 0) {
-            const double e = a[k].end < t ? a[k].end : a[k].start;
-            best = e > best ? e : best;
-        }
-    }
-    for (int i = 0; i < tl->allreduce_count; i++) {
-        const transfer *ar = &tl->allreduces[i];
-        const double e = ar->end < t ? ar->end : ar->start < t ? ar->start : -INFINITY;
-        best = e > best ? e : best;
-    }
-    if (best == -INFINITY)
-        return false;
-    *out = best;
-    return true;
-}
-
-/* ---- descriptions ------------------------------------------------------- */
-
-/* Enough decimals to tell events apart at the timeline's scale: 2 for
- * makespans of 1 and more, more for smaller time units. */
-static int time_decimals(double makespan)
-{
-    if (!(makespan > 0) || makespan >= 1)
-        return 2;
-    const int d = 2 + (int)ceil(-log10(makespan));
-    return d > 9 ? 9 : d;
-}
-
-static size_t wanted(int n)
-{
-    return n < 0 ? 0 : (size_t)n;
-}
-
-size_t timeline_panel_describe(const timeline *tl, int rank, int index, char *buf, size_t n)
-{
-    assert(tl->program && rank >= 0 && rank < tl->program->ranks);
-    assert(index >= 0 && index < tl->program->rank[rank].count);
-    const action *a = &tl->program->rank[rank].actions[index];
-    const action_time at = tl->time[rank][index];
-    const int d = time_decimals(tl->makespan);
-    char text[ACTION_TEXT_MAX];
-    action_format(a, text);
-    switch ((action_kind)a->kind) {
-    case ACTION_F:
-    case ACTION_B:
-    case ACTION_I:
-    case ACTION_W:
-        return wanted(snprintf(buf, n,
-                               "rank %d" MIDDOT "%s" MIDDOT "stage %d" MIDDOT
-                               "%s micro-batch %d" MIDDOT "start %.*f" MIDDOT "end %.*f",
-                               rank, text, (int)a->stage, action_kind_name((action_kind)a->kind),
-                               (int)a->microbatch, d, at.start, d, at.end));
-    case ACTION_OVERLAP_F_B:
-        return wanted(snprintf(buf, n,
-                               "rank %d" MIDDOT "%s" MIDDOT "F stage %d micro-batch %d + B stage "
-                               "%d micro-batch %d" MIDDOT "start %.*f" MIDDOT "end %.*f",
-                               rank, text, (int)a->stage, (int)a->microbatch, (int)a->stage2,
-                               (int)a->microbatch2, d, at.start, d, at.end));
-    case ACTION_IDLE:
-        return wanted(snprintf(buf, n, "rank %d" MIDDOT "idle step" MIDDOT "at %.*f", rank, d,
-                               at.start));
-    default:
-        return wanted(snprintf(buf, n, "rank %d" MIDDOT "%s" MIDDOT "at %.*f", rank, text, d,
-                               at.start));
-    }
-}
-
-size_t timeline_panel_describe_allreduce(const timeline *tl, int index, char *buf, size_t n)
-{
-    assert(index >= 0 && index < tl->allreduce_count);
-    const transfer *ar = &tl->allreduces[index];
-    const int d = time_decimals(tl->makespan);
-    return wanted(snprintf(buf, n,
-                           "rank %d" MIDDOT "all-reduce of stage %d over %d replicas" MIDDOT
-                           "start %.*f" MIDDOT "end %.*f",
-                           (int)ar->src_rank, (int)ar->stage, tl->dp, d, ar->start, d, ar->end));
 }

@@ -4,9 +4,10 @@
  * display; timeline_panel.h draws what it lays out.
  *
  * It maps time to framebuffer pixels and back, zooms around the pointer,
- * pans, lays out rows, lanes and margins from the text size, finds the bar
- * under the pointer, steps from event to event, and describes an action or
- * an all-reduce in one line for the tooltip.
+ * pans, lays out rows, lanes and margins from the text size, and finds the
+ * bar under the pointer. Questions about the timeline itself (the next
+ * event, what runs at t, an action's one-line description, the memory
+ * curves) are core's: timeline_query.h.
  *
  * What it does not do: no input handling (the viewer turns clicks, drags and
  * the wheel into timeline_view_* calls), no clock (t is an argument), no
@@ -101,30 +102,5 @@ typedef struct timeline_panel_hover {
  * false and a NONE hit when there is none. */
 bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
                        timeline_panel_hover *out);
-
-/* Searches over one rank's action times, tl->time[r][0..n). Starts and ends
- * both never decrease along a rank's program (a rank runs one action at a
- * time; idle steps and markers sit at the time they are reached), so each
- * is a binary search. The drawing uses them to cull to the visible range. */
-/* The first k in [lo, n) with a[k].end > t, or n. */
-int timeline_view_first_end_after(const action_time *a, int lo, int n, double t);
-/* The first k in [lo, n) with a[k].start >= t, or n. */
-int timeline_view_first_start_at_or_after(const action_time *a, int lo, int n, double t);
-
-/* The first event strictly after t (or the last strictly before t) over all
- * ranks: starts and ends of compute actions, starts and ends of all-reduces.
- * False when there is none. O(P log n) (plus runs of idle steps and markers,
- * and a scan of the all-reduces, one per stage). Depend only on the timeline
- * (named for the panel, whose keys step through them). */
-bool timeline_panel_next_event(const timeline *tl, double t, double *out);
-bool timeline_panel_prev_event(const timeline *tl, double t, double *out);
-
-/* Writes a one-line description of an action for the hover tooltip, e.g.
- * "rank 1 · 1F3 · stage 1 · F micro-batch 3 · start 4.00 · end 5.00"
- * (UTF-8, truncated to fit n bytes). Returns the length it wanted, like
- * snprintf. */
-size_t timeline_panel_describe(const timeline *tl, int rank, int index, char *buf, size_t n);
-/* The same for an all-reduce: "rank 2 · all-reduce of stage 2 · start ... · end ...". */
-size_t timeline_panel_describe_allreduce(const timeline *tl, int index, char *buf, size_t n);
 
 #endif

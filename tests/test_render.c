@@ -137,7 +137,7 @@ static void test_activation_face_probe(void **state)
     (void)state;
     fixture *x = fixture_new(NULL, 0, W, H);
     const scene *s = &x->s.scene;
-    const scene_cell *c = &s->cells[1 * s->microbatches + 3];
+    const timeline_cell *c = timeline_cell_at(&s->cells, 1, 3);
     frame_view v = offscreen_default_view(&x->o, c->f_start + 0.9 * (c->f_end - c->f_start),
                                           THEME_DARK, CAMERA_PRESET_TOP);
     v.bare = true;
@@ -168,7 +168,7 @@ static void test_p2p_flash_probe(void **state)
     static const session_flag flags[] = {{"p2p", "0.5"}};
     fixture *x = fixture_new(flags, 1, W, H);
     const scene *s = &x->s.scene;
-    const scene_cell *c = &s->cells[0 * s->microbatches + 2];
+    const timeline_cell *c = timeline_cell_at(&s->cells, 0, 2);
     frame_view v = offscreen_default_view(&x->o, c->f_end + 0.25, THEME_DARK, CAMERA_PRESET_TOP);
     v.bare = true;
     draw(x, &v);

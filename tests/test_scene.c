@@ -63,9 +63,9 @@ static void run_deinit(run *x)
     program_deinit(&x->p);
 }
 
-static const scene_cell *cell(const run *x, int stage, int m)
+static const timeline_cell *cell(const run *x, int stage, int m)
 {
-    return &x->sc.cells[(size_t)stage * x->sc.microbatches + m];
+    return timeline_cell_at(&x->sc.cells, stage, m);
 }
 
 static object_state get(const run *x, scene_kind kind, int index, int m)
@@ -87,11 +87,11 @@ static void test_forward_instant(void **state)
     (void)state;
     run x;
     run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2});
-    const scene_cell *c = cell(&x, 1, 3);
+    const timeline_cell *c = cell(&x, 1, 3);
     assert_true(c->f_end > c->f_start);
     /* 60% through: sub-steps 0 (layer 2, W1), 1 (layer 2, W2) done, 2 (layer 3, W1) running. */
     double t = c->f_start + 0.6 * (c->f_end - c->f_start);
-    scene_state_at(&x.sc, &x.tl, t, &x.st);
+    scene_state_at(&x.sc, t, &x.st);
 
     assert_role(get(&x, SCENE_INPUT, 1, 3), SCENE_ROLE_ACTIVATION);
     assert_role(get(&x, SCENE_HIDDEN, 2, 3), SCENE_ROLE_ACTIVATION);
@@ -115,11 +115,11 @@ static void test_forward_instant(void **state)
     assert_int_equal(x.st.focus[1].layer, 3);
 
     char caption[256];
-    scene_caption(&x.sc, &x.tl, t, 1, caption, sizeof caption);
+    scene_caption(&x.sc, t, 1, caption, sizeof caption);
     assert_string_equal(caption, "rank 1: forward of micro-batch 3 on stage 1, then p2p to rank 2");
 
     /* After the backward of micro-batch 3 on stage 1, its activations are gone. */
-    scene_state_at(&x.sc, &x.tl, c->b_end + 1e-9, &x.st);
+    scene_state_at(&x.sc, c->b_end + 1e-9, &x.st);
     assert_false(get(&x, SCENE_INPUT, 1, 3).visible);
     assert_false(get(&x, SCENE_HIDDEN, 2, 3).visible);
     assert_false(get(&x, SCENE_RESIDUAL, 2, 3).visible);
@@ -133,9 +133,9 @@ static void test_backward_instant(void **state)
     (void)state;
     run x;
     run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2});
-    const scene_cell *c = cell(&x, 1, 3);
+    const timeline_cell *c = cell(&x, 1, 3);
     /* 60% through B: layer 3's two backward matmuls done, layer 2's W2 running. */
-    scene_state_at(&x.sc, &x.tl, c->b_start + 0.6 * (c->b_end - c->b_start), &x.st);
+    scene_state_at(&x.sc, c->b_start + 0.6 * (c->b_end - c->b_start), &x.st);
     assert_role(get(&x, SCENE_HIDDEN, 3, 3), SCENE_ROLE_GRADIENT);
     assert_int_equal(get(&x, SCENE_HIDDEN, 3, 3).label, SCENE_LABEL_GRAD);
     assert_role(get(&x, SCENE_RESIDUAL, 2, 3), SCENE_ROLE_GRADIENT);
@@ -149,10 +149,10 @@ static void test_backward_instant(void **state)
     assert_int_equal(x.st.focus[1].kind, ACTION_B);
     assert_int_equal(x.st.focus[1].layer, 2);
     /* The last stage's output turns into the loss's gradient when its backward starts. */
-    const scene_cell *last = cell(&x, 3, 0);
-    scene_state_at(&x.sc, &x.tl, last->f_end - 0.01, &x.st);
+    const timeline_cell *last = cell(&x, 3, 0);
+    scene_state_at(&x.sc, last->f_end - 0.01, &x.st);
     assert_role(get(&x, SCENE_RESIDUAL, 7, 0), SCENE_ROLE_ACTIVATION);
-    scene_state_at(&x.sc, &x.tl, last->b_start + 0.01, &x.st);
+    scene_state_at(&x.sc, last->b_start + 0.01, &x.st);
     assert_role(get(&x, SCENE_RESIDUAL, 7, 0), SCENE_ROLE_GRADIENT);
     run_deinit(&x);
 }
@@ -183,7 +183,7 @@ static void test_memory_story(void **state)
         for (int s = 0; s < P; s++) {
             int peak = 0;
             for (int i = 0; i <= 4000; i++) {
-                scene_state_at(&x.sc, &x.tl, x.tl.makespan * i / 4000.0, &x.st);
+                scene_state_at(&x.sc, x.tl.makespan * i / 4000.0, &x.st);
                 int n = live_on_stage(&x, s);
                 peak = n > peak ? n : peak;
             }
@@ -209,7 +209,7 @@ static void test_weight_gradients_accumulate(void **state)
         float prev[64] = {0};
         assert_true(x.sc.layers <= 32);
         for (int i = 0; i <= 500; i++) {
-            scene_state_at(&x.sc, &x.tl, x.tl.makespan * i / 500.0, &x.st);
+            scene_state_at(&x.sc, x.tl.makespan * i / 500.0, &x.st);
             for (int l = 0; l < x.sc.layers; l++) {
                 for (int w = 0; w < 2; w++) {
                     object_state o = get(&x, w ? SCENE_WEIGHT2 : SCENE_WEIGHT1, l, 0);
@@ -230,11 +230,11 @@ static void test_weight_gradients_accumulate(void **state)
     /* zb-h1: between I and W of a micro-batch its weights have not moved. */
     run x;
     run_init(&x, (run_opts){.schedule = "zb-h1", .P = 2, .M = 1, .K = 1});
-    const scene_cell *c = cell(&x, 1, 0);
+    const timeline_cell *c = cell(&x, 1, 0);
     assert_true(c->w_start >= c->b_end);
-    scene_state_at(&x.sc, &x.tl, c->b_end, &x.st);
+    scene_state_at(&x.sc, c->b_end, &x.st);
     assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 0);
-    scene_state_at(&x.sc, &x.tl, c->w_end, &x.st);
+    scene_state_at(&x.sc, c->w_end, &x.st);
     assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 1);
     run_deinit(&x);
 }
@@ -247,15 +247,15 @@ static void test_flashes(void **state)
     run x;
     run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2, .p2p = 0.5,
                             .allreduce = 4});
-    const scene_cell *c = cell(&x, 0, 2);
-    scene_state_at(&x.sc, &x.tl, c->f_end + 0.25, &x.st);
+    const timeline_cell *c = cell(&x, 0, 2);
+    scene_state_at(&x.sc, c->f_end + 0.25, &x.st);
     object_state p = get(&x, SCENE_P2P, 0, 2);
     assert_role(p, SCENE_ROLE_P2P);
     assert_int_equal(p.label, SCENE_LABEL_PLAIN);
     assert_false(get(&x, SCENE_P2P, 1, 2).visible);
     /* The gradient coming back from stage 1. */
-    const scene_cell *n = cell(&x, 1, 2);
-    scene_state_at(&x.sc, &x.tl, n->b_end + 0.25, &x.st);
+    const timeline_cell *n = cell(&x, 1, 2);
+    scene_state_at(&x.sc, n->b_end + 0.25, &x.st);
     p = get(&x, SCENE_P2P, 0, 2);
     assert_role(p, SCENE_ROLE_P2P);
     assert_int_equal(p.label, SCENE_LABEL_GRAD);
@@ -263,7 +263,7 @@ static void test_flashes(void **state)
     assert_int_equal(x.tl.allreduce_count, 4);
     for (int k = 0; k < 4; k++) {
         const transfer *ar = &x.tl.allreduces[k];
-        scene_state_at(&x.sc, &x.tl, (ar->start + ar->end) / 2, &x.st);
+        scene_state_at(&x.sc, (ar->start + ar->end) / 2, &x.st);
         for (int l = 0; l < x.sc.layers; l++) {
             bool mine = l / 2 == ar->stage;
             object_state o = get(&x, SCENE_ALLREDUCE, l, 0);
@@ -279,9 +279,9 @@ static void test_flashes(void **state)
     run_init(&x, (run_opts){.schedule = "1f1b", .P = 2, .M = 2, .K = 1});
     c = cell(&x, 0, 0);
     assert_true(x.sc.flash_min > 0);
-    scene_state_at(&x.sc, &x.tl, c->f_end + x.sc.flash_min / 2, &x.st);
+    scene_state_at(&x.sc, c->f_end + x.sc.flash_min / 2, &x.st);
     assert_role(get(&x, SCENE_P2P, 0, 0), SCENE_ROLE_P2P);
-    scene_state_at(&x.sc, &x.tl, c->f_end + x.sc.flash_min * 1.01, &x.st);
+    scene_state_at(&x.sc, c->f_end + x.sc.flash_min * 1.01, &x.st);
     assert_false(get(&x, SCENE_P2P, 0, 0).visible);
     run_deinit(&x);
 }
@@ -307,7 +307,7 @@ static void test_pure_in_any_order(void **state)
         for (int i = 0; i < N; i++)
             ts[i] = x.tl.makespan * (rand() / (double)RAND_MAX) * 1.05 - 0.01;
         for (int i = 0; i < N; i++) {
-            scene_state_at(&x.sc, &x.tl, ts[i], &x.st);
+            scene_state_at(&x.sc, ts[i], &x.st);
             for (int k = 0; k < SCENE_KIND_COUNT; k++) {
                 snap[i][k] = malloc(state_bytes(&x, k) + 1);
                 memcpy(snap[i][k], x.st.kind[k], state_bytes(&x, k));
@@ -325,7 +325,7 @@ static void test_pure_in_any_order(void **state)
         }
         for (int n = 0; n < N; n++) {
             int i = order[n];
-            scene_state_at(&x.sc, &x.tl, ts[i], &x.st);
+            scene_state_at(&x.sc, ts[i], &x.st);
             for (int k = 0; k < SCENE_KIND_COUNT; k++)
                 if (memcmp(snap[i][k], x.st.kind[k], state_bytes(&x, k)) != 0)
                     fail_msg("%s: kind %d differs at t=%g out of order", schedules[s], k, ts[i]);
@@ -417,19 +417,15 @@ static void test_labels_and_captions(void **state)
     assert_true(strlen(tiny) < sizeof tiny);
 
     char cap[256];
-    scene_caption(&x.sc, &x.tl, 0.5, 1, cap, sizeof cap);
+    scene_caption(&x.sc, 0.5, 1, cap, sizeof cap);
     assert_string_equal(cap, "rank 1: idle, waiting for micro-batch 0's activation from rank 0");
-    const scene_cell *c = cell(&x, 3, 0);
-    scene_caption(&x.sc, &x.tl, (c->b_start + c->b_end) / 2, 3, cap, sizeof cap);
+    const timeline_cell *c = cell(&x, 3, 0);
+    scene_caption(&x.sc, (c->b_start + c->b_end) / 2, 3, cap, sizeof cap);
     assert_string_equal(cap, "rank 3: backward of micro-batch 0 on stage 3, then p2p to rank 2");
-    scene_caption(&x.sc, &x.tl, x.tl.makespan, 0, cap, sizeof cap);
+    scene_caption(&x.sc, x.tl.makespan, 0, cap, sizeof cap);
     assert_string_equal(cap, "rank 0: done with its work for this iteration");
-    assert_int_equal(scene_caption_rank(&x.tl, 0.5), 0);
-    assert_int_equal(scene_caption_rank(&x.tl, 4.5), 3);
-    assert_int_equal(timeline_action_at(&x.tl, 1, 0.5), -1);
-    int k = timeline_action_at(&x.tl, 1, 1.5);
-    assert_true(k >= 0);
-    assert_int_equal(x.p.rank[1].actions[k].kind, ACTION_F);
+    assert_int_equal(scene_caption_rank(&x.sc, 0.5), 0);
+    assert_int_equal(scene_caption_rank(&x.sc, 4.5), 3);
     run_deinit(&x);
 }
 

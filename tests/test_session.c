@@ -61,7 +61,7 @@ static void expect_whole(const session *s, const scenario *sc)
     if (s->has_scene) {
         scene_state st;
         scene_state_init(&st, &s->scene);
-        scene_state_at(&s->scene, &s->tl, s->tl.makespan * 0.5, &st);
+        scene_state_at(&s->scene, s->tl.makespan * 0.5, &st);
         scene_state_deinit(&st);
     }
 }

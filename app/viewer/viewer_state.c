@@ -5,6 +5,7 @@
 #include <assert.h>
 
 #include "timeline_panel.h"
+#include "timeline_query.h"
 
 void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
 {
@@ -105,8 +106,8 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     case CMD_EVENT_STEP: {
         double t;
-        bool found = c->a > 0 ? timeline_panel_next_event(tl, v->t, &t)
-                              : timeline_panel_prev_event(tl, v->t, &t);
+        bool found =
+            c->a > 0 ? timeline_next_event(tl, v->t, &t) : timeline_prev_event(tl, v->t, &t);
         v->playing = false;
         set_time(v, found ? t : c->a > 0 ? tl->makespan : 0, clock);
         break;

@@ -544,7 +544,7 @@ static void check_caption(const scene *s, const timeline *tl, double t, unsigned
 {
     int rank = (int)(pick % (unsigned)s->ranks);
     char buf[320];
-    scene_caption(s, tl, t, rank, buf, sizeof buf);
+    scene_caption(s, t, rank, buf, sizeof buf);
     if (buf[0] == '\0')
         FUZZ_FAIL("scene_caption(%.17g, rank %d) is empty", t, rank);
     for (const unsigned char *c = (const unsigned char *)buf; *c; c++)
@@ -555,10 +555,10 @@ static void check_caption(const scene *s, const timeline *tl, double t, unsigned
     char *cut = malloc(small);
     if (!cut)
         ppf_oom("fuzz caption");
-    scene_caption(s, tl, t, rank, cut, small);
+    scene_caption(s, t, rank, cut, small);
     FUZZ_CHECK(strlen(cut) < small, strlen(cut), small);
     free(cut);
-    int subject = scene_caption_rank(tl, t);
+    int subject = scene_caption_rank(s, t);
     FUZZ_CHECK(subject >= 0 && subject < s->ranks, subject, s->ranks);
     int k = timeline_action_at(tl, rank, t);
     if (k >= 0) {
@@ -615,7 +615,7 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
     const double times[] = {0, m / 3, m, -1, 2 * m + 1};
     object_state *first[SCENE_KIND_COUNT], *at_end[SCENE_KIND_COUNT];
     for (int k = 0; k < 5; k++) {
-        scene_state_at(&s, tl, times[k], &st);
+        scene_state_at(&s, times[k], &st);
         check_state(&s, &st);
         check_caption(&s, tl, times[k], view->pick + (unsigned)k);
         if (k == 1)
@@ -624,9 +624,9 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
             state_copy(&s, &st, at_end);
     }
     /* t outside [0, makespan] is clamped, and nothing is kept between calls. */
-    scene_state_at(&s, tl, 2 * m + 1, &st);
+    scene_state_at(&s, 2 * m + 1, &st);
     state_compare(&s, &st, at_end, 2 * m + 1, "the state at the makespan");
-    scene_state_at(&s, tl, m / 3, &st);
+    scene_state_at(&s, m / 3, &st);
     state_compare(&s, &st, first, m / 3, "the same call made earlier");
     state_free(first);
     state_free(at_end);

@@ -10,7 +10,7 @@
  *     display. It maps time to pixels, zooms, pans, lays out rows and lanes,
  *     and finds what is under the pointer. Included from here.
  *   - this panel: the per-rank memory curves (computed once at init), the
- *     palettes, timeline_panel_hit (the view's hit test on the panel's own
+ *     timeline_panel_hit (the view's hit test on the panel's own
  *     timeline), and the drawing (timeline_panel_draw), which appends
  *     rectangles, lines and glyph quads to a draw2d batch; it calls no GL
  *     itself.
@@ -28,7 +28,7 @@
  *     each frame:
  *         timeline_panel_hover hover;
  *         bool over = timeline_panel_hit(&panel, mouse_x, mouse_y, &hover);
- *         timeline_panel_draw(&panel, &batch, &font, k, &palette, t, over ? &hover : NULL);
+ *         timeline_panel_draw(&panel, &batch, &font, k, &th.timeline, t, over ? &hover : NULL);
  *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub)
  *     timeline_panel_deinit(&panel);
  * The timeline (and its program) must outlive the panel.
@@ -46,29 +46,9 @@
 #include "draw2d.h"
 #include "error.h"
 #include "text.h"
+#include "theme.h"
 #include "timeline.h"
 #include "timeline_view.h"
-
-/* Colours of the panel, so that themes work. Bars: forward work in the
- * activation green, backward in the gradient vermillion, weight gradients in
- * the weight blue (DESIGN.md's Okabe-Ito palette). Kinds are also told apart
- * without colour: F solid, B and I hatched, W dotted, F+B cross-hatched. */
-typedef struct timeline_palette {
-    rgba8 background; /* the panel */
-    rgba8 row_alt;    /* every other row's background */
-    rgba8 text;       /* labels, ticks, tooltip text */
-    rgba8 grid;       /* tick lines across the rows, separators */
-    rgba8 bubble;     /* idle time inside a row (hatch ink; the fill is fainter) */
-    rgba8 f, b, i, w; /* bars of each kind */
-    rgba8 fb;         /* overlapped F+B (cross-hatched with the B colour) */
-    rgba8 p2p;        /* transfer arrows */
-    rgba8 allreduce;  /* all-reduce bars */
-    rgba8 cursor;     /* the line at t and its handle */
-    rgba8 memory;     /* the live-activation curves */
-} timeline_palette;
-
-timeline_palette timeline_palette_dark(void);  /* for the dark theme (the default) */
-timeline_palette timeline_palette_light(void); /* for projectors */
 
 /* One (stage, micro-batch) count of live activations from `time` on. */
 typedef struct timeline_memory_step {

@@ -40,6 +40,11 @@ rgba8 colour_lighten(rgba8 c, float f)
     return colour_mix(c, (rgba8){255, 255, 255, c.a}, f);
 }
 
+rgba8 colour_darken(rgba8 c, float f)
+{
+    return colour_mix(c, (rgba8){0, 0, 0, c.a}, f);
+}
+
 bool colour_is_light(rgba8 c)
 {
     const float luma = 0.299f * c.r + 0.587f * c.g + 0.114f * c.b;

@@ -1,6 +1,6 @@
 /* colour.h - one colour (rgba8) and the few things done to it: written as
- * hex, given another alpha, mixed with another, lightened, and the question
- * "is it light?" that picks dark or light text on it.
+ * hex, given another alpha, mixed with another, lightened or darkened, and the
+ * question "is it light?" that picks dark or light text on it.
  *
  * For: theme.c (which writes its table in hex), the timeline panel, the
  * frame's HUD and labels, and the terminal Gantt (app/report), which is why
@@ -39,6 +39,8 @@ rgba8 colour_with_alpha(rgba8 c, uint8_t a);
 rgba8 colour_mix(rgba8 a, rgba8 b, float f);
 /* colour_mix towards white by f, alpha kept as c's. */
 rgba8 colour_lighten(rgba8 c, float f);
+/* colour_mix towards black by f, alpha kept as c's. */
+rgba8 colour_darken(rgba8 c, float f);
 /* True when dark text reads better on c than light text (luma above 150 of
  * 255, Rec. 601 weights): the rule for labels on bars in the window and in
  * the terminal. */

@@ -42,7 +42,6 @@
 #define PPFLOW_REPORT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 
 #include "timeline.h"

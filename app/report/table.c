@@ -12,6 +12,7 @@
 #include "program.h"
 #include "terminal.h"
 
+/* Equal but for rounding: a closed form that agrees with the simulation. */
 static bool near(double a, double b)
 {
     return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));

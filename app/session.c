@@ -8,7 +8,7 @@
 
 #include "budget.h"
 #include "frame.h"
-#include "report.h"
+#include "closed_forms.h"
 
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err)
@@ -34,7 +34,7 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err)
         return false;
     snprintf(s->hud_title, sizeof s->hud_title, "%s   P=%d  M=%d  D=%d  V=%d", s->prog.schedule,
              s->prog.ranks, s->prog.microbatches, s->tl.dp, s->prog.stages_per_rank);
-    report_bubble_line(&s->tl, &s->costs, s->hud_bubble, sizeof s->hud_bubble);
+    closed_forms_bubble_line(&s->tl, &s->costs, s->hud_bubble, sizeof s->hud_bubble);
     return true;
 }
 

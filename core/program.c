@@ -88,6 +88,15 @@ long program_action_count(const program *p)
     return n;
 }
 
+unsigned program_kind_mask(const program *p)
+{
+    unsigned mask = 0;
+    for (int r = 0; r < p->ranks; r++)
+        for (int j = 0; j < p->rank[r].count; j++)
+            mask |= 1u << p->rank[r].actions[j].kind;
+    return mask;
+}
+
 /* Counts of each compute kind for one (stage, micro-batch). */
 typedef struct part_counts {
     uint8_t f, b, i, w;

@@ -90,4 +90,7 @@ bool program_validate(program *p, ppf_error *err);
 /* Total number of actions over all ranks, idle steps included. */
 long program_action_count(const program *p);
 
+/* The kinds the program's ranks hold: bit (1u << action_kind) for each. */
+unsigned program_kind_mask(const program *p);
+
 #endif

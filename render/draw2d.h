@@ -35,12 +35,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "colour.h"
 #include "error.h"
-
-/* A colour, 8 bits per channel, straight (not premultiplied) alpha. */
-typedef struct rgba8 {
-    uint8_t r, g, b, a;
-} rgba8;
 
 /* Fills that tell bar kinds apart without colour. The pattern's pixels are
  * the second colour (ink), the others the first (fill): the ink replaces

@@ -115,12 +115,6 @@ static bool fit_font(frame_renderer *f, const frame_layout *l, ppf_error *err)
     return true;
 }
 
-static rgba8 with_alpha(rgba8 c, uint8_t a)
-{
-    c.a = a;
-    return c;
-}
-
 /* ---- labels in 3D -------------------------------------------------------- */
 
 static bool overlaps(const label_set *ls, label_rect r)
@@ -154,7 +148,7 @@ static void place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
         r.y1 > l->view_y + l->view_h || overlaps(ls, r))
         return;
     ls->placed[ls->count++] = r;
-    draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, with_alpha(th->panel, 215));
+    draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, colour_with_alpha(th->panel, 215));
     draw2d_rect(&f->batch, r.x0, r.y0, 3, r.y1 - r.y0, accent);
     text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px, py + m.ascent / 2, text, th->text,
               TEXT_ALIGN_CENTER);
@@ -233,8 +227,8 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
 
 static void draw_card(frame_renderer *f, float x, float y, float w, float h, const theme *th)
 {
-    draw2d_rect(&f->batch, x, y, w, h, with_alpha(th->panel, 225));
-    draw2d_rect_outline(&f->batch, x, y, w, h, 1, with_alpha(th->grid, 255));
+    draw2d_rect(&f->batch, x, y, w, h, colour_with_alpha(th->panel, 225));
+    draw2d_rect_outline(&f->batch, x, y, w, h, 1, colour_with_alpha(th->grid, 255));
 }
 
 static void draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *l,
@@ -303,7 +297,8 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
         rgba8 c = th->role[items[k].role];
         bool box = items[k].role >= SCENE_ROLE_MATMUL;
         if (box) {
-            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, with_alpha(c, 140));
+            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
+                        colour_with_alpha(c, 140));
             draw2d_rect_outline(&f->batch, x + pad, base - m.ascent, sw, m.ascent, 1.5f, c);
         } else {
             draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, c);
@@ -324,7 +319,7 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
     float w = text_width(&f->font, FRAME_FONT_BODY, text), pad = m.ascent * 0.5f;
     float x = l->view_x + (l->view_w - w) / 2, y = l->view_y + l->view_h - m.line_height - pad;
     draw2d_rect(&f->batch, x - pad, y - pad * 0.5f, w + 2 * pad, m.line_height + pad,
-                with_alpha(th->panel, 215));
+                colour_with_alpha(th->panel, 215));
     text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x, y + m.ascent, text, th->text,
               TEXT_ALIGN_LEFT);
 }
@@ -352,7 +347,7 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view
     float h = m.line_height * (float)(n + 1) + 2 * pad;
     float x = (float)l->x + (((float)l->width - w) / 2 - pad);
     float y = (float)l->y + ((float)l->height - h) / 2;
-    draw2d_rect(&f->batch, x, y, w + 2 * pad, h, with_alpha(th->panel, 245));
+    draw2d_rect(&f->batch, x, y, w + 2 * pad, h, colour_with_alpha(th->panel, 245));
     draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2, th->grid);
     float base = y + pad + m.ascent;
     text_draw(&f->font, &f->batch, size, x + pad, base, "Keys", th->text, TEXT_ALIGN_LEFT);
@@ -383,8 +378,6 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     assert(tv.ranks == tl->program->ranks && "a timeline view of this timeline");
     frame_layout_place_timeline(&l, &tv);
     theme th = theme_get(v->theme);
-    timeline_palette pal =
-        v->theme == THEME_LIGHT ? timeline_palette_light() : timeline_palette_dark();
 
     /* Only the viewport is cleared: a frame beside it keeps its pixels. */
     glViewport(0, 0, fb_width, fb_height);
@@ -415,7 +408,7 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
         draw_labels(f, s, &l, v, &th, labels);
         draw_caption(f, s, &l, v, &th);
     }
-    timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &pal, v->t,
+    timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     draw2d_rect(&f->batch, vx, l.panel_y - 1, vw, 2, th.grid);

@@ -8,64 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* ---- palettes ----------------------------------------------------------- */
-
-static rgba8 rgb(unsigned hex)
-{
-    return (rgba8){ (uint8_t)(hex >> 16), (uint8_t)(hex >> 8), (uint8_t)hex, 255 };
-}
-
-static rgba8 rgba(unsigned hex, uint8_t a)
-{
-    rgba8 c = rgb(hex);
-    c.a = a;
-    return c;
-}
-
-/* Bars keep DESIGN.md's Okabe-Ito meanings in both themes: forward work makes
- * activations (bluish green), backward work makes gradients (vermillion; the
- * input half I a lighter shade of it), W accumulates weight gradients (the
- * weight blue), all-reduce reddish purple, p2p orange. */
-timeline_palette timeline_palette_dark(void)
-{
-    return (timeline_palette){
-        .background = rgb(0x1f2228), /* theme.h's panel colour */
-        .row_alt = rgb(0x262a31),
-        .text = rgb(0xececec),
-        .grid = rgba(0xffffff, 26),
-        .bubble = rgba(0xffffff, 30),
-        .f = rgb(0x009e73),
-        .b = rgb(0xd55e00),
-        .i = rgb(0xe8845a),
-        .w = rgb(0x0072b2),
-        .fb = rgb(0x00805d),
-        .p2p = rgb(0xe69f00),
-        .allreduce = rgb(0xcc79a7),
-        .cursor = rgb(0xf0e442),
-        .memory = rgba(0x009e73, 210),
-    };
-}
-
-timeline_palette timeline_palette_light(void)
-{
-    return (timeline_palette){
-        .background = rgb(0xedede8),
-        .row_alt = rgb(0xe2e2dc),
-        .text = rgb(0x1a1a1a),
-        .grid = rgba(0x000000, 28),
-        .bubble = rgba(0x000000, 34),
-        .f = rgb(0x009e73),
-        .b = rgb(0xd55e00),
-        .i = rgb(0xe8845a),
-        .w = rgb(0x0072b2),
-        .fb = rgb(0x00805d),
-        .p2p = rgb(0xc98a00),
-        .allreduce = rgb(0xcc79a7),
-        .cursor = rgb(0x000000),
-        .memory = rgba(0x009e73, 200),
-    };
-}
-
 /* ---- small helpers ------------------------------------------------------ */
 
 static float maxf(float a, float b)
@@ -106,25 +48,6 @@ void timeline_panel_view_init(timeline_view *v, const timeline *tl)
 
 /* ---- drawing ------------------------------------------------------------ */
 
-static rgba8 mix(rgba8 a, rgba8 b, float f)
-{
-    return (rgba8){ (uint8_t)lrintf(a.r + (b.r - a.r) * f), (uint8_t)lrintf(a.g + (b.g - a.g) * f),
-                    (uint8_t)lrintf(a.b + (b.b - a.b) * f), (uint8_t)lrintf(a.a + (b.a - a.a) * f) };
-}
-
-static rgba8 with_alpha(rgba8 c, uint8_t a)
-{
-    c.a = a;
-    return c;
-}
-
-/* Dark text on light fills, light text on dark ones. */
-static rgba8 text_on(rgba8 fill)
-{
-    const float lum = 0.299f * fill.r + 0.587f * fill.g + 0.114f * fill.b;
-    return lum > 150 ? (rgba8){ 17, 17, 17, 255 } : (rgba8){ 255, 255, 255, 255 };
-}
-
 typedef struct style {
     rgba8 fill, ink;
     draw2d_pattern pattern;
@@ -135,14 +58,13 @@ typedef struct style {
  * for the micro-batch numbers drawn over it. */
 static style kind_style(const timeline_palette *pal, int kind)
 {
-    const rgba8 white = { 255, 255, 255, 255 };
     switch (kind) {
     case ACTION_B:
-        return (style){ pal->b, mix(pal->b, white, 0.3f), DRAW2D_HATCH };
+        return (style){ pal->b, colour_lighten(pal->b, 0.3f), DRAW2D_HATCH };
     case ACTION_I:
-        return (style){ pal->i, mix(pal->i, white, 0.3f), DRAW2D_HATCH };
+        return (style){ pal->i, colour_lighten(pal->i, 0.3f), DRAW2D_HATCH };
     case ACTION_W:
-        return (style){ pal->w, mix(pal->w, white, 0.35f), DRAW2D_DOTS };
+        return (style){ pal->w, colour_lighten(pal->w, 0.35f), DRAW2D_DOTS };
     case ACTION_OVERLAP_F_B:
         return (style){ pal->fb, pal->b, DRAW2D_CROSSHATCH };
     default:
@@ -222,8 +144,8 @@ static void draw_label_in_bar(const frame *f, float x0, float x1, float y0, floa
     const float cx = 0.5f * (maxf(x0, f->v->plot_x) + minf(x1, f->v->plot_x + f->v->plot_w));
     /* centred in the visible part of the bar, yet inside the bar */
     const float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
-    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + px * 0.72f), s, text_on(fill),
-              TEXT_ALIGN_CENTER);
+    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + px * 0.72f), s,
+              theme_label_on(f->pal, fill), TEXT_ALIGN_CENTER);
 }
 
 /* Adjacent 1-pixel columns of the same colour and height become one quad:
@@ -346,7 +268,7 @@ static void draw_bubble(const frame *f, int r)
     if (x1 <= x0)
         return;
     const rgba8 ink = f->pal->bubble;
-    const rgba8 fill = with_alpha(ink, (uint8_t)(ink.a * 2 / 5));
+    const rgba8 fill = colour_with_alpha(ink, (uint8_t)(ink.a * 2 / 5));
     draw2d_rect_pattern(f->d, x0, row_top(v, r), x1 - x0, v->bar_h, fill, ink, DRAW2D_HATCH,
                         f->period);
 }
@@ -565,7 +487,7 @@ static void draw_labels(const frame *f)
                       TEXT_ALIGN_RIGHT);
             snprintf(s, sizeof s, "peak %d", f->p->memory.peak);
             text_draw(f->font, f->d, f->size, x, y + 1.05f * f->font_px, s,
-                      with_alpha(f->pal->text, 170), TEXT_ALIGN_RIGHT);
+                      colour_with_alpha(f->pal->text, 170), TEXT_ALIGN_RIGHT);
         } else {
             text_draw(f->font, f->d, f->size, x, y + 0.5f * f->digit_h, "memory", f->pal->text,
                       TEXT_ALIGN_RIGHT);
@@ -591,8 +513,8 @@ static void draw_cursor(const frame *f, double t, const cursor_tab *tab)
         return;
     draw2d_rect(f->d, tab->x, tab->y, tab->w, tab->h, f->pal->cursor);
     text_draw(f->font, f->d, f->size, tab->x + tab->w * 0.5f,
-              tab->y + 0.5f * (tab->h + f->digit_h), tab->text, text_on(f->pal->cursor),
-              TEXT_ALIGN_CENTER);
+              tab->y + 0.5f * (tab->h + f->digit_h), tab->text,
+              theme_label_on(f->pal, f->pal->cursor), TEXT_ALIGN_CENTER);
 }
 
 static void draw_hover(const frame *f, const timeline_panel_hover *hv)
@@ -636,7 +558,7 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
     float by = y0 - bh - v->em * 0.3f;
     if (by < v->y)
         by = y0 + h + v->em * 0.3f;
-    draw2d_rect(f->d, bx, by, w, bh, with_alpha(f->pal->background, 240));
+    draw2d_rect(f->d, bx, by, w, bh, colour_with_alpha(f->pal->background, 240));
     draw2d_rect_outline(f->d, bx, by, w, bh, 1, f->pal->text);
     text_draw(f->font, f->d, f->size, bx + v->em * 0.5f, by + 0.5f * (bh + f->digit_h), text,
               f->pal->text, TEXT_ALIGN_LEFT);

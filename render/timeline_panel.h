@@ -12,7 +12,7 @@
  *     viewer its zoom and pan, export a fitted one) and passes it to each
  *     draw.
  *   - this panel: the per-rank memory curves (timeline_query.h's, computed
- *     once at init, a cache of the timeline), the palettes, the view that
+ *     once at init, a cache of the timeline), the view that
  *     fits a timeline (timeline_panel_view_init), and the drawing
  *     (timeline_panel_draw), which appends rectangles, lines and glyph quads
  *     to a draw2d batch; it calls no GL itself. What the bars, arrows, memory
@@ -34,7 +34,7 @@
  *     each frame:
  *         timeline_panel_hover hover;
  *         bool over = timeline_view_hit(&view, &tl, mouse_x, mouse_y, &hover);
- *         timeline_panel_draw(&panel, &view, &batch, &font, k, &palette, t,
+ *         timeline_panel_draw(&panel, &view, &batch, &font, k, &th.timeline, t,
  *                             over ? &hover : NULL);
  *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub) on the view
  *     timeline_panel_deinit(&panel);
@@ -53,30 +53,11 @@
 #include "draw2d.h"
 #include "error.h"
 #include "text.h"
+#include "theme.h"
 #include "timeline.h"
 #include "timeline_query.h"
 #include "timeline_view.h"
 
-/* Colours of the panel, so that themes work. Bars: forward work in the
- * activation green, backward in the gradient vermillion, weight gradients in
- * the weight blue (DESIGN.md's Okabe-Ito palette). Kinds are also told apart
- * without colour: F solid, B and I hatched, W dotted, F+B cross-hatched. */
-typedef struct timeline_palette {
-    rgba8 background; /* the panel */
-    rgba8 row_alt;    /* every other row's background */
-    rgba8 text;       /* labels, ticks, tooltip text */
-    rgba8 grid;       /* tick lines across the rows, separators */
-    rgba8 bubble;     /* idle time inside a row (hatch ink; the fill is fainter) */
-    rgba8 f, b, i, w; /* bars of each kind */
-    rgba8 fb;         /* overlapped F+B (cross-hatched with the B colour) */
-    rgba8 p2p;        /* transfer arrows */
-    rgba8 allreduce;  /* all-reduce bars */
-    rgba8 cursor;     /* the line at t and its handle */
-    rgba8 memory;     /* the live-activation curves */
-} timeline_palette;
-
-timeline_palette timeline_palette_dark(void);  /* for the dark theme (the default) */
-timeline_palette timeline_palette_light(void); /* for projectors */
 
 typedef struct timeline_panel {
     const timeline *tl;              /* not owned */

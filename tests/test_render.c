@@ -192,7 +192,7 @@ static void test_timeline_cursor(void **state)
 {
     (void)state;
     fixture *x = fixture_new(NULL, 0, W, H);
-    timeline_palette pal = timeline_palette_dark();
+    timeline_palette pal = theme_get(THEME_DARK).timeline;
     const double ts[] = {0.5, 7.25, 20, 32.5};
     for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
         frame_view v = offscreen_default_view(&x->o, ts[k], THEME_DARK, CAMERA_PRESET_DEFAULT);

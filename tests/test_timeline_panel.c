@@ -408,7 +408,7 @@ static void test_draw_cursor_bar_bubble(void **state)
     timeline_view_set_rect(v, 0, 0, W, H);
     timeline_view_set_text_px(v, (float)g->font.sizes[0]);
     target_size(g, W, H);
-    const timeline_palette pal = timeline_palette_dark();
+    const timeline_palette pal = theme_get(THEME_DARK).timeline;
     const double t = 13.25;
     render(g, &fx.panel, v, 0, &pal, t, NULL);
     dump(g, "timeline_1f1b_dark");
@@ -459,7 +459,7 @@ static void test_draw_cursor_bar_bubble(void **state)
     assert_true(fills > 0 && inks > 0);
 
     /* the light theme and a hover tooltip, for the eye */
-    const timeline_palette light = timeline_palette_light();
+    const timeline_palette light = theme_get(THEME_LIGHT).timeline;
     timeline_panel_hover hover;
     const int kb = find_action(&fx.x.p, 2, ACTION_B, 2);
     const double hx = timeline_view_time_to_x(
@@ -488,7 +488,7 @@ static void test_draw_dense_is_bounded(void **state)
     timeline_view_set_rect(v, 0, 0, W, H);
     timeline_view_set_text_px(v, (float)g->font.sizes[0]);
     target_size(g, W, H);
-    const timeline_palette pal = timeline_palette_dark();
+    const timeline_palette pal = theme_get(THEME_DARK).timeline;
     render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
     dump(g, "timeline_dense");
 
@@ -536,7 +536,7 @@ static void test_draw_features(void **state)
         timeline_view_set_rect(v, 0, 0, BIG_W, BIG_H);
         timeline_view_set_text_px(v, (float)g->font.sizes[1]);
         target_size(g, BIG_W, BIG_H);
-        const timeline_palette pal = timeline_palette_dark();
+        const timeline_palette pal = theme_get(THEME_DARK).timeline;
         render(g, &fx.panel, v, 1, &pal, fx.x.tl.makespan * 0.37, NULL);
         dump(g, cases[c].file);
         /* the cursor is drawn over whatever is at its column */

@@ -613,8 +613,8 @@ static void test_script_scrub_help_theme(void **state)
 
     /* the screenshots: the cursor where t is, in each palette's colour (the
      * help card covers the top of the plot in the second: fewer heights) */
-    expect_cursor(shot_dark, &st[2], st[2].t, timeline_palette_dark().cursor, 7);
-    expect_cursor(shot_light, &st[3], st[3].t, timeline_palette_light().cursor, 6);
+    expect_cursor(shot_dark, &st[2], st[2].t, theme_get(THEME_DARK).timeline.cursor, 7);
+    expect_cursor(shot_light, &st[3], st[3].t, theme_get(THEME_LIGHT).timeline.cursor, 6);
     /* the light theme's 3D background: middle-left of the view, clear of the HUD */
     int bx = 16, by = (int)lround(l.split * l.fb_h * 0.5);
     double dark = luma_at(shot_dark, bx, by), light = luma_at(shot_light, bx, by);
@@ -957,7 +957,7 @@ static void test_xdotool_drag_screenshot_quit(void **state)
     expect_time(s.t, time_at_x(&s, x_last, MAKESPAN), &s, "after the xdotool drag");
     assert_int_equal(s.playing, 0);
     assert_string_equal(s.theme, "dark");
-    expect_cursor(shot, &s, s.t, timeline_palette_dark().cursor, 7);
+    expect_cursor(shot, &s, s.t, theme_get(THEME_DARK).timeline.cursor, 7);
     assert_int_equal(count_entries(dir), 1); /* only the screenshot */
 }
 

@@ -1,29 +1,38 @@
-/* report.h - the human-readable forms of a simulated iteration.
+/* report.h - the human-readable forms of a simulated iteration, for a
+ * terminal: the public header of app/report.
  *
- * `ppflow schedule --format table` and `--format gantt` (and plain `ppflow`,
- * until the 3D viewer exists) print through this module:
+ * `ppflow schedule --format table` and `--format gantt` print through it:
  *
- *   report_table   a header line (schedule, P, V, M, D, costs), one row per
- *                  rank (stages held, busy, idle, idle %, peak live
- *                  activations, end of its all-reduces) and the metrics -
- *                  makespan, bubble fraction, bubble ratio, exposed
- *                  all-reduce, peak activations - each next to its textbook
- *                  closed form when one exists and applies (uniform costs,
- *                  no p2p time, no exposed all-reduce); otherwise it says why
- *                  the closed form does not apply rather than print one that
- *                  disagrees with the simulation.
- *   report_gantt   a Unicode Gantt chart scaled to a terminal width: one row
- *                  per rank, each compute action a block labelled with its
- *                  kind and micro-batch ("F3", "B3", "F7B3" for an overlapped
- *                  pair), idle time as '·', all-reduce rows when D > 1, a
- *                  time axis and a legend. When many actions share one
- *                  column, the column shows the kind that fills most of it.
- *                  ANSI colours (the Okabe-Ito palette of DESIGN.md) only
- *                  when asked; the letters alone tell the kinds apart.
+ *   report_table   (table.c) a header line (schedule, P, V, M, D, costs),
+ *                  one row per rank (stages held, busy, idle, idle %, peak
+ *                  live activations, end of its all-reduces) and the
+ *                  metrics - makespan, bubble fraction, bubble ratio,
+ *                  exposed all-reduce, peak activations - each next to its
+ *                  textbook closed form (core/closed_forms.h) when one
+ *                  exists and applies; otherwise it says why the closed form
+ *                  does not apply rather than print one that disagrees with
+ *                  the simulation.
+ *   report_gantt   (gantt.c) a Unicode Gantt chart scaled to a terminal
+ *                  width: one row per rank, each compute action a block
+ *                  labelled with its kind and micro-batch ("F3", "B3", "F7B3"
+ *                  for an overlapped pair), idle time as '·', all-reduce rows
+ *                  when D > 1, a time axis and a legend. When many actions
+ *                  share one column, the column shows the kind that fills
+ *                  most of it. ANSI colours only when asked: each kind in the
+ *                  colour the window gives it (render/theme.h), exact where
+ *                  $COLORTERM says the terminal takes 24-bit colour, else the
+ *                  nearest of the 256-colour palette; the letters alone tell
+ *                  the kinds apart.
+ *   report_terminal_width, report_want_colour   (terminal.c) what the CLI
+ *                  asks of the terminal before it calls the two above.
  *
- * What it does not do: simulate, decide colours from the environment by
- * itself (report_want_colour and report_terminal_width are the helpers the
- * CLI calls), or write machine formats (export.h and csv.h do).
+ * Inside the room, terminal.h holds what both write with (text in columns,
+ * colour escapes); the numbers are core/number_text.h's. The HUD's bubble
+ * line is closed_forms_bubble_line (core/closed_forms.h).
+ *
+ * What it does not do: simulate, decide by itself whether to colour (the
+ * CLI asks report_want_colour), or write machine formats (export.h and csv.h
+ * do).
  *
  * Call order: timeline_simulate(), then any of the functions below, as often
  * as wanted. Nothing here fails on valid input; write errors stay in the
@@ -33,7 +42,6 @@
 #define PPFLOW_REPORT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 
 #include "timeline.h"
@@ -46,11 +54,6 @@ void report_table(const timeline *tl, const timeline_costs *c, FILE *f);
 /* Prints the Gantt chart in `width` columns (clamped to REPORT_MIN_WIDTH ..
  * REPORT_MAX_WIDTH), with ANSI colours when `colour` is set. */
 void report_gantt(const timeline *tl, FILE *f, int width, bool colour);
-
-/* One line for the viewer's HUD: the bubble fraction and, when the
- * schedule's textbook formula holds for these costs, the formula with its
- * numbers: "bubble 27.3% = (P−1)/(M+P−1) = 3/11". */
-void report_bubble_line(const timeline *tl, const timeline_costs *c, char *buf, size_t size);
 
 /* Columns of the terminal behind f: $COLUMNS when set, else the tty's size
  * when f is a terminal, else REPORT_DEFAULT_WIDTH. */

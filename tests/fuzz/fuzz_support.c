@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "closed_forms.h"
 #include "csv.h"
 #include "export.h"
 #include "report.h"
@@ -466,10 +467,10 @@ static void check_report(const timeline *tl, const timeline_costs *costs, const 
     free(c.text);
 
     char line[256], tiny[8];
-    report_bubble_line(tl, costs, line, sizeof line);
+    closed_forms_bubble_line(tl, costs, line, sizeof line);
     if ((bad = find_nonfinite(line)))
-        FUZZ_FAIL("report_bubble_line writes a number that is not finite: \"%s\"", line);
-    report_bubble_line(tl, costs, tiny, sizeof tiny);
+        FUZZ_FAIL("closed_forms_bubble_line writes a number that is not finite: \"%s\"", line);
+    closed_forms_bubble_line(tl, costs, tiny, sizeof tiny);
     FUZZ_CHECK(strlen(tiny) < sizeof tiny, strlen(tiny), sizeof tiny);
 }
 

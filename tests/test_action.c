@@ -1,13 +1,8 @@
 /* Tests of the PyTorch text form of actions: exact round trip and the rules. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "action.h"
+#include "support/check.h"
 
 static void round_trip(const char *text)
 {

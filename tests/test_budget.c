@@ -4,32 +4,17 @@
  * is what the scene lays out, ranks above 32767 stay positive, a CSV of
  * empty cells stops at the budget, and non-finite timelines are refused. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include "budget.h"
 #include "csv.h"
 #include "scenario.h"
 #include "scene.h"
 #include "schedules.h"
+#include "support/check.h"
 #include "timeline.h"
-
-/* The message holds the piece and is one printable line. */
-static void expect_message(const ppf_error *err, const char *piece)
-{
-    if (!strstr(err->message, piece))
-        fail_msg("message \"%s\" lacks \"%s\"", err->message, piece);
-    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++)
-        if (*c < 0x20 || *c == 0x7F)
-            fail_msg("message has control byte 0x%02x: %s", *c, err->message);
-}
 
 static void test_generated_limit(void **state)
 {
@@ -40,8 +25,8 @@ static void test_generated_limit(void **state)
     assert_true(budget_check_generated(64, 2, m, &err));
     assert_true(64 * budget_generated_per_rank(64, 2, m) <= BUDGET_MAX_ACTIONS);
     assert_false(budget_check_generated(64, 2, m + 1, &err));
-    expect_message(&err, "64 x (2 x");
-    expect_message(&err, "at most 2e7");
+    assert_message(&err, "64 x (2 x");
+    assert_message(&err, "at most 2e7");
     /* Terms whose product wraps 64 bits are still refused. */
     assert_false(budget_check_generated(INT64_MAX / 2, INT64_MAX / 2, 3, &err));
     assert_false(budget_check_generated(65536, 64, 100000000, &err));
@@ -84,11 +69,11 @@ static void test_grid_and_cells(void **state)
     ppf_error err = {{0}};
     assert_true(budget_check_grid(1000, BUDGET_MAX_GRID / 1000, &err));
     assert_false(budget_check_grid(1000, BUDGET_MAX_GRID / 1000 + 1, &err));
-    expect_message(&err, "stages x micro-batches = 1000 x");
+    assert_message(&err, "stages x micro-batches = 1000 x");
     assert_false(budget_check_grid(65536, 100000001, &err)); /* a CSV's largest numbers */
     assert_true(budget_check_cells(BUDGET_MAX_ACTIONS, "x.csv", &err));
     assert_false(budget_check_cells(BUDGET_MAX_ACTIONS + 1, "x.csv", &err));
-    expect_message(&err, "x.csv: more than 2e7 cells");
+    assert_message(&err, "x.csv: more than 2e7 cells");
 }
 
 static void test_time_limit(void **state)
@@ -98,9 +83,9 @@ static void test_time_limit(void **state)
     assert_true(budget_check_time(0, &err));
     assert_true(budget_check_time(BUDGET_MAX_TIME, &err));
     assert_false(budget_check_time(nextafter(BUDGET_MAX_TIME, INFINITY), &err));
-    expect_message(&err, "at most 1e12");
+    assert_message(&err, "at most 1e12");
     assert_false(budget_check_time(INFINITY, &err));
-    expect_message(&err, "overflows");
+    assert_message(&err, "overflows");
     assert_false(budget_check_time(NAN, &err));
 }
 
@@ -144,8 +129,8 @@ static void test_scene_limit(void **state)
     ppf_error err = {{0}};
     /* The two crashes the budget closes: D x objects, and layers x M. */
     assert_false(budget_check_scene(4, 2, 64, 1000000, &err));
-    expect_message(&err, "1000000 x 4 x 2 x 64");
-    expect_message(&err, "objects to draw: at most 5e7");
+    assert_message(&err, "1000000 x 4 x 2 x 64");
+    assert_message(&err, "objects to draw: at most 5e7");
     assert_false(budget_check_scene(8, 1024, 262144, 2, &err));
     assert_false(budget_check_scene(65536, 1024, 100000000, 1000000, &err));
     /* Largest M that fits for P=16, K=2, D=8, and one more. */
@@ -210,7 +195,7 @@ static void test_csv_of_empty_cells(void **state)
     program p;
     ppf_error err = {{0}};
     assert_false(csv_parse(text, n, "commas.csv", &p, &err));
-    expect_message(&err, "commas.csv: more than 2e7 cells");
+    assert_message(&err, "commas.csv: more than 2e7 cells");
     free(text);
 }
 
@@ -223,7 +208,7 @@ static void test_csv_grid_refused(void **state)
     program p;
     ppf_error err = {{0}};
     assert_false(csv_parse(text, strlen(text), "wide.csv", &p, &err));
-    expect_message(&err, "wide.csv: stages x micro-batches = 65536 x 100000000");
+    assert_message(&err, "wide.csv: stages x micro-batches = 65536 x 100000000");
 }
 
 /* Finite costs that sum to infinity, and sums past the time limit. */
@@ -243,7 +228,7 @@ static void test_costs_that_overflow(void **state)
         timeline tl;
         if (timeline_simulate(&tl, &p, &c, &err))
             fail_msg("f=%s b=%s simulated to makespan %g", cases[k][0], cases[k][1], tl.makespan);
-        expect_message(&err, "costs:");
+        assert_message(&err, "costs:");
         timeline_costs_deinit(&c);
         program_deinit(&p);
         scenario_deinit(&sc);
@@ -257,13 +242,13 @@ static void test_messages_escape_controls(void **state)
     program p;
     ppf_error err = {{0}};
     assert_false(csv_parse("x", 1, "a\nb\033[31m.csv", &p, &err));
-    expect_message(&err, "a\\x0Ab\\x1B[31m.csv");
+    assert_message(&err, "a\\x0Ab\\x1B[31m.csv");
     char long_line[PPF_ERROR_MAX * 2];
     memset(long_line, '\n', sizeof long_line - 1);
     long_line[sizeof long_line - 1] = '\0';
     ppf_fail(&err, "%s", long_line);
     assert_true(strlen(err.message) < sizeof err.message);
-    expect_message(&err, "...");
+    assert_message(&err, "...");
 }
 
 int main(void)

@@ -2,30 +2,14 @@
  *
  * Pure math: no GL context. Angles in radians unless a name says degrees. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cmocka.h>
-
 #include "camera.h"
+#include "support/check.h"
 
 #define PI_F 3.14159265358979323846f
 #define DEG(d) ((d) * (PI_F / 180.0f))
-
-/* Fails with both values and the tolerance when |a - b| > tol. */
-#define assert_near(a, b, tol) assert_near_at((a), (b), (tol), #a, __FILE__, __LINE__)
-static void assert_near_at(double a, double b, double tol, const char *what, const char *file,
-                           int line)
-{
-    if (!(fabs(a - b) <= tol)) {
-        print_error("%s:%d: %s = %.6g, expected %.6g +- %.3g\n", file, line, what, a, b, tol);
-        fail();
-    }
-}
 
 static const camera_bounds WIDE = {{0.0f, 0.0f, -8.0f}, {164.0f, 112.0f, 8.0f}};
 static const camera_bounds LONG = {{-500.0f, -50.0f, -8.0f}, {500.0f, 50.0f, 8.0f}};

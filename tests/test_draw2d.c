@@ -2,22 +2,16 @@
  * 256x128 GL_RGBA8 framebuffer and read back: exact colours inside and
  * outside rectangles, clipping, patterns, lines, blending, order, growth and
  * frame-to-frame determinism. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include <glad/gl.h>
 
 #include "draw2d.h"
-#include "gl_context.h"
 #include "gl_shader.h"
-#include "render_target.h"
+#include "support/check.h"
+#include "support/gl_fixture.h"
 
 enum { W = 256, H = 128 };
 
@@ -28,113 +22,36 @@ static const rgba8 GREEN = {20, 180, 60, 255};
 static const rgba8 BLUE = {0, 0, 255, 255};
 static const rgba8 WHITE = {255, 255, 255, 255};
 
-typedef struct fixture {
-    gl_context gl;
-    render_target target;
-    draw2d d;
-    uint8_t pixels[W * H * 4]; /* top row first after finish() */
-} fixture;
-
 static int setup(void **state)
 {
-    static fixture fx;
-    ppf_error err = {0};
-    if (!gl_context_init_headless(&fx.gl, &err)) {
-        print_error("gl_context_init_headless: %s\n", err.message);
-        return -1;
-    }
-    if (!render_target_init(&fx.target, W, H, &err)) {
-        print_error("render_target_init: %s\n", err.message);
-        return -1;
-    }
-    if (!draw2d_init(&fx.d, &err)) {
-        print_error("draw2d_init: %s\n", err.message);
-        return -1;
-    }
-    *state = &fx;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *fx = *state;
-    draw2d_deinit(&fx->d);
-    render_target_deinit(&fx->target);
-    gl_context_deinit(&fx->gl);
-    return 0;
-}
-
-/* Clears to BG and starts a batch. */
-static void begin(fixture *fx)
-{
-    render_target_bind(&fx->target);
-    glClearColor(BG.r / 255.0f, BG.g / 255.0f, BG.b / 255.0f, BG.a / 255.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    draw2d_begin(&fx->d, W, H);
-}
-
-/* Flushes and reads the framebuffer into fx->pixels, top row first. */
-static void finish(fixture *fx)
-{
-    draw2d_flush(&fx->d);
-    render_target_read(&fx->target, fx->pixels);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-}
-
-static rgba8 pixel(const fixture *fx, int x, int y)
-{
-    const uint8_t *p = fx->pixels + ((size_t)y * W + x) * 4;
-    return (rgba8){p[0], p[1], p[2], p[3]};
-}
-
-static bool same(rgba8 a, rgba8 b)
-{
-    return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a;
-}
-
-/* Fails with both colours when pixel (x, y) is not `want`. */
-#define assert_pixel(fx, x, y, want)                                                               \
-    do {                                                                                           \
-        rgba8 got_ = pixel(fx, x, y), want_ = (want);                                              \
-        if (!same(got_, want_))                                                                    \
-            fail_msg("pixel (%d, %d): got %d,%d,%d,%d, want %d,%d,%d,%d", (x), (y), got_.r,        \
-                     got_.g, got_.b, got_.a, want_.r, want_.g, want_.b, want_.a);                  \
-    } while (0)
-
-/* Number of pixels of colour c in [x0, x1) x [y0, y1). */
-static int count_color(const fixture *fx, int x0, int y0, int x1, int y1, rgba8 c)
-{
-    int n = 0;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++)
-            n += same(pixel(fx, x, y), c);
-    return n;
+    *state = gl_fixture_new(&(gl_fixture_desc){.width = W, .height = H});
+    return *state ? 0 : -1;
 }
 
 static void test_solid_rect(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect(&fx->d, 10, 20, 30, 40, RED);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_pixel(fx, 10, 20, RED); /* corners inside */
     assert_pixel(fx, 39, 59, RED);
     assert_pixel(fx, 9, 20, BG); /* just outside each edge */
     assert_pixel(fx, 40, 20, BG);
     assert_pixel(fx, 10, 19, BG);
     assert_pixel(fx, 10, 60, BG);
-    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 30 * 40);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, RED), 30 * 40);
 }
 
 /* Fractional edges follow the pixel-centre rule: (10.6, 20.4) to (20.4, 30.6)
  * covers the pixels whose centres are inside, x 11..19 and y 20..30. */
 static void test_fractional_rect(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect(&fx->d, 10.6f, 20.4f, 9.8f, 10.2f, RED);
-    finish(fx);
-    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 9 * 11);
+    gl_fixture_finish(fx);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, RED), 9 * 11);
     assert_pixel(fx, 11, 20, RED);
     assert_pixel(fx, 19, 30, RED);
     assert_pixel(fx, 10, 20, BG);
@@ -148,8 +65,8 @@ static void test_fractional_rect(void **state)
  * edges. After clip_off, drawing reaches the whole framebuffer again. */
 static void test_clip(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_clip(&fx->d, 50, 30, 20, 10);
     draw2d_rect(&fx->d, 0, 0, W, H, RED);
     draw2d_clip(&fx->d, 100, 30, 20, 10);
@@ -157,34 +74,34 @@ static void test_clip(void **state)
     draw2d_triangle(&fx->d, 95, 25, 125, 30, 110, 60, GREEN);
     draw2d_clip_off(&fx->d);
     draw2d_rect(&fx->d, 200, 100, 10, 10, BLUE);
-    finish(fx);
+    gl_fixture_finish(fx);
 
-    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 20 * 10);
-    assert_int_equal(count_color(fx, 50, 30, 70, 40, RED), 20 * 10);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, RED), 20 * 10);
+    assert_int_equal(gl_fixture_count(fx, 50, 30, 70, 40, RED), 20 * 10);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            rgba8 p = pixel(fx, x, y);
+            rgba8 p = gl_fixture_pixel(fx, x, y);
             bool in_line_clip = x >= 100 && x < 120 && y >= 30 && y < 40;
-            if (p.g > 0 && p.b == 0 && !same(p, RED) && !in_line_clip)
+            if (p.g > 0 && p.b == 0 && !rgba8_equal(p, RED) && !in_line_clip)
                 fail_msg("green at (%d, %d) outside the clip", x, y);
         }
-    assert_true(count_color(fx, 100, 30, 120, 40, GREEN) > 20);
-    assert_int_equal(count_color(fx, 0, 0, W, H, BLUE), 100);
+    assert_true(gl_fixture_count(fx, 100, 30, 120, 40, GREEN) > 20);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, BLUE), 100);
 }
 
 /* A rect that lies wholly outside the clip is never appended. */
 static void test_clip_culls(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_clip(&fx->d, 0, 0, 50, 50);
     draw2d_rect(&fx->d, 60, 60, 10, 10, RED);
     draw2d_glyph(&fx->d, 100, 0, 110, 10, 0, 0, 1, 1, RED);
     assert_int_equal(fx->d.count, 0);
     draw2d_rect(&fx->d, 40, 40, 20, 20, RED); /* straddles the clip: kept */
     assert_int_equal(fx->d.count, 6);
-    finish(fx);
-    assert_int_equal(count_color(fx, 0, 0, W, H, RED), 10 * 10);
+    gl_fixture_finish(fx);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, RED), 10 * 10);
 }
 
 /* Each pattern shows both colours inside its rect and nothing outside; two
@@ -192,29 +109,29 @@ static void test_clip_culls(void **state)
  * pattern is anchored to the framebuffer, so the stripes line up). */
 static void test_patterns(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     const draw2d_pattern patterns[] = {DRAW2D_HATCH, DRAW2D_DOTS, DRAW2D_CROSSHATCH};
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
-        begin(fx);
+        gl_fixture_begin(fx, BG);
         draw2d_rect_pattern(&fx->d, 20, 20, 40, 30, BLUE, WHITE, patterns[i], 8);
         draw2d_rect_pattern(&fx->d, 100, 20, 20, 30, BLUE, WHITE, patterns[i], 8);
         draw2d_rect_pattern(&fx->d, 120, 20, 20, 30, BLUE, WHITE, patterns[i], 8);
-        finish(fx);
-        int fill = count_color(fx, 20, 20, 60, 50, BLUE);
-        int ink = count_color(fx, 20, 20, 60, 50, WHITE);
+        gl_fixture_finish(fx);
+        int fill = gl_fixture_count(fx, 20, 20, 60, 50, BLUE);
+        int ink = gl_fixture_count(fx, 20, 20, 60, 50, WHITE);
         print_message("pattern %d: %d fill, %d ink pixels of 1200\n", (int)patterns[i], fill, ink);
         assert_true(fill > 100);
         assert_true(ink > 50);
-        assert_int_equal(count_color(fx, 0, 0, W, 20, BG), W * 20);
-        assert_int_equal(count_color(fx, 0, 50, W, H, BG), W * (H - 50));
-        assert_int_equal(count_color(fx, 0, 20, 20, 50, BG), 20 * 30);
+        assert_int_equal(gl_fixture_count(fx, 0, 0, W, 20, BG), W * 20);
+        assert_int_equal(gl_fixture_count(fx, 0, 50, W, H, BG), W * (H - 50));
+        assert_int_equal(gl_fixture_count(fx, 0, 20, 20, 50, BG), 20 * 30);
 
         /* Shift the joined pair onto the single bar: same pixels where the
          * pattern repeats (the shift of 80 is a multiple of the period 8
          * along x, and the stripes are diagonal, so the phase matches). */
         for (int y = 20; y < 50; y++)
             for (int x = 0; x < 40; x++)
-                if (!same(pixel(fx, 20 + x, y), pixel(fx, 100 + x, y)))
+                if (!rgba8_equal(gl_fixture_pixel(fx, 20 + x, y), gl_fixture_pixel(fx, 100 + x, y)))
                     fail_msg("pattern %d differs at (%d, %d) between one bar and two",
                              (int)patterns[i], 20 + x, y);
     }
@@ -225,15 +142,15 @@ static void test_patterns(void **state)
  * background untouched. */
 static void test_pattern_translucent(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect_pattern(&fx->d, 0, 0, 64, 64, (rgba8){255, 0, 0, 0}, (rgba8){255, 255, 255, 128},
                         DRAW2D_HATCH, 8);
-    finish(fx);
+    gl_fixture_finish(fx);
     int gaps = 0, stripes = 0;
     for (int y = 0; y < 64; y++)
         for (int x = 0; x < 64; x++) {
-            rgba8 p = pixel(fx, x, y);
+            rgba8 p = gl_fixture_pixel(fx, x, y);
             assert_true(p.r == p.g && p.g == p.b); /* never tinted by the red fill */
             assert_in_range(p.r, 0, 129);
             gaps += p.r == 0;
@@ -245,23 +162,23 @@ static void test_pattern_translucent(void **state)
 /* Zero period means the default; the rect still gets both colours. */
 static void test_pattern_default_period(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect_pattern(&fx->d, 0, 0, 64, 64, RED, WHITE, DRAW2D_HATCH, 0);
-    finish(fx);
-    assert_true(count_color(fx, 0, 0, 64, 64, RED) > 0);
-    assert_true(count_color(fx, 0, 0, 64, 64, WHITE) > 0);
+    gl_fixture_finish(fx);
+    assert_true(gl_fixture_count(fx, 0, 0, 64, 64, RED) > 0);
+    assert_true(gl_fixture_count(fx, 0, 0, 64, 64, WHITE) > 0);
 }
 
 /* A 2-pixel horizontal line on a pixel boundary covers exactly two rows at
  * full colour; a 1-pixel vertical line through pixel centres one column. */
 static void test_lines(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_line(&fx->d, 20, 40, 100, 40, 2, GREEN);
     draw2d_line(&fx->d, 150.5f, 10, 150.5f, 90, 1, RED);
-    finish(fx);
+    gl_fixture_finish(fx);
     for (int x = 20; x < 100; x++) {
         assert_pixel(fx, x, 39, GREEN);
         assert_pixel(fx, x, 40, GREEN);
@@ -270,7 +187,7 @@ static void test_lines(void **state)
     }
     assert_pixel(fx, 18, 40, BG);
     assert_pixel(fx, 101, 40, BG);
-    assert_int_equal(count_color(fx, 0, 0, W, H, GREEN), 80 * 2);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, GREEN), 80 * 2);
     for (int y = 10; y < 90; y++) {
         assert_pixel(fx, 150, y, RED);
         assert_pixel(fx, 149, y, BG);
@@ -281,15 +198,15 @@ static void test_lines(void **state)
 /* A diagonal line lights pixels near it (antialiased edges) and none far off. */
 static void test_diagonal_line(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_line(&fx->d, 10, 10, 110, 110, 2, WHITE);
-    finish(fx);
+    gl_fixture_finish(fx);
     int lit = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            rgba8 p = pixel(fx, x, y);
-            if (same(p, BG))
+            rgba8 p = gl_fixture_pixel(fx, x, y);
+            if (rgba8_equal(p, BG))
                 continue;
             lit++;
             float d = ((float)x - (float)y) / 1.41421356f; /* centre to the line */
@@ -302,28 +219,28 @@ static void test_diagonal_line(void **state)
 
 static void test_triangle(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_triangle(&fx->d, 10, 10, 60, 10, 10, 60, GREEN); /* either winding draws */
     draw2d_triangle(&fx->d, 100, 10, 100, 60, 150, 10, GREEN);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_pixel(fx, 12, 12, GREEN);
     assert_pixel(fx, 55, 12, GREEN);
     assert_pixel(fx, 55, 55, BG);
     assert_pixel(fx, 102, 12, GREEN);
-    int n = count_color(fx, 0, 0, W, H, GREEN);
+    int n = gl_fixture_count(fx, 0, 0, W, H, GREEN);
     assert_in_range(n, 2 * 1250 - 120, 2 * 1250 + 120); /* two times 50 * 50 / 2 */
 }
 
 /* Half-transparent red over blue: straight alpha, result in the middle. */
 static void test_alpha_blend(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect(&fx->d, 0, 0, 50, 50, BLUE);
     draw2d_rect(&fx->d, 10, 10, 20, 20, (rgba8){255, 0, 0, 128});
-    finish(fx);
-    rgba8 p = pixel(fx, 20, 20);
+    gl_fixture_finish(fx);
+    rgba8 p = gl_fixture_pixel(fx, 20, 20);
     assert_in_range(p.r, 127, 129);
     assert_int_equal(p.g, 0);
     assert_in_range(p.b, 126, 128);
@@ -334,15 +251,15 @@ static void test_alpha_blend(void **state)
 /* Later primitives land over earlier ones, whatever the kind or clip. */
 static void test_order(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect(&fx->d, 10, 10, 40, 40, RED);
     draw2d_rect(&fx->d, 30, 30, 40, 40, GREEN);
     draw2d_clip(&fx->d, 0, 0, W, H);
     draw2d_rect(&fx->d, 60, 60, 20, 20, BLUE);
     draw2d_clip_off(&fx->d);
     draw2d_line(&fx->d, 0, 75.5f, W, 75.5f, 1, WHITE);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_pixel(fx, 20, 20, RED);
     assert_pixel(fx, 40, 40, GREEN);
     assert_pixel(fx, 65, 65, BLUE);
@@ -350,21 +267,21 @@ static void test_order(void **state)
     assert_pixel(fx, 35, 75, WHITE);
     assert_pixel(fx, 35, 74, BG);
 
-    begin(fx); /* reversed */
+    gl_fixture_begin(fx, BG); /* reversed */
     draw2d_rect(&fx->d, 30, 30, 40, 40, GREEN);
     draw2d_rect(&fx->d, 10, 10, 40, 40, RED);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_pixel(fx, 40, 40, RED);
 }
 
 /* Outline inside the box, thickness pixels wide, hollow middle. */
 static void test_rect_outline(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_rect_outline(&fx->d, 10, 10, 40, 30, 2, WHITE);
-    finish(fx);
-    assert_int_equal(count_color(fx, 0, 0, W, H, WHITE), 40 * 30 - 36 * 26);
+    gl_fixture_finish(fx);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, WHITE), 40 * 30 - 36 * 26);
     assert_pixel(fx, 10, 10, WHITE);
     assert_pixel(fx, 49, 39, WHITE);
     assert_pixel(fx, 12, 12, BG);
@@ -389,19 +306,19 @@ static void draw_scene(draw2d *d)
 
 static void test_frames_identical(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     static uint8_t first[W * H * 4];
-    begin(fx);
+    gl_fixture_begin(fx, BG);
     draw_scene(&fx->d);
     int capacity = fx->d.capacity;
     assert_true(capacity >= 2000 * 6);
-    finish(fx);
+    gl_fixture_finish(fx);
     memcpy(first, fx->pixels, sizeof first);
     assert_int_equal(fx->d.gpu_capacity, capacity);
 
-    begin(fx);
+    gl_fixture_begin(fx, BG);
     draw_scene(&fx->d);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_int_equal(fx->d.capacity, capacity);
     assert_int_equal(fx->d.gpu_capacity, capacity);
     assert_memory_equal(first, fx->pixels, sizeof first);
@@ -410,22 +327,22 @@ static void test_frames_identical(void **state)
 /* A glyph quad with no atlas bound draws nothing visible (coverage 0). */
 static void test_glyph_without_atlas(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BG);
     draw2d_set_atlas(&fx->d, 0);
     draw2d_glyph(&fx->d, 10, 10, 30, 30, 0, 0, 1, 1, WHITE);
-    finish(fx);
-    assert_int_equal(count_color(fx, 0, 0, W, H, BG), W * H);
+    gl_fixture_finish(fx);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, BG), W * H);
 }
 
 /* flush leaves the state draw2d.h promises. */
 static void test_flush_state(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     glEnable(GL_DEPTH_TEST);
-    begin(fx);
+    gl_fixture_begin(fx, BG);
     draw2d_rect(&fx->d, 0, 0, 10, 10, RED);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_true(glIsEnabled(GL_BLEND));
     assert_false(glIsEnabled(GL_DEPTH_TEST));
     assert_false(glIsEnabled(GL_SCISSOR_TEST));
@@ -467,7 +384,7 @@ static void test_shader_errors(void **state)
 /* Glyphs keep the atlas that was set when they were appended. */
 static void test_atlas_per_glyph(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     static const uint8_t full[4] = {255, 255, 255, 255};
     GLuint tex = 0;
     glGenTextures(1, &tex);
@@ -478,17 +395,17 @@ static void test_atlas_per_glyph(void **state)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);
 
-    begin(fx);
+    gl_fixture_begin(fx, BG);
     draw2d_set_atlas(&fx->d, tex);
     draw2d_glyph(&fx->d, 10, 10, 20, 20, 0, 0, 1, 1, RED);
     draw2d_set_atlas(&fx->d, 0);
     draw2d_glyph(&fx->d, 30, 10, 40, 20, 0, 0, 1, 1, RED);
     draw2d_set_atlas(&fx->d, tex);
     draw2d_glyph(&fx->d, 50, 10, 60, 20, 0, 0, 1, 1, GREEN);
-    finish(fx);
-    assert_int_equal(count_color(fx, 10, 10, 20, 20, RED), 100);
-    assert_int_equal(count_color(fx, 30, 10, 40, 20, BG), 100);
-    assert_int_equal(count_color(fx, 50, 10, 60, 20, GREEN), 100);
+    gl_fixture_finish(fx);
+    assert_int_equal(gl_fixture_count(fx, 10, 10, 20, 20, RED), 100);
+    assert_int_equal(gl_fixture_count(fx, 30, 10, 40, 20, BG), 100);
+    assert_int_equal(gl_fixture_count(fx, 50, 10, 60, 20, GREEN), 100);
     glDeleteTextures(1, &tex);
 }
 
@@ -526,5 +443,6 @@ int main(void)
         cmocka_unit_test(test_atlas_per_glyph),
         cmocka_unit_test(test_deinit_zeroed),
     };
-    return cmocka_run_group_tests(tests, setup, teardown) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return cmocka_run_group_tests(tests, setup, gl_fixture_teardown) == 0 ? EXIT_SUCCESS
+                                                                          : EXIT_FAILURE;
 }

@@ -2,71 +2,18 @@
  * carries the keys export.h promises, and every number reads back exactly
  * as the timeline holds it. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <cmocka.h>
 
 #include "export.h"
-#include "schedules.h"
-#include "timeline.h"
-
-typedef struct run {
-    program p;
-    timeline_costs c;
-    timeline tl;
-} run;
-
-typedef struct run_desc {
-    const char *schedule;
-    int P, M, V, D;
-    double f, b, i, w, p2p, allreduce;
-} run_desc;
-
-/* Generates and simulates; zero costs in the desc keep the defaults. */
-static void run_make(run *x, const run_desc *d)
-{
-    ppf_error err = {{0}};
-    schedule_params sp = {.ranks = d->P, .microbatches = d->M, .stages_per_rank = d->V};
-    if (!schedule_generate(d->schedule, &sp, &x->p, &err))
-        fail_msg("%s: %s", d->schedule, err.message);
-    timeline_costs_init(&x->c, d->P);
-    for (int r = 0; r < d->P; r++) {
-        if (d->f)
-            x->c.f[r] = d->f;
-        if (d->b)
-            x->c.b[r] = d->b;
-        if (d->i)
-            x->c.i[r] = d->i;
-        if (d->w)
-            x->c.w[r] = d->w;
-        x->c.fb[r] = x->c.f[r] + x->c.b[r];
-        x->c.p2p[r] = d->p2p;
-    }
-    x->c.dp = d->D ? d->D : 1;
-    if (d->allreduce) {
-        x->c.allreduce.mode = ALLREDUCE_TIME;
-        x->c.allreduce.time = d->allreduce;
-    }
-    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
-        fail_msg("simulation failed: %s", err.message);
-}
-
-static void run_free(run *x)
-{
-    timeline_deinit(&x->tl);
-    timeline_costs_deinit(&x->c);
-    program_deinit(&x->p);
-}
+#include "support/check.h"
+#include "support/run_fixture.h"
 
 /* Writes with `writer` into a temporary file and parses what came out. */
-static cJSON *export_and_parse(const run *x, void (*writer)(const timeline *, FILE *))
+static cJSON *export_and_parse(const run_fixture *x, void (*writer)(const timeline *, FILE *))
 {
     FILE *f = tmpfile();
     assert_non_null(f);
@@ -112,21 +59,13 @@ static const char *str(const cJSON *obj, const char *key)
     return v->valuestring;
 }
 
-/* Exact equality: the writer promises numbers that read back bit for bit. */
-#define assert_same_double(got, want)                                                              \
-    do {                                                                                           \
-        double g_ = (got), w_ = (want);                                                            \
-        if (g_ != w_)                                                                              \
-            fail_msg("%s = %.17g, expected %s = %.17g", #got, g_, #want, w_);                      \
-    } while (0)
-
 static const char *kind_name(int kind)
 {
     return kind == TRANSFER_P2P_F ? "p2p_f" : kind == TRANSFER_P2P_B ? "p2p_b" : "allreduce";
 }
 
 /* Checks a whole JSON timeline against the timeline it came from. */
-static void check_timeline_json(const run *x, const cJSON *doc)
+static void check_timeline_json(const run_fixture *x, const cJSON *doc)
 {
     const timeline *tl = &x->tl;
     const program *p = &x->p;
@@ -213,22 +152,24 @@ static void check_timeline_json(const run *x, const cJSON *doc)
 static void test_json_matches_the_timeline(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x,
-             &(run_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 0.1, .allreduce = 4});
+    run_fixture x = {0};
+    run_fixture_init(&x,
+                     &(run_fixture_desc){
+                         .schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 0.1, .allreduce = 4});
     cJSON *doc = export_and_parse(&x, export_timeline_json);
     check_timeline_json(&x, doc);
     /* 3 cross-rank hops forward and back per micro-batch, one all-reduce per stage */
     assert_int_equal(cJSON_GetArraySize(get(doc, "transfers")), 2 * 3 * 8 + 4);
     cJSON_Delete(doc);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 static void test_json_overlapped_pairs(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x, &(run_desc){.schedule = "dualpipev", .P = 4, .M = 10, .D = 3, .allreduce = 2});
+    run_fixture x = {0};
+    run_fixture_init(
+        &x, &(run_fixture_desc){.schedule = "dualpipev", .P = 4, .M = 10, .D = 3, .allreduce = 2});
     cJSON *doc = export_and_parse(&x, export_timeline_json);
     check_timeline_json(&x, doc);
     int pairs = 0;
@@ -239,7 +180,7 @@ static void test_json_overlapped_pairs(void **state)
     }
     assert_true(pairs > 0);
     cJSON_Delete(doc);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* Costs that are not short decimals in binary (0.1, 1/3, 0.7) make times
@@ -247,28 +188,28 @@ static void test_json_overlapped_pairs(void **state)
 static void test_json_numbers_round_trip(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x, &(run_desc){.schedule = "zb-h1",
-                             .P = 3,
-                             .M = 7,
-                             .f = 0.1,
-                             .i = 1.0 / 3,
-                             .w = 0.7,
-                             .p2p = 1e-7,
-                             .D = 2,
-                             .allreduce = 123456.789});
+    run_fixture x = {0};
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "zb-h1",
+                                             .P = 3,
+                                             .M = 7,
+                                             .f = 0.1,
+                                             .i = 1.0 / 3,
+                                             .w = 0.7,
+                                             .p2p = 1e-7,
+                                             .D = 2,
+                                             .allreduce = 123456.789});
     cJSON *doc = export_and_parse(&x, export_timeline_json);
     check_timeline_json(&x, doc);
     cJSON_Delete(doc);
-    run_free(&x);
+    run_fixture_deinit(&x);
 
-    run_make(&x,
-             &(run_desc){
-                 .schedule = "interleaved-1f1b", .P = 4, .M = 8, .V = 2, .f = 1e-300, .b = 3e10});
+    run_fixture_init(
+        &x, &(run_fixture_desc){
+                .schedule = "interleaved-1f1b", .P = 4, .M = 8, .V = 2, .f = 1e-300, .b = 3e10});
     doc = export_and_parse(&x, export_timeline_json);
     check_timeline_json(&x, doc);
     cJSON_Delete(doc);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* Values chosen to defeat shortcuts in number formatting: neighbours of
@@ -295,8 +236,8 @@ static void test_json_hard_numbers(void **state)
         1e-7,
         4.35,
     };
-    run x = {0};
-    run_make(&x, &(run_desc){.schedule = "gpipe", .P = 1, .M = 1});
+    run_fixture x = {0};
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 1, .M = 1});
     for (size_t k = 0; k < sizeof values / sizeof values[0]; k++) {
         x.tl.makespan = values[k];
         x.tl.bubble_ratio = -values[k];
@@ -305,19 +246,19 @@ static void test_json_hard_numbers(void **state)
         assert_same_double(num(doc, "bubble_ratio"), -values[k]);
         cJSON_Delete(doc);
     }
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 static void test_json_escapes_strings(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x, &(run_desc){.schedule = "gpipe", .P = 2, .M = 2});
+    run_fixture x = {0};
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
     strcpy(x.p.schedule, "a\"b\\c\nd\t\x01/é");
     cJSON *doc = export_and_parse(&x, export_timeline_json);
     assert_string_equal(str(doc, "schedule"), "a\"b\\c\nd\t\x01/é");
     cJSON_Delete(doc);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* ---- Chrome trace ---- */
@@ -337,7 +278,7 @@ static bool inside_a_slice(const slice *s, int n, int tid, double ts)
     return false;
 }
 
-static void check_chrome_trace(const run *x)
+static void check_chrome_trace(const run_fixture *x)
 {
     const timeline *tl = &x->tl;
     const program *p = &x->p;
@@ -467,7 +408,7 @@ static void check_chrome_trace(const run *x)
 static void test_chrome_trace_events(void **state)
 {
     (void)state;
-    static const run_desc cases[] = {
+    static const run_fixture_desc cases[] = {
         {.schedule = "1f1b", .P = 4, .M = 8},
         {.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 0.25, .allreduce = 3},
         {.schedule = "interleaved-1f1b", .P = 3, .M = 6, .V = 2, .D = 4, .allreduce = 1},
@@ -476,10 +417,10 @@ static void test_chrome_trace_events(void **state)
         {.schedule = "gpipe", .P = 1, .M = 3},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        run x = {0};
-        run_make(&x, &cases[c]);
+        run_fixture x = {0};
+        run_fixture_init(&x, &cases[c]);
         check_chrome_trace(&x);
-        run_free(&x);
+        run_fixture_deinit(&x);
     }
 }
 
@@ -488,9 +429,10 @@ static void test_chrome_trace_events(void **state)
 static void test_large_timeline(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x, &(run_desc){
-                     .schedule = "1f1b", .P = 32, .M = 512, .D = 2, .allreduce = 2, .p2p = 0.05});
+    run_fixture x = {0};
+    run_fixture_init(
+        &x, &(run_fixture_desc){
+                .schedule = "1f1b", .P = 32, .M = 512, .D = 2, .allreduce = 2, .p2p = 0.05});
     cJSON *doc = export_and_parse(&x, export_timeline_json);
     assert_int_equal(cJSON_GetArraySize(get(doc, "actions")), 2 * 32 * 512);
     assert_int_equal(cJSON_GetArraySize(get(doc, "transfers")),
@@ -505,7 +447,7 @@ static void test_large_timeline(void **state)
     }
     assert_int_equal(xs, 2 * 32 * 512 + 32);
     cJSON_Delete(doc);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 int main(void)

@@ -2,18 +2,13 @@
  *
  * Needs no display and no GPU: on CI it runs on Mesa's llvmpipe through the
  * EGL device or surfaceless platform. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <cmocka.h>
 
 #include <glad/gl.h>
 
 #include "gl_context.h"
+#include "support/check.h"
 
 enum { SIZE = 64 };
 

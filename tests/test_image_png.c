@@ -2,22 +2,17 @@
  * failures that leave no files behind.
  *
  * Files go to a fresh directory under $TMPDIR (or /tmp), removed at the end. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
 
 #include "image_png.h"
+#include "support/check.h"
 #include "support/scratch.h"
 
 enum { W = 37, H = 21 };
@@ -28,7 +23,7 @@ static char dir[256];
 static const char *in_dir(const char *name)
 {
     static char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    scratch_join(path, sizeof path, dir, name);
     return path;
 }
 
@@ -39,23 +34,7 @@ static int count_entries(void)
 
 static int setup(void **state)
 {
-    (void)state;
-    return scratch_init(dir, sizeof dir, "ppflow_test_image") ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    scratch_deinit(dir);
-    return 0;
-}
-
-/* Every test starts from an empty directory. */
-static int clean(void **state)
-{
-    (void)state;
-    scratch_empty(dir);
-    return 0;
+    return scratch_setup(state, dir, sizeof dir, "ppflow_test_image");
 }
 
 /* A pattern where every channel of every pixel differs from its
@@ -192,20 +171,12 @@ static void test_failed_write_leaves_nothing(void **state)
     assert_int_equal(count_entries(), 1);
 }
 
-static void write_bytes(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
 static void test_read_not_png_fails(void **state)
 {
     (void)state;
     const char *path = in_dir("garbage.png");
     static const char garbage[] = "this is not a PNG file, just some text \x01\x02\x03";
-    write_bytes(path, garbage, sizeof garbage);
+    scratch_write_bytes(path, garbage, sizeof garbage);
     image img = {.width = 5}; /* overwritten and zeroed on failure */
     ppf_error err = {0};
     assert_false(image_read_png(path, &img, &err));
@@ -215,7 +186,7 @@ static void test_read_not_png_fails(void **state)
     assert_int_equal(img.width, 0);
 
     /* Empty file. */
-    write_bytes(path, "", 0);
+    scratch_write_bytes(path, "", 0);
     assert_false(image_read_png(path, &img, &err));
     assert_non_null(strstr(err.message, path));
 
@@ -236,7 +207,7 @@ static void test_read_truncated_png_fails(void **state)
     assert_true(image_encode_png(px, W, H, 0, false, &data, &size, &err));
     const char *path = in_dir("truncated.png");
     for (size_t keep = 8; keep < size; keep += size / 5) {
-        write_bytes(path, data, keep);
+        scratch_write_bytes(path, data, keep);
         image img = {0};
         assert_false(image_read_png(path, &img, &err));
         print_message("%zu of %zu bytes: %s\n", keep, size, err.message);
@@ -245,7 +216,7 @@ static void test_read_truncated_png_fails(void **state)
     }
     /* A corrupted byte in the middle (the CRC or zlib stream notices). */
     data[size / 2] ^= 0x55;
-    write_bytes(path, data, size);
+    scratch_write_bytes(path, data, size);
     image img = {0};
     bool ok = image_read_png(path, &img, &err);
     if (!ok)
@@ -298,7 +269,7 @@ static void write_png_as(const char *path, enum AVPixelFormat fmt, int w, int h,
     assert_int_equal(avcodec_send_frame(ctx, frame), 0);
     assert_int_equal(avcodec_send_frame(ctx, NULL), 0);
     assert_int_equal(avcodec_receive_packet(ctx, pkt), 0);
-    write_bytes(path, pkt->data, (size_t)pkt->size);
+    scratch_write_bytes(path, pkt->data, (size_t)pkt->size);
     av_packet_free(&pkt);
     av_frame_free(&frame);
     avcodec_free_context(&ctx);
@@ -376,110 +347,100 @@ static void fill_pal8(AVFrame *f)
             f->data[0][y * f->linesize[0] + x] = (uint8_t)(x + y * FW);
 }
 
+/* What each format must read back as at (x, y), RGBA; -1: not checked (the
+ * green of grey + alpha, which no promise covers). */
+static void want_gray(int x, int y, int c[4])
+{
+    c[0] = c[1] = c[2] = gray_at(x, y);
+    c[3] = 255;
+}
+
+static void want_rgb24(int x, int y, int c[4])
+{
+    c[0] = gray_at(x, y);
+    c[1] = 255 - gray_at(x, y);
+    c[2] = x * 9;
+    c[3] = 255;
+}
+
+static void want_rgba64be(int x, int y, int c[4])
+{
+    want_rgb24(x, y, c);
+    c[3] = y * 100;
+}
+
+static void want_ya8(int x, int y, int c[4])
+{
+    c[0] = c[2] = gray_at(x, y);
+    c[1] = -1;
+    c[3] = x * 60;
+}
+
+static void want_pal8(int x, int y, int c[4])
+{
+    const int i = y * FW + x;
+    if (i == 3) {
+        c[0] = 0x10, c[1] = 0x20, c[2] = 0x30, c[3] = 0x80;
+    } else {
+        c[0] = (i * 1) & 0xFF, c[1] = (i * 2) & 0xFF, c[2] = (i * 3) & 0xFF, c[3] = 255;
+    }
+}
+
 static void test_reads_other_pixel_formats(void **state)
 {
     (void)state;
+    static const struct {
+        const char *name;
+        enum AVPixelFormat fmt;
+        void (*fill)(AVFrame *);
+        void (*want)(int x, int y, int c[4]);
+    } formats[] = {
+        {"gray8", AV_PIX_FMT_GRAY8, fill_gray, want_gray},
+        {"rgb24", AV_PIX_FMT_RGB24, fill_rgb24, want_rgb24},
+        {"rgba64be", AV_PIX_FMT_RGBA64BE, fill_rgba64be, want_rgba64be},
+        {"gray16be", AV_PIX_FMT_GRAY16BE, fill_gray16be, want_gray},
+        {"ya8", AV_PIX_FMT_YA8, fill_ya8, want_ya8},
+        {"pal8", AV_PIX_FMT_PAL8, fill_pal8, want_pal8},
+    };
     const char *path = in_dir("format.png");
     ppf_error err = {0};
-    image img = {0};
-
-    write_png_as(path, AV_PIX_FMT_GRAY8, FW, FH, fill_gray);
-    if (!image_read_png(path, &img, &err))
-        fail_msg("%s", err.message);
-    assert_int_equal(img.width, FW);
-    assert_int_equal(img.height, FH);
-    for (int y = 0; y < FH; y++)
-        for (int x = 0; x < FW; x++) {
-            const uint8_t *p = img.rgba + (y * FW + x) * 4;
-            uint8_t g = gray_at(x, y);
-            assert_int_equal(p[0], g);
-            assert_int_equal(p[1], g);
-            assert_int_equal(p[2], g);
-            assert_int_equal(p[3], 255);
-        }
-    image_deinit(&img);
-
-    write_png_as(path, AV_PIX_FMT_RGB24, FW, FH, fill_rgb24);
-    assert_true(image_read_png(path, &img, &err));
-    for (int y = 0; y < FH; y++)
-        for (int x = 0; x < FW; x++) {
-            const uint8_t *p = img.rgba + (y * FW + x) * 4;
-            assert_int_equal(p[0], gray_at(x, y));
-            assert_int_equal(p[1], 255 - gray_at(x, y));
-            assert_int_equal(p[2], x * 9);
-            assert_int_equal(p[3], 255);
-        }
-    image_deinit(&img);
-
-    write_png_as(path, AV_PIX_FMT_RGBA64BE, FW, FH, fill_rgba64be);
-    assert_true(image_read_png(path, &img, &err));
-    for (int y = 0; y < FH; y++)
-        for (int x = 0; x < FW; x++) {
-            const uint8_t *p = img.rgba + (y * FW + x) * 4;
-            assert_int_equal(p[0], gray_at(x, y));
-            assert_int_equal(p[1], 255 - gray_at(x, y));
-            assert_int_equal(p[2], x * 9);
-            assert_int_equal(p[3], y * 100);
-        }
-    image_deinit(&img);
-
-    write_png_as(path, AV_PIX_FMT_GRAY16BE, FW, FH, fill_gray16be);
-    assert_true(image_read_png(path, &img, &err));
-    for (int y = 0; y < FH; y++)
-        for (int x = 0; x < FW; x++) {
-            const uint8_t *p = img.rgba + (y * FW + x) * 4;
-            assert_int_equal(p[0], gray_at(x, y));
-            assert_int_equal(p[1], gray_at(x, y));
-            assert_int_equal(p[2], gray_at(x, y));
-            assert_int_equal(p[3], 255);
-        }
-    image_deinit(&img);
-
-    write_png_as(path, AV_PIX_FMT_YA8, FW, FH, fill_ya8);
-    assert_true(image_read_png(path, &img, &err));
-    for (int y = 0; y < FH; y++)
-        for (int x = 0; x < FW; x++) {
-            const uint8_t *p = img.rgba + (y * FW + x) * 4;
-            assert_int_equal(p[0], gray_at(x, y));
-            assert_int_equal(p[2], gray_at(x, y));
-            assert_int_equal(p[3], x * 60);
-        }
-    image_deinit(&img);
-
-    write_png_as(path, AV_PIX_FMT_PAL8, FW, FH, fill_pal8);
-    assert_true(image_read_png(path, &img, &err));
-    for (int i = 0; i < FW * FH; i++) {
-        const uint8_t *p = img.rgba + i * 4;
-        if (i == 3) {
-            assert_int_equal(p[0], 0x10);
-            assert_int_equal(p[1], 0x20);
-            assert_int_equal(p[2], 0x30);
-            assert_int_equal(p[3], 0x80);
-        } else {
-            assert_int_equal(p[0], (i * 1) & 0xFF);
-            assert_int_equal(p[1], (i * 2) & 0xFF);
-            assert_int_equal(p[2], (i * 3) & 0xFF);
-            assert_int_equal(p[3], 255);
-        }
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        image img = {0};
+        write_png_as(path, formats[f].fmt, FW, FH, formats[f].fill);
+        if (!image_read_png(path, &img, &err))
+            fail_msg("%s: %s", formats[f].name, err.message);
+        assert_int_equal(img.width, FW);
+        assert_int_equal(img.height, FH);
+        for (int y = 0; y < FH; y++)
+            for (int x = 0; x < FW; x++) {
+                const uint8_t *p = img.rgba + (y * FW + x) * 4;
+                int c[4];
+                formats[f].want(x, y, c);
+                for (int k = 0; k < 4; k++)
+                    if (c[k] >= 0 && p[k] != c[k])
+                        fail_msg("%s pixel (%d, %d) channel %d: got %d, want %d", formats[f].name,
+                                 x, y, k, p[k], c[k]);
+            }
+        image_deinit(&img);
     }
-    image_deinit(&img);
 }
 
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* Every test starts from an empty directory. */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_round_trip, clean),
-        cmocka_unit_test_setup(test_padded_stride, clean),
-        cmocka_unit_test_setup(test_bottom_up_flips_rows, clean),
-        cmocka_unit_test_setup(test_encode_in_memory, clean),
-        cmocka_unit_test_setup(test_unwritable_path_fails, clean),
-        cmocka_unit_test_setup(test_failed_write_leaves_nothing, clean),
-        cmocka_unit_test_setup(test_read_not_png_fails, clean),
-        cmocka_unit_test_setup(test_read_truncated_png_fails, clean),
-        cmocka_unit_test_setup(test_read_missing_file_fails, clean),
-        cmocka_unit_test_setup(test_deinit_accepts_zeroed, clean),
-        cmocka_unit_test_setup(test_reads_other_pixel_formats, clean),
+        cmocka_unit_test_setup(test_round_trip, scratch_before_each),
+        cmocka_unit_test_setup(test_padded_stride, scratch_before_each),
+        cmocka_unit_test_setup(test_bottom_up_flips_rows, scratch_before_each),
+        cmocka_unit_test_setup(test_encode_in_memory, scratch_before_each),
+        cmocka_unit_test_setup(test_unwritable_path_fails, scratch_before_each),
+        cmocka_unit_test_setup(test_failed_write_leaves_nothing, scratch_before_each),
+        cmocka_unit_test_setup(test_read_not_png_fails, scratch_before_each),
+        cmocka_unit_test_setup(test_read_truncated_png_fails, scratch_before_each),
+        cmocka_unit_test_setup(test_read_missing_file_fails, scratch_before_each),
+        cmocka_unit_test_setup(test_deinit_accepts_zeroed, scratch_before_each),
+        cmocka_unit_test_setup(test_reads_other_pixel_formats, scratch_before_each),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

@@ -5,17 +5,12 @@
  * overlap on a rank, one F and the backward parts per (stage, micro-batch),
  * transfers, all-reduces, and metrics that add up. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "schedules.h"
+#include "support/check.h"
 #include "timeline.h"
 
 #define EPS 1e-9

@@ -4,58 +4,26 @@
  * `schedule` and in `render`; ranks above 32767 stay positive in every
  * format; every number written is finite; and control characters from a
  * path never reach the terminal. PPFLOW_EXE is the path of the program. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cmocka.h>
-
 #include "budget.h"
 #include "scene.h"
-#include "support/child.h"
-#include "support/scratch.h"
-
-#ifndef PPFLOW_EXE
-#error "PPFLOW_EXE must name the ppflow program"
-#endif
+#include "support/ppflow_run.h"
 
 static char scratch[256];
 
-static child_result run_args(const char *const *args)
-{
-    return child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch});
-}
-
-#define RUN(...) run_args((const char *const[]){__VA_ARGS__, NULL})
-
-static void in_scratch(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/%s", scratch, name);
-}
+#define RUN(...) PPFLOW_RUN(scratch, __VA_ARGS__)
 
 /* Exit 2, one line naming `names`, and nothing left in the scratch folder. */
 static void expect_refused(child_result *r, const char *names)
 {
-    if (r->status != 2)
-        fail_msg("expected status 2, got %d (signal %d); stderr: %s", r->status, r->signal, r->err);
+    child_expect_status(r, 2);
     child_expect_one_line(r, "ppflow: ", names);
     assert_int_equal(child_count_other_files(scratch, NULL), 0);
     child_result_deinit(r);
-}
-
-static void expect_ok(child_result *r)
-{
-    if (r->status != 0)
-        fail_msg("expected success, got status %d (signal %d); stderr: %s", r->status, r->signal,
-                 r->err);
 }
 
 /* The reproductions from the report: each crashed (SIGSEGV) in release. */
@@ -63,7 +31,7 @@ static void test_crashes_are_bad_input(void **state)
 {
     (void)state;
     char png[300];
-    in_scratch(png, sizeof png, "x.png");
+    scratch_join(png, sizeof png, scratch, "x.png");
     child_result r =
         RUN("render", "--still", "1", "--dp", "1000000", "--microbatches", "64", "-o", png);
     expect_refused(&r, "objects to draw: at most 5e7");
@@ -100,7 +68,7 @@ static void test_render_just_under_and_over(void **state)
 {
     (void)state;
     char png[300], m_under[16], m_over[16];
-    in_scratch(png, sizeof png, "still.png");
+    scratch_join(png, sizeof png, scratch, "still.png");
     int m = largest_drawable_microbatches();
     snprintf(m_under, sizeof m_under, "%d", m);
     snprintf(m_over, sizeof m_over, "%d", m + 1);
@@ -109,7 +77,7 @@ static void test_render_just_under_and_over(void **state)
     expect_refused(&r, "8 x 16 x 2 x");
     r = RUN("render", "--still", "1", "--size", "160x90", "--stages", "16", "--dp", "8",
             "--microbatches", m_under, "-o", png);
-    expect_ok(&r);
+    child_expect_status(&r, 0);
     assert_true(scratch_exists(png));
     child_result_deinit(&r);
     scratch_empty(scratch);
@@ -133,17 +101,17 @@ static void test_schedule_just_under_and_over(void **state)
     const long long m = largest_generated_microbatches(100);
     snprintf(m_under, sizeof m_under, "%lld", m);
     snprintf(m_over, sizeof m_over, "%lld", m + 1);
-    in_scratch(csv, sizeof csv, "largest.csv");
+    scratch_join(csv, sizeof csv, scratch, "largest.csv");
     child_result r =
         RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches", m_over);
     expect_refused(&r, "actions: at most 2e7");
     r = RUN("schedule", "--schedule", "zb-h1", "--stages", "100", "--microbatches", m_under,
             "--format", "csv", "-o", csv);
-    expect_ok(&r);
+    child_expect_status(&r, 0);
     child_result_deinit(&r);
     snprintf(spec, sizeof spec, "csv:%s", csv);
     r = RUN("schedule", "--schedule", spec, "--format", "json", "-o", "/dev/null");
-    expect_ok(&r);
+    child_expect_status(&r, 0);
     child_result_deinit(&r);
     scratch_empty(scratch);
 }
@@ -153,7 +121,7 @@ static void test_ranks_above_int16(void **state)
 {
     (void)state;
     char csv[300], spec[320];
-    in_scratch(csv, sizeof csv, "r40k.csv");
+    scratch_join(csv, sizeof csv, scratch, "r40k.csv");
     FILE *f = fopen(csv, "w");
     assert_non_null(f);
     for (int r = 0; r < 40000; r++)
@@ -164,7 +132,7 @@ static void test_ranks_above_int16(void **state)
     for (int k = 0; k < 3; k++) {
         child_result r =
             RUN("schedule", "--schedule", spec, "--allreduce", "1", "--format", formats[k]);
-        expect_ok(&r);
+        child_expect_status(&r, 0);
         /* No negative rank in any form: "rank": -1, "tid": -5, a row "-3". */
         assert_null(strstr(r.out, "\"rank\":-"));
         assert_null(strstr(r.out, "\"src_rank\":-"));
@@ -188,7 +156,7 @@ static void test_numbers_written_are_finite(void **state)
         child_result r =
             RUN("schedule", "--schedule", "zb-h1", "--f", "1e-300", "--b", "3e10", "--p2p",
                 "1e-300", "--dp", "4", "--allreduce", "1e9", "--format", formats[k]);
-        expect_ok(&r);
+        child_expect_status(&r, 0);
         for (const char *bad = r.out; (bad = strstr(bad, "nan")) != NULL; bad++)
             fail_msg("%s has nan: %.40s", formats[k], bad);
         assert_null(strstr(r.out, "inf"));
@@ -205,11 +173,8 @@ static void test_control_characters_escaped(void **state)
     child_result r = RUN("schedule", "--schedule", "csv:no\nsuch\033[31m.csv");
     expect_refused(&r, "no\\x0Asuch\\x1B[31m.csv");
     char json[300];
-    in_scratch(json, sizeof json, "s.json");
-    FILE *f = fopen(json, "w");
-    assert_non_null(f);
-    fputs("{\"schedule\": \"csv:\\u001b]0;title\\u0007.csv\"}", f);
-    fclose(f);
+    scratch_join(json, sizeof json, scratch, "s.json");
+    scratch_write(json, "{\"schedule\": \"csv:\\u001b]0;title\\u0007.csv\"}");
     r = RUN("schedule", json);
     assert_int_equal(r.status, 2);
     child_expect_one_line(&r, "ppflow: ", "\\x1B]0;title\\x07.csv");
@@ -223,7 +188,7 @@ static void test_fifo_inputs_do_not_hang(void **state)
 {
     (void)state;
     char fifo[300], spec[320];
-    in_scratch(fifo, sizeof fifo, "input.fifo");
+    scratch_join(fifo, sizeof fifo, scratch, "input.fifo");
     assert_int_equal(mkfifo(fifo, 0600), 0);
     snprintf(spec, sizeof spec, "csv:%s", fifo);
     const char *const as_scenario[] = {"schedule", fifo, NULL};
@@ -241,15 +206,7 @@ static void test_fifo_inputs_do_not_hang(void **state)
 
 static int setup(void **state)
 {
-    (void)state;
-    return scratch_init(scratch, sizeof scratch, "ppflow_test_limits") ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    scratch_deinit(scratch);
-    return 0;
+    return scratch_setup(state, scratch, sizeof scratch, "ppflow_test_limits");
 }
 
 int main(void)
@@ -264,5 +221,5 @@ int main(void)
         cmocka_unit_test(test_control_characters_escaped),
         cmocka_unit_test(test_fifo_inputs_do_not_hang),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

@@ -3,19 +3,14 @@
  * brute-force search, and the same input gives the same palette. How long
  * the steps take is `ppflow bench palette`'s question, not a test's. */
 #include <math.h>
-#include <setjmp.h>
 #include <stdbool.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "error.h"
 #include "palette.h"
+#include "support/check.h"
 
 /* Dark theme background and four Okabe-Ito fills. */
 static const uint32_t FLAT[5] = {0x1E1E24, 0x0072B2, 0x009E73, 0xD55E00, 0xF0E442};

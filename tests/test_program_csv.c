@@ -1,18 +1,14 @@
 /* Tests of programs and PyTorch's schedule CSV: import, export, validation,
  * and the figures PyTorch's own files must produce. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
 #include "csv.h"
 #include "schedules.h"
+#include "support/check.h"
+#include "support/run_fixture.h"
 #include "timeline.h"
 
 #ifndef PPFLOW_SOURCE_DIR
@@ -56,13 +52,7 @@ static double makespan_per_stage_costs(const program *p)
     timeline_costs c;
     timeline_costs_init(&c, p->ranks);
     double v = p->stages_per_rank;
-    for (int r = 0; r < p->ranks; r++) {
-        c.f[r] = v;
-        c.b[r] = 2 * v;
-        c.i[r] = v;
-        c.w[r] = v;
-        c.fb[r] = 3 * v;
-    }
+    run_fixture_costs_uniform(&c, v, 2 * v, v, v); /* F&B = 3v */
     timeline tl;
     ppf_error err = { { 0 } };
     if (!timeline_simulate(&tl, p, &c, &err))

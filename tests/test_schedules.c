@@ -1,16 +1,11 @@
 /* Tests of the schedule generators: their constraints, their orders on
  * hand-worked cases, and the programs they build. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "schedules.h"
+#include "support/check.h"
 
 /* The rank's actions in text form, idle steps as "_", joined by spaces. */
 static void rank_text(const program *p, int r, char *buf, size_t cap)

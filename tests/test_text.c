@@ -2,95 +2,41 @@
  * llvmpipe on CI): widths, metrics, where a drawn string lands, the '?'
  * fallback, invalid UTF-8 and re-rendering at new sizes. Needs DejaVu Sans
  * (Debian package fonts-dejavu-core). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include <glad/gl.h>
-
 #include "draw2d.h"
-#include "gl_context.h"
-#include "render_target.h"
+#include "support/check.h"
+#include "support/gl_fixture.h"
 #include "text.h"
 
 enum { W = 256, H = 128 };
 enum { SMALL = 0, LARGE = 1 }; /* size indices */
 
+static const rgba8 BLACK = {0, 0, 0, 255};
 static const rgba8 WHITE = {255, 255, 255, 255};
-
-typedef struct fixture {
-    gl_context gl;
-    render_target target;
-    draw2d d;
-    text_font font;
-    uint8_t pixels[W * H * 4]; /* top row first after finish() */
-} fixture;
 
 static int setup(void **state)
 {
-    static fixture fx;
-    ppf_error err = {0};
-    if (!gl_context_init_headless(&fx.gl, &err)) {
-        print_error("gl_context_init_headless: %s\n", err.message);
+    gl_fixture *fx = gl_fixture_new(
+        &(gl_fixture_desc){.width = W, .height = H, .font = {.sizes = {14, 28}, .size_count = 2}});
+    if (!fx)
         return -1;
-    }
-    if (!render_target_init(&fx.target, W, H, &err)) {
-        print_error("render_target_init: %s\n", err.message);
-        return -1;
-    }
-    if (!draw2d_init(&fx.d, &err)) {
-        print_error("draw2d_init: %s\n", err.message);
-        return -1;
-    }
-    if (!text_font_init(&fx.font, &(text_font_desc){.sizes = {14, 28}, .size_count = 2}, &err)) {
-        print_error("text_font_init: %s\n", err.message);
-        return -1;
-    }
-    print_message("font %s: %d glyphs, atlas %d x %d\n", fx.font.path, fx.font.glyph_count,
-                  fx.font.atlas_width, fx.font.atlas_height);
-    *state = &fx;
+    print_message("font %s: %d glyphs, atlas %d x %d\n", fx->font.path, fx->font.glyph_count,
+                  fx->font.atlas_width, fx->font.atlas_height);
+    *state = fx;
     return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *fx = *state;
-    text_font_deinit(&fx->font);
-    draw2d_deinit(&fx->d);
-    render_target_deinit(&fx->target);
-    gl_context_deinit(&fx->gl);
-    return 0;
-}
-
-static void begin(fixture *fx)
-{
-    render_target_bind(&fx->target);
-    glClearColor(0, 0, 0, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    draw2d_begin(&fx->d, W, H);
-}
-
-static void finish(fixture *fx)
-{
-    draw2d_flush(&fx->d);
-    render_target_read(&fx->target, fx->pixels);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
 }
 
 /* The bounding box of non-black pixels; false when there are none. */
-static bool ink_box(const fixture *fx, int box[4])
+static bool ink_box(const gl_fixture *fx, int box[4])
 {
     box[0] = W, box[1] = H, box[2] = -1, box[3] = -1;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            const uint8_t *p = fx->pixels + ((size_t)y * W + x) * 4;
-            if (p[0] | p[1] | p[2]) {
+            const rgba8 p = gl_fixture_pixel(fx, x, y);
+            if (p.r | p.g | p.b) {
                 box[0] = x < box[0] ? x : box[0];
                 box[1] = y < box[1] ? y : box[1];
                 box[2] = x > box[2] ? x : box[2];
@@ -110,7 +56,7 @@ static bool has_codepoint(const text_font *f, unsigned cp)
 
 static void test_widths(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     float small = text_width(&fx->font, SMALL, "Hello");
     float large = text_width(&fx->font, LARGE, "Hello");
     print_message("\"Hello\": %.1f px at 14, %.1f px at 28\n", small, large);
@@ -128,7 +74,7 @@ static void test_widths(void **state)
 /* The glyphs ppflow's labels need are in the atlas (DejaVu Sans has them). */
 static void test_glyph_set(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     /* clang-format off */
     const unsigned needed[] = {
         'A', 'z', '~', ' ',  0x03B1, 0x03C9, 0x0394, 0x03A3, 0x03A9, /* α ω Δ Σ Ω */
@@ -147,7 +93,7 @@ static void test_glyph_set(void **state)
 
 static void test_metrics(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     for (int s = SMALL; s <= LARGE; s++) {
         text_metrics m = text_font_metrics(&fx->font, s);
         print_message("size %d: ascent %.1f descent %.1f line %.1f\n", fx->font.sizes[s], m.ascent,
@@ -163,11 +109,11 @@ static void test_metrics(void **state)
  * width is text_width's. */
 static void test_draw_lands_in_box(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     const float x = 20, y = 60;
-    begin(fx);
+    gl_fixture_begin(fx, BLACK);
     float w = text_draw(&fx->font, &fx->d, LARGE, x, y, "Hello, gjy!", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_true(w == text_width(&fx->font, LARGE, "Hello, gjy!"));
     text_metrics m = text_font_metrics(&fx->font, LARGE);
     int box[4];
@@ -185,50 +131,58 @@ static void test_draw_lands_in_box(void **state)
 /* Centre and right alignment move the string by half and all of its width. */
 static void test_align(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     int left[4], center[4], right[4];
     float w = text_width(&fx->font, LARGE, "Hello");
-    begin(fx);
+    gl_fixture_begin(fx, BLACK);
     text_draw(&fx->font, &fx->d, LARGE, 100, 60, "Hello", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_true(ink_box(fx, left));
-    begin(fx);
+    gl_fixture_begin(fx, BLACK);
     text_draw(&fx->font, &fx->d, LARGE, 100, 60, "Hello", WHITE, TEXT_ALIGN_CENTER);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_true(ink_box(fx, center));
-    begin(fx);
+    gl_fixture_begin(fx, BLACK);
     text_draw(&fx->font, &fx->d, LARGE, 100, 60, "Hello", WHITE, TEXT_ALIGN_RIGHT);
-    finish(fx);
+    gl_fixture_finish(fx);
     assert_true(ink_box(fx, right));
     assert_in_range(left[0] - center[0], (int)(w / 2) - 1, (int)(w / 2) + 1);
     assert_in_range(left[0] - right[0], (int)w - 1, (int)w + 1);
     assert_int_equal(left[1], right[1]);
 }
 
+/* Fails unless string a drawn at (ax, ay) and string b at (bx, by), both at
+ * size index `size`, give the very same pixels. */
+static void expect_same_pixels(gl_fixture *fx, int size, float ax, float ay, const char *a,
+                               float bx, float by, const char *b)
+{
+    static uint8_t first[W * H * 4];
+    gl_fixture_begin(fx, BLACK);
+    text_draw(&fx->font, &fx->d, size, ax, ay, a, WHITE, TEXT_ALIGN_LEFT);
+    gl_fixture_finish(fx);
+    memcpy(first, fx->pixels, sizeof first);
+    gl_fixture_begin(fx, BLACK);
+    text_draw(&fx->font, &fx->d, size, bx, by, b, WHITE, TEXT_ALIGN_LEFT);
+    gl_fixture_finish(fx);
+    assert_memory_equal(first, fx->pixels, sizeof first);
+}
+
 /* Glyphs snap to whole pixels: a string at x + 0.3 is the one at x. */
 static void test_snapped(void **state)
 {
-    fixture *fx = *state;
-    static uint8_t first[W * H * 4];
-    begin(fx);
-    text_draw(&fx->font, &fx->d, SMALL, 10, 40, "Snap W\xe2\x82\x81", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
-    memcpy(first, fx->pixels, sizeof first);
-    begin(fx);
-    text_draw(&fx->font, &fx->d, SMALL, 10.3f, 39.8f, "Snap W\xe2\x82\x81", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
-    assert_memory_equal(first, fx->pixels, sizeof first);
+    expect_same_pixels(*state, SMALL, 10, 40, "Snap W\xe2\x82\x81", 10.3f, 39.8f,
+                       "Snap W\xe2\x82\x81");
 }
 
 /* Glyphs are clipped exactly at the clip rectangle. */
 static void test_clip(void **state)
 {
-    fixture *fx = *state;
-    begin(fx);
+    gl_fixture *fx = *state;
+    gl_fixture_begin(fx, BLACK);
     draw2d_clip(&fx->d, 30, 0, 40, H);
     text_draw(&fx->font, &fx->d, LARGE, 10, 60, "MMMMMMMM", WHITE, TEXT_ALIGN_LEFT);
     draw2d_clip_off(&fx->d);
-    finish(fx);
+    gl_fixture_finish(fx);
     int box[4];
     assert_true(ink_box(fx, box));
     print_message("clip x 30..69, ink x %d..%d\n", box[0], box[2]);
@@ -239,7 +193,7 @@ static void test_clip(void **state)
 /* Invalid UTF-8 draws one '?' per bad byte and never reads past the NUL. */
 static void test_invalid_utf8(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     float q = text_width(&fx->font, SMALL, "?");
     assert_true(q > 0);
     assert_true(text_width(&fx->font, SMALL, "\xff\xfe") == 2 * q);
@@ -253,10 +207,10 @@ static void test_invalid_utf8(void **state)
     char *lead = malloc(2);
     lead[0] = (char)0xf0, lead[1] = '\0';
     assert_true(text_width(&fx->font, SMALL, lead) == q);
-    begin(fx);
+    gl_fixture_begin(fx, BLACK);
     text_draw(&fx->font, &fx->d, SMALL, 10, 40, lead, WHITE, TEXT_ALIGN_LEFT);
     text_draw(&fx->font, &fx->d, SMALL, 10, 60, "\xff\xfe", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
+    gl_fixture_finish(fx);
     free(lead);
     int box[4];
     assert_true(ink_box(fx, box));
@@ -265,23 +219,15 @@ static void test_invalid_utf8(void **state)
 /* A character outside the glyph set (U+4E00) draws as '?'. */
 static void test_unknown_is_question_mark(void **state)
 {
-    fixture *fx = *state;
-    static uint8_t question[W * H * 4];
+    gl_fixture *fx = *state;
     assert_true(text_width(&fx->font, LARGE, "\xe4\xb8\x80") == text_width(&fx->font, LARGE, "?"));
-    begin(fx);
-    text_draw(&fx->font, &fx->d, LARGE, 10, 60, "?", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
-    memcpy(question, fx->pixels, sizeof question);
-    begin(fx);
-    text_draw(&fx->font, &fx->d, LARGE, 10, 60, "\xe4\xb8\x80", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
-    assert_memory_equal(question, fx->pixels, sizeof question);
+    expect_same_pixels(fx, LARGE, 10, 60, "?", 10, 60, "\xe4\xb8\x80");
 }
 
 /* Resizing re-renders at the new sizes; a bad desc leaves the font as it was. */
 static void test_resize(void **state)
 {
-    fixture *fx = *state;
+    gl_fixture *fx = *state;
     ppf_error err = {0};
     float before = text_width(&fx->font, LARGE, "Hello");
     unsigned texture = fx->font.texture;
@@ -300,9 +246,9 @@ static void test_resize(void **state)
     assert_true(fx->font.texture != 0);
     float w10 = text_width(&fx->font, 0, "Hello"), w40 = text_width(&fx->font, 2, "Hello");
     assert_true(w40 > 3 * w10);
-    begin(fx);
+    gl_fixture_begin(fx, BLACK);
     text_draw(&fx->font, &fx->d, 2, 10, 80, "Hello", WHITE, TEXT_ALIGN_LEFT);
-    finish(fx);
+    gl_fixture_finish(fx);
     int box[4];
     assert_true(ink_box(fx, box));
     assert_true(box[3] - box[1] >= 25);
@@ -343,5 +289,6 @@ int main(void)
         cmocka_unit_test(test_resize),
         cmocka_unit_test(test_bad_desc),
     };
-    return cmocka_run_group_tests(tests, setup, teardown) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return cmocka_run_group_tests(tests, setup, gl_fixture_teardown) == 0 ? EXIT_SUCCESS
+                                                                          : EXIT_FAILURE;
 }

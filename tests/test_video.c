@@ -16,25 +16,13 @@
  * the child's captured outputs and the stills at its top, and what ppflow
  * writes in its subdirectory out/, so that counting out/'s entries finds
  * exactly what an export left. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-#include <dirent.h>
 #include <math.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#include <cmocka.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -44,12 +32,7 @@
 
 #include "error.h"
 #include "image_png.h"
-#include "support/child.h"
-#include "support/scratch.h"
-
-#ifndef PPFLOW_EXE
-#error "PPFLOW_EXE must name the ppflow program"
-#endif
+#include "support/ppflow_run.h"
 
 /* The clip most tests record: 3 time units of the default scenario (1F1B on
  * 4 ranks, 8 micro-batches, makespan 33) from t = 3, where the pipeline
@@ -84,12 +67,6 @@ static char out_dir[300];
 
 /* ---- running ppflow ------------------------------------------------------ */
 
-static void path_in(char *buf, size_t size, const char *dir, const char *name)
-{
-    int n = snprintf(buf, size, "%s/%s", dir, name);
-    assert_true(n > 0 && (size_t)n < size);
-}
-
 static child_desc ppflow_desc(const char *const *args, long long fsize_limit)
 {
     return (child_desc){
@@ -108,13 +85,6 @@ static child_result run_ppflow(const char *const *args, long long fsize_limit)
 
 #define RENDER(...) run_ppflow((const char *const[]){"render", __VA_ARGS__, NULL}, 0)
 
-static void expect_status(const child_result *r, int status)
-{
-    if (r->status != status)
-        fail_msg("expected exit status %d, got %d (signal %d); stderr: %s", status, r->status,
-                 r->signal, r->err);
-}
-
 /* The time frame i shows with --range T0:T1 --duration SECONDS --fps FPS,
  * computed in the order ppflow computes it (speed, then t0 + i * speed /
  * fps), so that %.17g gives --still the very same double. */
@@ -130,9 +100,9 @@ static void still_read(double t, int w, int h, image *img)
     char when[40], size[40], path[320];
     snprintf(when, sizeof when, "%.17g", t);
     snprintf(size, sizeof size, "%dx%d", w, h);
-    path_in(path, sizeof path, scratch, "still.png");
+    scratch_join(path, sizeof path, scratch, "still.png");
     child_result r = RENDER("--still", when, "--size", size, LOOK, "-o", path);
-    expect_status(&r, 0);
+    child_expect_status(&r, 0);
     child_result_deinit(&r);
     ppf_error err = {{0}};
     if (!image_read_png(path, img, &err))
@@ -142,14 +112,6 @@ static void still_read(double t, int w, int h, image *img)
     unlink(path);
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 static void expect_content(const char *path, const char *text)
 {
     char *got = child_read_file(path, NULL);
@@ -157,25 +119,6 @@ static void expect_content(const char *path, const char *text)
         fail_msg("%s is gone; it should have kept \"%s\"", path, text);
     assert_string_equal(got, text);
     free(got);
-}
-
-/* The path of the directory in dir whose name starts with prefix, when it
- * holds at least one file; false otherwise. */
-static bool has_filled_directory(const char *dir, const char *prefix, char *found, size_t size)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    bool filled = false;
-    for (struct dirent *e; !filled && (e = readdir(d));) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        path_in(found, size, dir, e->d_name);
-        struct stat st;
-        if (lstat(found, &st) == 0 && S_ISDIR(st.st_mode))
-            filled = scratch_count(found, NULL) > 0;
-    }
-    closedir(d);
-    return filled;
 }
 
 /* ---- reading the files back ------------------------------------------------ */
@@ -480,10 +423,10 @@ static void test_mp4(void **state)
 {
     (void)state;
     char path[400];
-    path_in(path, sizeof path, out_dir, "clip.mp4");
+    scratch_join(path, sizeof path, out_dir, "clip.mp4");
     child_result r = RENDER("--size", SIZE, LOOK, "--fps", "30", "--range", RANGE, "--duration",
                             "1", "-o", path);
-    expect_status(&r, 0);
+    child_expect_status(&r, 0);
     char summary[600];
     snprintf(summary, sizeof summary, "ppflow: wrote %s: 30 frames, 320x180 at 30 fps", path);
     if (child_count_lines(r.err) != 1 || strncmp(r.err, summary, strlen(summary)) != 0)
@@ -525,10 +468,10 @@ static void test_mp4_deterministic(void **state)
     char paths[2][400];
     video v[2];
     for (int k = 0; k < 2; k++) {
-        path_in(paths[k], sizeof paths[k], out_dir, k ? "b.mp4" : "a.mp4");
+        scratch_join(paths[k], sizeof paths[k], out_dir, k ? "b.mp4" : "a.mp4");
         child_result r = RENDER("--size", SIZE, LOOK, "--fps", "30", "--range", RANGE, "--duration",
                                 "1", "--quiet", "-o", paths[k]);
-        expect_status(&r, 0);
+        child_expect_status(&r, 0);
         assert_string_equal(r.err, ""); /* --quiet: no summary */
         child_result_deinit(&r);
         video_read(paths[k], &v[k]);
@@ -547,10 +490,10 @@ static void test_gif(void **state)
 {
     (void)state;
     char path[400];
-    path_in(path, sizeof path, out_dir, "clip.gif");
+    scratch_join(path, sizeof path, out_dir, "clip.gif");
     child_result r = RENDER("--size", SIZE, LOOK, "--fps", "20", "--range", RANGE, "--duration",
                             "1", "--quiet", "-o", path);
-    expect_status(&r, 0);
+    child_expect_status(&r, 0);
     child_result_deinit(&r);
     assert_int_equal(child_count_other_files(out_dir, "clip.gif"), 0);
 
@@ -582,17 +525,17 @@ static void test_png_frames(void **state)
 {
     (void)state;
     char pattern[400];
-    path_in(pattern, sizeof pattern, out_dir, "f_%03d.png");
+    scratch_join(pattern, sizeof pattern, out_dir, "f_%03d.png");
     child_result r = RENDER("--size", SIZE, LOOK, "--fps", "10", "--range", RANGE, "--duration",
                             "1", "--quiet", "-o", pattern);
-    expect_status(&r, 0);
+    child_expect_status(&r, 0);
     child_result_deinit(&r);
     assert_int_equal(child_count_other_files(out_dir, NULL), 10);
 
     for (int i = 0; i < 10; i++) {
         char name[32], path[400];
         snprintf(name, sizeof name, "f_%03d.png", i);
-        path_in(path, sizeof path, out_dir, name);
+        scratch_join(path, sizeof path, out_dir, name);
         image frame = {0}, still = {0};
         ppf_error err = {{0}};
         if (!image_read_png(path, &frame, &err))
@@ -613,10 +556,10 @@ static void test_odd_size(void **state)
 {
     (void)state;
     char path[400];
-    path_in(path, sizeof path, out_dir, "odd.mp4");
+    scratch_join(path, sizeof path, out_dir, "odd.mp4");
     child_result r = RENDER("--size", "321x181", LOOK, "--fps", "30", "--range", "3:4",
                             "--duration", "0.2", "-o", path);
-    expect_status(&r, 0);
+    child_expect_status(&r, 0);
     if (!strstr(r.err, "321x181") || !strstr(r.err, "322x182"))
         fail_msg("expected a note that 321x181 becomes 322x182, got: %s", r.err);
     child_result_deinit(&r);
@@ -668,13 +611,13 @@ static void test_bad_input(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char path[400];
-        path_in(path, sizeof path, out_dir, cases[c].target);
+        scratch_join(path, sizeof path, out_dir, cases[c].target);
         const char *args[12] = {"render", "-o", path};
         int n = 3;
         for (int k = 0; cases[c].args[k]; k++)
             args[n++] = cases[c].args[k];
         child_result r = run_ppflow(args, 0);
-        expect_status(&r, 2);
+        child_expect_status(&r, 2);
         child_expect_one_line(&r, "ppflow: ", cases[c].names);
         assert_int_equal(r.out_len, 0);
         child_result_deinit(&r);
@@ -683,10 +626,10 @@ static void test_bad_input(void **state)
 
     /* an existing target keeps its content */
     char keep[400];
-    path_in(keep, sizeof keep, out_dir, "keep.mp4");
-    write_text(keep, "old content\n");
+    scratch_join(keep, sizeof keep, out_dir, "keep.mp4");
+    scratch_write(keep, "old content\n");
     child_result r = RENDER("--crf", "99", "-o", keep);
-    expect_status(&r, 2);
+    child_expect_status(&r, 2);
     child_result_deinit(&r);
     expect_content(keep, "old content\n");
     assert_int_equal(child_count_other_files(out_dir, "keep.mp4"), 0);
@@ -699,15 +642,15 @@ static void test_unwritable(void **state)
 {
     (void)state;
     char file[400];
-    path_in(file, sizeof file, out_dir, "file");
-    write_text(file, "a regular file\n");
+    scratch_join(file, sizeof file, out_dir, "file");
+    scratch_write(file, "a regular file\n");
     static const char *const targets[] = {"no/such/dir/x.mp4", "file/x.mp4", "no/such/x.gif",
                                           "file/f_%03d.png"};
     for (size_t c = 0; c < sizeof targets / sizeof targets[0]; c++) {
         char path[400];
-        path_in(path, sizeof path, out_dir, targets[c]);
+        scratch_join(path, sizeof path, out_dir, targets[c]);
         child_result r = RENDER("--size", SIZE, "--range", "3:4", "--duration", "0.1", "-o", path);
-        expect_status(&r, 2);
+        child_expect_status(&r, 2);
         child_expect_one_line(&r, "ppflow: ", path);
         child_result_deinit(&r);
         assert_int_equal(child_count_other_files(out_dir, "file"), 0);
@@ -717,12 +660,12 @@ static void test_unwritable(void **state)
     /* a FIFO, directly or through a link, and a read-only file: refused
      * at once (an MP4 is reopened by name, so it must be a regular file) */
     char fifo[400], link[400], locked[400];
-    path_in(fifo, sizeof fifo, out_dir, "fifo.mp4");
-    path_in(link, sizeof link, out_dir, "link.gif");
-    path_in(locked, sizeof locked, out_dir, "locked.mp4");
+    scratch_join(fifo, sizeof fifo, out_dir, "fifo.mp4");
+    scratch_join(link, sizeof link, out_dir, "link.gif");
+    scratch_join(locked, sizeof locked, out_dir, "locked.mp4");
     assert_int_equal(mkfifo(fifo, 0644), 0);
     assert_int_equal(symlink("fifo.mp4", link), 0);
-    write_text(locked, "old content\n");
+    scratch_write(locked, "old content\n");
     assert_int_equal(chmod(locked, 0444), 0);
     const char *const refused[] = {fifo, link, locked};
     for (size_t c = 0; c < 3; c++) {
@@ -730,7 +673,7 @@ static void test_unwritable(void **state)
                                     "--duration", "0.1",    "-o", refused[c], NULL};
         const child_desc d = ppflow_desc(args, 0);
         child_result r = child_wait_bounded(child_start(&d), &d, CHILD_TIMEOUT, refused[c]);
-        expect_status(&r, 2);
+        child_expect_status(&r, 2);
         child_expect_one_line(&r, "ppflow: ", refused[c]);
         child_result_deinit(&r);
     }
@@ -740,12 +683,12 @@ static void test_unwritable(void **state)
     /* an existing frame that may not be replaced: found before drawing,
      * and no frame is written */
     char pattern[400], frame[400];
-    path_in(pattern, sizeof pattern, out_dir, "f_%03d.png");
-    path_in(frame, sizeof frame, out_dir, "f_002.png");
-    write_text(frame, "old frame\n");
+    scratch_join(pattern, sizeof pattern, out_dir, "f_%03d.png");
+    scratch_join(frame, sizeof frame, out_dir, "f_002.png");
+    scratch_write(frame, "old frame\n");
     assert_int_equal(chmod(frame, 0444), 0);
     child_result r = RENDER("--size", SIZE, "--range", "3:4", "--duration", "0.2", "-o", pattern);
-    expect_status(&r, 2);
+    child_expect_status(&r, 2);
     child_expect_one_line(&r, "ppflow: ", frame);
     child_result_deinit(&r);
     expect_content(frame, "old frame\n");
@@ -759,38 +702,17 @@ static void test_unwritable(void **state)
 static void interrupt_export(int sig, bool existing_target)
 {
     char path[400];
-    path_in(path, sizeof path, out_dir, "long.mp4");
+    scratch_join(path, sizeof path, out_dir, "long.mp4");
     if (existing_target)
-        write_text(path, "old content\n");
+        scratch_write(path, "old content\n");
     /* 9900 frames: minutes of work, stopped within a second */
     const char *const args[] = {"render", "--size",  "640x360", "--fps", "30", "--speed",
                                 "0.1",    "--quiet", "-o",      path,    NULL};
     const child_desc d = ppflow_desc(args, 0);
     const pid_t pid = child_start(&d);
-
-    const double start = child_seconds();
-    bool started = false;
-    while (!(started = child_has_written_entry(out_dir, ".long.mp4.tmp.")) && !child_has_exited(pid) &&
-           child_seconds() - start < CHILD_TIMEOUT)
-        child_sleep_ms(5);
-    if (!started) {
-        kill(pid, SIGKILL);
-        child_result r = child_wait(pid, &d);
-        fail_msg("no temporary with data appeared in %s (status %d); stderr: %s", out_dir, r.status,
-                 r.err);
-    }
-    assert_int_equal(kill(pid, sig), 0);
-    const double sent = child_seconds();
-    while (!child_has_exited(pid) && child_seconds() - sent < CHILD_TIMEOUT)
-        child_sleep_ms(5);
-    if (!child_has_exited(pid)) {
-        kill(pid, SIGKILL);
-        child_wait(pid, &d);
-        fail_msg("ppflow did not stop within %.0f s of signal %d", CHILD_TIMEOUT, sig);
-    }
-    child_result r = child_wait(pid, &d);
-    print_message("signal %d: stopped %.3f s after it was sent\n", sig, child_seconds() - sent);
-    expect_status(&r, 130);
+    child_await_entry(pid, &d, out_dir, ".long.mp4.tmp.", CHILD_TIMEOUT, NULL, 0);
+    child_result r = child_stop(pid, &d, sig, CHILD_TIMEOUT);
+    child_expect_status(&r, 130);
     child_expect_one_line(&r, "ppflow: ", path);
     child_result_deinit(&r);
     if (existing_target) {
@@ -821,25 +743,13 @@ static void test_sigterm(void **state)
 static void interrupt_png_frames(int sig)
 {
     char pattern[400], tmp_dir[600];
-    path_in(pattern, sizeof pattern, out_dir, "f_%05d.png");
+    scratch_join(pattern, sizeof pattern, out_dir, "f_%05d.png");
     const char *const args[] = {"render", "--size",  "320x180", "--fps", "30", "--speed",
                                 "0.1",    "--quiet", "-o",      pattern, NULL};
     const child_desc d = ppflow_desc(args, 0);
     const pid_t pid = child_start(&d);
-    const double start = child_seconds();
-    bool started = false;
-    while (
-        !(started = has_filled_directory(out_dir, ".f_%05d.png.tmp.", tmp_dir, sizeof tmp_dir)) &&
-        !child_has_exited(pid) && child_seconds() - start < CHILD_TIMEOUT)
-        child_sleep_ms(5);
-    if (!started) {
-        kill(pid, SIGKILL);
-        child_result r = child_wait(pid, &d);
-        fail_msg("no temporary directory with frames appeared in %s (status %d); stderr: %s",
-                 out_dir, r.status, r.err);
-    }
-    assert_int_equal(kill(pid, sig), 0);
-    child_result r = child_wait_bounded(pid, &d, CHILD_TIMEOUT, "PNG frames after a signal");
+    child_await_entry(pid, &d, out_dir, ".f_%05d.png.tmp.", CHILD_TIMEOUT, tmp_dir, sizeof tmp_dir);
+    child_result r = child_stop(pid, &d, sig, CHILD_TIMEOUT);
     if (sig == SIGKILL) {
         assert_int_equal(r.signal, SIGKILL);
         child_result_deinit(&r);
@@ -849,7 +759,7 @@ static void interrupt_png_frames(int sig)
         assert_true(scratch_count(tmp_dir, NULL) > 0);
         return;
     }
-    expect_status(&r, 130);
+    child_expect_status(&r, 130);
     child_expect_one_line(&r, "ppflow: ", pattern);
     child_result_deinit(&r);
     assert_int_equal(child_count_other_files(out_dir, NULL), 0);
@@ -877,12 +787,12 @@ static void test_full_disk(void **state)
     static const char *const targets[] = {"big.mp4", "big.gif", "f_%03d.png"};
     char path[400], named[400];
     for (size_t c = 0; c < sizeof targets / sizeof targets[0]; c++) {
-        path_in(path, sizeof path, out_dir, targets[c]);
+        scratch_join(path, sizeof path, out_dir, targets[c]);
         const char *const args[] = {"render",  "--size", "640x360",    "--fps", "30",
                                     "--range", "0:10",   "--duration", "2",     "--quiet",
                                     "-o",      path,     NULL};
         child_result r = run_ppflow(args, LIMIT);
-        expect_status(&r, 1);
+        child_expect_status(&r, 1);
         /* a pattern is named by the file that failed: its start is enough */
         snprintf(named, sizeof named, "%.*s", (int)strcspn(path, "%"), path);
         child_expect_one_line(&r, "ppflow: ", named);
@@ -890,12 +800,12 @@ static void test_full_disk(void **state)
         assert_int_equal(child_count_other_files(out_dir, NULL), 0);
     }
 
-    path_in(path, sizeof path, out_dir, "big.mp4");
-    write_text(path, "old content\n");
+    scratch_join(path, sizeof path, out_dir, "big.mp4");
+    scratch_write(path, "old content\n");
     const char *const args[] = {"render",     "--size", "640x360", "--fps", "30", "--range", "0:10",
                                 "--duration", "2",      "--quiet", "-o",    path, NULL};
     child_result r = run_ppflow(args, LIMIT);
-    expect_status(&r, 1);
+    child_expect_status(&r, 1);
     child_result_deinit(&r);
     expect_content(path, "old content\n");
     assert_int_equal(child_count_other_files(out_dir, "big.mp4"), 0);
@@ -903,7 +813,7 @@ static void test_full_disk(void **state)
     /* without the limit the same export succeeds and is bigger than it:
      * the limit is what failed above */
     r = run_ppflow(args, 0);
-    expect_status(&r, 0);
+    child_expect_status(&r, 0);
     child_result_deinit(&r);
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
@@ -915,25 +825,16 @@ static void test_full_disk(void **state)
 
 static int setup(void **state)
 {
-    (void)state;
-    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_video"))
+    if (scratch_setup(state, scratch, sizeof scratch, "ppflow_test_video") != 0)
         return -1;
-    snprintf(out_dir, sizeof out_dir, "%s/out", scratch);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    scratch_deinit(scratch);
+    scratch_join(out_dir, sizeof out_dir, scratch, "out");
     return 0;
 }
 
 /* Each test starts with an empty out/. */
 static int before_each(void **state)
 {
-    (void)state;
-    scratch_empty(scratch);
+    scratch_before_each(state);
     return mkdir(out_dir, 0755) == 0 ? 0 : -1;
 }
 
@@ -956,5 +857,5 @@ int main(void)
         cmocka_unit_test_setup(test_png_frames_sigkill, before_each),
         cmocka_unit_test_setup(test_full_disk, before_each),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "clock.h"
 #include "error.h"
 #include "scratch.h"
 
@@ -26,8 +27,7 @@ enum { MAX_ARGS = 64 };
 
 static void capture_path(char *buf, size_t size, const child_desc *d, const char *name)
 {
-    int n = snprintf(buf, size, "%s/%s", d->capture_dir, name);
-    assert_true(n > 0 && (size_t)n < size);
+    scratch_join(buf, size, d->capture_dir, name);
 }
 
 static int open_or_fail(const char *path, int flags)
@@ -117,6 +117,13 @@ child_result child_run(const child_desc *d)
     return child_wait(child_start(d), d);
 }
 
+void child_expect_status(const child_result *r, int status)
+{
+    if (r->status != status)
+        fail_msg("expected exit status %d, got %d (signal %d); stderr: %s", status, r->status,
+                 r->signal, r->err);
+}
+
 void child_expect_one_line(const child_result *r, const char *prefix, const char *names)
 {
     if (child_count_lines(r->err) != 1 || strncmp(r->err, prefix, strlen(prefix)) != 0)
@@ -161,21 +168,18 @@ int child_count_lines(const char *s)
 
 int child_count_other_files(const char *dir, const char *allowed)
 {
-    return scratch_count(dir, (const char *const[]){CHILD_STDOUT_NAME, CHILD_STDERR_NAME, allowed,
-                                                     NULL});
+    return scratch_count(
+        dir, (const char *const[]){CHILD_STDOUT_NAME, CHILD_STDERR_NAME, allowed, NULL});
 }
 
 double child_seconds(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return now_seconds();
 }
 
 void child_sleep_ms(long ms)
 {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    sleep_seconds((double)ms / 1000);
 }
 
 bool child_has_exited(pid_t pid)
@@ -187,9 +191,9 @@ bool child_has_exited(pid_t pid)
 
 child_result child_wait_bounded(pid_t pid, const child_desc *d, double seconds, const char *what)
 {
-    const double start = child_seconds();
-    while (!child_has_exited(pid) && child_seconds() - start < seconds)
-        child_sleep_ms(5);
+    const double start = now_seconds();
+    while (!child_has_exited(pid) && now_seconds() - start < seconds)
+        sleep_seconds(0.005);
     if (!child_has_exited(pid)) {
         kill(pid, SIGKILL);
         child_result r = child_wait(pid, d);
@@ -199,19 +203,58 @@ child_result child_wait_bounded(pid_t pid, const child_desc *d, double seconds, 
     return child_wait(pid, d);
 }
 
-bool child_has_written_entry(const char *dir, const char *prefix)
+/* The first entry of dir named prefix... that holds something: a file with
+ * data or a directory with an entry. Its path goes into found (size bytes)
+ * when found is not NULL. */
+static bool find_written_entry(const char *dir, const char *prefix, char *found, size_t size)
 {
     DIR *d = opendir(dir);
     assert_non_null(d);
-    bool found = false;
-    for (struct dirent *e; !found && (e = readdir(d));) {
+    bool written = false;
+    for (struct dirent *e; !written && (e = readdir(d));) {
         if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
             continue;
         char path[600];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        scratch_join(path, sizeof path, dir, e->d_name);
         struct stat st;
-        found = stat(path, &st) == 0 && st.st_size > 0;
+        if (stat(path, &st) != 0)
+            continue;
+        written = S_ISDIR(st.st_mode) ? scratch_count(path, NULL) > 0 : st.st_size > 0;
+        if (written && found)
+            scratch_join(found, size, dir, e->d_name);
     }
     closedir(d);
-    return found;
+    return written;
+}
+
+bool child_has_written_entry(const char *dir, const char *prefix)
+{
+    return find_written_entry(dir, prefix, NULL, 0);
+}
+
+void child_await_entry(pid_t pid, const child_desc *d, const char *dir, const char *prefix,
+                       double seconds, char *found, size_t size)
+{
+    const double start = now_seconds();
+    bool written = false;
+    while (!(written = find_written_entry(dir, prefix, found, size)) && !child_has_exited(pid) &&
+           now_seconds() - start < seconds)
+        sleep_seconds(0.002);
+    if (!written) {
+        kill(pid, SIGKILL);
+        child_result r = child_wait(pid, d);
+        fail_msg("no %s... with data appeared in %s (status %d); stderr: %s", prefix, dir, r.status,
+                 r.err);
+    }
+}
+
+child_result child_stop(pid_t pid, const child_desc *d, int sig, double seconds)
+{
+    assert_int_equal(kill(pid, sig), 0);
+    const double sent = now_seconds();
+    char what[64];
+    snprintf(what, sizeof what, "after signal %d", sig);
+    child_result r = child_wait_bounded(pid, d, seconds, what);
+    print_message("signal %d: stopped %.3f s after it was sent\n", sig, now_seconds() - sent);
+    return r;
 }

@@ -16,14 +16,17 @@
  *
  * Call order:
  *     scratch_init(dir, sizeof dir, "ppflow_test_cli");           in the group setup
- *     child_result r = child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args,
- *                                              .capture_dir = dir});
+ *     child_result r = child_run(&(child_desc){.exe = PPFLOW_EXE, .capture_dir = dir,
+ *                                              .args = CHILD_ARGS("schedule", "--help")});
  *     ... r.status, r.out, r.err ...
  *     child_result_deinit(&r);
  *     scratch_empty(dir);                                          between tests
  *     scratch_deinit(dir);                                         in the group teardown
  *   or, to signal a child while it runs:
  *     pid_t pid = child_start(&d);  ...  kill(pid, SIGINT);  r = child_wait(pid, &d);
+ *   or, once it has started to write ".out.tmp." in dir:
+ *     child_await_entry(pid, &d, dir, ".out.tmp.", 20, NULL, 0);
+ *     r = child_stop(pid, &d, SIGINT, 20);
  *
  * Errors: these are test helpers linked with cmocka; what goes wrong in the
  * harness itself (the program cannot be run, an output cannot be read)
@@ -39,6 +42,9 @@
 
 #define CHILD_STDOUT_NAME "stdout.txt"
 #define CHILD_STDERR_NAME "stderr.txt"
+
+/* The arguments written in place, as child_desc.args wants them. */
+#define CHILD_ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 typedef struct child_desc {
     const char *exe;         /* the program's path; it is also argv[0] */
@@ -65,6 +71,10 @@ child_result child_wait(pid_t pid, const child_desc *d);
 /* child_start, then child_wait. */
 child_result child_run(const child_desc *d);
 
+/* Fails the test, with the child's standard error, unless it exited with
+ * `status`. */
+void child_expect_status(const child_result *r, int status);
+
 /* Fails the test unless standard error is exactly one line that starts
  * with `prefix` and contains `names` (the option or path it must name). */
 void child_expect_one_line(const child_result *r, const char *prefix, const char *names);
@@ -76,12 +86,25 @@ child_result child_wait_bounded(pid_t pid, const child_desc *d, double seconds, 
 /* True once the child has exited; it stays waitable for child_wait. */
 bool child_has_exited(pid_t pid);
 
-/* True when dir holds a file whose name starts with prefix and that is not
- * empty: a temporary being written, not an empty probe (ppflow makes and
- * drops one to check a directory before it works). */
+/* True when dir holds an entry whose name starts with prefix and that holds
+ * something (a file with data, a directory with an entry): a temporary
+ * being written, not an empty probe (ppflow makes and drops one to check a
+ * directory before it works). */
 bool child_has_written_entry(const char *dir, const char *prefix);
 
-/* A monotonic clock in seconds, and a sleep, for polling a child. */
+/* Waits up to `seconds` until child_has_written_entry(dir, prefix), while
+ * the child runs, and writes the entry's path into found (size bytes) when
+ * found is not NULL; kills the child and fails the test, with its status
+ * and standard error, when none appears. For a signal sent mid-write. */
+void child_await_entry(pid_t pid, const child_desc *d, const char *dir, const char *prefix,
+                       double seconds, char *found, size_t size);
+
+/* Sends sig to the child and waits up to `seconds` for it to end
+ * (child_wait_bounded); prints how long it took after the signal. */
+child_result child_stop(pid_t pid, const child_desc *d, int sig, double seconds);
+
+/* now_seconds and sleep_seconds (clock.h) under their old names, for the
+ * tests written before clock.h; new code calls clock.h. */
 double child_seconds(void);
 void child_sleep_ms(long ms);
 

@@ -80,3 +80,44 @@ bool scratch_exists(const char *path)
     struct stat st;
     return lstat(path, &st) == 0;
 }
+
+void scratch_join(char *buf, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= size)
+        fail_msg("path %s/%s does not fit in %zu bytes", dir, name, size);
+}
+
+void scratch_write_bytes(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot write %s: %s", path, strerror(errno));
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+}
+
+void scratch_write(const char *path, const char *text)
+{
+    scratch_write_bytes(path, text, strlen(text));
+}
+
+int scratch_setup(void **state, char *dir, size_t size, const char *name)
+{
+    if (!scratch_init(dir, size, name))
+        return -1;
+    *state = dir;
+    return 0;
+}
+
+int scratch_before_each(void **state)
+{
+    scratch_empty(*state);
+    return 0;
+}
+
+int scratch_teardown(void **state)
+{
+    scratch_deinit(*state);
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* check.h - the comparisons ppflow's tests make, as cmocka assertions that
+ * print both values (and the expressions) when they fail.
+ *
+ * What it is for: one copy of the checks that test files used to define for
+ * themselves: numbers equal within a tolerance, doubles equal to the bit,
+ * and an error message that names what it must and stays one printable
+ * line. Include it instead of cmocka.h: it brings the headers cmocka needs
+ * first (setjmp.h, stdarg.h, stddef.h, stdint.h) and cmocka.h itself.
+ *
+ * What it does not do: no pixels (gl_fixture.h compares those), no child
+ * processes (child.h), nothing that needs a GL context.
+ *
+ * Use:
+ *     assert_near(v->t0, 0.5, 1e-9);            |got - want| <= tol
+ *     assert_near_rel(tl.makespan, 33, 1e-12);  |got - want| <= rel * max(1, |got|, |want|)
+ *     assert_same_double(parsed, written);      got == want (NaN never is)
+ *     assert_message(&err, "--fps", "from 1"); each piece in err.message, one printable line
+ *
+ * Errors: a failed check fails the current test at the caller's file and
+ * line, after printing both sides with %.17g (or the message and what it
+ * lacks).
+ */
+#ifndef PPFLOW_TEST_CHECK_H
+#define PPFLOW_TEST_CHECK_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+/* Fails unless |got - want| <= tol (an absolute tolerance; 0: equal). */
+#define assert_near(got, want, tol)                                                                \
+    do {                                                                                           \
+        const double got_ = (got), want_ = (want), tol_ = (tol);                                   \
+        if (!(fabs(got_ - want_) <= tol_))                                                         \
+            fail_msg("%s = %.17g, expected %s = %.17g (tolerance %.3g)", #got, got_, #want, want_, \
+                     tol_);                                                                        \
+    } while (0)
+
+/* Fails unless |got - want| <= rel * max(1, |got|, |want|): relative for
+ * large values, absolute below 1. */
+#define assert_near_rel(got, want, rel)                                                            \
+    do {                                                                                           \
+        const double got_ = (got), want_ = (want), rel_ = (rel);                                   \
+        if (!(fabs(got_ - want_) <= rel_ * fmax(1.0, fmax(fabs(got_), fabs(want_)))))              \
+            fail_msg("%s = %.17g, expected %s = %.17g (relative tolerance %.3g)", #got, got_,      \
+                     #want, want_, rel_);                                                          \
+    } while (0)
+
+/* Fails unless got == want exactly: for numbers a writer promises to read
+ * back bit for bit. */
+#define assert_same_double(got, want)                                                              \
+    do {                                                                                           \
+        const double got_ = (got), want_ = (want);                                                 \
+        if (got_ != want_)                                                                         \
+            fail_msg("%s = %.17g, expected %s = %.17g", #got, got_, #want, want_);                 \
+    } while (0)
+
+/* Fails unless the ppf_error's message contains every piece given and holds
+ * no control character (so it is one printable line). */
+#define assert_message(err, ...)                                                                   \
+    check_message_at((err)->message, (const char *const[]){__VA_ARGS__, NULL}, __FILE__, __LINE__)
+
+/* assert_message's body: `pieces` NULL-terminated, file and line the caller's. */
+void check_message_at(const char *message, const char *const *pieces, const char *file, int line);
+
+#endif

@@ -575,9 +575,16 @@ static void print_scenario_options(FILE *f)
     int n;
     const scenario_field *fields = scenario_fields(&n);
     for (int k = 0; k < n; k++) {
-        char name[64];
+        char name[64], def[64], help[512];
         snprintf(name, sizeof name, "--%s %s", fields[k].flag, fields[k].arg);
-        help_line(f, name, fields[k].help);
+        scenario_field_default(&fields[k], def, sizeof def);
+        const char *at = strstr(fields[k].help, "{default}");
+        if (at)
+            snprintf(help, sizeof help, "%.*s%s%s", (int)(at - fields[k].help), fields[k].help, def,
+                     at + strlen("{default}"));
+        else
+            snprintf(help, sizeof help, "%s", fields[k].help);
+        help_line(f, name, help);
     }
 }
 

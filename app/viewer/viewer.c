@@ -615,7 +615,7 @@ static void draw(viewer *v, double clock)
     char status[48];
     /* DejaVu Sans has no pause sign: the word says it. */
     snprintf(status, sizeof status, "%s ×%.2g", v->playing ? "▶" : "paused",
-             v->speed / (v->s->tl.makespan / 20));
+             v->speed / (v->s->tl.makespan / SESSION_PLAY_SECONDS));
     frame_view view = {
         .t = v->t,
         .theme = v->theme,
@@ -650,9 +650,9 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
         goto done;
     }
     v->s = s;
-    v->theme = o->theme;
+    v->theme = o->show.theme;
     v->split = 0.7f;
-    v->speed = o->speed > 0 ? o->speed : (s->tl.makespan > 0 ? s->tl.makespan / 20 : 1);
+    v->speed = o->show.speed > 0 ? o->show.speed : session_default_speed(s);
     v->speed_min = v->speed / SPEED_RANGE;
     v->speed_max = v->speed * SPEED_RANGE;
     v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
@@ -680,8 +680,7 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
     char title[200];
     snprintf(title, sizeof title, "ppflow — %s", s->hud_title);
-    v->window = glfwCreateWindow(o->width > 0 ? o->width : 1280, o->height > 0 ? o->height : 720,
-                                 title, NULL, NULL);
+    v->window = glfwCreateWindow(o->show.width, o->show.height, title, NULL, NULL);
     if (!v->window) {
         ppf_fail(err, "cannot open a window with OpenGL 3.3 core on this display");
         goto done;
@@ -696,7 +695,7 @@ int viewer_run(session *s, const viewer_options *o, ppf_error *err)
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
     frame_renderer_layout(&v->frame, v->fb_w, v->fb_h, v->split, NULL);
-    v->cam = session_camera(s, o->camera, v->fb_w, v->fb_h, v->split);
+    v->cam = session_camera(s, o->show.camera, v->fb_w, v->fb_h, v->split);
     double clock = now_seconds();
     set_time(v, o->time, clock);
     glfwSetKeyCallback(v->window, key_callback);

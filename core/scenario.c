@@ -19,11 +19,16 @@
 #include "budget.h"
 #include "csv.h"
 #include "quote.h"
+#include "scene.h"
 #include "schedules.h"
 
 #define INT_FIELD(name) SCENARIO_FIELD_INT, offsetof(scenario, name)
 #define COST_FIELD(name) SCENARIO_FIELD_COST, offsetof(scenario, name)
 
+/* Columns: id; JSON key, flag, JSON path, --help placeholder; type and where
+ * the value lives; min, max (integers); the default, as a number or as text;
+ * help; whether it lives under "costs". Costs i, w and fb default to values
+ * derived from the others (scenario_build), so their help words it. */
 static const scenario_field fields[FIELD_COUNT] = {
     {FIELD_SCHEDULE, "schedule", "schedule", "schedule", "NAME", SCENARIO_FIELD_SCHEDULE,
      offsetof(scenario, schedule), 0, 0, 0, "1f1b",
@@ -40,24 +45,24 @@ static const scenario_field fields[FIELD_COUNT] = {
     {FIELD_DP, "dp", "dp", "dp", "D", INT_FIELD(dp), 1, SCENARIO_MAX_DP, 2, NULL,
      "data-parallel replicas D (default {default})", false},
     {FIELD_LAYERS_PER_STAGE, "layers_per_stage", "layers-per-stage", "layers_per_stage", "N",
-     INT_FIELD(layers_per_stage), 1, SCENARIO_MAX_LAYERS, 2, NULL,
+     INT_FIELD(layers_per_stage), 1, SCENARIO_MAX_LAYERS, SCENE_DEFAULT_LAYERS_PER_STAGE, NULL,
      "model layers drawn per stage (default {default})", false},
     {FIELD_D_MODEL, "d_model", "d-model", "d_model", "N", INT_FIELD(d_model), 1,
-     SCENARIO_MAX_SCENE_SIZE, 8, NULL,
+     SCENARIO_MAX_SCENE_SIZE, SCENE_DEFAULT_D_MODEL, NULL,
      "3D picture: model width, the height of a residual face (default {default})", false},
     {FIELD_D_HIDDEN, "d_hidden", "d-hidden", "d_hidden", "N", INT_FIELD(d_hidden), 1,
-     SCENARIO_MAX_SCENE_SIZE, 16, NULL,
+     SCENARIO_MAX_SCENE_SIZE, SCENE_DEFAULT_D_HIDDEN, NULL,
      "3D picture: hidden width, the length of a layer (default {default})", false},
-    {FIELD_BATCH, "batch", "batch", "batch", "N", INT_FIELD(batch), 1, SCENARIO_MAX_SCENE_SIZE, 48,
-     NULL,
+    {FIELD_BATCH, "batch", "batch", "batch", "N", INT_FIELD(batch), 1, SCENARIO_MAX_SCENE_SIZE,
+     SCENE_DEFAULT_BATCH, NULL,
      "3D picture: one replica's batch, the depth of its band, split among micro-batches "
      "(default {default})",
      false},
     {FIELD_STAGE_GAP, "stage_gap", "stage-gap", "stage_gap", "N", INT_FIELD(stage_gap), 0,
-     SCENARIO_MAX_SCENE_SIZE, 12, NULL,
+     SCENARIO_MAX_SCENE_SIZE, SCENE_DEFAULT_STAGE_GAP, NULL,
      "3D picture: gap between pipeline stages, where p2p sends flash (default {default})", false},
     {FIELD_REPLICA_GAP, "replica_gap", "replica-gap", "replica_gap", "N", INT_FIELD(replica_gap), 0,
-     SCENARIO_MAX_SCENE_SIZE, 16, NULL,
+     SCENARIO_MAX_SCENE_SIZE, SCENE_DEFAULT_REPLICA_GAP, NULL,
      "3D picture: gap between data-parallel replicas, where all-reduces flash (default "
      "{default})",
      false},

@@ -17,7 +17,14 @@
  * order given (`--NAME VALUE` or `--NAME=VALUE`, names from
  * scenario_fields(), so --help and the parser cannot disagree).
  *
- * What it does not do: any modelling (core/ does) or drawing (report.h).
+ * Each command's own options are rows of one table in cli.c (options.h
+ * parses them and prints their help); their values go into the command's
+ * request, which starts from the defaults of the module that uses it
+ * (viewer_options_defaults, render_request_defaults), so a default is
+ * written once and --help shows that one.
+ *
+ * What it does not do: any modelling (core/ does), drawing (report.h), or
+ * parsing argv itself (options.h).
  *
  * Errors: one line `ppflow: <message>` on stderr. Exit status (exit_status.h) 0 on success,
  * 2 for bad input (unknown command, flag or format, a missing value, a bad

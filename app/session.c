@@ -42,8 +42,7 @@ bool session_build_scene(session *s, ppf_error *err)
 {
     if (s->has_scene)
         return true;
-    const int layers_per_stage = s->sc.layers_per_stage > 0 ? s->sc.layers_per_stage : 2;
-    if (!budget_check_scene(s->prog.stages, layers_per_stage, s->prog.microbatches,
+    if (!budget_check_scene(s->prog.stages, s->sc.layers_per_stage, s->prog.microbatches,
                             s->tl.dp > 0 ? s->tl.dp : 1, err))
         return false;
     scene_desc d = {
@@ -98,6 +97,11 @@ camera session_camera(const session *s, camera_preset preset, int fb_width, int 
     frame_layout l = frame_layout_compute(fb_width, fb_height, split);
     camera_bounds b = session_camera_bounds(s);
     return camera_preset_view(preset, &b, l.view_w / l.view_h);
+}
+
+double session_default_speed(const session *s)
+{
+    return s->tl.makespan > 0 ? s->tl.makespan / SESSION_PLAY_SECONDS : 1;
 }
 
 camera_bounds session_camera_bounds(const session *s)

@@ -38,7 +38,22 @@
 #include "program.h"
 #include "scenario.h"
 #include "scene.h"
+#include "theme.h"
 #include "timeline.h"
+
+/* The default playback speed shows the whole iteration in this many
+ * seconds, in the window and in a recording alike. */
+enum { SESSION_PLAY_SECONDS = 20 };
+
+/* How a session is shown, in the window or in a recording: the options
+ * `ppflow` and `ppflow render` share, carried whole from the command line
+ * to the viewer (viewer.h), the render command and the recorder. */
+typedef struct session_show {
+    int width, height;    /* window size in screen coordinates, or frame size in pixels */
+    theme_id theme;       /* 0: dark */
+    camera_preset camera; /* 0: the default preset */
+    double speed;         /* timeline units per second; 0: session_default_speed */
+} session_show;
 
 /* A scenario field set on the command line. */
 typedef struct session_flag {
@@ -80,6 +95,9 @@ camera session_camera(const session *s, camera_preset preset, int fb_width, int 
                       float split);
 /* The scene's bounds, as the camera fits them. */
 camera_bounds session_camera_bounds(const session *s);
+/* The speed that shows the whole iteration in SESSION_PLAY_SECONDS (one
+ * time unit a second when the iteration takes no time). */
+double session_default_speed(const session *s);
 
 void session_deinit(session *s); /* accepts a zeroed or deinited session */
 

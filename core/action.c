@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "quote.h"
+
 static const char *const kind_names[ACTION_KIND_COUNT] = {
     [ACTION_IDLE] = "",
     [ACTION_F] = "F",
@@ -47,24 +49,6 @@ const char *action_kind_name(action_kind kind)
 static bool kind_has_microbatch(action_kind k)
 {
     return !(k == ACTION_UNSHARD || k == ACTION_RESHARD || k == ACTION_REDUCE_GRAD);
-}
-
-/* Copies text into a printable, bounded form for an error message. */
-static void quote_text(const char *s, size_t len, char *out, size_t cap)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len && o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7f && c != '"')
-            out[o++] = (char)c;
-        else
-            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
-    }
-    if (len > 0 && o + 5 >= cap && o + 4 <= cap) {
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o] = 0;
 }
 
 /* Reads a decimal number without sign or leading zeros; false if absent or
@@ -175,7 +159,7 @@ bool action_parse(const char *text, size_t len, action *out, ppf_error *err)
                              : parse_plain(text, len, out, &why);
     if (!ok) {
         char shown[96];
-        quote_text(text, len, shown, sizeof shown);
+        quote_ascii(shown, sizeof shown, text, len);
         return ppf_fail(err, "action \"%s\": %s", shown, why);
     }
     return true;

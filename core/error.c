@@ -7,67 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* True for bytes that a terminal acts on instead of showing: C0 controls,
- * DEL, and the C1 controls' UTF-8 form (0xC2 0x80..0x9F) starting at s. */
-static size_t control_length(const unsigned char *s)
-{
-    if (s[0] < 0x20 || s[0] == 0x7F)
-        return 1;
-    if (s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F)
-        return 2;
-    return 0;
-}
-
-void ppf_escape_controls(char *s, size_t size)
-{
-    size_t len = strlen(s), n;
-    bool clean = true;
-    for (size_t k = 0; k < len && clean; k++)
-        clean = control_length((const unsigned char *)s + k) == 0;
-    if (clean || size == 0)
-        return;
-    char *copy = ppf_strdup(s);
-    const unsigned char *u = (const unsigned char *)copy;
-    size_t o = 0;
-    for (size_t k = 0; k < len;) {
-        n = control_length(u + k);
-        size_t need = n ? 4 * n : 1;
-        if (o + need + 4 > size) { /* keep room for "..." and the NUL */
-            memcpy(s + o, "...", 3);
-            o += 3;
-            break;
-        }
-        if (n == 0) {
-            s[o++] = (char)u[k++];
-            continue;
-        }
-        for (size_t j = 0; j < n; j++, k++)
-            o += (size_t)snprintf(s + o, 5, "\\x%02X", u[k]);
-    }
-    s[o] = '\0';
-    free(copy);
-}
+#include "quote.h"
 
 bool ppf_fail(ppf_error *err, const char *fmt, ...)
 {
     if (err) {
+        char raw[sizeof err->message];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
-        ppf_escape_controls(err->message, sizeof err->message);
+        quote_message(err->message, sizeof err->message, raw);
     }
     return false;
 }
 
 void ppf_print(FILE *f, const char *fmt, ...)
 {
-    char line[2 * PPF_ERROR_MAX];
+    char raw[2 * PPF_ERROR_MAX], line[2 * PPF_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    ppf_escape_controls(line, sizeof line);
+    quote_message(line, sizeof line, raw);
     fprintf(f, "ppflow: %s\n", line);
 }
 

@@ -29,16 +29,13 @@ typedef struct ppf_error {
 /* Formats the message into err (which may be NULL) and returns false, so a
  * check reads `return ppf_fail(err, "stages = %d: must be at least 1", p);`.
  * Control characters that a path or a value carried in (a newline, ESC,
- * C1 controls) come out as \xHH, so the message stays one printable line. */
+ * C1 controls) come out as \xHH (quote_message, quote.h), so the message
+ * stays one printable line. */
 bool ppf_fail(ppf_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints "ppflow: MESSAGE\n" to f with the same escaping as ppf_fail: the
  * one way a message that may quote user text reaches a terminal. */
 void ppf_print(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Rewrites s in place (at most size bytes with the NUL) so that it holds no
- * control character: each becomes \xHH, cut with "..." when out of room. */
-void ppf_escape_controls(char *s, size_t size);
 
 /* Prints "ppflow: out of memory (what)" and aborts. */
 _Noreturn void ppf_oom(const char *what);

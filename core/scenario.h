@@ -1,11 +1,12 @@
 /* scenario.h - what one ppflow run shows: schedule, sizes, costs.
  *
  * A scenario comes from three places, later ones overriding earlier ones:
- * the built-in default (1f1b, P=4, M=8, D=2, 2 layers per stage), a JSON file,
- * and command-line flags. Every field has the same name in JSON and as a
- * flag (`--layers-per-stage` is "layers_per_stage"); the table returned by
- * scenario_fields() is the single list that the JSON reader, the flag parser
- * and --help all read.
+ * the built-in default (the table's defaults: 1f1b, P=4, M=8, D=2, 2 layers
+ * per stage), a JSON file (scenario_json.c), and command-line flags. Every
+ * field has the same name in JSON and as a flag (`--layers-per-stage` is
+ * "layers_per_stage"); the table returned by scenario_fields() (name, type,
+ * range, default, help) is the single list that the JSON reader, the flag
+ * parser, scenario_init and --help all read.
  *
  *   {
  *     "schedule": "interleaved-1f1b",   name, or "csv:PATH" to import a PyTorch CSV
@@ -17,7 +18,8 @@
  *     "d_model": 8, "d_hidden": 16, "batch": 48,   sizes of the 3D picture (scene units)
  *     "stage_gap": 12, "replica_gap": 16,
  *     "costs": { "f": 1, "b": [2, 2, 2, 2.5], "i": 1, "w": 1, "fb": 3, "p2p": 0.1,
- *                "allreduce": 4 }       or {"bytes":..,"bandwidth":..,"algorithm":"ring","latency":..}
+ *                "allreduce": 4 }
+ *              (allreduce may be {"bytes":..,"bandwidth":..,"algorithm":"ring","latency":..})
  *   }
  * A cost is a number or one number per rank (JSON array, or a comma list on
  * the command line). --allreduce takes seconds ("4") or the model form
@@ -35,8 +37,8 @@
  * fields, malformed JSON, out-of-range values and per-rank lists of the wrong
  * length are all errors.
  * Messages name a field by its JSON path ("layers_per_stage", "costs.b") and
- * quote the value escaped and cut to stay one printable line; messages about
- * a file start with its path. A call that fails leaves the scenario as it was
+ * quote the value escaped and cut to stay one printable line (quote.h);
+ * messages about a file start with its path. A call that fails leaves the scenario as it was
  * (a JSON text is applied whole or not at all).
  */
 #ifndef PPFLOW_SCENARIO_H
@@ -86,31 +88,48 @@ typedef enum scenario_field_id {
     FIELD_COUNT
 } scenario_field_id;
 
+typedef enum scenario_field_type {
+    SCENARIO_FIELD_SCHEDULE,  /* a schedule name or "csv:PATH" (char[256]) */
+    SCENARIO_FIELD_INT,       /* a whole number from min to max (int) */
+    SCENARIO_FIELD_COST,      /* one cost, or one per rank (cost_list) */
+    SCENARIO_FIELD_ALLREDUCE, /* the all-reduce's cost model (allreduce_cost) */
+} scenario_field_type;
+
+/* One row of the field table. The JSON reader, the flag parser, --help,
+ * scenario_init and scenario_build all read it, so a field's name, range
+ * and default are written once. */
 typedef struct scenario_field {
     scenario_field_id id;
-    const char *json;  /* JSON key ("layers_per_stage"); costs live under "costs" */
-    const char *flag;  /* command-line flag without dashes ("layers-per-stage") */
-    const char *arg;   /* placeholder for --help ("N", "COST") */
-    const char *help;  /* one line for --help */
-    bool is_cost;      /* lives under "costs" in JSON */
+    const char *json; /* JSON key ("layers_per_stage"); costs live under "costs" */
+    const char *flag; /* command-line flag without dashes ("layers-per-stage") */
+    const char *path; /* what messages call it: the JSON path ("costs.b") */
+    const char *arg;  /* placeholder for --help ("N", "COST") */
+    scenario_field_type type;
+    size_t offset;        /* of the value in struct scenario */
+    int min, max;         /* SCENARIO_FIELD_INT: the range */
+    double def;           /* INT, COST: the default (0 for V: the schedule's own; for the
+                             costs derived from others, i, w and fb, unused) */
+    const char *def_text; /* SCHEDULE, ALLREDUCE: the default as it is written */
+    const char *help;     /* one line for --help; {default} stands for the default */
+    bool is_cost;         /* lives under "costs" in JSON */
 } scenario_field;
 
 typedef struct scenario {
-    char schedule[256];   /* generator name, or "csv:PATH" */
-    int stages;           /* P */
-    int microbatches;     /* M */
-    int virtual_stages;   /* V; 0 = the schedule's default */
-    int dp;               /* D */
+    char schedule[256]; /* generator name, or "csv:PATH" */
+    int stages;         /* P */
+    int microbatches;   /* M */
+    int virtual_stages; /* V; 0 = the schedule's default */
+    int dp;             /* D */
     int layers_per_stage;
-    int d_model;          /* scene: model width (z extent of a residual), in scene units */
-    int d_hidden;         /* scene: hidden width (x extent of a layer) */
-    int batch;            /* scene: a replica's batch (y extent of its band) */
-    int stage_gap;        /* scene: gap between pipeline stages along x (the p2p wire) */
-    int replica_gap;      /* scene: gap between data-parallel replicas along y (the all-reduce wire) */
+    int d_model;     /* scene: model width (z extent of a residual), in scene units */
+    int d_hidden;    /* scene: hidden width (x extent of a layer) */
+    int batch;       /* scene: a replica's batch (y extent of its band) */
+    int stage_gap;   /* scene: gap between pipeline stages along x (the p2p wire) */
+    int replica_gap; /* scene: gap between data-parallel replicas along y (the all-reduce wire) */
     cost_list f, b, i, w, fb, p2p;
     allreduce_cost allreduce;
-    unsigned set_mask;    /* bit (1u << field id) for each field given by a file or a flag */
-    char source[256];     /* "built-in default" or the scenario file's path */
+    unsigned set_mask; /* bit (1u << field id) for each field given by a file or a flag */
+    char source[256];  /* "built-in default" or the scenario file's path */
 } scenario;
 
 /* The table of fields, in FIELD_* order; count in *n. */
@@ -120,9 +139,13 @@ const scenario_field *scenario_fields(int *n);
  * ("costs.b"), or NULL. */
 const scenario_field *scenario_field_find(const char *name);
 
-void scenario_init(scenario *sc);     /* the built-in default scenario */
-void scenario_deinit(scenario *sc);   /* accepts a zeroed or deinited scenario */
-/* A deep copy of src into dst, which must not be initialised; deinit both. */
+/* The field's default as --help shows it ("4", "1f1b", "none") into out. */
+void scenario_field_default(const scenario_field *f, char *out, size_t size);
+
+void scenario_init(scenario *sc);   /* the built-in default scenario: the table's defaults */
+void scenario_deinit(scenario *sc); /* accepts a zeroed or deinited scenario */
+/* A deep copy of src into dst (not initialised): change one and the other
+ * stays as it was. */
 void scenario_copy(scenario *dst, const scenario *src);
 
 /* Sets one field from its text form, as given on the command line. `field`
@@ -155,6 +178,11 @@ bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, pp
  * *out must not be initialised; on failure it is left zeroed. */
 bool cost_list_parse(cost_list *out, const char *field, const char *text, ppf_error *err);
 void cost_list_deinit(cost_list *c);
+
+/* A number with an optional scale suffix (k K M G T = powers of 1000, Ki
+ * Mi Gi Ti = powers of 1024) and an optional trailing B, all of
+ * text[0..len): "1.5GB", "64KiB"; finite, or false. */
+bool scenario_parse_scaled(const char *text, size_t len, double *out);
 
 /* Parses the --allreduce forms into *out: "none", a time ("4"), or
  * BYTES/BANDWIDTH[/ring|tree[/LATENCY]] (ring when not given, latency 0).

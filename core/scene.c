@@ -61,7 +61,7 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
 {
     assert(s && desc && tl && tl->program);
     const program *p = tl->program;
-    int K = desc->layers_per_stage > 0 ? desc->layers_per_stage : 2;
+    int K = desc->layers_per_stage > 0 ? desc->layers_per_stage : SCENE_DEFAULT_LAYERS_PER_STAGE;
     *s = (scene){
         .timeline = tl,
         .stages = p->stages,
@@ -70,21 +70,21 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
         .replicas = tl->dp > 0 ? tl->dp : 1,
         .ranks = p->ranks,
         .layers_per_stage = K,
-        .d_model = or_default(desc->d_model, 8),
-        .d_hidden = or_default(desc->d_hidden, 16),
-        .batch = or_default(desc->batch, 48),
-        .stage_gap = or_default(desc->stage_gap, 12),
-        .replica_gap = or_default(desc->replica_gap, 16),
+        .d_model = or_default(desc->d_model, SCENE_DEFAULT_D_MODEL),
+        .d_hidden = or_default(desc->d_hidden, SCENE_DEFAULT_D_HIDDEN),
+        .batch = or_default(desc->batch, SCENE_DEFAULT_BATCH),
+        .stage_gap = or_default(desc->stage_gap, SCENE_DEFAULT_STAGE_GAP),
+        .replica_gap = or_default(desc->replica_gap, SCENE_DEFAULT_REPLICA_GAP),
         .flash_min = desc->flash_min > 0 ? desc->flash_min : (float)(tl->makespan / 120),
         .stage_rank = p->stage_rank,
     };
     /* Sizes must stay positive to draw anything. */
     if (s->d_model <= 0)
-        s->d_model = 8;
+        s->d_model = SCENE_DEFAULT_D_MODEL;
     if (s->d_hidden <= 0)
-        s->d_hidden = 16;
+        s->d_hidden = SCENE_DEFAULT_D_HIDDEN;
     if (s->batch <= 0)
-        s->batch = 48;
+        s->batch = SCENE_DEFAULT_BATCH;
 
     const int S = s->stages;
     timeline_cells_init(&s->cells, tl);

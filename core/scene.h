@@ -74,14 +74,25 @@
 #include "timeline.h"
 #include "timeline_query.h"
 
-/* Sizes of the picture; zero fields take the defaults in brackets. */
+/* The picture's sizes when a scene_desc leaves them zero, in scene units;
+ * the scenario's defaults (scenario.h) are these. */
+enum {
+    SCENE_DEFAULT_LAYERS_PER_STAGE = 2,
+    SCENE_DEFAULT_D_MODEL = 8,
+    SCENE_DEFAULT_D_HIDDEN = 16,
+    SCENE_DEFAULT_BATCH = 48,
+    SCENE_DEFAULT_STAGE_GAP = 12,
+    SCENE_DEFAULT_REPLICA_GAP = 16,
+};
+
+/* Sizes of the picture; zero fields take the SCENE_DEFAULT_* sizes. */
 typedef struct scene_desc {
-    int layers_per_stage; /* K layers drawn per stage (virtual stages included) [2] */
-    float d_model;        /* z extent of a residual face [8] */
-    float d_hidden;       /* x extent of a layer [16] */
-    float batch;          /* y extent of a replica's band [48] */
-    float stage_gap;      /* x gap between stages [12]; negative = none */
-    float replica_gap;    /* y gap between replicas [16]; negative = none */
+    int layers_per_stage; /* K layers drawn per stage (virtual stages included) */
+    float d_model;        /* z extent of a residual face */
+    float d_hidden;       /* x extent of a layer */
+    float batch;          /* y extent of a replica's band */
+    float stage_gap;      /* x gap between stages; negative = none */
+    float replica_gap;    /* y gap between replicas; negative = none */
     float flash_min;      /* shortest visible flash, timeline units [makespan / 120] */
 } scene_desc;
 

@@ -15,6 +15,8 @@
 #include "timeline.h"
 
 enum { BENCH_DEFAULT_REPEAT = 7, BENCH_MAX_REPEAT = 1000 };
+/* `bench schedule`: every schedule at P x M, then 1f1b at the big P x M. */
+enum { SCHEDULE_P = 64, SCHEDULE_M = 2048, BIG_P = 256, BIG_M = 16384 };
 
 /* ---- timing ------------------------------------------------------------ */
 
@@ -125,9 +127,9 @@ static int bench_schedule(const bench_opts *o, FILE *f)
     int n;
     const schedule_info *list = schedule_list(&n);
     for (int k = 0; k < n; k++)
-        if (!bench_one(f, list[k].name, 64, 2048, repeat, &err))
+        if (!bench_one(f, list[k].name, SCHEDULE_P, SCHEDULE_M, repeat, &err))
             goto fail;
-    if (!bench_one(f, "1f1b", 256, 16384, big_repeat, &err))
+    if (!bench_one(f, "1f1b", BIG_P, BIG_M, big_repeat, &err))
         goto fail;
     return 0;
 
@@ -138,32 +140,37 @@ fail:
 
 /* ---- the table of benchmarks --------------------------------------------- */
 
+static void bench_schedule_help(char *out, size_t size)
+{
+    snprintf(out, size,
+             "generate and simulate every schedule at P=%d, M=%d, then 1f1b at P=%d, M=%d",
+             SCHEDULE_P, SCHEDULE_M, BIG_P, BIG_M);
+}
+
 typedef struct bench_entry {
     const char *name;
     int (*run)(const bench_opts *o, FILE *f);
-    const char *help;
+    void (*help)(char *out, size_t size); /* one line: the sizes it measures at */
 } bench_entry;
 
 static const bench_entry benches[] = {
-    {"schedule", bench_schedule,
-     "generate and simulate every schedule at P=64, M=2048, then 1f1b at P=256, M=16384"},
-    {"render", bench_render,
-     "frames per second drawing offscreen (no vsync) at 1280x720 and 1920x1080, default "
-     "scenario and D=8 P=16 M=64"},
-    {"export", bench_export,
-     "ppflow render -o x.mp4 (1920x1080, 30 fps, 10 s, veryfast crf 20) against bare ffmpeg "
-     "on the same frames (default 3 runs); the notebook's scene at 1600x1600 medium"},
-    {"palette", bench_palette,
-     "the GIF palette (histogram, build, map, apply) on a 1920x1080 diagram and on noise"},
+    {"schedule", bench_schedule, bench_schedule_help},
+    {"render", bench_render, bench_render_help},
+    {"export", bench_export, bench_export_help},
+    {"palette", bench_palette, bench_palette_help},
 };
 
 enum { BENCH_COUNT = sizeof benches / sizeof benches[0] };
 
 void bench_print_help(FILE *f)
 {
-    fputs("benchmarks (ppflow bench NAME [--repeat N], N runs per measurement, default 7):\n", f);
-    for (int k = 0; k < BENCH_COUNT; k++)
-        fprintf(f, "  %-22s %s\n", benches[k].name, benches[k].help);
+    fprintf(f, "benchmarks (ppflow bench NAME [--repeat N], N runs per measurement, default %d):\n",
+            BENCH_DEFAULT_REPEAT);
+    for (int k = 0; k < BENCH_COUNT; k++) {
+        char help[512];
+        benches[k].help(help, sizeof help);
+        fprintf(f, "  %-22s %s\n", benches[k].name, help);
+    }
 }
 
 static bool parse_repeat(const char *text, int *out)

@@ -29,6 +29,7 @@
 #ifndef PPFLOW_BENCH_H
 #define PPFLOW_BENCH_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct bench_opts {
@@ -47,12 +48,15 @@ double bench_now_ms(void);
 /* The "model name" line of /proc/cpuinfo, when there is one. */
 void print_machine(FILE *f);
 
-/* `ppflow bench render` (bench_render.c). */
+/* `ppflow bench render` (bench_render.c), and its line of --help. */
 int bench_render(const bench_opts *o, FILE *f);
-/* `ppflow bench export` (bench_export.c). */
+void bench_render_help(char *out, size_t size);
+/* `ppflow bench export` (bench_export.c), and its line of --help. */
 int bench_export(const bench_opts *o, FILE *f);
-/* `ppflow bench palette` (bench_palette.c). */
+void bench_export_help(char *out, size_t size);
+/* `ppflow bench palette` (bench_palette.c), and its line of --help. */
 int bench_palette(const bench_opts *o, FILE *f);
+void bench_palette_help(char *out, size_t size);
 
 /* Runs `ppflow bench ...`; returns the exit status. */
 int bench_main(int argc, char **argv);

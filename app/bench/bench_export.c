@@ -23,6 +23,7 @@
 #include "encoder.h"
 #include "offscreen.h"
 #include "recorder.h"
+#include "render_command.h"
 #include "session.h"
 
 enum { EXPORT_REPEAT = 3 };
@@ -31,10 +32,9 @@ typedef struct export_case {
     const char *label;
     const session_flag *flags;
     int flag_count;
-    int width, height, fps;
+    session_show show; /* frame size; the speed comes from seconds */
+    encoder_video video;
     double seconds; /* of video for the whole iteration */
-    const char *preset;
-    int crf;
 } export_case;
 
 static double file_mb(const char *path)
@@ -47,19 +47,9 @@ static double file_mb(const char *path)
 static bool time_ppflow(const export_case *c, session *s, const char *path, int n, double *median,
                         int64_t *frames, ppf_error *err)
 {
-    recorder_desc d = {
-        .path = path,
-        .width = c->width,
-        .height = c->height,
-        .fps = c->fps,
-        .t0 = 0,
-        .speed = s->tl.makespan / c->seconds,
-        .crf = c->crf,
-        .preset = c->preset,
-        .theme = THEME_DARK,
-        .camera = CAMERA_PRESET_DEFAULT,
-    };
-    d.frames = recorder_frame_count(s->tl.makespan, d.fps, d.speed);
+    recorder_desc d = {.path = path, .show = c->show, .video = c->video, .t0 = 0};
+    d.show.speed = s->tl.makespan / c->seconds;
+    d.frames = recorder_frame_count(s->tl.makespan, d.video.fps, d.show.speed);
     double *sec = ppf_malloc(sizeof(double) * (size_t)n);
     for (int k = 0; k < n; k++) {
         recorder_result r;
@@ -79,15 +69,15 @@ static bool time_ppflow(const export_case *c, session *s, const char *path, int 
 static bool write_raw_frames(const export_case *c, session *s, const char *path, ppf_error *err)
 {
     offscreen o;
-    if (!offscreen_init(&o, s, c->width, c->height, err))
+    if (!offscreen_init(&o, s, c->show.width, c->show.height, err))
         return false;
-    recorder_desc d = {.fps = c->fps, .speed = s->tl.makespan / c->seconds};
-    int64_t frames = recorder_frame_count(s->tl.makespan, d.fps, d.speed);
-    size_t size = (size_t)c->width * (size_t)c->height * 4;
+    recorder_desc d = {.show = {.speed = s->tl.makespan / c->seconds}, .video = c->video};
+    int64_t frames = recorder_frame_count(s->tl.makespan, d.video.fps, d.show.speed);
+    size_t size = (size_t)c->show.width * (size_t)c->show.height * 4;
     uint8_t *rgba = ppf_malloc(size);
     FILE *f = fopen(path, "wb");
     bool ok = f != NULL;
-    frame_view v = offscreen_default_view(&o, 0, THEME_DARK, CAMERA_PRESET_DEFAULT);
+    frame_view v = offscreen_default_view(&o, 0, c->show.theme, c->show.camera);
     for (int64_t i = 0; i < frames && ok; i++) {
         v.t = recorder_frame_time(&d, i);
         offscreen_draw(&o, &v);
@@ -113,7 +103,7 @@ static bool time_bare(const export_case *c, const char *raw, const char *out, in
              "-s %dx%d -r %d -i pipe:0 -c:v libx264 -preset %s -crf %d -pix_fmt yuv420p "
              "-color_primaries bt709 -color_trc bt709 -colorspace bt709 -movflags +faststart "
              "'%s'",
-             raw, c->width, c->height, c->fps, c->preset, c->crf, out);
+             raw, c->show.width, c->show.height, c->video.fps, c->video.preset, c->video.crf, out);
     double *sec = ppf_malloc(sizeof(double) * (size_t)n);
     for (int k = 0; k < n; k++) {
         double t0 = bench_now_ms();
@@ -134,18 +124,43 @@ static bool have_ffmpeg(void)
     return system("ffmpeg -hide_banner -loglevel quiet -version >/dev/null 2>&1") == 0;
 }
 
-int bench_export(const bench_opts *o, FILE *f)
+/* The default scenario as `ppflow render` records it by default, in 10 s. */
+static export_case standard_case(void)
 {
-    const int n = o->repeat ? o->repeat : EXPORT_REPEAT;
+    const render_request defaults = render_request_defaults();
+    return (export_case){"default scenario", NULL, 0, defaults.show, defaults.video, 10};
+}
+
+/* The notebook's figure: 1600x1600, 15 fps, its 17.27 s. */
+static export_case notebook_case(void)
+{
     static const session_flag notebook_flags[] = {{"schedule", "gpipe"},
                                                   {"dp", "2"},
                                                   {"stages", "3"},
                                                   {"layers-per-stage", "2"},
                                                   {"microbatches", "12"}};
-    const export_case standard = {"default scenario", NULL, 0, 1920, 1080, 30, 10,
-                                  "veryfast", 20};
-    const export_case notebook = {"notebook (gpipe D=2 P=3 M=12)", notebook_flags, 5, 1600, 1600,
-                                  15, 17.27, "medium", 23};
+    return (export_case){"notebook (gpipe D=2 P=3 M=12)",
+                         notebook_flags,
+                         5,
+                         {.width = 1600, .height = 1600},
+                         {.fps = 15, .crf = 23, .preset = "medium"},
+                         17.27};
+}
+
+void bench_export_help(char *out, size_t size)
+{
+    const export_case s = standard_case(), n = notebook_case();
+    snprintf(out, size,
+             "ppflow render -o x.mp4 (%dx%d, %d fps, %g s, %s crf %d) against bare ffmpeg on the "
+             "same frames (default %d runs); the notebook's scene at %dx%d %s",
+             s.show.width, s.show.height, s.video.fps, s.seconds, s.video.preset, s.video.crf,
+             EXPORT_REPEAT, n.show.width, n.show.height, n.video.preset);
+}
+
+int bench_export(const bench_opts *o, FILE *f)
+{
+    const int n = o->repeat ? o->repeat : EXPORT_REPEAT;
+    const export_case standard = standard_case(), notebook = notebook_case();
 
     char dir[] = "/tmp/ppflow-bench-export.XXXXXX";
     if (!mkdtemp(dir)) {
@@ -186,9 +201,9 @@ int bench_export(const bench_opts *o, FILE *f)
         }
         if (status == 0) {
             char size[32];
-            snprintf(size, sizeof size, "%dx%d", c->width, c->height);
+            snprintf(size, sizeof size, "%dx%d", c->show.width, c->show.height);
             fprintf(f, "%-30s %9s %6lld %9s %9.2f %8.1f", c->label, size, (long long)frames,
-                    c->preset, ours, (double)frames / ours);
+                    c->video.preset, ours, (double)frames / ours);
             if (bare > 0)
                 fprintf(f, " %9.2f %8.1f %7.2f", bare, (double)frames / bare, ours / bare);
             else

@@ -7,6 +7,7 @@
  * histogram and the map). Synthetic, so the numbers need no GL and do not
  * move when the picture does. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
@@ -127,4 +128,11 @@ int bench_palette(const bench_opts *o, FILE *f)
     }
     free(samples);
     return 0;
+}
+
+void bench_palette_help(char *out, size_t size)
+{
+    snprintf(out, size,
+             "the GIF palette (histogram, build, map, apply) on a %dx%d diagram and on noise",
+             FRAME_W, FRAME_H);
 }

@@ -5,7 +5,9 @@
 
 #include "bench.h"
 #include "offscreen.h"
+#include "render_command.h"
 #include "session.h"
+#include "viewer.h"
 
 enum { RENDER_FRAMES = 60, RENDER_WARMUP = 5 };
 
@@ -25,14 +27,14 @@ static double peak_rss_mb(void)
 }
 
 /* Draws `frames` frames with t sweeping the iteration, waiting for each to
- * finish; prints one row. */
+ * finish; prints one row, labelled with the scenario's schedule and sizes. */
 static bool bench_size(FILE *f, const char *label, const session_flag *flags, int flag_count,
-                       int w, int h, int frames, ppf_error *err)
+                       session_show size, int frames, ppf_error *err)
 {
     session s;
     offscreen o = {0};
     bool ok = session_build(&s, NULL, flags, flag_count, err) && session_build_scene(&s, err) &&
-              offscreen_init(&o, &s, w, h, err);
+              offscreen_init(&o, &s, size.width, size.height, err);
     if (!ok) {
         session_deinit(&s);
         return false;
@@ -49,13 +51,34 @@ static bool bench_size(FILE *f, const char *label, const session_flag *flags, in
     }
     stats st = summarise(ms, frames);
     double worst = ms[frames - 1];
-    fprintf(f, "%-34s %9s %8.1f %8.2f %8.2f %8.1f\n", label, w == 1280 ? "1280x720" : "1920x1080",
-            1000 / st.median, st.median, worst, peak_rss_mb());
+    char name[320], wxh[32];
+    snprintf(name, sizeof name, "%s (%s P=%d M=%d D=%d)", label, s.sc.schedule, s.sc.stages,
+             s.sc.microbatches, s.sc.dp);
+    snprintf(wxh, sizeof wxh, "%dx%d", size.width, size.height);
+    fprintf(f, "%-34s %9s %8.1f %8.2f %8.2f %8.1f\n", name, wxh, 1000 / st.median, st.median, worst,
+            peak_rss_mb());
     fflush(f);
     free(ms);
     offscreen_deinit(&o);
     session_deinit(&s);
     return true;
+}
+
+/* The viewer's window and `ppflow render`'s frame, at their defaults. */
+static void bench_sizes(session_show *window, session_show *video)
+{
+    *window = viewer_options_defaults().show;
+    *video = render_request_defaults().show;
+}
+
+void bench_render_help(char *out, size_t size)
+{
+    session_show window, video;
+    bench_sizes(&window, &video);
+    snprintf(out, size,
+             "frames per second drawing offscreen (no vsync) at %dx%d and %dx%d, default scenario "
+             "and D=8 P=16 M=64",
+             window.width, window.height, video.width, video.height);
 }
 
 int bench_render(const bench_opts *o, FILE *f)
@@ -71,10 +94,12 @@ int bench_render(const bench_opts *o, FILE *f)
             frames, RENDER_WARMUP);
     fprintf(f, "%-34s %9s %8s %8s %8s %8s\n", "scenario", "size", "fps", "median", "worst",
             "peak MB");
-    if (!bench_size(f, "default (1f1b P=4 M=8 D=2)", NULL, 0, 1280, 720, frames, &err) ||
-        !bench_size(f, "default (1f1b P=4 M=8 D=2)", NULL, 0, 1920, 1080, frames, &err) ||
-        !bench_size(f, "large (1f1b P=16 M=64 D=8)", large, 4, 1280, 720, frames, &err) ||
-        !bench_size(f, "large (1f1b P=16 M=64 D=8)", large, 4, 1920, 1080, frames, &err)) {
+    session_show window, video;
+    bench_sizes(&window, &video);
+    if (!bench_size(f, "default", NULL, 0, window, frames, &err) ||
+        !bench_size(f, "default", NULL, 0, video, frames, &err) ||
+        !bench_size(f, "large", large, 4, window, frames, &err) ||
+        !bench_size(f, "large", large, 4, video, frames, &err)) {
         ppf_print(stderr, "%s", err.message);
         return 1;
     }

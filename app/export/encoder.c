@@ -211,8 +211,8 @@ static bool open_codec(encoder_impl *m, const encoder_desc *d, bool mp4, ppf_err
     AVCodecContext *c = m->codec;
     c->width = d->width;
     c->height = d->height;
-    c->time_base = (AVRational){1, d->fps};
-    c->framerate = (AVRational){d->fps, 1};
+    c->time_base = (AVRational){1, d->video.fps};
+    c->framerate = (AVRational){d->video.fps, 1};
     if (m->mux->oformat->flags & AVFMT_GLOBALHEADER)
         c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (mp4) {
@@ -222,8 +222,8 @@ static bool open_codec(encoder_impl *m, const encoder_desc *d, bool mp4, ppf_err
         c->colorspace = AVCOL_SPC_BT709;
         c->color_range = AVCOL_RANGE_MPEG;
         c->thread_count = 0; /* x264 picks, as `ffmpeg -threads auto` does */
-        av_opt_set(c->priv_data, "preset", d->preset ? d->preset : ENCODER_DEFAULT_PRESET, 0);
-        av_opt_set_double(c->priv_data, "crf", d->crf >= 0 ? d->crf : ENCODER_DEFAULT_CRF, 0);
+        av_opt_set(c->priv_data, "preset", d->video.preset, 0);
+        av_opt_set_double(c->priv_data, "crf", d->video.crf, 0);
     } else {
         c->pix_fmt = AV_PIX_FMT_PAL8;
     }
@@ -597,13 +597,14 @@ static bool check_desc(const encoder_desc *d, encoder_kind kind, ppf_error *err)
     if (kind == ENCODER_MP4 && (d->width % 2 || d->height % 2))
         return ppf_fail(err, "--size %dx%d: H.264 in yuv420p needs even sides", d->width,
                         d->height);
-    if (d->fps < 1 || d->fps > ENCODER_MAX_FPS)
-        return ppf_fail(err, "--fps %d: must be 1 to %d", d->fps, ENCODER_MAX_FPS);
-    if (d->crf > ENCODER_MAX_CRF)
-        return ppf_fail(err, "--crf %d: must be 0 to %d", d->crf, ENCODER_MAX_CRF);
-    if (d->preset && !encoder_preset_valid(d->preset))
+    if (d->video.fps < 1 || d->video.fps > ENCODER_MAX_FPS)
+        return ppf_fail(err, "--fps %d: must be 1 to %d", d->video.fps, ENCODER_MAX_FPS);
+    if (d->video.crf < 0 || d->video.crf > ENCODER_MAX_CRF)
+        return ppf_fail(err, "--crf %d: must be 0 to %d", d->video.crf, ENCODER_MAX_CRF);
+    assert(kind != ENCODER_MP4 || d->video.preset); /* encoder_video_defaults() has one */
+    if (d->video.preset && !encoder_preset_valid(d->video.preset))
         return ppf_fail(err, "--preset %s: not an x264 preset (ultrafast ... veryslow)",
-                        d->preset);
+                        d->video.preset);
     if (kind == ENCODER_GIF && (!d->palette || d->palette_count < 1 || d->palette_count > 256))
         return ppf_fail(err, "-o %s: a GIF needs a palette of 1 to 256 colours", d->path);
     return true;
@@ -618,7 +619,7 @@ bool encoder_open(encoder *e, const encoder_desc *d, ppf_error *err)
     e->kind = kind;
     e->width = d->width;
     e->height = d->height;
-    e->fps = d->fps;
+    e->fps = d->video.fps;
     e->impl = ppf_calloc(1, sizeof *e->impl);
     if (kind == ENCODER_PNG_FRAMES) {
         if (!open_png_frames(e->impl, d->path, err))

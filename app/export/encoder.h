@@ -29,7 +29,8 @@
  *
  * Call order:
  *     encoder e;
- *     encoder_desc d = {.path = "out.mp4", .width = 1920, .height = 1080, .fps = 30};
+ *     encoder_desc d = {.path = "out.mp4", .width = 1920, .height = 1080,
+ *                       .video = encoder_video_defaults()};
  *     if (!encoder_open(&e, &d, &err)) ...       nothing was created
  *     for each frame: if (!encoder_write(&e, rgba, 0, true, &err)) { encoder_abort(&e); ... }
  *     if (!encoder_finish(&e, &err)) ...         temporaries removed
@@ -52,18 +53,30 @@ typedef enum encoder_kind {
 } encoder_kind;
 
 enum {
-    ENCODER_DEFAULT_CRF = 20,
     ENCODER_MAX_CRF = 51,
     ENCODER_MAX_FPS = 240,
 };
-#define ENCODER_DEFAULT_PRESET "veryfast"
+
+/* How a recording is encoded, as `ppflow render` asks for it: one struct
+ * that the render request, the recorder and the encoder pass on whole. Every
+ * field is a value (crf 0 is lossless, not "not given"): start from
+ * encoder_video_defaults() and change what differs. */
+typedef struct encoder_video {
+    int fps;            /* frames per second of video, 1 to ENCODER_MAX_FPS */
+    int crf;            /* MP4 quality: x264's constant rate factor, 0 (lossless) to 51 */
+    const char *preset; /* MP4: an x264 preset (encoder_preset_valid) */
+} encoder_video;
+
+/* ppflow's defaults: 30 fps, crf 20, preset veryfast. */
+static inline encoder_video encoder_video_defaults(void)
+{
+    return (encoder_video){.fps = 30, .crf = 20, .preset = "veryfast"};
+}
 
 typedef struct encoder_desc {
-    const char *path;       /* the target: its ending picks the kind */
-    int width, height;      /* frame size; H.264 needs both even */
-    int fps;                /* frames per second of video, 1 to ENCODER_MAX_FPS */
-    int crf;                /* MP4 quality, 0 (lossless) to 51; -1 = ENCODER_DEFAULT_CRF */
-    const char *preset;     /* MP4: an x264 preset; NULL = ENCODER_DEFAULT_PRESET */
+    const char *path;        /* the target: its ending picks the kind */
+    int width, height;       /* frame size; H.264 needs both even */
+    encoder_video video;     /* frame rate; quality and preset for MP4 */
     const uint32_t *palette; /* GIF: 0xAARRGGBB colours (app/palette.h) */
     int palette_count;       /* GIF: 1 to 256 */
 } encoder_desc;

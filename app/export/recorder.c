@@ -51,7 +51,7 @@ int64_t recorder_frame_count(double span, int fps, double speed)
 
 double recorder_frame_time(const recorder_desc *d, int64_t i)
 {
-    return d->t0 + (double)i * d->speed / d->fps;
+    return d->t0 + (double)i * d->show.speed / d->video.fps;
 }
 
 static void *encode_frames(void *arg)
@@ -148,7 +148,7 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v,
 {
     palette_histogram h = {0};
     palette_histogram_init(&h, NULL);
-    uint8_t *rgba = ppf_malloc((size_t)d->width * (size_t)d->height * 4);
+    uint8_t *rgba = ppf_malloc((size_t)d->show.width * (size_t)d->show.height * 4);
     const int64_t samples = d->frames < PALETTE_SAMPLES ? d->frames : PALETTE_SAMPLES;
     bool stopped = false;
     for (int64_t k = 0; k < samples && !stopped; k++) {
@@ -156,7 +156,7 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v,
         v.t = recorder_frame_time(d, i);
         offscreen_draw(o, &v);
         offscreen_read(o, rgba);
-        palette_histogram_add(&h, rgba, d->width, d->height, d->width * 4);
+        palette_histogram_add(&h, rgba, d->show.width, d->show.height, d->show.width * 4);
         stopped = stop_requested(d);
     }
     *count = palette_build(&h, colors, 256);
@@ -178,10 +178,10 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
     int color_count = 0;
     const double started = now_seconds();
 
-    if (!offscreen_init(&o, s, d->width, d->height, err))
+    if (!offscreen_init(&o, s, d->show.width, d->show.height, err))
         return RECORDER_FAILED;
     /* Only the time changes from frame to frame. */
-    frame_view view = offscreen_default_view(&o, d->t0, d->theme, d->camera);
+    frame_view view = offscreen_default_view(&o, d->t0, d->show.theme, d->show.camera);
     encoder_kind kind;
     if (!encoder_kind_of(d->path, &kind, err))
         goto out;
@@ -191,23 +191,21 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
     }
     encoder_desc ed = {
         .path = d->path,
-        .width = d->width,
-        .height = d->height,
-        .fps = d->fps,
-        .crf = d->crf,
-        .preset = d->preset,
+        .width = d->show.width,
+        .height = d->show.height,
+        .video = d->video,
         .palette = colors,
         .palette_count = color_count,
     };
     if (!encoder_open(&enc, &ed, err))
         goto out;
-    if (!readback_init(&rb, RING, d->width, d->height, err))
+    if (!readback_init(&rb, RING, d->show.width, d->show.height, err))
         goto out;
 
     pipeline p = {
         .total = d->frames,
         .enc = &enc,
-        .stride = d->width * 4,
+        .stride = d->show.width * 4,
     };
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);

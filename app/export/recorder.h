@@ -1,7 +1,7 @@
 /* recorder.h - one iteration drawn offscreen and encoded: the body of
  * `ppflow render -o out.mp4 | out.gif | frames_%05d.png`.
  *
- * Frame i shows state(t) at t = t0 + i * speed / fps: the same picture as
+ * Frame i shows state(t) at t = t0 + i * show.speed / video.fps: the same picture as
  * `ppflow render --still t` (offscreen_default_view), so a frame of the video
  * and a still at the same t match. Time never comes from a clock.
  *
@@ -13,8 +13,9 @@
  * palette (app/palette.h).
  *
  * Call order:
- *     recorder_desc d = {.path = "out.mp4", .width = 1920, .height = 1080, .fps = 30,
- *                        .t0 = 0, .speed = s, .frames = n, .crf = -1};
+ *     recorder_desc d = {.path = "out.mp4",
+ *                        .show = {.width = 1920, .height = 1080, .speed = s},
+ *                        .video = encoder_video_defaults(), .t0 = 0, .frames = n};
  *     recorder_result r;
  *     switch (recorder_run(&session, &d, &r, &err)) ...
  *
@@ -30,21 +31,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "camera.h"
+#include "encoder.h"
 #include "error.h"
 #include "session.h"
-#include "theme.h"
 
 typedef struct recorder_desc {
-    const char *path;   /* .mp4, .gif or a %05d.png pattern (app/encoder.h) */
-    int width, height;  /* pixels; even for MP4 */
-    int fps;
-    double t0, speed;   /* frame i at t0 + i * speed / fps */
-    int64_t frames;     /* 1 to RECORDER_MAX_FRAMES (recorder_frame_count) */
-    int crf;            /* -1: the encoder's default */
-    const char *preset; /* NULL: the encoder's default */
-    theme_id theme;
-    camera_preset camera;
+    const char *path;                /* .mp4, .gif or a %05d.png pattern (app/encoder.h) */
+    session_show show;               /* frame size in pixels (even for MP4), theme, camera, and the
+                                        speed, which must be above 0 here */
+    encoder_video video;             /* fps, and crf and preset for MP4 */
+    double t0;                       /* frame i at t0 + i * show.speed / video.fps */
+    int64_t frames;                  /* 1 to RECORDER_MAX_FRAMES (recorder_frame_count) */
     bool progress;                   /* a progress line on stderr (a terminal) */
     volatile sig_atomic_t *stop;     /* NULL, or set nonzero to stop; checked every frame */
 } recorder_desc;

@@ -31,6 +31,12 @@ static void quiet_egl_warnings(void)
     setenv("EGL_LOG_LEVEL", "fatal", 0);
 }
 
+render_request render_request_defaults(void)
+{
+    return (render_request){.show = {.width = 1920, .height = 1080},
+                            .video = encoder_video_defaults()};
+}
+
 int render_command_still(session *s, const render_request *q, double t)
 {
     if (!encoder_path_is_still(q->output)) {
@@ -42,8 +48,7 @@ int render_command_still(session *s, const render_request *q, double t)
                 s->tl.makespan);
         return EXIT_STATUS_USAGE;
     }
-    const int w = q->width ? q->width : RENDER_DEFAULT_WIDTH;
-    const int h = q->height ? q->height : RENDER_DEFAULT_HEIGHT;
+    const int w = q->show.width, h = q->show.height;
     ppf_error err = {{0}};
     /* A place that cannot take the file is bad input, found before EGL
      * starts and anything is drawn. */
@@ -57,7 +62,7 @@ int render_command_still(session *s, const render_request *q, double t)
         ppf_print(stderr, "%s", err.message);
         return EXIT_STATUS_IO;
     }
-    frame_view v = offscreen_default_view(&o, t, q->theme, q->camera);
+    frame_view v = offscreen_default_view(&o, t, q->show.theme, q->show.camera);
     offscreen_draw(&o, &v);
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
     offscreen_read(&o, pixels);
@@ -100,19 +105,19 @@ done:
 static int bad_frame_count(const render_request *q, double t0, double t1, int fps, double speed)
 {
     const double n = (t1 - t0) * fps / speed;
-    if (q->speed > 0)
+    if (q->show.speed > 0)
         ppf_print(stderr,
                   "--speed = %g: --range %g:%g at %d fps makes %.3g frames; must make 1 to %d",
-                  q->speed, t0, t1, fps, n, RECORDER_MAX_FRAMES);
+                  q->show.speed, t0, t1, fps, n, RECORDER_MAX_FRAMES);
     else if (q->duration > 0)
         ppf_print(stderr,
                   "--duration = %g: --range %g:%g at %d fps makes %.3g frames; must make 1 to %d",
                   q->duration, t0, t1, fps, n, RECORDER_MAX_FRAMES);
     else
         ppf_print(stderr,
-                  "--range = %g:%g: at %d fps and the default speed (the iteration in 20 s) makes "
+                  "--range = %g:%g: at %d fps and the default speed (the iteration in %d s) makes "
                   "%.3g frames; must make 1 to %d",
-                  t0, t1, fps, n, RECORDER_MAX_FRAMES);
+                  t0, t1, fps, SESSION_PLAY_SECONDS, n, RECORDER_MAX_FRAMES);
     return EXIT_STATUS_USAGE;
 }
 
@@ -149,8 +154,8 @@ int render_command_export(session *s, const render_request *q)
         return EXIT_STATUS_USAGE;
     }
     const double makespan = s->tl.makespan;
-    const double t0 = q->range_t0 >= 0 ? q->range_t0 : 0;
-    const double t1 = q->range_t1 >= 0 ? q->range_t1 : makespan;
+    const double t0 = q->range_t0;
+    const double t1 = q->has_range_t1 ? q->range_t1 : makespan;
     if (!(t0 < t1) || t1 > makespan) {
         ppf_print(stderr,
                   "--range = %g:%g: must be T0:T1 with 0 <= T0 < T1 <= %g (the iteration's "
@@ -158,37 +163,32 @@ int render_command_export(session *s, const render_request *q)
                 t0, t1, makespan);
         return EXIT_STATUS_USAGE;
     }
-    if (q->speed > 0 && q->duration > 0) {
-        ppf_print(stderr, "--speed %g and --duration %g: give one of them, not both",
-                q->speed, q->duration);
+    if (q->show.speed > 0 && q->duration > 0) {
+        ppf_print(stderr, "--speed %g and --duration %g: give one of them, not both", q->show.speed,
+                  q->duration);
         return EXIT_STATUS_USAGE;
     }
 
     recorder_desc d = {
         .path = q->output,
-        .width = q->width ? q->width : RENDER_DEFAULT_WIDTH,
-        .height = q->height ? q->height : RENDER_DEFAULT_HEIGHT,
-        .fps = q->fps ? q->fps : RENDER_DEFAULT_FPS,
+        .show = q->show,
+        .video = q->video,
         .t0 = t0,
-        .crf = q->crf,
-        .preset = q->preset,
-        .theme = q->theme,
-        .camera = q->camera,
         .progress = !q->quiet && isatty(STDERR_FILENO),
         .stop = &stop_signal,
     };
-    /* The viewer's default: the whole iteration in 20 s. */
-    d.speed = q->speed > 0      ? q->speed
-              : q->duration > 0 ? (t1 - t0) / q->duration
-                                : (makespan > 0 ? makespan / 20 : 1);
-    d.frames = recorder_frame_count(t1 - t0, d.fps, d.speed);
+    /* Without --speed or --duration, the viewer's default. */
+    d.show.speed = q->show.speed > 0 ? q->show.speed
+                   : q->duration > 0 ? (t1 - t0) / q->duration
+                                     : session_default_speed(s);
+    d.frames = recorder_frame_count(t1 - t0, d.video.fps, d.show.speed);
     if (d.frames == 0)
-        return bad_frame_count(q, t0, t1, d.fps, d.speed);
+        return bad_frame_count(q, t0, t1, d.video.fps, d.show.speed);
 
-    const int asked_w = d.width, asked_h = d.height;
+    const int asked_w = d.show.width, asked_h = d.show.height;
     if (kind == ENCODER_MP4) {
-        d.width += d.width % 2;
-        d.height += d.height % 2;
+        d.show.width += d.show.width % 2;
+        d.show.height += d.show.height % 2;
     }
 
     /* A place that cannot take the file is bad input, found before
@@ -206,9 +206,9 @@ int render_command_export(session *s, const render_request *q)
     stop_signal = 0;
     sigaction(SIGINT, &act, &old_int);
     sigaction(SIGTERM, &act, &old_term);
-    if (!q->quiet && (d.width != asked_w || d.height != asked_h))
+    if (!q->quiet && (d.show.width != asked_w || d.show.height != asked_h))
         ppf_print(stderr, "--size %dx%d: H.264 needs even sides; recording %dx%d", asked_w, asked_h,
-                  d.width, d.height);
+                  d.show.width, d.show.height);
     encoder_quiet_ffmpeg();
     quiet_egl_warnings();
     recorder_result r = {0};
@@ -222,9 +222,9 @@ int render_command_export(session *s, const render_request *q)
             ppf_print(stderr,
                       "wrote %s: %lld frames, %dx%d at %d fps (%.2f s of video, t %g to %g) in "
                       "%.2f s, %.1f frames/s",
-                    q->output, (long long)r.frames, d.width, d.height, d.fps,
-                    (double)r.frames / d.fps, t0, recorder_frame_time(&d, r.frames - 1),
-                    r.seconds, r.seconds > 0 ? (double)r.frames / r.seconds : 0);
+                      q->output, (long long)r.frames, d.show.width, d.show.height, d.video.fps,
+                      (double)r.frames / d.video.fps, t0, recorder_frame_time(&d, r.frames - 1),
+                      r.seconds, r.seconds > 0 ? (double)r.frames / r.seconds : 0);
         return EXIT_STATUS_OK;
     case RECORDER_STOPPED:
         ppf_print(stderr, "interrupted (%s); %s was not written",

@@ -4,7 +4,7 @@
  *
  * It turns the options into frames: the range (default the whole
  * iteration), then the speed (--speed; or --duration seconds for the range;
- * default the viewer's, the iteration in 20 s), then the frame count
+ * default the viewer's, session_default_speed), then the frame count
  * (recorder_frame_count). It checks them against the built timeline, rounds
  * an odd size up to even for H.264 (and says so), catches SIGINT and SIGTERM
  * for the length of the recording, shows progress on a terminal and prints
@@ -20,25 +20,26 @@
 
 #include <stdbool.h>
 
-#include "camera.h"
+#include "encoder.h"
 #include "session.h"
-#include "theme.h"
 
-enum { RENDER_DEFAULT_WIDTH = 1920, RENDER_DEFAULT_HEIGHT = 1080, RENDER_DEFAULT_FPS = 30 };
-
+/* What `ppflow render` is asked for. Start from render_request_defaults():
+ * the size and the encoding have values there; every other field is zero
+ * when not given. */
 typedef struct render_request {
-    const char *output;
-    int width, height;          /* 0: 1920x1080 */
-    int fps;                    /* 0: 30 */
-    double speed;               /* timeline units per second of video; 0: not given */
-    double duration;            /* seconds of video for the range; 0: not given */
-    double range_t0, range_t1;  /* -1: the start, the end */
-    int crf;                    /* -1: the encoder's default */
-    const char *preset;         /* NULL: the encoder's default */
-    theme_id theme;
-    camera_preset camera;
-    bool quiet;
+    const char *output;  /* -o: the file, or the PNG frames' pattern */
+    session_show show;   /* frame size in pixels, theme, camera; speed in timeline units
+                            per second of video, 0: from duration, else the default */
+    encoder_video video; /* fps, crf, preset */
+    double duration;     /* seconds of video for the range; 0: not given */
+    double range_t0;     /* where the range starts (0: the iteration's start) */
+    double range_t1;     /* where it ends, when has_range_t1; else the iteration's end */
+    bool has_range_t1;
+    bool quiet; /* no progress line and no summary */
 } render_request;
+
+/* The request with ppflow's defaults: 1920x1080 and encoder_video_defaults(). */
+render_request render_request_defaults(void);
 
 /* Records s (built) as q asks; returns the exit status. */
 int render_command_export(session *s, const render_request *q);

@@ -172,8 +172,8 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     snprintf(title, sizeof title, "ppflow — %s", s->hud_title);
     window_desc wd = {
         .title = title,
-        .width = o->width > 0 ? o->width : 1280,
-        .height = o->height > 0 ? o->height : 720,
+        .width = o->show.width,
+        .height = o->show.height,
         .input = &v->in,
         .user = v,
         .resized = window_resized,
@@ -181,13 +181,12 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     if (!window_open(&v->win, &wd, err))
         goto done;
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
-    v->st.theme = o->theme;
-    viewer_state_set_speed(&v->st, o->speed > 0 ? o->speed
-                                                : (s->tl.makespan > 0 ? s->tl.makespan / 20 : 1));
+    v->st.theme = o->show.theme;
+    viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
     viewer_state_place_timeline(&v->st);
-    v->st.cam = session_camera(s, o->camera, v->st.fb_w, v->st.fb_h, v->st.split);
+    v->st.cam = session_camera(s, o->show.camera, v->st.fb_w, v->st.fb_h, v->st.split);
     double clock = now_seconds();
     viewer_state_set_time(&v->st, o->time, clock);
 

@@ -37,20 +37,24 @@
 
 #include <stdbool.h>
 
-#include "camera.h"
 #include "error.h"
 #include "session.h"
-#include "theme.h"
 
+/* What the viewer is asked for. Start from viewer_options_defaults(): the
+ * window size has a value there; every other field is zero when not given. */
 typedef struct viewer_options {
-    int width, height; /* window size in screen coordinates; 0 = 1280x720 */
-    theme_id theme;
-    camera_preset camera;
+    session_show show;  /* window size in screen coordinates, theme, camera; speed in
+                           timeline units per second of playback, 0: the default */
     double time;        /* start time */
-    double speed;       /* timeline units per second of playback; 0 = iteration in 20 s */
     const char *script; /* NULL: none */
     bool print_state;   /* print the state line on quit */
 } viewer_options;
+
+/* The options with ppflow's defaults: a 1280x720 window. */
+static inline viewer_options viewer_options_defaults(void)
+{
+    return (viewer_options){.show = {.width = 1280, .height = 720}};
+}
 
 /* Reads the script, opens the window and runs until quit; returns the exit
  * status (see Errors), with the message in err. The session is built whole

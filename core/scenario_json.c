@@ -1,0 +1,502 @@
+/* scenario_json.c - a scenario from JSON text or a JSON file (scenario.h).
+ *
+ * The fields come from scenario.h's table: a key is a field's JSON name,
+ * costs go under "costs", and a top-level "description" is free text. A
+ * text is applied to a copy and committed only when all of it is good.
+ * Messages quote the value as the user wrote it: cJSON keeps no text for
+ * numbers, so keep_number_text puts it back before any check runs.
+ */
+#include "scenario.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file_read.h"
+#include "quote.h"
+
+#define SCENARIO_FILE_MAX (16L * 1024 * 1024) /* larger scenario files are refused */
+
+/* A JSON value as compact JSON text, cut to one short line. A number shows
+ * as the user wrote it (see keep_number_text): cJSON would print 1e999 as
+ * null and 99999999999999999999 as 1e+20. */
+static quoted show_json(const cJSON *item)
+{
+    if (cJSON_IsNumber(item) && item->valuestring)
+        return quote_bare(item->valuestring, strlen(item->valuestring));
+    char *text = cJSON_PrintUnformatted(item);
+    quoted out = text ? quote_bare(text, strlen(text)) : quote_bare("?", 1);
+    cJSON_free(text);
+    return out;
+}
+
+/* Puts "origin: " in front of the message already in err; returns false. */
+static bool prefixed(ppf_error *err, const char *origin)
+{
+    if (!err || !origin)
+        return false;
+    char rest[PPF_ERROR_MAX];
+    memcpy(rest, err->message, sizeof rest);
+    return ppf_fail(err, "%s: %s", quote_path(origin).s, rest);
+}
+
+static const char *json_type(const cJSON *item)
+{
+    if (cJSON_IsNumber(item))
+        return "a number";
+    if (cJSON_IsString(item))
+        return "a string";
+    if (cJSON_IsArray(item))
+        return "an array";
+    if (cJSON_IsObject(item))
+        return "an object";
+    if (cJSON_IsBool(item))
+        return "a boolean";
+    return "null";
+}
+
+static bool json_cost_value(const cJSON *item, const char *path, double *out, ppf_error *err)
+{
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0)
+        return ppf_fail(err, "%s = %s: costs must be finite numbers >= 0", path, show_json(item).s);
+    *out = item->valuedouble == 0 ? 0.0 : item->valuedouble;
+    return true;
+}
+
+static bool json_cost(scenario *sc, const scenario_field *f, const cJSON *item, ppf_error *err)
+{
+    const char *path = f->path;
+    cost_list list = {0};
+    if (cJSON_IsArray(item)) {
+        int n = cJSON_GetArraySize(item);
+        if (n == 0)
+            return ppf_fail(err, "%s = []: give a number, or an array with one number per rank",
+                            path);
+        if (n > SCENARIO_MAX_RANKS)
+            return ppf_fail(err, "%s has %d values: at most %d (one per rank)", path, n,
+                            SCENARIO_MAX_RANKS);
+        list.values = ppf_malloc((size_t)n * sizeof *list.values);
+        const cJSON *v = item->child;
+        for (int k = 0; k < n; k++, v = v->next) {
+            char at[48];
+            snprintf(at, sizeof at, "%s[%d]", path, k);
+            if (!json_cost_value(v, at, &list.values[k], err)) {
+                free(list.values);
+                return false;
+            }
+        }
+        list.count = n;
+    } else if (cJSON_IsNumber(item)) {
+        list.values = ppf_malloc(sizeof *list.values);
+        if (!json_cost_value(item, path, &list.values[0], err)) {
+            free(list.values);
+            return false;
+        }
+        list.count = 1;
+    } else {
+        return ppf_fail(err,
+                        "%s = %s: must be a number >= 0 or an array of them (one per rank), not %s",
+                        path, show_json(item).s, json_type(item));
+    }
+    cost_list *c = (cost_list *)((char *)sc + f->offset);
+    cost_list_deinit(c);
+    *c = list;
+    return true;
+}
+
+/* A number or a string with a scale suffix, finite and >= minimum (> 0 when
+ * positive is set). */
+static bool json_scaled(const cJSON *item, const char *path, bool positive, double *out,
+                        ppf_error *err)
+{
+    double v = 0;
+    bool ok = false;
+    if (cJSON_IsNumber(item)) {
+        v = item->valuedouble;
+        ok = isfinite(v);
+    } else if (cJSON_IsString(item)) {
+        ok = scenario_parse_scaled(item->valuestring, strlen(item->valuestring), &v);
+    }
+    if (!ok || (positive ? !(v > 0) : v < 0))
+        return ppf_fail(err,
+                        "%s = %s: must be a finite number %s (a string may carry k, M, G, T, Ki, "
+                        "Mi, Gi, Ti and B)",
+                        path, show_json(item).s, positive ? "> 0" : ">= 0");
+    *out = v;
+    return true;
+}
+
+static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
+{
+    allreduce_cost ar = {0};
+    if (cJSON_IsNumber(item)) {
+        if (!isfinite(item->valuedouble) || item->valuedouble < 0)
+            return ppf_fail(err, "costs.allreduce = %s: a time must be a finite number >= 0",
+                            show_json(item).s);
+        ar.mode = ALLREDUCE_TIME;
+        ar.time = item->valuedouble;
+    } else if (cJSON_IsString(item)) {
+        if (!allreduce_parse(&ar, item->valuestring, err))
+            return false;
+    } else if (cJSON_IsObject(item)) {
+        static const char *keys[] = {"time", "bytes", "bandwidth", "algorithm", "latency"};
+        const cJSON *got[5] = {0};
+        for (const cJSON *c = item->child; c; c = c->next) {
+            int k = 0;
+            while (k < 5 && strcmp(c->string, keys[k]) != 0)
+                k++;
+            if (k == 5)
+                return ppf_fail(err,
+                                "costs.allreduce: unknown field %s (known: time, or bytes, "
+                                "bandwidth, algorithm, latency)",
+                                quote_string(c->string).s);
+            if (got[k])
+                return ppf_fail(err, "costs.allreduce: field \"%s\" appears twice", keys[k]);
+            got[k] = c;
+        }
+        if (got[0]) {
+            if (got[1] || got[2] || got[3] || got[4])
+                return ppf_fail(
+                    err, "costs.allreduce = %s: give either time, or bytes and bandwidth, not both",
+                    show_json(item).s);
+            if (!json_scaled(got[0], "costs.allreduce.time", false, &ar.time, err))
+                return false;
+            ar.mode = ALLREDUCE_TIME;
+        } else {
+            if (!got[1] || !got[2])
+                return ppf_fail(
+                    err, "costs.allreduce = %s: needs \"time\", or \"bytes\" and \"bandwidth\"",
+                    show_json(item).s);
+            if (!json_scaled(got[1], "costs.allreduce.bytes", false, &ar.bytes, err) ||
+                !json_scaled(got[2], "costs.allreduce.bandwidth", true, &ar.bandwidth, err))
+                return false;
+            if (got[4] && !json_scaled(got[4], "costs.allreduce.latency", false, &ar.latency, err))
+                return false;
+            ar.mode = ALLREDUCE_RING;
+            if (got[3]) {
+                const char *alg = cJSON_IsString(got[3]) ? got[3]->valuestring : "";
+                if (strcmp(alg, "tree") == 0)
+                    ar.mode = ALLREDUCE_TREE;
+                else if (strcmp(alg, "ring") != 0)
+                    return ppf_fail(err,
+                                    "costs.allreduce.algorithm = %s: must be \"ring\" or \"tree\"",
+                                    show_json(got[3]).s);
+            }
+        }
+    } else {
+        return ppf_fail(err,
+                        "costs.allreduce = %s: must be a time (number), a string TIME or "
+                        "BYTES/BANDWIDTH[/ring|tree[/LATENCY]], "
+                        "or an object, not %s",
+                        show_json(item).s, json_type(item));
+    }
+    sc->allreduce = ar;
+    return true;
+}
+
+static bool json_field(scenario *sc, const scenario_field *f, const cJSON *item, ppf_error *err)
+{
+    switch (f->type) {
+    case SCENARIO_FIELD_SCHEDULE:
+        if (!cJSON_IsString(item))
+            return ppf_fail(
+                err, "schedule = %s: must be a string (a schedule name or \"csv:PATH\"), not %s",
+                show_json(item).s, json_type(item));
+        if (!scenario_set(sc, f->flag, item->valuestring, err))
+            return false;
+        break;
+    case SCENARIO_FIELD_ALLREDUCE:
+        if (!json_allreduce(sc, item, err))
+            return false;
+        break;
+    case SCENARIO_FIELD_COST:
+        if (!json_cost(sc, f, item, err))
+            return false;
+        break;
+    case SCENARIO_FIELD_INT: {
+        double v = cJSON_IsNumber(item) ? item->valuedouble : NAN;
+        if (!(v >= f->min && v <= f->max && floor(v) == v)) {
+            if (cJSON_IsNumber(item))
+                return ppf_fail(err, "%s = %s: must be an integer from %d to %d", f->path,
+                                show_json(item).s, f->min, f->max);
+            return ppf_fail(err, "%s = %s: must be an integer from %d to %d, not %s", f->path,
+                            show_json(item).s, f->min, f->max, json_type(item));
+        }
+        *(int *)((char *)sc + f->offset) = (int)v;
+        break;
+    }
+    }
+    sc->set_mask |= 1u << f->id;
+    return true;
+}
+
+static const scenario_field *json_key_find(const char *key, bool is_cost)
+{
+    int n;
+    const scenario_field *fields = scenario_fields(&n);
+    for (int k = 0; k < n; k++)
+        if (fields[k].is_cost == is_cost && strcmp(key, fields[k].json) == 0)
+            return &fields[k];
+    return NULL;
+}
+
+static bool fail_unknown_key(const char *key, bool is_cost, ppf_error *err)
+{
+    char known[512];
+    size_t o = 0;
+    int n;
+    const scenario_field *fields = scenario_fields(&n);
+    for (int k = 0; k < n; k++)
+        if (fields[k].is_cost == is_cost)
+            o += (size_t)snprintf(known + o, sizeof known - o, o ? ", %s" : "%s", fields[k].json);
+    if (!is_cost)
+        snprintf(known + o, sizeof known - o, ", costs, description");
+    char name[QUOTE_VALUE_MAX + 8];
+    snprintf(name, sizeof name, "%s%s", is_cost ? "costs." : "", key);
+    return ppf_fail(err, "unknown field %s (known: %s)", quote_string(name).s, known);
+}
+
+static bool json_costs(scenario *sc, const cJSON *costs, unsigned *seen, ppf_error *err)
+{
+    if (!cJSON_IsObject(costs))
+        return ppf_fail(err, "costs = %s: must be an object {\"f\": ..., \"b\": ...}, not %s",
+                        show_json(costs).s, json_type(costs));
+    for (const cJSON *c = costs->child; c; c = c->next) {
+        const scenario_field *f = json_key_find(c->string, true);
+        if (!f)
+            return fail_unknown_key(c->string, true, err);
+        if (*seen & (1u << f->id))
+            return ppf_fail(err, "field \"costs.%s\" appears twice", f->json);
+        *seen |= 1u << f->id;
+        if (!json_field(sc, f, c, err))
+            return false;
+    }
+    return true;
+}
+
+static void line_column(const char *text, size_t pos, int *line, int *column)
+{
+    *line = 1;
+    size_t start = 0;
+    for (size_t k = 0; k < pos; k++)
+        if (text[k] == '\n') {
+            ++*line;
+            start = k + 1;
+        }
+    *column = (int)(pos - start) + 1;
+}
+
+/* A relative csv:PATH in a scenario file is relative to the file's folder. */
+static bool resolve_csv_path(scenario *sc, const char *file, ppf_error *err)
+{
+    const char *path = sc->schedule + 4;
+    const char *slash = strrchr(file, '/');
+    if (path[0] == '/' || !slash)
+        return true;
+    char joined[sizeof sc->schedule];
+    int n = snprintf(joined, sizeof joined, "csv:%.*s/%s", (int)(slash - file), file, path);
+    if (n < 0 || (size_t)n >= sizeof joined)
+        return ppf_fail(err,
+                        "schedule = %s: the path relative to the scenario file is too long (at "
+                        "most %zu characters)",
+                        quote_string(sc->schedule).s, sizeof joined - 1);
+    memcpy(sc->schedule, joined, (size_t)n + 1);
+    return true;
+}
+
+/* Where the first \u0000 escape inside a JSON string starts, or NULL: cJSON
+ * would end the string there, so "stages\u0000junk" would read as "stages". */
+static const char *find_nul_escape(const char *text, size_t len)
+{
+    bool in_string = false;
+    for (size_t k = 0; k < len; k++) {
+        if (!in_string) {
+            in_string = text[k] == '"';
+        } else if (text[k] == '"') {
+            in_string = false;
+        } else if (text[k] == '\\' && k + 1 < len) {
+            if (text[k + 1] == 'u' && k + 5 < len && strncmp(text + k + 2, "0000", 4) == 0)
+                return text + k;
+            k++; /* the escaped character, a quote or a backslash included */
+        }
+    }
+    return NULL;
+}
+
+/* Gives each number of a parsed document its text as written, in its
+ * valuestring (which cJSON leaves NULL for numbers and frees with the
+ * item), so that messages quote what the user wrote. Numbers come in the
+ * same order in the text as in a depth-first walk of the tree; *pos walks
+ * the text, outside strings, to the start of the next one. */
+static void keep_number_text(cJSON *item, const char *text, size_t len, size_t *pos)
+{
+    for (; item; item = item->next) {
+        if (cJSON_IsNumber(item)) {
+            bool in_string = false;
+            size_t k = *pos;
+            for (; k < len; k++) {
+                char c = text[k];
+                if (in_string) {
+                    if (c == '\\')
+                        k++;
+                    else if (c == '"')
+                        in_string = false;
+                } else if (c == '"') {
+                    in_string = true;
+                } else if (c == '-' || (c >= '0' && c <= '9')) {
+                    break;
+                }
+            }
+            size_t end = k;
+            while (end < len && strchr("+-.0123456789eE", text[end]))
+                end++;
+            char *t = ppf_malloc(end - k + 1);
+            memcpy(t, text + k, end - k);
+            t[end - k] = '\0';
+            item->valuestring = t;
+            *pos = end;
+        }
+        keep_number_text(item->child, text, len, pos);
+    }
+}
+
+/* Parses text over a copy of *sc and commits it on success. origin (may be
+ * NULL) prefixes messages; file (may be NULL) anchors relative CSV paths. */
+static bool parse_json(scenario *sc, const char *text, size_t len, const char *origin,
+                       const char *file, ppf_error *err)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        int line, col;
+        line_column(text, (size_t)(nul - text), &line, &col);
+        ppf_fail(err, "not JSON text: a NUL byte at line %d, column %d", line, col);
+        return prefixed(err, origin);
+    }
+    size_t k = 0;
+    while (k < len && strchr(" \t\r\n", text[k]))
+        k++;
+    if (k == len) {
+        ppf_fail(err, "empty: expected a JSON object {\"schedule\": ..., \"stages\": ...}");
+        return prefixed(err, origin);
+    }
+    /* cJSON reads a terminated copy: the caller's text need not end in NUL. */
+    char *copy = ppf_malloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, true);
+    scenario tmp;
+    scenario_copy(&tmp, sc);
+    bool ok = false;
+    if (!root) {
+        size_t pos = end && end >= copy && end <= copy + len ? (size_t)(end - copy) : 0;
+        int line, col;
+        line_column(copy, pos, &line, &col);
+        if (pos >= len)
+            ppf_fail(err, "malformed JSON at line %d, column %d: unexpected end of text", line,
+                     col);
+        else
+            ppf_fail(err, "malformed JSON at line %d, column %d, near %s", line, col,
+                     quote_value(copy + pos, len - pos > 16 ? 16 : len - pos).s);
+        goto done;
+    }
+    if (!cJSON_IsObject(root)) {
+        ppf_fail(err, "the top level must be a JSON object {\"schedule\": ..., ...}, not %s",
+                 json_type(root));
+        goto done;
+    }
+    const char *nul_escape = find_nul_escape(copy, len);
+    if (nul_escape) {
+        int line, col;
+        line_column(copy, (size_t)(nul_escape - copy), &line, &col);
+        ppf_fail(err,
+                 "a string holds \\u0000 (a NUL character) at line %d, column %d: keys and "
+                 "values may not",
+                 line, col);
+        goto done;
+    }
+    size_t number_pos = 0;
+    keep_number_text(root, copy, len, &number_pos);
+    unsigned seen = 0;
+    bool seen_costs = false, seen_description = false;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (strcmp(c->string, "costs") == 0) {
+            if (seen_costs) {
+                ppf_fail(err, "field \"costs\" appears twice");
+                goto done;
+            }
+            seen_costs = true;
+            if (!json_costs(&tmp, c, &seen, err))
+                goto done;
+        } else if (strcmp(c->string, "description") == 0) {
+            if (seen_description) {
+                ppf_fail(err, "field \"description\" appears twice");
+                goto done;
+            }
+            seen_description = true;
+            if (!cJSON_IsString(c)) {
+                ppf_fail(err, "description = %s: must be a string, not %s", show_json(c).s,
+                         json_type(c));
+                goto done;
+            }
+        } else {
+            const scenario_field *f = json_key_find(c->string, false);
+            if (!f) {
+                fail_unknown_key(c->string, false, err);
+                goto done;
+            }
+            if (seen & (1u << f->id)) {
+                ppf_fail(err, "field \"%s\" appears twice", f->json);
+                goto done;
+            }
+            seen |= 1u << f->id;
+            if (!json_field(&tmp, f, c, err))
+                goto done;
+        }
+    }
+    if (file && (seen & (1u << FIELD_SCHEDULE)) && strncmp(tmp.schedule, "csv:", 4) == 0 &&
+        !resolve_csv_path(&tmp, file, err))
+        goto done;
+    ok = true;
+done:
+    cJSON_Delete(root);
+    free(copy);
+    if (!ok) {
+        scenario_deinit(&tmp);
+        return prefixed(err, origin);
+    }
+    scenario_deinit(sc);
+    *sc = tmp;
+    return true;
+}
+
+bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err)
+{
+    return parse_json(sc, text, len, NULL, NULL, err);
+}
+
+bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
+{
+    file_text ft;
+    switch (file_read_path(&ft, path, SCENARIO_FILE_MAX, false)) {
+    case FILE_READ_OK:
+        break;
+    case FILE_READ_CANNOT_OPEN:
+    case FILE_READ_NOT_REGULAR:
+        return ppf_fail(err, "%s: cannot open: %s", quote_path(path).s, strerror(ft.errno_value));
+    case FILE_READ_DIRECTORY:
+        return ppf_fail(err, "%s: is a directory, not a scenario file", quote_path(path).s);
+    case FILE_READ_TOO_BIG:
+        return ppf_fail(err, "%s: larger than %ld MiB: not a scenario file", quote_path(path).s,
+                        SCENARIO_FILE_MAX >> 20);
+    case FILE_READ_ERROR:
+        return ppf_fail(err, "%s: cannot read: %s", quote_path(path).s, strerror(ft.errno_value));
+    }
+    bool ok = parse_json(sc, ft.text, ft.len, path, path, err);
+    if (ok)
+        snprintf(sc->source, sizeof sc->source, "%s", path);
+    file_text_deinit(&ft);
+    return ok;
+}

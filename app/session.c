@@ -50,9 +50,8 @@ bool session_build_scene(session *s, ppf_error *err)
         .d_model = (float)s->sc.d_model,
         .d_hidden = (float)s->sc.d_hidden,
         .batch = (float)s->sc.batch,
-        /* A zero gap is asked for: negative means none in scene_desc. */
-        .stage_gap = s->sc.stage_gap > 0 ? (float)s->sc.stage_gap : -1,
-        .replica_gap = s->sc.replica_gap > 0 ? (float)s->sc.replica_gap : -1,
+        .stage_gap = (float)s->sc.stage_gap,
+        .replica_gap = (float)s->sc.replica_gap,
     };
     scene_init(&s->scene, &d, &s->tl);
     s->has_scene = true;

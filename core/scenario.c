@@ -66,10 +66,10 @@ static const scenario_field fields[FIELD_COUNT] = {
      "3D picture: gap between data-parallel replicas, where all-reduces flash (default "
      "{default})",
      false},
-    {FIELD_F, "f", "f", "costs.f", "COST", COST_FIELD(f), 0, 0, 1, NULL,
+    {FIELD_F, "f", "f", "costs.f", "COST", COST_FIELD(f), 0, 0, TIMELINE_DEFAULT_F, NULL,
      "forward time per rank: one value, or a comma list with one per rank (default {default})",
      true},
-    {FIELD_B, "b", "b", "costs.b", "COST", COST_FIELD(b), 0, 0, 2, NULL,
+    {FIELD_B, "b", "b", "costs.b", "COST", COST_FIELD(b), 0, 0, TIMELINE_DEFAULT_B, NULL,
      "full backward time (default {default}, or i + w when both are given)", true},
     {FIELD_I, "i", "i", "costs.i", "COST", COST_FIELD(i), 0, 0, 0, NULL,
      "backward-for-inputs time (default b/2, or b - w)", true},

@@ -11,9 +11,21 @@
 
 /* ---- layout -------------------------------------------------------------- */
 
-static float or_default(float v, float def)
+scene_desc scene_desc_defaults(void)
 {
-    return v > 0 ? v : v < 0 ? 0 : def;
+    return (scene_desc){
+        .layers_per_stage = SCENE_DEFAULT_LAYERS_PER_STAGE,
+        .d_model = SCENE_DEFAULT_D_MODEL,
+        .d_hidden = SCENE_DEFAULT_D_HIDDEN,
+        .batch = SCENE_DEFAULT_BATCH,
+        .stage_gap = SCENE_DEFAULT_STAGE_GAP,
+        .replica_gap = SCENE_DEFAULT_REPLICA_GAP,
+    };
+}
+
+static float positive_or(float v, float def)
+{
+    return v > 0 ? v : def;
 }
 
 int scene_layer_stage(const scene *s, int layer)
@@ -70,21 +82,14 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
         .replicas = tl->dp > 0 ? tl->dp : 1,
         .ranks = p->ranks,
         .layers_per_stage = K,
-        .d_model = or_default(desc->d_model, SCENE_DEFAULT_D_MODEL),
-        .d_hidden = or_default(desc->d_hidden, SCENE_DEFAULT_D_HIDDEN),
-        .batch = or_default(desc->batch, SCENE_DEFAULT_BATCH),
-        .stage_gap = or_default(desc->stage_gap, SCENE_DEFAULT_STAGE_GAP),
-        .replica_gap = or_default(desc->replica_gap, SCENE_DEFAULT_REPLICA_GAP),
+        .d_model = positive_or(desc->d_model, SCENE_DEFAULT_D_MODEL),
+        .d_hidden = positive_or(desc->d_hidden, SCENE_DEFAULT_D_HIDDEN),
+        .batch = positive_or(desc->batch, SCENE_DEFAULT_BATCH),
+        .stage_gap = desc->stage_gap > 0 ? desc->stage_gap : 0,
+        .replica_gap = desc->replica_gap > 0 ? desc->replica_gap : 0,
         .flash_min = desc->flash_min > 0 ? desc->flash_min : (float)(tl->makespan / 120),
         .stage_rank = p->stage_rank,
     };
-    /* Sizes must stay positive to draw anything. */
-    if (s->d_model <= 0)
-        s->d_model = SCENE_DEFAULT_D_MODEL;
-    if (s->d_hidden <= 0)
-        s->d_hidden = SCENE_DEFAULT_D_HIDDEN;
-    if (s->batch <= 0)
-        s->batch = SCENE_DEFAULT_BATCH;
 
     const int S = s->stages;
     timeline_cells_init(&s->cells, tl);

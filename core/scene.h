@@ -85,16 +85,21 @@ enum {
     SCENE_DEFAULT_REPLICA_GAP = 16,
 };
 
-/* Sizes of the picture; zero fields take the SCENE_DEFAULT_* sizes. */
+/* Sizes of the picture. Start from scene_desc_defaults(); a size at or
+ * below zero takes its default (nothing can be drawn without it), a gap
+ * below zero is no gap. */
 typedef struct scene_desc {
     int layers_per_stage; /* K layers drawn per stage (virtual stages included) */
     float d_model;        /* z extent of a residual face */
     float d_hidden;       /* x extent of a layer */
     float batch;          /* y extent of a replica's band */
-    float stage_gap;      /* x gap between stages; negative = none */
-    float replica_gap;    /* y gap between replicas; negative = none */
-    float flash_min;      /* shortest visible flash, timeline units [makespan / 120] */
+    float stage_gap;      /* x gap between stages; 0 = none */
+    float replica_gap;    /* y gap between replicas; 0 = none */
+    float flash_min;      /* shortest visible flash, timeline units; 0: makespan / 120 */
 } scene_desc;
+
+/* The SCENE_DEFAULT_* sizes. */
+scene_desc scene_desc_defaults(void);
 
 typedef enum scene_kind {
     SCENE_WEIGHT1 = 0, /* per layer: W1, the first matmul's weight */

@@ -14,7 +14,8 @@ void timeline_costs_init(timeline_costs *c, int ranks)
     assert(ranks >= 1);
     *c = (timeline_costs){ .ranks = ranks, .dp = 1 };
     double **lists[] = { &c->f, &c->b, &c->i, &c->w, &c->fb, &c->p2p };
-    const double defaults[] = { 1.0, 2.0, 1.0, 1.0, 3.0, 0.0 };
+    const double f = TIMELINE_DEFAULT_F, b = TIMELINE_DEFAULT_B;
+    const double defaults[] = { f, b, b / 2, b / 2, f + b, 0.0 };
     for (int k = 0; k < 6; k++) {
         *lists[k] = ppf_malloc(sizeof(double) * (size_t)ranks);
         for (int r = 0; r < ranks; r++)

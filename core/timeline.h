@@ -82,8 +82,13 @@ typedef struct timeline_costs {
     int dp;                           /* D >= 1 */
 } timeline_costs;
 
-/* Allocates per-rank arrays filled with the defaults (F=1, B=2, I=W=1,
- * F&B=3, p2p=0, no all-reduce time, D=1). */
+/* The textbook's costs, and the scenario's defaults (scenario.c's field
+ * table reads them): a backward costs twice a forward. */
+#define TIMELINE_DEFAULT_F 1.0
+#define TIMELINE_DEFAULT_B 2.0
+
+/* Allocates per-rank arrays filled with the defaults (F, B as above, I = W =
+ * B/2, F&B = F + B, p2p = 0, no all-reduce time, D = 1). */
 void timeline_costs_init(timeline_costs *c, int ranks);
 void timeline_costs_deinit(timeline_costs *c);
 

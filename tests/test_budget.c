@@ -110,7 +110,9 @@ static void test_scene_count_matches_scene(void **state)
     timeline tl;
     assert_true(timeline_simulate(&tl, &p, &c, &err));
     scene s;
-    scene_init(&s, &(scene_desc){.layers_per_stage = K}, &tl);
+    scene_desc d = scene_desc_defaults();
+    d.layers_per_stage = K;
+    scene_init(&s, &d, &tl);
     int64_t sum = 0;
     for (int k = 0; k < SCENE_KIND_COUNT; k++)
         sum += scene_kind_count(&s, (scene_kind)k) * scene_kind_copies(&s, (scene_kind)k);

@@ -50,7 +50,9 @@ static void run_init(run *x, run_opts o)
         x->c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = o.allreduce};
     if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
         fail_msg("simulate: %s", err.message);
-    scene_init(&x->sc, &(scene_desc){.layers_per_stage = o.K}, &x->tl);
+    scene_desc d = scene_desc_defaults();
+    d.layers_per_stage = o.K;
+    scene_init(&x->sc, &d, &x->tl);
     scene_state_init(&x->st, &x->sc);
 }
 

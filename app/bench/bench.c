@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "error.h"
 #include "program.h"
 #include "schedules.h"
@@ -22,9 +23,7 @@ enum { SCHEDULE_P = 64, SCHEDULE_M = 2048, BIG_P = 256, BIG_M = 16384 };
 
 double bench_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    return clock_now_seconds() * 1e3;
 }
 
 static int compare_double(const void *a, const void *b)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "encoder.h"
 #include "offscreen.h"
 #include "palette.h"
@@ -31,13 +32,6 @@ typedef struct pipeline {
     encoder *enc;
     int stride;
 } pipeline;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int64_t recorder_frame_count(double span, int fps, double speed)
 {
@@ -126,7 +120,7 @@ static void print_progress(pipeline *p, double started)
     pthread_mutex_lock(&p->lock);
     const int64_t done = p->done;
     pthread_mutex_unlock(&p->lock);
-    const double elapsed = now_seconds() - started;
+    const double elapsed = clock_now_seconds() - started;
     const double fps = elapsed > 0 ? (double)done / elapsed : 0;
     if (fps > 0 && done < p->total)
         fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld  %.1f fps  %.1f s left",
@@ -176,7 +170,7 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
     recorder_status status = RECORDER_FAILED;
     uint32_t colors[256];
     int color_count = 0;
-    const double started = now_seconds();
+    const double started = clock_now_seconds();
 
     if (!offscreen_init(&o, s, d->show.width, d->show.height, err))
         return RECORDER_FAILED;
@@ -238,9 +232,9 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
         }
         if (stop_requested(d))
             ok = false;
-        if (d->progress && now_seconds() - last_progress > 0.25) {
+        if (d->progress && clock_now_seconds() - last_progress > 0.25) {
             print_progress(&p, started);
-            last_progress = now_seconds();
+            last_progress = clock_now_seconds();
         }
     }
     if (ok) {
@@ -277,6 +271,6 @@ out:
     encoder_abort(&enc);
     readback_deinit(&rb);
     offscreen_deinit(&o);
-    r->seconds = now_seconds() - started;
+    r->seconds = clock_now_seconds() - started;
     return status;
 }

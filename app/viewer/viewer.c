@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "exit_status.h"
 #include "frame.h"
 #include "input.h"
@@ -37,13 +38,6 @@ typedef struct viewer {
     int script_next; /* the next event to replay */
     int wait_frames;
 } viewer;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ---- applying commands ------------------------------------------------------ */
 
@@ -76,7 +70,7 @@ static frame_layout input_layout(void *user)
 
 static void input_flush(void *user)
 {
-    apply_queue(user, now_seconds());
+    apply_queue(user, clock_now_seconds());
 }
 
 static void window_resized(void *user, int fb_w, int fb_h)
@@ -132,7 +126,7 @@ static bool script_step(viewer *v)
             v->wait_frames = 1;
             break;
         case VIEWER_SCRIPT_PRINT:
-            apply_queue(v, now_seconds()); /* the state after the events above */
+            apply_queue(v, clock_now_seconds()); /* the state after the events above */
             viewer_state_print(&v->st, v->win.win_w, v->win.win_h, stdout);
             break;
         case VIEWER_SCRIPT_QUIT:
@@ -187,7 +181,7 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
         goto done;
     viewer_state_place_timeline(&v->st);
     v->st.cam = session_camera(s, o->show.camera, v->st.fb_w, v->st.fb_h, v->st.split);
-    double clock = now_seconds();
+    double clock = clock_now_seconds();
     viewer_state_set_time(&v->st, o->time, clock);
 
     bool script_done = !o->script;
@@ -196,7 +190,7 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
         window_wait_events(&v->win, animating);
         if (!script_done && v->wait_frames == 0 && !script_step(v))
             script_done = true;
-        clock = now_seconds();
+        clock = clock_now_seconds();
         /* Input acts on the timeline as the last frame laid it out, resized. */
         viewer_state_place_timeline(&v->st);
         apply_queue(v, clock);

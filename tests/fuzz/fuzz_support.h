@@ -77,7 +77,7 @@ enum {
 typedef struct fuzz_view {
     int layers_per_stage; /* 0 = the scene's default */
     float d_model, d_hidden, batch;
-    float stage_gap, replica_gap; /* negative = none */
+    float stage_gap, replica_gap; /* 0 = none */
     int report_width;             /* passed as is: report_gantt clamps it */
     bool colour;
     unsigned pick; /* varies the caption's rank and buffer sizes */

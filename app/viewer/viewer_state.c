@@ -227,7 +227,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         v->cam_moving = false;
     /* DejaVu Sans has no pause sign: the word says it. */
     snprintf(status, n, "%s ×%.2g", v->playing ? "▶" : "paused",
-             v->speed / (v->s->tl.makespan / SESSION_PLAY_SECONDS));
+             v->speed / session_default_speed(v->s));
     return (frame_view){
         .t = v->t,
         .theme = v->theme,

@@ -52,13 +52,6 @@ static void expect_bad_input(const child_result *r, const char *names)
         fail_msg("expected no output on stdout, got %zu bytes", r->out_len);
 }
 
-/* Writes text as the file `name` in the scratch directory; its path into path. */
-static void write_file(const char *name, const char *text, char *path, size_t size)
-{
-    scratch_join(path, size, scratch, name);
-    scratch_write(path, text);
-}
-
 /* ---- formats ---- */
 
 static void test_table(void **state)
@@ -126,7 +119,7 @@ static void test_csv_format(void **state)
 
     /* what ppflow writes, ppflow reads */
     char path[300], spec[320];
-    write_file("round.csv", r.out, path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "round.csv", r.out);
     snprintf(spec, sizeof spec, "csv:%s", path);
     child_result back = RUN("schedule", "--schedule", spec, "--format", "csv");
     expect_success(&back);
@@ -277,24 +270,24 @@ static void test_bad_files(void **state)
     (void)state;
     char path[300], spec[320];
 
-    write_file("malformed.json", "{\"stages\": 4,", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "malformed.json", "{\"stages\": 4,");
     child_result r = RUN("schedule", path);
     expect_bad_input(&r, "malformed.json");
     child_result_deinit(&r);
 
-    write_file("unknown.json", "{\"stages\": 4, \"bogus\": 1}", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "unknown.json", "{\"stages\": 4, \"bogus\": 1}");
     r = RUN("schedule", path);
     expect_bad_input(&r, "bogus");
     child_result_deinit(&r);
 
-    write_file("malformed.csv", "0F0,0Q0\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "malformed.csv", "0F0,0Q0\n");
     snprintf(spec, sizeof spec, "csv:%s", path);
     r = RUN("schedule", "--schedule", spec);
     expect_bad_input(&r, "0Q0");
     child_result_deinit(&r);
 
     /* backward before forward on a 1-rank program: it cannot finish */
-    write_file("deadlock.csv", "0B0,0F0\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "deadlock.csv", "0B0,0F0\n");
     snprintf(spec, sizeof spec, "csv:%s", path);
     r = RUN("schedule", "--schedule", spec);
     expect_bad_input(&r, "deadlock");
@@ -360,7 +353,7 @@ static void test_output_not_created_on_error(void **state)
 
     /* an existing file keeps its content when the run fails */
     char old[300];
-    write_file("keep.txt", "old content\n", old, sizeof old);
+    scratch_put(old, sizeof old, scratch, "keep.txt", "old content\n");
     child_result r = RUN("schedule", "-o", old, "--microbatches", "-3");
     child_expect_status(&r, 2);
     child_result_deinit(&r);
@@ -483,7 +476,7 @@ static void test_output_drops_setuid(void **state)
 {
     (void)state;
     char path[300];
-    write_file("tool", "#!/bin/sh\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "tool", "#!/bin/sh\n");
     assert_int_equal(chmod(path, 06755), 0);
     child_result r = RUN("schedule", "--format", "csv", "-o", path);
     expect_success(&r);
@@ -504,7 +497,7 @@ static void test_output_replaces_symlink(void **state)
 {
     (void)state;
     char target[300], link[300], dangling[300], nowhere[300];
-    write_file("target.txt", "the link's target\n", target, sizeof target);
+    scratch_put(target, sizeof target, scratch, "target.txt", "the link's target\n");
     scratch_join(link, sizeof link, scratch, "out.csv");
     scratch_join(dangling, sizeof dangling, scratch, "dangling.csv");
     scratch_join(nowhere, sizeof nowhere, scratch, "nowhere.txt");
@@ -539,7 +532,7 @@ static void test_output_read_only(void **state)
 {
     (void)state;
     char path[300];
-    write_file("locked.json", "old content\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "locked.json", "old content\n");
     assert_int_equal(chmod(path, 0444), 0);
     child_result r = RUN("schedule", "--format", "json", "-o", path);
     expect_bad_input(&r, path);

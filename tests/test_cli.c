@@ -4,63 +4,36 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <cmocka.h>
 
 #include "scenario.h"
-#include "support/child.h"
-#include "support/scratch.h"
+#include "support/ppflow_run.h"
 
-#ifndef PPFLOW_EXE
-#error "PPFLOW_EXE must name the ppflow program"
-#endif
-
-/* A scratch directory per test run, removed at the end. */
+/* A scratch directory per test run, emptied before each test and removed
+ * at the end. */
 static char scratch[256];
 
-static void scratch_path(char *buf, size_t size, const char *name)
-{
-    snprintf(buf, size, "%s/%s", scratch, name);
-}
+#define RUN(...) PPFLOW_RUN(scratch, __VA_ARGS__)
 
-/* Runs PPFLOW_EXE with the arguments (NULL-terminated), standard input from
- * /dev/null and both outputs captured in files in the scratch directory. */
+/* Runs PPFLOW_EXE with the arguments (NULL-terminated) built at run time. */
 static child_result run_args(const char *const *args)
 {
     return child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch});
 }
 
-#define RUN(...) run_args((const char *const[]){__VA_ARGS__, NULL})
-
-/* Seconds a child may take where a hang is the bug being tested (a FIFO
- * with no reader) or where it must reach a state (a temporary appears, it
- * exits after a signal): bounded, so that no test can hang. */
-#define CHILD_TIMEOUT 20.0
-
-/* run_args with a time limit. */
-static child_result run_bounded(const char *const *args, const char *what)
-{
-    const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
-    return child_wait_bounded(child_start(&d), &d, CHILD_TIMEOUT, what);
-}
-
-#define RUN_BOUNDED(what, ...) run_bounded((const char *const[]){__VA_ARGS__, NULL}, what)
+/* RUN with a time limit, for a run where a hang is the bug (`what`). */
+#define RUN_BOUNDED(what, ...)                                                                     \
+    child_run_bounded(                                                                             \
+        &(child_desc){.exe = PPFLOW_EXE, .args = CHILD_ARGS(__VA_ARGS__), .capture_dir = scratch}, \
+        CHILD_TIMEOUT, what)
 
 /* Exit 0, nothing on stderr. */
 static void expect_success(const child_result *r)
@@ -73,20 +46,10 @@ static void expect_success(const child_result *r)
  * "ppflow: " and contains `names`. */
 static void expect_bad_input(const child_result *r, const char *names)
 {
-    if (r->status != 2)
-        fail_msg("expected status 2, got %d; stderr: %s", r->status, r->err);
+    child_expect_status(r, 2);
     child_expect_one_line(r, "ppflow: ", names);
     if (r->out_len != 0)
         fail_msg("expected no output on stdout, got %zu bytes", r->out_len);
-}
-
-static void write_file(const char *name, const char *text, char *path, size_t size)
-{
-    scratch_path(path, size, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
 }
 
 /* ---- formats ---- */
@@ -156,7 +119,7 @@ static void test_csv_format(void **state)
 
     /* what ppflow writes, ppflow reads */
     char path[300], spec[320];
-    write_file("round.csv", r.out, path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "round.csv", r.out);
     snprintf(spec, sizeof spec, "csv:%s", path);
     child_result back = RUN("schedule", "--schedule", spec, "--format", "csv");
     expect_success(&back);
@@ -225,7 +188,7 @@ static void test_render_still(void **state)
 {
     (void)state;
     char png[512];
-    scratch_path(png, sizeof png, "still.png");
+    scratch_join(png, sizeof png, scratch, "still.png");
     child_result r =
         RUN("render", "--still", "3.5", "--size", "320x180", "--theme", "light", "-o", png);
     expect_success(&r);
@@ -307,30 +270,30 @@ static void test_bad_files(void **state)
     (void)state;
     char path[300], spec[320];
 
-    write_file("malformed.json", "{\"stages\": 4,", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "malformed.json", "{\"stages\": 4,");
     child_result r = RUN("schedule", path);
     expect_bad_input(&r, "malformed.json");
     child_result_deinit(&r);
 
-    write_file("unknown.json", "{\"stages\": 4, \"bogus\": 1}", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "unknown.json", "{\"stages\": 4, \"bogus\": 1}");
     r = RUN("schedule", path);
     expect_bad_input(&r, "bogus");
     child_result_deinit(&r);
 
-    write_file("malformed.csv", "0F0,0Q0\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "malformed.csv", "0F0,0Q0\n");
     snprintf(spec, sizeof spec, "csv:%s", path);
     r = RUN("schedule", "--schedule", spec);
     expect_bad_input(&r, "0Q0");
     child_result_deinit(&r);
 
     /* backward before forward on a 1-rank program: it cannot finish */
-    write_file("deadlock.csv", "0B0,0F0\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "deadlock.csv", "0B0,0F0\n");
     snprintf(spec, sizeof spec, "csv:%s", path);
     r = RUN("schedule", "--schedule", spec);
     expect_bad_input(&r, "deadlock");
     child_result_deinit(&r);
 
-    scratch_path(path, sizeof path, "missing.json");
+    scratch_join(path, sizeof path, scratch, "missing.json");
     r = RUN("schedule", path);
     expect_bad_input(&r, "missing.json");
     child_result_deinit(&r);
@@ -342,7 +305,7 @@ static void test_output_file_is_written_whole(void **state)
 {
     (void)state;
     char path[300];
-    scratch_path(path, sizeof path, "out.json");
+    scratch_join(path, sizeof path, scratch, "out.json");
     child_result r = RUN("schedule", "--format", "json", "-o", path);
     expect_success(&r);
     assert_int_equal(r.out_len, 0);
@@ -371,7 +334,7 @@ static void test_output_not_created_on_error(void **state)
 {
     (void)state;
     char path[300];
-    scratch_path(path, sizeof path, "never.json");
+    scratch_join(path, sizeof path, scratch, "never.json");
     static const char *const bad[][4] = {
         {"--stages", "0"},
         {"--bogus", "1"},
@@ -382,37 +345,30 @@ static void test_output_not_created_on_error(void **state)
         for (int k = 0; k < 4 && bad[c][k]; k++)
             args[5 + k] = bad[c][k];
         child_result r = run_args(args);
-        assert_int_equal(r.status, 2);
+        child_expect_status(&r, 2);
         assert_int_equal(child_count_lines(r.err), 1);
         child_result_deinit(&r);
-        assert_false(scratch_exists(path));
-        assert_int_equal(child_count_other_files(scratch, NULL), 0);
+        child_expect_untouched(scratch, "never.json", NULL);
     }
 
     /* an existing file keeps its content when the run fails */
     char old[300];
-    write_file("keep.txt", "old content\n", old, sizeof old);
+    scratch_put(old, sizeof old, scratch, "keep.txt", "old content\n");
     child_result r = RUN("schedule", "-o", old, "--microbatches", "-3");
-    assert_int_equal(r.status, 2);
+    child_expect_status(&r, 2);
     child_result_deinit(&r);
-    size_t len;
-    char *kept = child_read_file(old, &len);
-    assert_string_equal(kept, "old content\n");
-    free(kept);
-    unlink(old);
-    assert_int_equal(child_count_other_files(scratch, NULL), 0);
+    child_expect_untouched(scratch, "keep.txt", "old content\n");
 }
 
 static void test_output_into_missing_directory(void **state)
 {
     (void)state;
     char path[300];
-    scratch_path(path, sizeof path, "no/such/dir/out.json");
+    scratch_join(path, sizeof path, scratch, "no/such/dir/out.json");
     child_result r = RUN("schedule", "--format", "json", "-o", path);
     expect_bad_input(&r, path);
     child_result_deinit(&r);
-    assert_false(scratch_exists(path));
-    assert_int_equal(child_count_other_files(scratch, NULL), 0);
+    child_expect_untouched(scratch, "no/such/dir/out.json", NULL);
 }
 
 /* `render --still` into a missing folder is bad input found before EGL
@@ -421,16 +377,16 @@ static void test_still_into_missing_directory(void **state)
 {
     (void)state;
     char path[300];
-    scratch_path(path, sizeof path, "missing_dir/x.png");
-    const double start = child_seconds();
+    scratch_join(path, sizeof path, scratch, "missing_dir/x.png");
+    const double start = now_seconds();
     child_result r =
         RUN_BOUNDED("--still into a missing folder", "render", "--still", "1", "-o", path);
-    const double took = child_seconds() - start;
+    const double took = now_seconds() - start;
     expect_bad_input(&r, path);
     child_result_deinit(&r);
     print_message("--still into a missing folder: refused in %.3f s\n", took);
     assert_true(took < 5.0);
-    assert_int_equal(child_count_other_files(scratch, NULL), 0);
+    child_expect_untouched(scratch, "missing_dir/x.png", NULL);
 }
 
 /* SIGINT or SIGTERM while `schedule -o` writes a big trace (a second or
@@ -440,45 +396,21 @@ static void test_still_into_missing_directory(void **state)
 static void interrupt_schedule(int sig, bool existing_target)
 {
     char path[300];
-    scratch_path(path, sizeof path, "big.json");
+    scratch_join(path, sizeof path, scratch, "big.json");
     if (existing_target)
-        write_file("big.json", "old content\n", path, sizeof path);
-    const char *const args[] = {"schedule", "--stages", "64",           "--microbatches",
-                                "20000",    "--format", "chrome-trace", "-o",
-                                path,       NULL};
-    const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
+        scratch_write(path, "old content\n");
+    const child_desc d = {.exe = PPFLOW_EXE,
+                          .args = CHILD_ARGS("schedule", "--stages", "64", "--microbatches",
+                                             "20000", "--format", "chrome-trace", "-o", path),
+                          .capture_dir = scratch};
     const pid_t pid = child_start(&d);
-
-    const double start = child_seconds();
-    bool started = false;
-    while (!(started = child_has_written_entry(scratch, ".big.json.tmp.")) && !child_has_exited(pid) &&
-           child_seconds() - start < CHILD_TIMEOUT)
-        child_sleep_ms(2);
-    if (!started) {
-        kill(pid, SIGKILL);
-        child_result r = child_wait(pid, &d);
-        fail_msg("no temporary with data appeared (status %d); stderr: %s", r.status, r.err);
-    }
-    assert_int_equal(kill(pid, sig), 0);
-    const double sent = child_seconds();
-    child_result r = child_wait_bounded(pid, &d, CHILD_TIMEOUT, "schedule -o after a signal");
-    print_message("signal %d: stopped %.3f s after it was sent\n", sig, child_seconds() - sent);
-    if (r.status != 130)
-        fail_msg("expected status 130, got %d (signal %d); stderr: %s", r.status, r.signal, r.err);
+    child_await_entry(pid, &d, scratch, ".big.json.tmp.", CHILD_TIMEOUT, NULL, 0);
+    child_result r = child_stop(pid, &d, sig, CHILD_TIMEOUT);
+    child_expect_status(&r, 130);
     child_expect_one_line(&r, "ppflow: ", path);
     assert_non_null(strstr(r.err, "interrupted"));
     child_result_deinit(&r);
-    if (existing_target) {
-        size_t len;
-        char *kept = child_read_file(path, &len);
-        assert_non_null(kept);
-        assert_string_equal(kept, "old content\n");
-        free(kept);
-        assert_int_equal(child_count_other_files(scratch, "big.json"), 0);
-    } else {
-        assert_false(scratch_exists(path));
-        assert_int_equal(child_count_other_files(scratch, NULL), 0);
-    }
+    child_expect_untouched(scratch, "big.json", existing_target ? "old content\n" : NULL);
 }
 
 static void test_schedule_sigint(void **state)
@@ -500,8 +432,8 @@ static void test_output_fifo(void **state)
 {
     (void)state;
     char fifo[300], link[300];
-    scratch_path(fifo, sizeof fifo, "p");
-    scratch_path(link, sizeof link, "out.json");
+    scratch_join(fifo, sizeof fifo, scratch, "p");
+    scratch_join(link, sizeof link, scratch, "out.json");
     assert_int_equal(mkfifo(fifo, 0644), 0);
     assert_int_equal(symlink("p", link), 0);
 
@@ -544,7 +476,7 @@ static void test_output_drops_setuid(void **state)
 {
     (void)state;
     char path[300];
-    write_file("tool", "#!/bin/sh\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "tool", "#!/bin/sh\n");
     assert_int_equal(chmod(path, 06755), 0);
     child_result r = RUN("schedule", "--format", "csv", "-o", path);
     expect_success(&r);
@@ -565,10 +497,10 @@ static void test_output_replaces_symlink(void **state)
 {
     (void)state;
     char target[300], link[300], dangling[300], nowhere[300];
-    write_file("target.txt", "the link's target\n", target, sizeof target);
-    scratch_path(link, sizeof link, "out.csv");
-    scratch_path(dangling, sizeof dangling, "dangling.csv");
-    scratch_path(nowhere, sizeof nowhere, "nowhere.txt");
+    scratch_put(target, sizeof target, scratch, "target.txt", "the link's target\n");
+    scratch_join(link, sizeof link, scratch, "out.csv");
+    scratch_join(dangling, sizeof dangling, scratch, "dangling.csv");
+    scratch_join(nowhere, sizeof nowhere, scratch, "nowhere.txt");
     assert_int_equal(symlink("target.txt", link), 0);
     assert_int_equal(symlink("nowhere.txt", dangling), 0);
 
@@ -583,14 +515,10 @@ static void test_output_replaces_symlink(void **state)
         if (!S_ISREG(st.st_mode))
             fail_msg("%s is not a regular file after the write (mode %o)", links[k],
                      (unsigned)st.st_mode);
-        char *written = child_read_file(links[k], NULL);
-        assert_string_equal(written, direct.out);
-        free(written);
+        child_expect_file(links[k], direct.out);
     }
     child_result_deinit(&direct);
-    char *kept = child_read_file(target, NULL);
-    assert_string_equal(kept, "the link's target\n");
-    free(kept);
+    child_expect_file(target, "the link's target\n");
     assert_false(scratch_exists(nowhere));
     assert_int_equal(scratch_count(scratch, (const char *const[]){CHILD_STDOUT_NAME,
                                                                   CHILD_STDERR_NAME, "target.txt",
@@ -604,15 +532,13 @@ static void test_output_read_only(void **state)
 {
     (void)state;
     char path[300];
-    write_file("locked.json", "old content\n", path, sizeof path);
+    scratch_put(path, sizeof path, scratch, "locked.json", "old content\n");
     assert_int_equal(chmod(path, 0444), 0);
     child_result r = RUN("schedule", "--format", "json", "-o", path);
     expect_bad_input(&r, path);
     assert_non_null(strstr(r.err, "read-only"));
     child_result_deinit(&r);
-    char *kept = child_read_file(path, NULL);
-    assert_string_equal(kept, "old content\n");
-    free(kept);
+    child_expect_file(path, "old content\n");
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0444);
@@ -643,7 +569,7 @@ static void test_full_disk(void **state)
     if (!scratch_exists("/dev/full"))
         skip();
     child_result r = RUN("schedule", "--format", "json", "-o", "/dev/full");
-    assert_int_equal(r.status, 1);
+    child_expect_status(&r, 1);
     assert_int_equal(child_count_lines(r.err), 1);
     assert_non_null(strstr(r.err, "/dev/full"));
     child_result_deinit(&r);
@@ -651,24 +577,7 @@ static void test_full_disk(void **state)
 
 static int setup(void **state)
 {
-    (void)state;
-    return scratch_init(scratch, sizeof scratch, "ppflow_test_cli") ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    scratch_deinit(scratch);
-    return 0;
-}
-
-/* Each test starts with an empty scratch directory, so that counting its
- * files finds only what the test's runs left there. */
-static int before_each(void **state)
-{
-    (void)state;
-    scratch_empty(scratch);
-    return 0;
+    return scratch_setup(state, scratch, sizeof scratch, "ppflow_test_cli");
 }
 
 int main(void)
@@ -676,27 +585,27 @@ int main(void)
     /* COLUMNS from the caller's shell must not change the Gantt width. */
     unsetenv("COLUMNS");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_table, before_each),
-        cmocka_unit_test_setup(test_gantt, before_each),
-        cmocka_unit_test_setup(test_json_format, before_each),
-        cmocka_unit_test_setup(test_csv_format, before_each),
-        cmocka_unit_test_setup(test_chrome_trace_format, before_each),
-        cmocka_unit_test_setup(test_no_command_and_help, before_each),
-        cmocka_unit_test_setup(test_render_still, before_each),
-        cmocka_unit_test_setup(test_bad_flags, before_each),
-        cmocka_unit_test_setup(test_bad_files, before_each),
-        cmocka_unit_test_setup(test_output_file_is_written_whole, before_each),
-        cmocka_unit_test_setup(test_output_not_created_on_error, before_each),
-        cmocka_unit_test_setup(test_output_into_missing_directory, before_each),
-        cmocka_unit_test_setup(test_still_into_missing_directory, before_each),
-        cmocka_unit_test_setup(test_schedule_sigint, before_each),
-        cmocka_unit_test_setup(test_schedule_sigterm, before_each),
-        cmocka_unit_test_setup(test_output_fifo, before_each),
-        cmocka_unit_test_setup(test_output_drops_setuid, before_each),
-        cmocka_unit_test_setup(test_output_replaces_symlink, before_each),
-        cmocka_unit_test_setup(test_output_read_only, before_each),
-        cmocka_unit_test_setup(test_output_dev_stdout, before_each),
-        cmocka_unit_test_setup(test_full_disk, before_each),
+        cmocka_unit_test_setup(test_table, scratch_before_each),
+        cmocka_unit_test_setup(test_gantt, scratch_before_each),
+        cmocka_unit_test_setup(test_json_format, scratch_before_each),
+        cmocka_unit_test_setup(test_csv_format, scratch_before_each),
+        cmocka_unit_test_setup(test_chrome_trace_format, scratch_before_each),
+        cmocka_unit_test_setup(test_no_command_and_help, scratch_before_each),
+        cmocka_unit_test_setup(test_render_still, scratch_before_each),
+        cmocka_unit_test_setup(test_bad_flags, scratch_before_each),
+        cmocka_unit_test_setup(test_bad_files, scratch_before_each),
+        cmocka_unit_test_setup(test_output_file_is_written_whole, scratch_before_each),
+        cmocka_unit_test_setup(test_output_not_created_on_error, scratch_before_each),
+        cmocka_unit_test_setup(test_output_into_missing_directory, scratch_before_each),
+        cmocka_unit_test_setup(test_still_into_missing_directory, scratch_before_each),
+        cmocka_unit_test_setup(test_schedule_sigint, scratch_before_each),
+        cmocka_unit_test_setup(test_schedule_sigterm, scratch_before_each),
+        cmocka_unit_test_setup(test_output_fifo, scratch_before_each),
+        cmocka_unit_test_setup(test_output_drops_setuid, scratch_before_each),
+        cmocka_unit_test_setup(test_output_replaces_symlink, scratch_before_each),
+        cmocka_unit_test_setup(test_output_read_only, scratch_before_each),
+        cmocka_unit_test_setup(test_output_dev_stdout, scratch_before_each),
+        cmocka_unit_test_setup(test_full_disk, scratch_before_each),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

@@ -4,17 +4,14 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "options.h"
+#include "support/check.h"
 
 typedef struct request {
     bool quiet;
@@ -126,34 +123,41 @@ static const option_set with_pair = {rows, ROWS, (1u << ROWS) - 1, "test"};
 
 static const request defaults = {.mode = "fast", .count = 3, .time = 0.5, .colour = 2};
 
-/* Parses the words (argv[0] = "test"); the message in err. */
-static bool parse(const option_set *s, request *q, option_args *args, ppf_error *err, ...)
+/* Parses argv[0] = "test" and the words in ap, up to a NULL, into *q from
+ * the defaults; the message in err. */
+static bool parse_words(const option_set *s, request *q, option_args *args, ppf_error *err,
+                        va_list ap)
 {
     char *argv[32] = {"test"};
     int argc = 1;
-    va_list ap;
-    va_start(ap, err);
     for (char *w; (w = va_arg(ap, char *)) != NULL && argc < 32;)
         argv[argc++] = w;
-    va_end(ap);
     *q = defaults;
     return options_parse(s, argc, argv, q, args, err);
 }
 
-/* The parse fails with exactly this message. */
+/* parse_words of the words given, NULL-terminated. */
+static bool parse(const option_set *s, request *q, option_args *args, ppf_error *err, ...)
+{
+    va_list ap;
+    va_start(ap, err);
+    const bool ok = parse_words(s, q, args, err, ap);
+    va_end(ap);
+    return ok;
+}
+
+/* The parse of the words given (NULL-terminated), every row allowed, fails
+ * with exactly this message. */
 static void expect_message(const char *want, ...)
 {
-    char *argv[32] = {"test"};
-    int argc = 1;
-    va_list ap;
-    va_start(ap, want);
-    for (char *w; (w = va_arg(ap, char *)) != NULL && argc < 32;)
-        argv[argc++] = w;
-    va_end(ap);
-    request q = defaults;
+    request q;
     option_args args;
     ppf_error err = {{0}};
-    if (options_parse(&with_pair, argc, argv, &q, &args, &err))
+    va_list ap;
+    va_start(ap, want);
+    const bool ok = parse_words(&with_pair, &q, &args, &err, ap);
+    va_end(ap);
+    if (ok)
         fail_msg("expected \"%s\", the parse succeeded", want);
     if (strcmp(err.message, want) != 0)
         fail_msg("expected \"%s\"\n     got \"%s\"", want, err.message);
@@ -174,7 +178,8 @@ static void test_values_go_into_their_fields(void **state)
     assert_string_equal(q.out, "a.txt");
     assert_string_equal(q.mode, "slow");
     assert_int_equal(q.count, 7);
-    assert_true(q.time == 1000 && q.speed == 2.5);
+    assert_same_double(q.time, 1000);
+    assert_same_double(q.speed, 2.5);
     assert_int_equal(q.colour, 1);
     assert_int_equal(q.pair[0], 4);
     assert_int_equal(q.pair[1], 5);

@@ -1,23 +1,10 @@
 /* Tests of quote.h: what each form escapes, where it cuts, and that no
  * form lets a control character through. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include "error.h"
 #include "quote.h"
-
-/* No byte below 0x20, no DEL, no UTF-8 C1 control. */
-static void check_printable(const char *s)
-{
-    for (const unsigned char *u = (const unsigned char *)s; *u; u++)
-        if (*u < 0x20 || *u == 0x7F || (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F))
-            fail_msg("control byte 0x%02X in \"%s\"", *u, s);
-}
+#include "support/check.h"
 
 static void test_value_is_quoted_and_escaped(void **state)
 {
@@ -61,7 +48,7 @@ static void test_value_is_cut_after_its_limit(void **state)
     memset(text, '\x01', sizeof text - 1);
     q = quote_path(text);
     assert_int_equal(strlen(q.s), QUOTE_PATH_MAX * 4 + 3);
-    check_printable(q.s);
+    assert_printable(q.s);
 }
 
 static void test_ascii_escapes_all_but_printable_ascii(void **state)
@@ -86,7 +73,7 @@ static void test_ascii_escapes_all_but_printable_ascii(void **state)
     memset(text, 'a', 89);
     assert_int_equal(quote_ascii(out, sizeof out, text, sizeof text), 93);
     assert_memory_equal(out + 89, "\\x01", 5);
-    check_printable(out);
+    assert_printable(out);
 }
 
 static void test_message_escapes_only_controls(void **state)

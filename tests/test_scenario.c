@@ -4,50 +4,24 @@
 #endif
 
 #include <dirent.h>
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <cmocka.h>
 
 #include "scenario.h"
+#include "support/check.h"
+#include "support/scratch.h"
 #include "timeline.h"
 
 #ifndef PPFLOW_SOURCE_DIR
 #define PPFLOW_SOURCE_DIR "."
 #endif
 
-/* Doubles compared to 1e-12 relative, both values printed on failure. */
-#define assert_near(a, b)                                                                          \
-    do {                                                                                           \
-        double a_ = (a), b_ = (b);                                                                 \
-        if (!(fabs(a_ - b_) <= 1e-12 * fmax(1.0, fmax(fabs(a_), fabs(b_)))))                       \
-            print_message("%s = %.17g, expected %s = %.17g\n", #a, a_, #b, b_);                    \
-        assert_true(fabs(a_ - b_) <= 1e-12 * fmax(1.0, fmax(fabs(a_), fabs(b_))));                 \
-    } while (0)
+/* Doubles are compared to 1e-12 relative (assert_near_rel). */
+#define REL 1e-12
 
-/* The message contains every one of the given pieces (NULL-terminated), is
- * one line and is printable. */
-static void check_message_(const ppf_error *err, const char *const *pieces)
-{
-    for (const char *const *p = pieces; *p; p++) {
-        if (!strstr(err->message, *p))
-            print_message("message: %s\nlacks:   %s\n", err->message, *p);
-        assert_non_null(strstr(err->message, *p));
-    }
-    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++) {
-        if (*c < 0x20 || *c == 0x7F)
-            print_message("message has control byte 0x%02X: %s\n", *c, err->message);
-        assert_true(*c >= 0x20 && *c != 0x7F);
-    }
-}
-#define check_message(err, ...) check_message_((err), (const char *const[]){__VA_ARGS__, NULL})
+/* A scratch directory for the scenario and CSV files the tests read. */
+static char scratch[256];
 
 /* Sets a field expecting success. */
 static void set_ok(scenario *sc, const char *field, const char *value)
@@ -120,18 +94,6 @@ static void assert_zeroed(const void *p, size_t size)
         assert_int_equal(b[k], 0);
 }
 
-/* Writes text into a new temporary file; returns its path in buf. */
-static void write_temp(char *buf, size_t size, const char *suffix_hint, const char *text)
-{
-    snprintf(buf, size, "/tmp/ppflow_test_%s_XXXXXX", suffix_hint);
-    int fd = mkstemp(buf);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* ---- defaults and the field table ---------------------------------------- */
 
 static void test_default(void **state)
@@ -162,14 +124,18 @@ static void test_default(void **state)
 static void test_field_table(void **state)
 {
     (void)state;
-    static const char *flags[FIELD_COUNT] = {
-        "schedule", "stages",    "microbatches", "virtual",   "dp",          "layers-per-stage",
-        "d-model",  "d-hidden",  "batch",        "stage-gap", "replica-gap", "f",
-        "b",        "i",         "w",            "fb",        "p2p",         "allreduce"};
-    static const char *keys[FIELD_COUNT] = {
-        "schedule", "stages",    "microbatches", "virtual",   "dp",          "layers_per_stage",
-        "d_model",  "d_hidden",  "batch",        "stage_gap", "replica_gap", "f",
-        "b",        "i",         "w",            "fb",        "p2p",         "allreduce"};
+    static const char *flags[FIELD_COUNT] = {"schedule",  "stages",      "microbatches",
+                                             "virtual",   "dp",          "layers-per-stage",
+                                             "d-model",   "d-hidden",    "batch",
+                                             "stage-gap", "replica-gap", "f",
+                                             "b",         "i",           "w",
+                                             "fb",        "p2p",         "allreduce"};
+    static const char *keys[FIELD_COUNT] = {"schedule",  "stages",      "microbatches",
+                                            "virtual",   "dp",          "layers_per_stage",
+                                            "d_model",   "d_hidden",    "batch",
+                                            "stage_gap", "replica_gap", "f",
+                                            "b",         "i",           "w",
+                                            "fb",        "p2p",         "allreduce"};
     int n = 0;
     const scenario_field *t = scenario_fields(&n);
     assert_int_equal(n, FIELD_COUNT);
@@ -236,7 +202,7 @@ static void test_copy_is_deep(void **state)
     scenario_copy(&copy, &sc);
     assert_ptr_not_equal(copy.b.values, sc.b.values);
     sc.b.values[0] = 9;
-    assert_true(copy.b.values[0] == 1);
+    assert_same_double(copy.b.values[0], 1);
     scenario_deinit(&sc);
     assert_int_equal(copy.b.count, 4);
     scenario_deinit(&copy);
@@ -303,7 +269,7 @@ static void test_set_integers_bad(void **state)
         char expect[128];
         snprintf(expect, sizeof expect, "%s = \"%s\": must be an integer", cases[k].path,
                  cases[k].value);
-        check_message(&err, expect, cases[k].range);
+        assert_message(&err, expect, cases[k].range);
     }
     ppf_error err;
     set_bad("microbatches", "0", &err);
@@ -335,15 +301,15 @@ static void test_set_schedule(void **state)
         err.message, "schedule = \"gpip\": unknown schedule (known: gpipe, 1f1b, interleaved-1f1b, "
                      "looped-bfs, zb-h1, interleaved-zb, zbv, dualpipev, csv:PATH)");
     set_bad("schedule", "", &err);
-    check_message(&err, "schedule = \"\"", "unknown schedule");
+    assert_message(&err, "schedule = \"\"", "unknown schedule");
     set_bad("schedule", "csv:", &err);
-    check_message(&err, "schedule = \"csv:\"", "path");
+    assert_message(&err, "schedule = \"csv:\"", "path");
     char long_path[400];
     memset(long_path, 'a', sizeof long_path - 1);
     long_path[sizeof long_path - 1] = '\0';
     memcpy(long_path, "csv:", 4);
     set_bad("schedule", long_path, &err);
-    check_message(&err, "schedule = \"csv:aaa", "...", "too long", "255");
+    assert_message(&err, "schedule = \"csv:aaa", "...", "too long", "255");
 }
 
 static void test_set_costs(void **state)
@@ -353,20 +319,20 @@ static void test_set_costs(void **state)
     scenario_init(&sc);
     set_ok(&sc, "f", "1.5");
     assert_int_equal(sc.f.count, 1);
-    assert_near(sc.f.values[0], 1.5);
+    assert_near_rel(sc.f.values[0], 1.5, REL);
     set_ok(&sc, "b", "1,2,3,4.25");
     assert_int_equal(sc.b.count, 4);
-    assert_near(sc.b.values[3], 4.25);
+    assert_near_rel(sc.b.values[3], 4.25, REL);
     set_ok(&sc, "b", " 2 , 3 ");
     assert_int_equal(sc.b.count, 2);
-    assert_near(sc.b.values[1], 3);
+    assert_near_rel(sc.b.values[1], 3, REL);
     set_ok(&sc, "i", "0");
     set_ok(&sc, "w", "1e-3");
-    assert_near(sc.w.values[0], 1e-3);
+    assert_near_rel(sc.w.values[0], 1e-3, REL);
     set_ok(&sc, "fb", "2.5");
     set_ok(&sc, "p2p", "0.05");
     set_ok(&sc, "costs.p2p", "0.1");
-    assert_near(sc.p2p.values[0], 0.1);
+    assert_near_rel(sc.p2p.values[0], 0.1, REL);
     assert_int_equal(sc.set_mask, (1u << FIELD_F) | (1u << FIELD_B) | (1u << FIELD_I) |
                                       (1u << FIELD_W) | (1u << FIELD_FB) | (1u << FIELD_P2P));
     scenario_deinit(&sc);
@@ -375,23 +341,23 @@ static void test_set_costs(void **state)
     set_bad("b", "-1", &err);
     assert_string_equal(err.message, "costs.b = \"-1\": costs must be finite numbers >= 0");
     set_bad("f", "nan", &err);
-    check_message(&err, "costs.f = \"nan\"", "finite numbers >= 0");
+    assert_message(&err, "costs.f = \"nan\"", "finite numbers >= 0");
     set_bad("f", "inf", &err);
-    check_message(&err, "costs.f = \"inf\"", "finite");
+    assert_message(&err, "costs.f = \"inf\"", "finite");
     set_bad("f", "1e999", &err);
-    check_message(&err, "costs.f = \"1e999\"", "finite");
+    assert_message(&err, "costs.f = \"1e999\"", "finite");
     set_bad("w", "", &err);
-    check_message(&err, "costs.w = \"\"", "finite numbers >= 0");
+    assert_message(&err, "costs.w = \"\"", "finite numbers >= 0");
     set_bad("i", "1,,2", &err);
-    check_message(&err, "costs.i = \"1,,2\"", "item 2 is empty");
+    assert_message(&err, "costs.i = \"1,,2\"", "item 2 is empty");
     set_bad("fb", "1,x,2", &err);
-    check_message(&err, "costs.fb = \"1,x,2\"", "item 2 is \"x\"");
+    assert_message(&err, "costs.fb = \"1,x,2\"", "item 2 is \"x\"");
     set_bad("p2p", "1,2,", &err);
-    check_message(&err, "costs.p2p = \"1,2,\"", "item 3 is empty");
+    assert_message(&err, "costs.p2p = \"1,2,\"", "item 3 is empty");
     set_bad("p2p", "0x10", &err);
-    check_message(&err, "costs.p2p = \"0x10\"");
+    assert_message(&err, "costs.p2p = \"0x10\"");
     set_bad("f", "1 2", &err);
-    check_message(&err, "costs.f = \"1 2\"");
+    assert_message(&err, "costs.f = \"1 2\"");
 }
 
 static void test_cost_list_parse(void **state)
@@ -401,8 +367,8 @@ static void test_cost_list_parse(void **state)
     ppf_error err = {0};
     assert_true(cost_list_parse(&c, "costs.f", "3,4", &err));
     assert_int_equal(c.count, 2);
-    assert_near(c.values[0], 3);
-    assert_near(c.values[1], 4);
+    assert_near_rel(c.values[0], 3, REL);
+    assert_near_rel(c.values[1], 4, REL);
     cost_list_deinit(&c);
     assert_int_equal(c.count, 0);
     assert_null(c.values);
@@ -411,7 +377,7 @@ static void test_cost_list_parse(void **state)
     assert_false(cost_list_parse(&c, "costs.f", "-0.5", &err));
     assert_int_equal(c.count, 0);
     assert_null(c.values);
-    check_message(&err, "costs.f = \"-0.5\"");
+    assert_message(&err, "costs.f = \"-0.5\"");
 
     /* More values than there can be ranks. */
     size_t n = 5000;
@@ -422,7 +388,7 @@ static void test_cost_list_parse(void **state)
     }
     text[2 * n - 1] = '\0';
     assert_false(cost_list_parse(&c, "costs.b", text, &err));
-    check_message(&err, "costs.b", "5000 values", "4096");
+    assert_message(&err, "costs.b", "5000 values", "4096");
     assert_true(strlen(err.message) < 300);
     free(text);
 }
@@ -432,7 +398,7 @@ static void test_set_unknown_field(void **state)
     (void)state;
     ppf_error err;
     set_bad("ranks", "4", &err);
-    check_message(&err, "unknown field \"ranks\"", "stages", "layers-per-stage", "allreduce");
+    assert_message(&err, "unknown field \"ranks\"", "stages", "layers-per-stage", "allreduce");
 }
 
 /* Odd values stay one printable line, escaped and cut. */
@@ -441,23 +407,23 @@ static void test_message_one_line(void **state)
     (void)state;
     ppf_error err;
     set_bad("stages", "4\nrm -rf /\x1b[31m", &err);
-    check_message(&err, "stages = \"4\\x0Arm -rf /\\x1B[31m\"");
+    assert_message(&err, "stages = \"4\\x0Arm -rf /\\x1B[31m\"");
     set_bad("schedule", "\"quoted\" \\ back", &err);
-    check_message(&err, "schedule = \"\\\"quoted\\\" \\\\ back\"");
+    assert_message(&err, "schedule = \"\\\"quoted\\\" \\\\ back\"");
     set_bad("schedule", "gpipe\xff\xfe", &err);
-    check_message(&err, "\\xFF\\xFE");
+    assert_message(&err, "\\xFF\\xFE");
     set_bad("schedule", "caf\xc3\xa9", &err); /* valid UTF-8 is kept */
-    check_message(&err, "caf\xc3\xa9");
+    assert_message(&err, "caf\xc3\xa9");
     set_bad("schedule",
             "a\xe2\x80\xa8"
             "b",
             &err); /* U+2028 LINE SEPARATOR is not */
-    check_message(&err, "a\\xE2\\x80\\xA8b");
+    assert_message(&err, "a\\xE2\\x80\\xA8b");
     char big[2000];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     set_bad("microbatches", big, &err);
-    check_message(&err, "microbatches = \"xxx", "...\"", "from 1 to 1000000");
+    assert_message(&err, "microbatches = \"xxx", "...\"", "from 1 to 1000000");
     assert_true(strlen(err.message) < 200);
 }
 
@@ -470,41 +436,41 @@ static void test_allreduce_parse(void **state)
     ppf_error err = {0};
     assert_true(allreduce_parse(&ar, "4", &err));
     assert_int_equal(ar.mode, ALLREDUCE_TIME);
-    assert_near(ar.time, 4);
+    assert_near_rel(ar.time, 4, REL);
     assert_true(allreduce_parse(&ar, "4.5", &err));
     assert_int_equal(ar.mode, ALLREDUCE_TIME);
-    assert_near(ar.time, 4.5);
+    assert_near_rel(ar.time, 4.5, REL);
     assert_true(allreduce_parse(&ar, "none", &err));
     assert_int_equal(ar.mode, ALLREDUCE_NONE);
 
     assert_true(allreduce_parse(&ar, "1.5GB/100GB/ring/5e-6", &err));
     assert_int_equal(ar.mode, ALLREDUCE_RING);
-    assert_near(ar.bytes, 1.5e9);
-    assert_near(ar.bandwidth, 1e11);
-    assert_near(ar.latency, 5e-6);
+    assert_near_rel(ar.bytes, 1.5e9, REL);
+    assert_near_rel(ar.bandwidth, 1e11, REL);
+    assert_near_rel(ar.latency, 5e-6, REL);
 
     assert_true(allreduce_parse(&ar, "1GiB/10Gi/tree", &err));
     assert_int_equal(ar.mode, ALLREDUCE_TREE);
-    assert_near(ar.bytes, 1073741824.0);
-    assert_near(ar.bandwidth, 10 * 1073741824.0);
-    assert_near(ar.latency, 0);
+    assert_near_rel(ar.bytes, 1073741824.0, REL);
+    assert_near_rel(ar.bandwidth, 10 * 1073741824.0, REL);
+    assert_near_rel(ar.latency, 0, REL);
 
     assert_true(allreduce_parse(&ar, "64KiB/1k", &err));
     assert_int_equal(ar.mode, ALLREDUCE_RING);
-    assert_near(ar.bytes, 65536);
-    assert_near(ar.bandwidth, 1000);
+    assert_near_rel(ar.bytes, 65536, REL);
+    assert_near_rel(ar.bandwidth, 1000, REL);
     assert_true(allreduce_parse(&ar, "2K/3M", &err));
-    assert_near(ar.bytes, 2000);
-    assert_near(ar.bandwidth, 3e6);
+    assert_near_rel(ar.bytes, 2000, REL);
+    assert_near_rel(ar.bandwidth, 3e6, REL);
     assert_true(allreduce_parse(&ar, "1TiB/2T/ring/1Mi", &err));
-    assert_near(ar.bytes, 1099511627776.0);
-    assert_near(ar.bandwidth, 2e12);
-    assert_near(ar.latency, 1048576);
+    assert_near_rel(ar.bytes, 1099511627776.0, REL);
+    assert_near_rel(ar.bandwidth, 2e12, REL);
+    assert_near_rel(ar.latency, 1048576, REL);
     assert_true(allreduce_parse(&ar, "100B/0.5", &err));
-    assert_near(ar.bytes, 100);
-    assert_near(ar.bandwidth, 0.5);
+    assert_near_rel(ar.bytes, 100, REL);
+    assert_near_rel(ar.bandwidth, 0.5, REL);
     assert_true(allreduce_parse(&ar, "0/1", &err));
-    assert_near(ar.bytes, 0);
+    assert_near_rel(ar.bytes, 0, REL);
 
     static const struct {
         const char *text, *piece;
@@ -539,7 +505,7 @@ static void test_allreduce_parse(void **state)
         assert_memory_equal(&ar, &before, sizeof ar);
         char expect[64];
         snprintf(expect, sizeof expect, "costs.allreduce = \"%s\"", bad[k].text);
-        check_message(&err, expect, bad[k].piece);
+        assert_message(&err, expect, bad[k].piece);
     }
 
     scenario sc;
@@ -549,7 +515,7 @@ static void test_allreduce_parse(void **state)
     assert_int_equal(sc.set_mask, 1u << FIELD_ALLREDUCE);
     scenario_deinit(&sc);
     set_bad("allreduce", "1G/0", &err);
-    check_message(&err, "costs.allreduce = \"1G/0\"", "> 0");
+    assert_message(&err, "costs.allreduce = \"1G/0\"", "> 0");
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -567,16 +533,17 @@ static void test_json_overrides(void **state)
     assert_int_equal(sc.set_mask, (1u << FIELD_MICROBATCHES) | (1u << FIELD_DP));
     assert_string_equal(sc.source, "built-in default");
 
-    parse_ok(&sc,
-             "{\n"
-             "  \"description\": \"every field\",\n"
-             "  \"schedule\": \"interleaved-1f1b\",\n"
-             "  \"stages\": 2, \"microbatches\": 4, \"virtual\": 2, \"dp\": 8,\n"
-             "  \"layers_per_stage\": 3,\n"
-             "  \"d_model\": 4, \"d_hidden\": 6, \"batch\": 30, \"stage_gap\": 0, \"replica_gap\": 5,\n"
-             "  \"costs\": {\"f\": 1.25, \"b\": [2, 2.5], \"i\": 1, \"w\": [1, 1.5], \"fb\": 3,\n"
-             "            \"p2p\": 0.05, \"allreduce\": 4}\n"
-             "}\n");
+    parse_ok(
+        &sc,
+        "{\n"
+        "  \"description\": \"every field\",\n"
+        "  \"schedule\": \"interleaved-1f1b\",\n"
+        "  \"stages\": 2, \"microbatches\": 4, \"virtual\": 2, \"dp\": 8,\n"
+        "  \"layers_per_stage\": 3,\n"
+        "  \"d_model\": 4, \"d_hidden\": 6, \"batch\": 30, \"stage_gap\": 0, \"replica_gap\": 5,\n"
+        "  \"costs\": {\"f\": 1.25, \"b\": [2, 2.5], \"i\": 1, \"w\": [1, 1.5], \"fb\": 3,\n"
+        "            \"p2p\": 0.05, \"allreduce\": 4}\n"
+        "}\n");
     assert_string_equal(sc.schedule, "interleaved-1f1b");
     assert_int_equal(sc.stages, 2);
     assert_int_equal(sc.microbatches, 4);
@@ -589,20 +556,20 @@ static void test_json_overrides(void **state)
     assert_int_equal(sc.stage_gap, 0);
     assert_int_equal(sc.replica_gap, 5);
     assert_int_equal(sc.f.count, 1);
-    assert_near(sc.f.values[0], 1.25);
+    assert_near_rel(sc.f.values[0], 1.25, REL);
     assert_int_equal(sc.b.count, 2);
-    assert_near(sc.b.values[1], 2.5);
+    assert_near_rel(sc.b.values[1], 2.5, REL);
     assert_int_equal(sc.w.count, 2);
-    assert_near(sc.w.values[1], 1.5);
-    assert_near(sc.p2p.values[0], 0.05);
+    assert_near_rel(sc.w.values[1], 1.5, REL);
+    assert_near_rel(sc.p2p.values[0], 0.05, REL);
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
-    assert_near(sc.allreduce.time, 4);
+    assert_near_rel(sc.allreduce.time, 4, REL);
     assert_int_equal(sc.set_mask, (1u << FIELD_COUNT) - 1);
 
     /* A flag after the file overrides it. */
     set_ok(&sc, "b", "3");
     assert_int_equal(sc.b.count, 1);
-    assert_near(sc.b.values[0], 3);
+    assert_near_rel(sc.b.values[0], 3, REL);
     scenario_deinit(&sc);
 
     /* Text need not be NUL-terminated. */
@@ -612,7 +579,7 @@ static void test_json_overrides(void **state)
     assert_true(scenario_parse_json(&sc, text, 13, &err));
     assert_int_equal(sc.stages, 2);
     assert_false(scenario_parse_json(&sc, text, strlen(text), &err));
-    check_message(&err, "malformed JSON at line 1, column 14");
+    assert_message(&err, "malformed JSON at line 1, column 14");
     scenario_deinit(&sc);
 }
 
@@ -623,25 +590,25 @@ static void test_json_allreduce_forms(void **state)
     scenario_init(&sc);
     parse_ok(&sc, "{\"costs\": {\"allreduce\": 2.5}}");
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
-    assert_near(sc.allreduce.time, 2.5);
+    assert_near_rel(sc.allreduce.time, 2.5, REL);
     parse_ok(&sc, "{\"costs\": {\"allreduce\": \"1GB/100GB/tree/1e-6\"}}");
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_TREE);
-    assert_near(sc.allreduce.bytes, 1e9);
-    assert_near(sc.allreduce.latency, 1e-6);
+    assert_near_rel(sc.allreduce.bytes, 1e9, REL);
+    assert_near_rel(sc.allreduce.latency, 1e-6, REL);
     parse_ok(&sc, "{\"costs\": {\"allreduce\": {\"time\": 3}}}");
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
-    assert_near(sc.allreduce.time, 3);
+    assert_near_rel(sc.allreduce.time, 3, REL);
     parse_ok(&sc, "{\"costs\": {\"allreduce\": {\"bytes\": 2e9, \"bandwidth\": \"50GB\"}}}");
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_RING);
-    assert_near(sc.allreduce.bytes, 2e9);
-    assert_near(sc.allreduce.bandwidth, 5e10);
-    assert_near(sc.allreduce.latency, 0);
+    assert_near_rel(sc.allreduce.bytes, 2e9, REL);
+    assert_near_rel(sc.allreduce.bandwidth, 5e10, REL);
+    assert_near_rel(sc.allreduce.latency, 0, REL);
     parse_ok(&sc, "{\"costs\": {\"allreduce\": {\"bytes\": \"1GiB\", \"bandwidth\": 1e10, "
                   "\"algorithm\": \"tree\","
                   " \"latency\": 5e-6}}}");
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_TREE);
-    assert_near(sc.allreduce.bytes, 1073741824.0);
-    assert_near(sc.allreduce.latency, 5e-6);
+    assert_near_rel(sc.allreduce.bytes, 1073741824.0, REL);
+    assert_near_rel(sc.allreduce.latency, 5e-6, REL);
     parse_ok(
         &sc,
         "{\"costs\": {\"allreduce\": {\"bytes\": 1, \"bandwidth\": 1, \"algorithm\": \"ring\"}}}");
@@ -654,24 +621,24 @@ static void test_json_malformed(void **state)
     (void)state;
     ppf_error err;
     parse_bad("{\n  \"stages\": 4,\n  \"microbatches\": ]\n}", &err);
-    check_message(&err, "malformed JSON at line 3, column 19");
+    assert_message(&err, "malformed JSON at line 3, column 19");
     parse_bad("{\"stages\": 4", &err);
-    check_message(&err, "malformed JSON", "line 1", "end of text");
+    assert_message(&err, "malformed JSON", "line 1", "end of text");
     parse_bad("{} x", &err);
-    check_message(&err, "malformed JSON at line 1, column 4");
+    assert_message(&err, "malformed JSON at line 1, column 4");
     parse_bad("", &err);
-    check_message(&err, "empty");
+    assert_message(&err, "empty");
     parse_bad(" \n ", &err);
-    check_message(&err, "empty");
+    assert_message(&err, "empty");
     parse_bad("{\"stages\": 4,}", &err);
-    check_message(&err, "malformed JSON");
+    assert_message(&err, "malformed JSON");
     parse_bad("{\"schedule\": \"1f1b\n\x01\"", &err);
-    check_message(&err, "malformed JSON");
+    assert_message(&err, "malformed JSON");
 
     scenario sc;
     scenario_init(&sc);
     assert_false(scenario_parse_json(&sc, "{\"stages\":\0 4}", 14, &err));
-    check_message(&err, "NUL byte at line 1, column 11");
+    assert_message(&err, "NUL byte at line 1, column 11");
     scenario_deinit(&sc);
 }
 
@@ -680,30 +647,31 @@ static void test_json_structure(void **state)
     (void)state;
     ppf_error err;
     parse_bad("[1, 2]", &err);
-    check_message(&err, "top level must be a JSON object", "an array");
+    assert_message(&err, "top level must be a JSON object", "an array");
     parse_bad("4", &err);
-    check_message(&err, "top level must be a JSON object", "a number");
+    assert_message(&err, "top level must be a JSON object", "a number");
     parse_bad("{\"stagse\": 4}", &err);
-    check_message(&err, "unknown field \"stagse\"", "known: schedule, stages", "layers_per_stage",
-                  "costs", "description");
+    assert_message(&err, "unknown field \"stagse\"", "known: schedule, stages", "layers_per_stage",
+                   "costs", "description");
     parse_bad("{\"f\": 1}", &err);
-    check_message(&err, "unknown field \"f\"");
+    assert_message(&err, "unknown field \"f\"");
     parse_bad("{\"layers-per-stage\": 1}", &err);
-    check_message(&err, "unknown field \"layers-per-stage\"");
+    assert_message(&err, "unknown field \"layers-per-stage\"");
     parse_bad("{\"costs\": {\"forward\": 1}}", &err);
-    check_message(&err, "unknown field \"costs.forward\"", "known: f, b, i, w, fb, p2p, allreduce");
+    assert_message(&err, "unknown field \"costs.forward\"",
+                   "known: f, b, i, w, fb, p2p, allreduce");
     parse_bad("{\"costs\": {\"stages\": 1}}", &err);
-    check_message(&err, "unknown field \"costs.stages\"");
+    assert_message(&err, "unknown field \"costs.stages\"");
     parse_bad("{\"stages\": 4, \"stages\": 5}", &err);
-    check_message(&err, "\"stages\" appears twice");
+    assert_message(&err, "\"stages\" appears twice");
     parse_bad("{\"costs\": {\"f\": 1, \"f\": 2}}", &err);
-    check_message(&err, "\"costs.f\" appears twice");
+    assert_message(&err, "\"costs.f\" appears twice");
     parse_bad("{\"costs\": {}, \"costs\": {}}", &err);
-    check_message(&err, "\"costs\" appears twice");
+    assert_message(&err, "\"costs\" appears twice");
     parse_bad("{\"description\": \"a\", \"description\": \"b\"}", &err);
-    check_message(&err, "\"description\" appears twice");
+    assert_message(&err, "\"description\" appears twice");
     parse_bad("{\"costs\": {\"allreduce\": {\"time\": 1, \"time\": 2}}}", &err);
-    check_message(&err, "costs.allreduce", "\"time\" appears twice");
+    assert_message(&err, "costs.allreduce", "\"time\" appears twice");
 }
 
 static void test_json_types(void **state)
@@ -722,8 +690,7 @@ static void test_json_types(void **state)
         {"{\"stages\": 1e999}", "stages = 1e999: must be an integer", ""},
         {"{\"dp\": 99999999999999999999}", "dp = 99999999999999999999: must be", ""},
         {"{\"costs\": {\"f\": [1, 2, -1E+999]}}", "costs.f[2] = -1E+999: costs must be", ""},
-        {"{\"costs\": {\"allreduce\": {\"time\": 1e400}}}", "costs.allreduce.time = 1e400",
-         ""},
+        {"{\"costs\": {\"allreduce\": {\"time\": 1e400}}}", "costs.allreduce.time = 1e400", ""},
         /* cJSON would end a string at \u0000: "stages\u0000x" would read as "stages". */
         {"{\"stages\\u0000x\": 4}", "\\u0000 (a NUL character) at line 1, column 9", ""},
         {"{\"schedule\": \"gpipe\\u0000\"}", "\\u0000 (a NUL character)", ""},
@@ -766,7 +733,7 @@ static void test_json_types(void **state)
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         ppf_error err;
         parse_bad(bad[k].json, &err);
-        check_message(&err, bad[k].piece1, bad[k].piece2);
+        assert_message(&err, bad[k].piece1, bad[k].piece2);
     }
 }
 
@@ -782,7 +749,7 @@ static void test_json_atomic(void **state)
     assert_false(parse(&sc, "{\"stages\": 8, \"costs\": {\"f\": [5], \"b\": -1}}", &err));
     assert_memory_equal(&sc, &before, sizeof sc);
     assert_int_equal(sc.f.count, 4);
-    assert_near(sc.f.values[3], 4);
+    assert_near_rel(sc.f.values[3], 4, REL);
     scenario_deinit(&sc);
 }
 
@@ -791,8 +758,9 @@ static void test_json_atomic(void **state)
 static void test_load_file(void **state)
 {
     (void)state;
-    char path[64];
-    write_temp(path, sizeof path, "scenario", "{\"schedule\": \"gpipe\", \"microbatches\": 6}");
+    char path[300];
+    scratch_put(path, sizeof path, scratch, "scenario.json",
+                "{\"schedule\": \"gpipe\", \"microbatches\": 6}");
     scenario sc;
     scenario_init(&sc);
     ppf_error err = {0};
@@ -800,26 +768,23 @@ static void test_load_file(void **state)
     assert_string_equal(sc.schedule, "gpipe");
     assert_int_equal(sc.microbatches, 6);
     assert_string_equal(sc.source, path);
-    unlink(path);
 
     /* Messages from a file start with its path. */
-    write_temp(path, sizeof path, "scenario", "{\n\"costs\": {\"f\": [1, 2, -1]}\n}");
+    scratch_put(path, sizeof path, scratch, "costs.json", "{\n\"costs\": {\"f\": [1, 2, -1]}\n}");
     assert_false(scenario_load_file(&sc, path, &err));
-    char expect[128];
+    char expect[400];
     snprintf(expect, sizeof expect, "%s: costs.f[2] = -1: costs must be finite numbers >= 0", path);
     assert_string_equal(err.message, expect);
-    unlink(path);
 
-    write_temp(path, sizeof path, "scenario", "{\n\n   oops");
+    scratch_put(path, sizeof path, scratch, "oops.json", "{\n\n   oops");
     assert_false(scenario_load_file(&sc, path, &err));
     snprintf(expect, sizeof expect, "%s: malformed JSON at line 3, column ", path);
-    check_message(&err, expect);
-    unlink(path);
+    assert_message(&err, expect);
 
     assert_false(scenario_load_file(&sc, "/nonexistent/dir/x.json", &err));
-    check_message(&err, "/nonexistent/dir/x.json: cannot open", "No such file");
+    assert_message(&err, "/nonexistent/dir/x.json: cannot open", "No such file");
     assert_false(scenario_load_file(&sc, "/tmp", &err));
-    check_message(&err, "/tmp: is a directory, not a scenario file");
+    assert_message(&err, "/tmp: is a directory, not a scenario file");
     assert_int_equal(sc.microbatches, 6);
     scenario_deinit(&sc);
 }
@@ -828,18 +793,18 @@ static void test_load_file(void **state)
 static void test_load_file_csv_path(void **state)
 {
     (void)state;
-    char path[64];
-    write_temp(path, sizeof path, "scenario", "{\"schedule\": \"csv:pipe.csv\"}");
+    char path[300], want[320];
+    scratch_put(path, sizeof path, scratch, "relative.json", "{\"schedule\": \"csv:pipe.csv\"}");
     scenario sc;
     scenario_init(&sc);
     ppf_error err = {0};
     assert_true(scenario_load_file(&sc, path, &err));
-    assert_string_equal(sc.schedule, "csv:/tmp/pipe.csv");
-    unlink(path);
-    write_temp(path, sizeof path, "scenario", "{\"schedule\": \"csv:/abs/pipe.csv\"}");
+    snprintf(want, sizeof want, "csv:%s/pipe.csv", scratch);
+    assert_string_equal(sc.schedule, want);
+    scratch_put(path, sizeof path, scratch, "absolute.json",
+                "{\"schedule\": \"csv:/abs/pipe.csv\"}");
     assert_true(scenario_load_file(&sc, path, &err));
     assert_string_equal(sc.schedule, "csv:/abs/pipe.csv");
-    unlink(path);
     scenario_deinit(&sc);
 }
 
@@ -859,12 +824,12 @@ static void test_build_default_costs(void **state)
     assert_int_equal(c.dp, 2);
     assert_int_equal(c.allreduce.mode, ALLREDUCE_NONE);
     for (int r = 0; r < 4; r++) {
-        assert_near(c.f[r], 1);
-        assert_near(c.b[r], 2);
-        assert_near(c.i[r], 1);
-        assert_near(c.w[r], 1);
-        assert_near(c.fb[r], 3);
-        assert_near(c.p2p[r], 0);
+        assert_near_rel(c.f[r], 1, REL);
+        assert_near_rel(c.b[r], 2, REL);
+        assert_near_rel(c.i[r], 1, REL);
+        assert_near_rel(c.w[r], 1, REL);
+        assert_near_rel(c.fb[r], 3, REL);
+        assert_near_rel(c.p2p[r], 0, REL);
     }
     timeline_costs_deinit(&c);
     program_deinit(&p);
@@ -885,24 +850,24 @@ static void test_build_costs(void **state)
     timeline_costs c;
     build_ok(&sc, &p, &c);
     for (int r = 0; r < 4; r++) {
-        assert_near(c.f[r], r + 1);
-        assert_near(c.b[r], 4);
-        assert_near(c.i[r], 2);
-        assert_near(c.w[r], 2);
-        assert_near(c.fb[r], r + 1 + 4);
-        assert_near(c.p2p[r], 0.05);
+        assert_near_rel(c.f[r], r + 1, REL);
+        assert_near_rel(c.b[r], 4, REL);
+        assert_near_rel(c.i[r], 2, REL);
+        assert_near_rel(c.w[r], 2, REL);
+        assert_near_rel(c.fb[r], r + 1 + 4, REL);
+        assert_near_rel(c.p2p[r], 0.05, REL);
     }
     assert_int_equal(c.dp, 8);
     assert_int_equal(c.allreduce.mode, ALLREDUCE_RING);
-    assert_near(c.allreduce.bytes, 1e9);
+    assert_near_rel(c.allreduce.bytes, 1e9, REL);
     timeline_costs_deinit(&c);
     program_deinit(&p);
 
     /* I only: W = B - I. */
     set_ok(&sc, "i", "1.5");
     build_ok(&sc, &p, &c);
-    assert_near(c.i[0], 1.5);
-    assert_near(c.w[0], 2.5);
+    assert_near_rel(c.i[0], 1.5, REL);
+    assert_near_rel(c.w[0], 2.5, REL);
     timeline_costs_deinit(&c);
     program_deinit(&p);
     scenario_deinit(&sc);
@@ -911,10 +876,10 @@ static void test_build_costs(void **state)
     scenario_init(&sc);
     set_ok(&sc, "w", "0.5,0.5,0.5,2");
     build_ok(&sc, &p, &c);
-    assert_near(c.b[0], 2);
-    assert_near(c.i[0], 1.5);
-    assert_near(c.w[0], 0.5);
-    assert_near(c.i[3], 0);
+    assert_near_rel(c.b[0], 2, REL);
+    assert_near_rel(c.i[0], 1.5, REL);
+    assert_near_rel(c.w[0], 0.5, REL);
+    assert_near_rel(c.i[3], 0, REL);
     timeline_costs_deinit(&c);
     program_deinit(&p);
 
@@ -922,15 +887,15 @@ static void test_build_costs(void **state)
     set_ok(&sc, "i", "1");
     set_ok(&sc, "w", "3");
     build_ok(&sc, &p, &c);
-    assert_near(c.b[2], 4);
-    assert_near(c.fb[2], 5);
+    assert_near_rel(c.b[2], 4, REL);
+    assert_near_rel(c.fb[2], 5, REL);
     timeline_costs_deinit(&c);
     program_deinit(&p);
 
     /* FB given. */
     set_ok(&sc, "fb", "2.5");
     build_ok(&sc, &p, &c);
-    assert_near(c.fb[1], 2.5);
+    assert_near_rel(c.fb[1], 2.5, REL);
     timeline_costs_deinit(&c);
     program_deinit(&p);
     scenario_deinit(&sc);
@@ -962,16 +927,16 @@ static void test_build_bad(void **state)
     scenario_init(&sc);
     set_ok(&sc, "i", "3"); /* more than the default B = 2 */
     build_bad(&sc, &err);
-    check_message(&err, "costs.i = 3", "costs.b = 2", "costs.w", "negative");
+    assert_message(&err, "costs.i = 3", "costs.b = 2", "costs.w", "negative");
     set_ok(&sc, "b", "1,1,5,5");
     build_bad(&sc, &err);
-    check_message(&err, "costs.i = 3 on rank 0");
+    assert_message(&err, "costs.i = 3 on rank 0");
     scenario_deinit(&sc);
 
     scenario_init(&sc);
     set_ok(&sc, "w", "2.5");
     build_bad(&sc, &err);
-    check_message(&err, "costs.w = 2.5", "costs.i", "negative");
+    assert_message(&err, "costs.w = 2.5", "costs.i", "negative");
     scenario_deinit(&sc);
 
     /* The schedule's own rule: 1F1B needs M >= P. */
@@ -988,12 +953,12 @@ static void test_build_bad(void **state)
     set_ok(&sc, "microbatches", "1000000");
     set_ok(&sc, "virtual", "64");
     build_bad(&sc, &err);
-    check_message(&err, "4096 x (64 x 1000000 x 3", "8e11 actions", "at most 2e7");
+    assert_message(&err, "4096 x (64 x 1000000 x 3", "8e11 actions", "at most 2e7");
     set_ok(&sc, "virtual", "2");
     set_ok(&sc, "stages", "64");
     set_ok(&sc, "microbatches", "600000");
     build_bad(&sc, &err);
-    check_message(&err, "64 x (2 x 600000 x 3");
+    assert_message(&err, "64 x (2 x 600000 x 3");
     scenario_deinit(&sc);
 }
 
@@ -1004,8 +969,8 @@ static const char *small_csv = "0F0,0F1,0F2,0B0,0B1,0B2\n"
 static void test_build_csv(void **state)
 {
     (void)state;
-    char path[64], spec[80];
-    write_temp(path, sizeof path, "csv", small_csv);
+    char path[300], spec[320];
+    scratch_put(path, sizeof path, scratch, "small.csv", small_csv);
     snprintf(spec, sizeof spec, "csv:%s", path);
 
     scenario sc;
@@ -1019,7 +984,7 @@ static void test_build_csv(void **state)
     assert_int_equal(p.stages, 2);
     assert_int_equal(p.microbatches, 3);
     assert_int_equal(c.ranks, 2);
-    assert_near(c.f[1], 2);
+    assert_near_rel(c.f[1], 2, REL);
     timeline tl;
     ppf_error err = {0};
     bool ok = timeline_simulate(&tl, &p, &c, &err);
@@ -1038,15 +1003,15 @@ static void test_build_csv(void **state)
     program_deinit(&p);
     set_ok(&sc, "stages", "4");
     build_bad(&sc, &err);
-    check_message(&err, "stages = 4", path, "has 2 ranks");
+    assert_message(&err, "stages = 4", path, "has 2 ranks");
     set_ok(&sc, "stages", "2");
     set_ok(&sc, "microbatches", "8");
     build_bad(&sc, &err);
-    check_message(&err, "microbatches = 8", "has 3 micro-batches");
+    assert_message(&err, "microbatches = 8", "has 3 micro-batches");
     set_ok(&sc, "microbatches", "3");
     set_ok(&sc, "virtual", "2");
     build_bad(&sc, &err);
-    check_message(&err, "virtual = 2", "has 1 stages per rank");
+    assert_message(&err, "virtual = 2", "has 1 stages per rank");
     scenario_deinit(&sc);
 
     /* A per-rank list is checked against the CSV's ranks. */
@@ -1054,15 +1019,14 @@ static void test_build_csv(void **state)
     set_ok(&sc, "schedule", spec);
     set_ok(&sc, "b", "1,2,3,4");
     build_bad(&sc, &err);
-    check_message(&err, "costs.b has 4 values", "(2)");
+    assert_message(&err, "costs.b has 4 values", "(2)");
     scenario_deinit(&sc);
-    unlink(path);
 
     /* A missing file. */
     scenario_init(&sc);
     set_ok(&sc, "schedule", "csv:/nonexistent/pipe.csv");
     build_bad(&sc, &err);
-    check_message(&err, "/nonexistent/pipe.csv");
+    assert_message(&err, "/nonexistent/pipe.csv");
     scenario_deinit(&sc);
 }
 
@@ -1128,6 +1092,11 @@ static void test_assets(void **state)
     assert_true(count >= 9);
 }
 
+static int setup(void **state)
+{
+    return scratch_setup(state, scratch, sizeof scratch, "ppflow_test_scenario");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1157,5 +1126,5 @@ int main(void)
         cmocka_unit_test(test_build_csv),
         cmocka_unit_test(test_assets),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

@@ -58,10 +58,6 @@ enum { W = 320, H = 180 };
 #define GIF_MAX_DIFF 1.0
 #define CLEARLY_DIFFERENT 4.0
 
-/* Seconds to wait for a child to reach a state (a temporary appears, it
- * exits after a signal): bounded, so that no test can hang. */
-#define CHILD_TIMEOUT 20.0
-
 static char scratch[256];
 static char out_dir[300];
 
@@ -110,15 +106,6 @@ static void still_read(double t, int w, int h, image *img)
     assert_int_equal(img->width, w);
     assert_int_equal(img->height, h);
     unlink(path);
-}
-
-static void expect_content(const char *path, const char *text)
-{
-    char *got = child_read_file(path, NULL);
-    if (!got)
-        fail_msg("%s is gone; it should have kept \"%s\"", path, text);
-    assert_string_equal(got, text);
-    free(got);
 }
 
 /* ---- reading the files back ------------------------------------------------ */
@@ -631,7 +618,7 @@ static void test_bad_input(void **state)
     child_result r = RENDER("--crf", "99", "-o", keep);
     child_expect_status(&r, 2);
     child_result_deinit(&r);
-    expect_content(keep, "old content\n");
+    child_expect_file(keep, "old content\n");
     assert_int_equal(child_count_other_files(out_dir, "keep.mp4"), 0);
 }
 
@@ -655,7 +642,7 @@ static void test_unwritable(void **state)
         child_result_deinit(&r);
         assert_int_equal(child_count_other_files(out_dir, "file"), 0);
     }
-    expect_content(file, "a regular file\n");
+    child_expect_file(file, "a regular file\n");
 
     /* a FIFO, directly or through a link, and a read-only file: refused
      * at once (an MP4 is reopened by name, so it must be a regular file) */
@@ -677,7 +664,7 @@ static void test_unwritable(void **state)
         child_expect_one_line(&r, "ppflow: ", refused[c]);
         child_result_deinit(&r);
     }
-    expect_content(locked, "old content\n");
+    child_expect_file(locked, "old content\n");
     assert_int_equal(child_count_other_files(out_dir, "file"), 3);
 
     /* an existing frame that may not be replaced: found before drawing,
@@ -691,7 +678,7 @@ static void test_unwritable(void **state)
     child_expect_status(&r, 2);
     child_expect_one_line(&r, "ppflow: ", frame);
     child_result_deinit(&r);
-    expect_content(frame, "old frame\n");
+    child_expect_file(frame, "old frame\n");
     assert_int_equal(child_count_other_files(out_dir, "file"), 4);
 }
 
@@ -715,14 +702,9 @@ static void interrupt_export(int sig, bool existing_target)
     child_expect_status(&r, 130);
     child_expect_one_line(&r, "ppflow: ", path);
     child_result_deinit(&r);
-    if (existing_target) {
-        expect_content(path, "old content\n");
-        assert_int_equal(child_count_other_files(out_dir, "long.mp4"), 0);
+    child_expect_untouched(out_dir, "long.mp4", existing_target ? "old content\n" : NULL);
+    if (existing_target)
         unlink(path);
-    } else {
-        assert_false(scratch_exists(path));
-        assert_int_equal(child_count_other_files(out_dir, NULL), 0);
-    }
 }
 
 static void test_sigint(void **state)
@@ -807,7 +789,7 @@ static void test_full_disk(void **state)
     child_result r = run_ppflow(args, LIMIT);
     child_expect_status(&r, 1);
     child_result_deinit(&r);
-    expect_content(path, "old content\n");
+    child_expect_file(path, "old content\n");
     assert_int_equal(child_count_other_files(out_dir, "big.mp4"), 0);
 
     /* without the limit the same export succeeds and is bigger than it:

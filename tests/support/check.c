@@ -1,4 +1,5 @@
-/* check.c - the function behind assert_message. See check.h. */
+/* check.c - the functions behind assert_message and assert_printable. See
+ * check.h. */
 #include "check.h"
 
 #include <stdio.h>
@@ -12,9 +13,14 @@ void check_message_at(const char *message, const char *const *pieces, const char
             _fail(file, line);
         }
     }
-    for (const unsigned char *c = (const unsigned char *)message; *c; c++) {
-        if (*c < 0x20 || *c == 0x7F) {
-            print_error("message has control byte 0x%02X: %s\n", *c, message);
+    check_printable_at(message, file, line);
+}
+
+void check_printable_at(const char *s, const char *file, int line)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c < 0x20 || *c == 0x7F || (c[0] == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F)) {
+            print_error("control byte 0x%02X in \"%s\"\n", *c, s);
             _fail(file, line);
         }
     }

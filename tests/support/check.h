@@ -3,9 +3,9 @@
  *
  * What it is for: one copy of the checks that test files used to define for
  * themselves: numbers equal within a tolerance, doubles equal to the bit,
- * and an error message that names what it must and stays one printable
- * line. Include it instead of cmocka.h: it brings the headers cmocka needs
- * first (setjmp.h, stdarg.h, stddef.h, stdint.h) and cmocka.h itself.
+ * an error message that names what it must and stays one printable
+ * line, and any text that must be that line. Include it instead of cmocka.h: it brings the headers
+ * cmocka needs first (setjmp.h, stdarg.h, stddef.h, stdint.h) and cmocka.h itself.
  *
  * What it does not do: no pixels (gl_fixture.h compares those), no child
  * processes (child.h), nothing that needs a GL context.
@@ -15,6 +15,7 @@
  *     assert_near_rel(tl.makespan, 33, 1e-12);  |got - want| <= rel * max(1, |got|, |want|)
  *     assert_same_double(parsed, written);      got == want (NaN never is)
  *     assert_message(&err, "--fps", "from 1"); each piece in err.message, one printable line
+ *     assert_printable(q.s);                    no control character in q.s
  *
  * Errors: a failed check fails the current test at the caller's file and
  * line, after printing both sides with %.17g (or the message and what it
@@ -59,12 +60,20 @@
             fail_msg("%s = %.17g, expected %s = %.17g", #got, got_, #want, want_);                 \
     } while (0)
 
-/* Fails unless the ppf_error's message contains every piece given and holds
- * no control character (so it is one printable line). */
+/* Fails unless the ppf_error's message contains every piece given and is
+ * printable (assert_printable): one line. */
 #define assert_message(err, ...)                                                                   \
     check_message_at((err)->message, (const char *const[]){__VA_ARGS__, NULL}, __FILE__, __LINE__)
 
+/* Fails unless the string holds no control character: no byte below 0x20,
+ * no DEL and no C1 control in UTF-8 (U+0080 to U+009F), so that a terminal
+ * shows it as one line of text and obeys nothing in it. */
+#define assert_printable(s) check_printable_at((s), __FILE__, __LINE__)
+
 /* assert_message's body: `pieces` NULL-terminated, file and line the caller's. */
 void check_message_at(const char *message, const char *const *pieces, const char *file, int line);
+
+/* assert_printable's body. */
+void check_printable_at(const char *s, const char *file, int line);
 
 #endif

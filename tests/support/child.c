@@ -172,14 +172,24 @@ int child_count_other_files(const char *dir, const char *allowed)
         dir, (const char *const[]){CHILD_STDOUT_NAME, CHILD_STDERR_NAME, allowed, NULL});
 }
 
-double child_seconds(void)
+void child_expect_file(const char *path, const char *text)
 {
-    return now_seconds();
+    char *got = child_read_file(path, NULL);
+    if (!got)
+        fail_msg("%s is gone; it should have kept \"%s\"", path, text);
+    assert_string_equal(got, text);
+    free(got);
 }
 
-void child_sleep_ms(long ms)
+void child_expect_untouched(const char *dir, const char *name, const char *old)
 {
-    sleep_seconds((double)ms / 1000);
+    char path[600];
+    scratch_join(path, sizeof path, dir, name);
+    if (old)
+        child_expect_file(path, old);
+    else if (scratch_exists(path))
+        fail_msg("%s exists; the run should have left nothing under its name", path);
+    assert_int_equal(child_count_other_files(dir, old ? name : NULL), 0);
 }
 
 bool child_has_exited(pid_t pid)
@@ -201,6 +211,11 @@ child_result child_wait_bounded(pid_t pid, const child_desc *d, double seconds, 
         fail_msg("%s: ppflow still ran after %.0f s (killed)", what, seconds);
     }
     return child_wait(pid, d);
+}
+
+child_result child_run_bounded(const child_desc *d, double seconds, const char *what)
+{
+    return child_wait_bounded(child_start(d), d, seconds, what);
 }
 
 /* The first entry of dir named prefix... that holds something: a file with

@@ -1,5 +1,6 @@
 /* child.h - run a program as a child process and look at what it left, for
- * the tests that check ppflow as its user runs it (test_cli, test_video).
+ * the tests that check ppflow as its user runs it (test_cli, test_limits,
+ * test_video).
  *
  * What it does: starts the program with the arguments given, standard input
  * from /dev/null and standard output and error captured in two files
@@ -25,8 +26,9 @@
  *   or, to signal a child while it runs:
  *     pid_t pid = child_start(&d);  ...  kill(pid, SIGINT);  r = child_wait(pid, &d);
  *   or, once it has started to write ".out.tmp." in dir:
- *     child_await_entry(pid, &d, dir, ".out.tmp.", 20, NULL, 0);
- *     r = child_stop(pid, &d, SIGINT, 20);
+ *     child_await_entry(pid, &d, dir, ".out.tmp.", CHILD_TIMEOUT, NULL, 0);
+ *     r = child_stop(pid, &d, SIGINT, CHILD_TIMEOUT);
+ *     child_expect_untouched(dir, "out", NULL);    no "out", no temporary
  *
  * Errors: these are test helpers linked with cmocka; what goes wrong in the
  * harness itself (the program cannot be run, an output cannot be read)
@@ -42,6 +44,11 @@
 
 #define CHILD_STDOUT_NAME "stdout.txt"
 #define CHILD_STDERR_NAME "stderr.txt"
+
+/* Seconds a child may take where a hang is the bug being tested (a FIFO
+ * with no reader) or where it must reach a state (a temporary appears, it
+ * exits after a signal): bounded, so that no test can hang. */
+#define CHILD_TIMEOUT 20.0
 
 /* The arguments written in place, as child_desc.args wants them. */
 #define CHILD_ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -70,6 +77,9 @@ child_result child_wait(pid_t pid, const child_desc *d);
 
 /* child_start, then child_wait. */
 child_result child_run(const child_desc *d);
+
+/* child_start, then child_wait_bounded: for a run that must not hang. */
+child_result child_run_bounded(const child_desc *d, double seconds, const char *what);
 
 /* Fails the test, with the child's standard error, unless it exited with
  * `status`. */
@@ -103,11 +113,6 @@ void child_await_entry(pid_t pid, const child_desc *d, const char *dir, const ch
  * (child_wait_bounded); prints how long it took after the signal. */
 child_result child_stop(pid_t pid, const child_desc *d, int sig, double seconds);
 
-/* now_seconds and sleep_seconds (clock.h) under their old names, for the
- * tests written before clock.h; new code calls clock.h. */
-double child_seconds(void);
-void child_sleep_ms(long ms);
-
 /* Frees the outputs and zeroes the result; accepts a zeroed result. */
 void child_result_deinit(child_result *r);
 
@@ -121,5 +126,15 @@ int child_count_lines(const char *s);
 /* Entries of dir other than ".", "..", the two capture files and `allowed`
  * (NULL: none allowed): what runs left behind. */
 int child_count_other_files(const char *dir, const char *allowed);
+
+/* Fails unless the file at path holds exactly text (and exists). */
+void child_expect_file(const char *path, const char *text);
+
+/* Fails unless a run that wrote into dir/name and failed or was stopped
+ * left the target as it found it, and nothing else: with `old` (its
+ * content before the run) dir/name still holds exactly that, without
+ * (NULL) nothing exists under that name; either way dir holds no other
+ * entry (no temporary), the capture files aside. */
+void child_expect_untouched(const char *dir, const char *name, const char *old);
 
 #endif

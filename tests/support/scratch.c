@@ -102,6 +102,12 @@ void scratch_write(const char *path, const char *text)
     scratch_write_bytes(path, text, strlen(text));
 }
 
+void scratch_put(char *path, size_t size, const char *dir, const char *name, const char *text)
+{
+    scratch_join(path, size, dir, name);
+    scratch_write(path, text);
+}
+
 int scratch_setup(void **state, char *dir, size_t size, const char *name)
 {
     if (!scratch_init(dir, size, name))

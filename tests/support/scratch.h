@@ -5,6 +5,7 @@
  * Call order:
  *     static char dir[256];
  *     scratch_init(dir, sizeof dir, "ppflow_test_cli");   group setup
+ *     scratch_put(path, sizeof path, dir, "in.json", "{}");  a file to read
  *     ... write into dir; scratch_count(dir, NULL) == 0 ...
  *     scratch_empty(dir);                                  between tests
  *     scratch_deinit(dir);                                 group teardown
@@ -51,6 +52,10 @@ void scratch_write_bytes(const char *path, const void *data, size_t size);
 
 /* scratch_write_bytes of a string, without its NUL. */
 void scratch_write(const char *path, const char *text);
+
+/* scratch_join, then scratch_write: the file "DIR/NAME" holding text, its
+ * path written into path (size bytes) for the test to hand on. */
+void scratch_put(char *path, size_t size, const char *dir, const char *name, const char *text);
 
 /* cmocka fixtures over the directory in *state. scratch_setup is the body of
  * a group setup: scratch_init, then *state = dir; 0, or -1 when it cannot.

@@ -5,64 +5,41 @@
  * With PPFLOW_TIMELINE_PPM_DIR set, the GL test also writes the images it
  * draws there as PPM files, to look at. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include <glad/gl.h>
-
-#include "draw2d.h"
-#include "gl_context.h"
-#include "render_target.h"
-#include "schedules.h"
-#include "text.h"
-#include "timeline.h"
+#include "support/check.h"
+#include "support/gl_fixture.h"
+#include "support/run_fixture.h"
 #include "timeline_panel.h"
 
-#define assert_near(got, want, tol)                                                                \
-    do {                                                                                           \
-        double g_ = (got), w_ = (want);                                                            \
-        if (!(fabs(g_ - w_) <= (tol)))                                                             \
-            fail_msg("%s = %.12g, expected %s = %.12g", #got, g_, #want, w_);                      \
-    } while (0)
+/* A panel over a simulated schedule, and the view its owner keeps. */
+typedef struct panel_run {
+    run_fixture run;
+    timeline_panel panel;
+    timeline_view view; /* what the panel shows, as its owner (the viewer) keeps it */
+} panel_run;
 
-typedef struct run {
-    program p;
-    timeline_costs c;
-    timeline tl;
-} run;
-
-/* Generates and simulates a schedule with the default costs (F=1, B=2,
- * I=W=1) and an optional p2p time and all-reduce over dp replicas. */
-static void run_make(run *x, const char *name, int P, int M, int V, double p2p, int dp)
+/* Simulates d and fits a view of it into (left, top, w, h) with text_px
+ * pixel text. The panel points into x: x stays where it is until deinit. */
+static void panel_run_init(panel_run *x, const run_fixture_desc *d, float left, float top, float w,
+                           float h, float text_px)
 {
-    ppf_error err = {0};
-    if (!schedule_generate(name, &(schedule_params){.ranks = P, .microbatches = M,
-                                                    .stages_per_rank = V},
-                           &x->p, &err))
-        fail_msg("%s: %s", name, err.message);
-    timeline_costs_init(&x->c, P);
-    for (int r = 0; r < P; r++)
-        x->c.p2p[r] = p2p;
-    if (dp > 1) {
-        x->c.dp = dp;
-        x->c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = 1.5};
-    }
-    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
-        fail_msg("%s: %s", name, err.message);
+    *x = (panel_run){0};
+    run_fixture_init(&x->run, d);
+    ppf_error err = {{0}};
+    if (!timeline_panel_init(&x->panel, &x->run.tl, &err))
+        fail_msg("timeline_panel_init: %s", err.message);
+    timeline_panel_view_init(&x->view, &x->run.tl);
+    timeline_view_set_rect(&x->view, left, top, w, h);
+    timeline_view_set_text_px(&x->view, text_px);
 }
 
-static void run_free(run *x)
+static void panel_run_deinit(panel_run *x)
 {
-    timeline_deinit(&x->tl);
-    timeline_costs_deinit(&x->c);
-    program_deinit(&x->p);
+    timeline_panel_deinit(&x->panel);
+    run_fixture_deinit(&x->run);
 }
 
 /* The index of (kind, micro-batch) in a rank's program, or fails. */
@@ -75,55 +52,39 @@ static int find_action(const program *p, int rank, action_kind kind, int mb)
     return -1;
 }
 
-/* A panel over 1F1B P=4 M=8 in a 640x200 rectangle with 12-pixel text. */
-typedef struct fixture {
-    run x;
-    timeline_panel panel;
-    timeline_view view; /* what the panel shows, as its owner (the viewer) keeps it */
-} fixture;
-
+/* 1F1B P=4 M=8 in a 640x200 rectangle with 12-pixel text. */
 static int setup_pure(void **state)
 {
-    static fixture fx;
-    memset(&fx, 0, sizeof fx);
-    run_make(&fx.x, "1f1b", 4, 8, 1, 0, 1);
-    ppf_error err = {0};
-    if (!timeline_panel_init(&fx.panel, &fx.x.tl, &err)) {
-        print_error("timeline_panel_init: %s\n", err.message);
-        return -1;
-    }
-    timeline_panel_view_init(&fx.view, &fx.x.tl);
-    timeline_view_set_rect(&fx.view, 0, 0, 640, 200);
-    timeline_view_set_text_px(&fx.view, 12);
+    static panel_run fx;
+    panel_run_init(&fx, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .V = 1}, 0, 0, 640,
+                   200, 12);
     *state = &fx;
     return 0;
 }
 
 static int teardown_pure(void **state)
 {
-    fixture *fx = *state;
-    timeline_panel_deinit(&fx->panel);
-    run_free(&fx->x);
+    panel_run_deinit(*state);
     return 0;
 }
 
 static void test_makespan_is_known(void **state)
 {
-    fixture *fx = *state;
-    assert_near(fx->x.tl.makespan, (8 + 4 - 1) * 3.0, 1e-12); /* (M + P - 1)(F + B) */
+    panel_run *fx = *state;
+    assert_near(fx->run.tl.makespan, (8 + 4 - 1) * 3.0, 1e-12); /* (M + P - 1)(F + B) */
 }
 
 static void test_fit_shows_whole_makespan(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     timeline_view *v = &fx->view;
     timeline_view_zoom(v, v->plot_x + 100, 3);
     timeline_view_pan_pixels(v, -50);
     timeline_view_fit(v);
     assert_near(v->t0, 0, 0);
-    assert_near(v->t1, fx->x.tl.makespan, 0);
+    assert_near(v->t1, fx->run.tl.makespan, 0);
     assert_near(timeline_view_time_to_x(v, 0), v->plot_x, 1e-4);
-    assert_near(timeline_view_time_to_x(v, fx->x.tl.makespan), v->plot_x + v->plot_w, 1e-4);
+    assert_near(timeline_view_time_to_x(v, fx->run.tl.makespan), v->plot_x + v->plot_w, 1e-4);
     /* the layout stays inside the panel, rows above the memory lane above the axis */
     assert_true(v->plot_x > v->x && v->plot_x + v->plot_w <= v->x + v->w);
     assert_true(v->row_y + v->ranks * v->row_pitch <= v->mem_y);
@@ -134,7 +95,7 @@ static void test_fit_shows_whole_makespan(void **state)
 
 static void test_time_x_round_trip(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     timeline_view *v = &fx->view;
     timeline_view_fit(v);
     for (int z = 0; z < 3; z++) {
@@ -151,7 +112,7 @@ static void test_time_x_round_trip(void **state)
 
 static void test_zoom_keeps_time_under_pointer(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     timeline_view *v = &fx->view;
     timeline_view_fit(v);
     const double x = v->plot_x + 0.3 * v->plot_w;
@@ -166,11 +127,11 @@ static void test_zoom_keeps_time_under_pointer(void **state)
 
     /* the deepest zoom is makespan / 10000, the widest the range plus margins */
     timeline_view_zoom(v, x, 1e9);
-    assert_near(v->t1 - v->t0, fx->x.tl.makespan / 10000, 1e-12);
+    assert_near(v->t1 - v->t0, fx->run.tl.makespan / 10000, 1e-12);
     assert_near(timeline_view_x_to_time(v, x), t, 1e-9);
     timeline_view_zoom(v, x, 1e-9);
     assert_near(v->t0, -v->margin, 1e-9);
-    assert_near(v->t1, fx->x.tl.makespan + v->margin, 1e-9);
+    assert_near(v->t1, fx->run.tl.makespan + v->margin, 1e-9);
 
     /* panning: a drag right shows earlier times, clamped at the margin */
     timeline_view_fit(v);
@@ -183,13 +144,13 @@ static void test_zoom_keeps_time_under_pointer(void **state)
     timeline_view_pan_fraction(v, -100);
     assert_near(v->t0, -v->margin, 1e-9);
     timeline_view_pan_fraction(v, 100);
-    assert_near(v->t1, fx->x.tl.makespan + v->margin, 1e-9);
+    assert_near(v->t1, fx->run.tl.makespan + v->margin, 1e-9);
     timeline_view_fit(v);
 }
 
 static void test_row_at_y(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     const timeline_view *v = &fx->view;
     assert_int_equal(timeline_view_row_at_y(v, v->row_y - 1), -1);
     for (int r = 0; r < 4; r++)
@@ -200,13 +161,13 @@ static void test_row_at_y(void **state)
 
 static void test_hit_bars_and_gaps(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     const timeline_view *v = &fx->view;
-    const timeline *tl = &fx->x.tl;
+    const timeline *tl = &fx->run.tl;
     timeline_panel_hover h;
 
     /* the middle of rank 1's forward of micro-batch 3 */
-    const int k = find_action(&fx->x.p, 1, ACTION_F, 3);
+    const int k = find_action(&fx->run.p, 1, ACTION_F, 3);
     const action_time at = tl->time[1][k];
     const double x = timeline_view_time_to_x(v, 0.5 * (at.start + at.end));
     const double y = v->row_y + v->row_pitch + 0.5 * v->bar_h;
@@ -217,8 +178,8 @@ static void test_hit_bars_and_gaps(void **state)
 
     /* every compute action is hit at its middle */
     for (int r = 0; r < 4; r++) {
-        for (int j = 0; j < fx->x.p.rank[r].count; j++) {
-            if (!action_is_compute((action_kind)fx->x.p.rank[r].actions[j].kind))
+        for (int j = 0; j < fx->run.p.rank[r].count; j++) {
+            if (!action_is_compute((action_kind)fx->run.p.rank[r].actions[j].kind))
                 continue;
             const double tm = 0.5 * (tl->time[r][j].start + tl->time[r][j].end);
             assert_true(timeline_view_hit(v, tl, timeline_view_time_to_x(v, tm),
@@ -243,33 +204,28 @@ static void test_hit_bars_and_gaps(void **state)
 static void test_hit_allreduce_lane(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x, "zb-h1", 4, 8, 0, 0.25, 2);
-    timeline_panel panel = {0};
-    ppf_error err = {0};
-    assert_true(timeline_panel_init(&panel, &x.tl, &err));
-    timeline_view view;
-    timeline_view *v = &view;
-    timeline_panel_view_init(v, &x.tl);
-    timeline_view_set_rect(v, 10, 20, 1000, 300);
-    timeline_view_set_text_px(v, 14);
+    panel_run x;
+    panel_run_init(&x,
+                   &(run_fixture_desc){
+                       .schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.25, .D = 2, .allreduce = 1.5},
+                   10, 20, 1000, 300, 14);
+    const timeline_view *v = &x.view;
     assert_true(v->allreduce_lane && v->lane_h > 0);
-    assert_int_equal(x.tl.allreduce_count, 4);
-    for (int i = 0; i < x.tl.allreduce_count; i++) {
-        const transfer *ar = &x.tl.allreduces[i];
+    assert_int_equal(x.run.tl.allreduce_count, 4);
+    for (int i = 0; i < x.run.tl.allreduce_count; i++) {
+        const transfer *ar = &x.run.tl.allreduces[i];
         const double ax = timeline_view_time_to_x(v, 0.5 * (ar->start + ar->end));
         const double ay = v->row_y + ar->src_rank * v->row_pitch + v->lane_y + 0.5 * v->lane_h;
         timeline_panel_hover h;
-        assert_true(timeline_view_hit(v, &x.tl, ax, ay, &h));
+        assert_true(timeline_view_hit(v, &x.run.tl, ax, ay, &h));
         assert_int_equal(h.kind, TIMELINE_HIT_ALLREDUCE);
         assert_int_equal(h.rank, ar->src_rank);
         assert_int_equal(h.index, i);
         /* the bar band above it holds the rank's actions, not the all-reduce */
-        assert_false(timeline_view_hit(v, &x.tl, ax, ay - v->lane_h, &h) &&
+        assert_false(timeline_view_hit(v, &x.run.tl, ax, ay - v->lane_h, &h) &&
                      h.kind == TIMELINE_HIT_ALLREDUCE);
     }
-    timeline_panel_deinit(&panel);
-    run_free(&x);
+    panel_run_deinit(&x);
 }
 
 static void test_init_rejects_empty_timeline(void **state)
@@ -289,167 +245,79 @@ static void test_init_rejects_empty_timeline(void **state)
 
 enum { W = 640, H = 200, BIG_W = 1280, BIG_H = 360 };
 
-typedef struct gl_fixture {
-    gl_context gl;
-    render_target target; /* fb_w x fb_h */
-    int fb_w, fb_h;
-    draw2d d;
-    text_font font;
-    uint8_t pixels[BIG_W * BIG_H * 4]; /* top row first */
-} gl_fixture;
-
-static void target_size(gl_fixture *g, int w, int h)
-{
-    ppf_error err = {0};
-    render_target_deinit(&g->target);
-    if (!render_target_init(&g->target, w, h, &err))
-        fail_msg("render_target_init: %s", err.message);
-    g->fb_w = w;
-    g->fb_h = h;
-}
+static const rgba8 UNDRAWN = {255, 0, 255, 255}; /* the clear colour: magenta stands out */
 
 static int setup_gl(void **state)
 {
-    static gl_fixture g;
-    ppf_error err = {0};
-    if (!gl_context_init_headless(&g.gl, &err)) {
-        print_error("gl_context_init_headless: %s\n", err.message);
-        return -1;
-    }
-    if (!draw2d_init(&g.d, &err) ||
-        !text_font_init(&g.font, &(text_font_desc){.sizes = {12, 18}, .size_count = 2}, &err)) {
-        print_error("%s\n", err.message);
-        return -1;
-    }
-    *state = &g;
-    return 0;
+    *state = gl_fixture_new(&(gl_fixture_desc){.width = W,
+                                               .height = H,
+                                               .font = {.sizes = {12, 18}, .size_count = 2},
+                                               .dump_env = "PPFLOW_TIMELINE_PPM_DIR"});
+    return *state ? 0 : -1;
 }
 
-static int teardown_gl(void **state)
+/* Clears to UNDRAWN, draws the panel with font size `size`, reads back. */
+static void render(gl_fixture *g, const panel_run *x, int size, const timeline_palette *pal,
+                   double t, const timeline_panel_hover *hover)
 {
-    gl_fixture *g = *state;
-    text_font_deinit(&g->font);
-    draw2d_deinit(&g->d);
-    render_target_deinit(&g->target);
-    gl_context_deinit(&g->gl);
-    return 0;
+    gl_fixture_begin(g, UNDRAWN);
+    timeline_panel_draw(&x->panel, &x->view, &g->d, &g->font, size, pal, t, hover);
+    gl_fixture_finish(g);
 }
 
-/* Clears to magenta (so undrawn pixels stand out), draws the panel, reads back. */
-static void render(gl_fixture *g, const timeline_panel *p, const timeline_view *v, int size,
-                   const timeline_palette *pal, double t, const timeline_panel_hover *hover)
-{
-    render_target_bind(&g->target);
-    glClearColor(1, 0, 1, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    draw2d_begin(&g->d, g->fb_w, g->fb_h);
-    timeline_panel_draw(p, v, &g->d, &g->font, size, pal, t, hover);
-    draw2d_flush(&g->d);
-    render_target_read(&g->target, g->pixels);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-}
-
-static void dump(const gl_fixture *g, const char *name)
-{
-    const char *dir = getenv("PPFLOW_TIMELINE_PPM_DIR");
-    if (!dir || !*dir)
-        return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.ppm", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        fail_msg("cannot write %s", path);
-    fprintf(f, "P6\n%d %d\n255\n", g->fb_w, g->fb_h);
-    for (int i = 0; i < g->fb_w * g->fb_h; i++)
-        fwrite(g->pixels + (size_t)i * 4, 1, 3, f);
-    fclose(f);
-    print_message("wrote %s\n", path);
-}
-
-static rgba8 pixel(const gl_fixture *g, int x, int y)
-{
-    const uint8_t *p = g->pixels + ((size_t)y * g->fb_w + x) * 4;
-    return (rgba8){p[0], p[1], p[2], p[3]};
-}
-
-#define assert_pixel(g, x, y, want)                                                                \
-    do {                                                                                           \
-        rgba8 got_ = pixel(g, x, y), want_ = (want);                                               \
-        if (got_.r != want_.r || got_.g != want_.g || got_.b != want_.b)                           \
-            fail_msg("pixel (%d, %d): got %d,%d,%d, want %d,%d,%d", (x), (y), got_.r, got_.g,     \
-                     got_.b, want_.r, want_.g, want_.b);                                           \
-    } while (0)
-
-/* c over dst, straight alpha, as the blending does. */
+/* c over dst, straight alpha, as the blending does (the result's alpha aside). */
 static rgba8 over(rgba8 c, rgba8 dst)
 {
-    const float a = c.a / 255.0f;
-    return (rgba8){(uint8_t)lrintf(c.r * a + dst.r * (1 - a)),
-                   (uint8_t)lrintf(c.g * a + dst.g * (1 - a)),
-                   (uint8_t)lrintf(c.b * a + dst.b * (1 - a)), 255};
-}
-
-static int channel_distance(rgba8 a, rgba8 b)
-{
-    int d = abs(a.r - b.r);
-    d = abs(a.g - b.g) > d ? abs(a.g - b.g) : d;
-    return abs(a.b - b.b) > d ? abs(a.b - b.b) : d;
+    return colour_mix(dst, c, c.a / 255.0f);
 }
 
 static void test_draw_cursor_bar_bubble(void **state)
 {
     gl_fixture *g = *state;
-    fixture fx = {0};
-    run_make(&fx.x, "1f1b", 4, 8, 1, 0, 1);
-    ppf_error err = {0};
-    assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-    timeline_view *v = &fx.view;
-    timeline_panel_view_init(v, &fx.x.tl);
-    timeline_view_set_rect(v, 0, 0, W, H);
-    timeline_view_set_text_px(v, (float)g->font.sizes[0]);
-    target_size(g, W, H);
+    panel_run fx;
+    panel_run_init(&fx, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .V = 1}, 0, 0, W, H,
+                   (float)g->font.sizes[0]);
+    const timeline_view *v = &fx.view;
+    gl_fixture_resize(g, W, H);
     const timeline_palette pal = theme_get(THEME_DARK).timeline;
     const double t = 13.25;
-    render(g, &fx.panel, v, 0, &pal, t, NULL);
-    dump(g, "timeline_1f1b_dark");
+    render(g, &fx, 0, &pal, t, NULL);
+    gl_fixture_dump(g, "timeline_1f1b_dark");
 
     /* nothing left undrawn inside the panel */
     for (int y = 0; y < H; y += 7)
-        for (int x = 0; x < W; x += 5) {
-            const rgba8 c = pixel(g, x, y);
-            if (c.r == 255 && c.g == 0 && c.b == 255)
+        for (int x = 0; x < W; x += 5)
+            if (rgba8_equal(gl_fixture_pixel(g, x, y), UNDRAWN))
                 fail_msg("pixel (%d, %d) not drawn", x, y);
-        }
 
     /* the cursor's column, in the middle of row 2 and in the memory lane */
     const int cx = (int)floor(timeline_view_time_to_x(v, t));
-    assert_pixel(g, cx, (int)(v->row_y + 2.5f * v->row_pitch), pal.cursor);
-    assert_pixel(g, cx, (int)(v->mem_y + 0.5f * v->mem_h), pal.cursor);
+    assert_pixel_rgb(g, cx, (int)(v->row_y + 2.5f * v->row_pitch), pal.cursor);
+    assert_pixel_rgb(g, cx, (int)(v->mem_y + 0.5f * v->mem_h), pal.cursor);
 
     /* rank 0's forward of micro-batch 1, near its top-left corner (clear of the number) */
-    const int k = find_action(&fx.x.p, 0, ACTION_F, 1);
-    const int fx0 = (int)ceil(timeline_view_time_to_x(v, fx.x.tl.time[0][k].start)) + 2;
+    const int k = find_action(&fx.run.p, 0, ACTION_F, 1);
+    const int fx0 = (int)ceil(timeline_view_time_to_x(v, fx.run.tl.time[0][k].start)) + 2;
     const int fy0 = (int)ceil(v->row_y) + 2;
-    assert_pixel(g, fx0, fy0, pal.f);
+    assert_pixel_rgb(g, fx0, fy0, pal.f);
 
     /* rank 3 is idle until t = 3: the bubble's faint hatch over the row's
      * background, lighter than the row and no lighter than the full ink */
     const rgba8 row = pal.row_alt; /* odd rows */
-    const rgba8 fill = over((rgba8){pal.bubble.r, pal.bubble.g, pal.bubble.b,
-                                    (uint8_t)(pal.bubble.a * 2 / 5)},
-                            row);
+    const rgba8 fill = over(colour_with_alpha(pal.bubble, (uint8_t)(pal.bubble.a * 2 / 5)), row);
     /* the ink replaces the fill on the stripes or goes over it: either is a bubble */
     const rgba8 ink = over(pal.bubble, row), ink_over = over(pal.bubble, fill);
-    const int bx0 = (int)timeline_view_time_to_x(v, 0.5), bx1 = (int)timeline_view_time_to_x(v, 2.5);
+    const int bx0 = (int)timeline_view_time_to_x(v, 0.5),
+              bx1 = (int)timeline_view_time_to_x(v, 2.5);
     const int by0 = (int)(v->row_y + 3 * v->row_pitch) + 1;
     const int by1 = (int)(v->row_y + 3 * v->row_pitch + v->bar_h) - 1;
     int fills = 0, inks = 0;
     for (int y = by0; y < by1; y++)
         for (int x = bx0; x < bx1; x++) {
-            const rgba8 c = pixel(g, x, y);
-            if (channel_distance(c, fill) <= 1)
+            const rgba8 c = gl_fixture_pixel(g, x, y);
+            if (rgba8_distance(c, fill) <= 1)
                 fills++;
-            else if (channel_distance(c, ink) <= 1 || channel_distance(c, ink_over) <= 1)
+            else if (rgba8_distance(c, ink) <= 1 || rgba8_distance(c, ink_over) <= 1)
                 inks++;
             else if (c.g + 1 < fill.g || c.g > ink_over.g + 1)
                 fail_msg("bubble pixel (%d, %d) = %d,%d,%d outside the shade %d..%d", x, y, c.r,
@@ -461,16 +329,14 @@ static void test_draw_cursor_bar_bubble(void **state)
     /* the light theme and a hover tooltip, for the eye */
     const timeline_palette light = theme_get(THEME_LIGHT).timeline;
     timeline_panel_hover hover;
-    const int kb = find_action(&fx.x.p, 2, ACTION_B, 2);
-    const double hx = timeline_view_time_to_x(
-        v, 0.5 * (fx.x.tl.time[2][kb].start + fx.x.tl.time[2][kb].end));
-    assert_true(timeline_view_hit(v, &fx.x.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
-    render(g, &fx.panel, v, 0, &light, t, &hover);
-    dump(g, "timeline_1f1b_light_hover");
-    assert_pixel(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);
-
-    timeline_panel_deinit(&fx.panel);
-    run_free(&fx.x);
+    const int kb = find_action(&fx.run.p, 2, ACTION_B, 2);
+    const double hx =
+        timeline_view_time_to_x(v, 0.5 * (fx.run.tl.time[2][kb].start + fx.run.tl.time[2][kb].end));
+    assert_true(timeline_view_hit(v, &fx.run.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
+    render(g, &fx, 0, &light, t, &hover);
+    gl_fixture_dump(g, "timeline_1f1b_light_hover");
+    assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);
+    panel_run_deinit(&fx);
 }
 
 /* A large timeline zoomed out: bars merge into pixel columns (vertices
@@ -479,36 +345,35 @@ static void test_draw_cursor_bar_bubble(void **state)
 static void test_draw_dense_is_bounded(void **state)
 {
     gl_fixture *g = *state;
-    fixture fx = {0};
-    run_make(&fx.x, "1f1b", 8, 4096, 1, 0.05, 2);
-    ppf_error err = {0};
-    assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
+    panel_run fx;
+    panel_run_init(
+        &fx,
+        &(run_fixture_desc){
+            .schedule = "1f1b", .P = 8, .M = 4096, .V = 1, .p2p = 0.05, .D = 2, .allreduce = 1.5},
+        0, 0, W, H, (float)g->font.sizes[0]);
     timeline_view *v = &fx.view;
-    timeline_panel_view_init(v, &fx.x.tl);
-    timeline_view_set_rect(v, 0, 0, W, H);
-    timeline_view_set_text_px(v, (float)g->font.sizes[0]);
-    target_size(g, W, H);
+    gl_fixture_resize(g, W, H);
     const timeline_palette pal = theme_get(THEME_DARK).timeline;
-    render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
-    dump(g, "timeline_dense");
+    const double t = fx.run.tl.makespan * 0.4;
+    render(g, &fx, 0, &pal, t, NULL);
+    gl_fixture_dump(g, "timeline_dense");
 
     draw2d_begin(&g->d, W, H);
-    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, t, NULL);
     const int vertices = g->d.count, capacity = g->d.capacity;
     draw2d_begin(&g->d, W, H);
-    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, t, NULL);
     draw2d_flush(&g->d);
-    print_message("dense: %ld actions, %d vertices\n", program_action_count(&fx.x.p), vertices);
+    print_message("dense: %ld actions, %d vertices\n", program_action_count(&fx.run.p), vertices);
     /* two quads per pixel column per rank (bars, memory), plus text and frame */
     assert_true(vertices < 8 * 2 * W * 6 + 6000);
     assert_int_equal(g->d.capacity, capacity);
 
     /* zoomed in, the same timeline shows single bars with numbers */
     timeline_view_zoom(v, v->plot_x + 0.5 * v->plot_w, 2000);
-    render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.5, NULL);
-    dump(g, "timeline_dense_zoomed");
-    timeline_panel_deinit(&fx.panel);
-    run_free(&fx.x);
+    render(g, &fx, 0, &pal, fx.run.tl.makespan * 0.5, NULL);
+    gl_fixture_dump(g, "timeline_dense_zoomed");
+    panel_run_deinit(&fx);
 }
 
 /* A bigger panel with every feature, for the eye: ZB-H1 (I and W), p2p
@@ -517,33 +382,34 @@ static void test_draw_features(void **state)
 {
     gl_fixture *g = *state;
     const struct {
-        const char *name, *file;
-        int P, M, V, dp;
-        double p2p;
+        const char *file;
+        run_fixture_desc run;
     } cases[] = {
-        {"zb-h1", "timeline_zbh1", 4, 8, 0, 2, 0.3},
-        {"dualpipev", "timeline_dualpipev", 4, 10, 0, 1, 0.1},
-        {"interleaved-1f1b", "timeline_interleaved", 4, 8, 2, 2, 0.1},
+        {"timeline_zbh1",
+         {.schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.3, .D = 2, .allreduce = 1.5}},
+        {"timeline_dualpipev", {.schedule = "dualpipev", .P = 4, .M = 10, .p2p = 0.1}},
+        {"timeline_interleaved",
+         {.schedule = "interleaved-1f1b",
+          .P = 4,
+          .M = 8,
+          .V = 2,
+          .p2p = 0.1,
+          .D = 2,
+          .allreduce = 1.5}},
     };
+    gl_fixture_resize(g, BIG_W, BIG_H);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        fixture fx = {0};
-        run_make(&fx.x, cases[c].name, cases[c].P, cases[c].M, cases[c].V, cases[c].p2p,
-                 cases[c].dp);
-        ppf_error err = {0};
-        assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-        timeline_view *v = &fx.view;
-        timeline_panel_view_init(v, &fx.x.tl);
-        timeline_view_set_rect(v, 0, 0, BIG_W, BIG_H);
-        timeline_view_set_text_px(v, (float)g->font.sizes[1]);
-        target_size(g, BIG_W, BIG_H);
+        panel_run fx;
+        panel_run_init(&fx, &cases[c].run, 0, 0, BIG_W, BIG_H, (float)g->font.sizes[1]);
+        const timeline_view *v = &fx.view;
         const timeline_palette pal = theme_get(THEME_DARK).timeline;
-        render(g, &fx.panel, v, 1, &pal, fx.x.tl.makespan * 0.37, NULL);
-        dump(g, cases[c].file);
+        const double t = fx.run.tl.makespan * 0.37;
+        render(g, &fx, 1, &pal, t, NULL);
+        gl_fixture_dump(g, cases[c].file);
         /* the cursor is drawn over whatever is at its column */
-        const int cx = (int)floor(timeline_view_time_to_x(v, fx.x.tl.makespan * 0.37));
-        assert_pixel(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), pal.cursor);
-        timeline_panel_deinit(&fx.panel);
-        run_free(&fx.x);
+        const int cx = (int)floor(timeline_view_time_to_x(v, t));
+        assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), pal.cursor);
+        panel_run_deinit(&fx);
     }
 }
 
@@ -566,6 +432,6 @@ int main(void)
         cmocka_unit_test(test_draw_features),
     };
     int failed = cmocka_run_group_tests_name("view model", pure, setup_pure, teardown_pure);
-    failed += cmocka_run_group_tests_name("drawing", gl, setup_gl, teardown_gl);
+    failed += cmocka_run_group_tests_name("drawing", gl, setup_gl, gl_fixture_teardown);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

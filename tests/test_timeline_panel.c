@@ -1,9 +1,13 @@
 /* test_timeline_panel.c - the timeline panel: its view model (pure, on a real
  * 1F1B P=4 M=8 timeline with F=1, B=2) and its drawing into a headless
- * 640x200 framebuffer (cursor, an F bar and a bubble checked by colour).
+ * framebuffer, checked pixel by pixel where the panel's geometry
+ * (render/timeline_panel.c, timeline_view.h) puts each thing: the cursor,
+ * bars of every kind in the theme's colours and patterns, the bubble, p2p
+ * arrows, all-reduce lanes, the memory curves, the hover tooltip, and single
+ * bars when a dense timeline is zoomed in.
  *
- * With PPFLOW_TIMELINE_PPM_DIR set, the GL test also writes the images it
- * draws there as PPM files, to look at. */
+ * With PPFLOW_TIMELINE_PPM_DIR set, the GL tests also write the images they
+ * draw there as PPM files, to look at. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +275,337 @@ static rgba8 over(rgba8 c, rgba8 dst)
     return colour_mix(dst, c, c.a / 255.0f);
 }
 
+/* ---- where the panel draws what (render/timeline_panel.c) --------------- */
+
+static float time_x(const timeline_view *v, double t)
+{
+    return (float)timeline_view_time_to_x(v, t);
+}
+
+static float row_top(const timeline_view *v, int r)
+{
+    return v->row_y + (float)r * v->row_pitch;
+}
+
+/* True when [x0, x1] comes within 2 em of the cursor's column at t (its
+ * line, its notch). */
+static bool near_cursor(const timeline_view *v, double t, float x0, float x1)
+{
+    const float c = time_x(v, t);
+    return fmaxf(x0, x1) > c - 2 * v->em && fminf(x0, x1) < c + 2 * v->em;
+}
+
+/* A compute kind's look (theme.h): its colour as the fill and a pattern in
+ * `ink`: F solid (ink = fill), B and I hatched and W dotted in a lighter
+ * shade of their colour, F+B cross-hatched in the B colour. */
+static void kind_look(const timeline_palette *pal, int kind, rgba8 *fill, rgba8 *ink)
+{
+    *fill = theme_action_colour(pal, (action_kind)kind);
+    *ink = kind == ACTION_B || kind == ACTION_I ? colour_lighten(*fill, 0.3f)
+           : kind == ACTION_W                   ? colour_lighten(*fill, 0.35f)
+           : kind == ACTION_OVERLAP_F_B         ? pal->b
+                                                : *fill;
+}
+
+/* Where c lies from fill (0) to ink (1), as a pattern's edge mixes them, or
+ * -1 when c is more than 2 off that line in any channel. */
+static float mix_position(rgba8 c, rgba8 fill, rgba8 ink)
+{
+    const float from[3] = {fill.r, fill.g, fill.b}, to[3] = {ink.r, ink.g, ink.b};
+    const float got[3] = {c.r, c.g, c.b};
+    int k = 0;
+    for (int j = 1; j < 3; j++)
+        if (fabsf(to[j] - from[j]) > fabsf(to[k] - from[k]))
+            k = j;
+    const float f =
+        to[k] == from[k] ? 0 : fminf(1, fmaxf(0, (got[k] - from[k]) / (to[k] - from[k])));
+    for (int j = 0; j < 3; j++)
+        if (fabsf(from[j] + f * (to[j] - from[j]) - got[j]) > 2)
+            return -1;
+    return f;
+}
+
+/* The widest bar of `kind` wholly in the plot and clear of the cursor at t:
+ * its rank and index, or false when there is none. */
+static bool find_bar(const panel_run *x, int kind, double t, int *rank, int *index)
+{
+    const timeline_view *v = &x->view;
+    float widest = 0;
+    for (int r = 0; r < x->run.p.ranks; r++)
+        for (int k = 0; k < x->run.p.rank[r].count; k++) {
+            const float x0 = time_x(v, x->run.tl.time[r][k].start);
+            const float x1 = time_x(v, x->run.tl.time[r][k].end);
+            if (x->run.p.rank[r].actions[k].kind != kind || x0 < v->plot_x ||
+                x1 > v->plot_x + v->plot_w || near_cursor(v, t, x0, x1) || x1 - x0 <= widest)
+                continue;
+            widest = x1 - x0;
+            *rank = r;
+            *index = k;
+        }
+    return widest > 0;
+}
+
+/* Fails unless the bar of action k on rank r shows its kind: inside it (a
+ * pixel in from its edges, clear of its number and of the cursor at t)
+ * every pixel is its fill, its pattern's ink or a mix of the two, some are
+ * the fill, and a patterned kind shows its ink. `size` is the font size
+ * the panel was drawn with (the number is never wider than at that size). */
+static void expect_bar(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                       int size, double t, int r, int k)
+{
+    const timeline_view *v = &x->view;
+    const action *a = &x->run.p.rank[r].actions[k];
+    rgba8 fill, ink;
+    kind_look(pal, a->kind, &fill, &ink);
+    const float x0 = time_x(v, x->run.tl.time[r][k].start);
+    float x1 = time_x(v, x->run.tl.time[r][k].end);
+    x1 -= x1 - x0 >= 4 ? 1 : 0; /* the hairline gap between wide bars */
+    char number[32];
+    if (a->kind == ACTION_OVERLAP_F_B)
+        snprintf(number, sizeof number, "%d|%d", (int)a->microbatch, (int)a->microbatch2);
+    else
+        snprintf(number, sizeof number, "%d", (int)a->microbatch);
+    /* the number's box: centred in the bar, at most as wide as at `size`, an em high */
+    const float mid_x = 0.5f * (x0 + x1), half_w = 0.5f * text_width(&g->font, size, number) + 1.5f;
+    const float mid_y = row_top(v, r) + 0.5f * v->bar_h, half_h = 0.5f * g->font.sizes[size] + 2;
+    const int y0 = (int)ceilf(row_top(v, r)) + 1, y1 = (int)floorf(row_top(v, r) + v->bar_h) - 1;
+    int pixels = 0, fills = 0, inks = 0;
+    for (int px = (int)ceilf(x0) + 1; px < (int)floorf(x1) - 1; px++) {
+        if (near_cursor(v, t, (float)px, (float)px + 1))
+            continue;
+        for (int py = y0; py < y1; py++) {
+            if (fabsf((float)px + 0.5f - mid_x) < half_w &&
+                fabsf((float)py + 0.5f - mid_y) < half_h)
+                continue;
+            const rgba8 c = gl_fixture_pixel(g, px, py);
+            const float f = mix_position(c, fill, ink);
+            if (f < 0)
+                fail_msg("%s bar of rank %d (action %d): pixel (%d, %d) = %d,%d,%d is neither "
+                         "its fill %d,%d,%d nor its ink %d,%d,%d",
+                         action_kind_name((action_kind)a->kind), r, k, px, py, c.r, c.g, c.b,
+                         fill.r, fill.g, fill.b, ink.r, ink.g, ink.b);
+            pixels++;
+            fills += rgba8_distance(c, fill) <= 1;
+            inks += f >= 0.5f;
+        }
+    }
+    if (pixels < 12 || fills == 0 || (!rgba8_equal(fill, ink) && inks == 0))
+        fail_msg("%s bar of rank %d (action %d): %d pixels looked at, %d of the fill, %d inked",
+                 action_kind_name((action_kind)a->kind), r, k, pixels, fills, inks);
+}
+
+/* Checks a bar of every compute kind the program holds; returns how many
+ * kinds were checked. */
+static int expect_every_kind(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                             int size, double t)
+{
+    int kinds = 0;
+    for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++) {
+        bool held = false;
+        for (int r = 0; r < x->run.p.ranks && !held; r++)
+            for (int k = 0; k < x->run.p.rank[r].count && !held; k++)
+                held = x->run.p.rank[r].actions[k].kind == kind;
+        int r = -1, k = -1;
+        if (!held)
+            continue;
+        if (!find_bar(x, kind, t, &r, &k))
+            fail_msg("no %s bar wholly in view and clear of the cursor",
+                     action_kind_name((action_kind)kind));
+        expect_bar(g, x, pal, size, t, r, k);
+        kinds++;
+    }
+    return kinds;
+}
+
+/* Fails unless the p2p arrows are drawn: each transfer between neighbouring
+ * ranks (a longer arrow runs under the bars of the rows it crosses), clear
+ * of the cursor at t and over before the first all-reduce (whose lanes lie
+ * in the same gaps), has a line from the producing bar's end (at the transfer's start,
+ * on the bar's edge facing the consumer) towards the consumer's row at the
+ * arrival, its head aside. Every pixel whose centre is close enough to the
+ * line to be fully covered, in the gap between the two rows (bars are drawn
+ * over arrows), is the p2p colour. */
+static void expect_arrows(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                          double t)
+{
+    const timeline_view *v = &x->view;
+    const float full = 0.5f * fmaxf(1, v->em * 0.09f) - 0.5f; /* half the line, less its ramp */
+    assert_true(full >= 0.2f);
+    double reduced = INFINITY; /* the first all-reduce's start */
+    for (int i = 0; i < x->run.tl.allreduce_count; i++)
+        reduced = fmin(reduced, x->run.tl.allreduces[i].start);
+    int arrows = 0, on = 0;
+    p2p_cursor cur = {0};
+    transfer tr;
+    while (timeline_next_p2p(&x->run.tl, &cur, &tr)) {
+        const float xs = time_x(v, tr.start), xe = time_x(v, tr.end);
+        const int r = tr.src_rank, to = tr.dst_rank;
+        if (near_cursor(v, t, xs, xe) || tr.end >= reduced || abs(to - r) != 1)
+            continue;
+        assert_true(tr.end > tr.start);
+        const float ys = to > r ? row_top(v, r) + v->bar_h : row_top(v, r);
+        const float ye = to > r ? row_top(v, to) : row_top(v, to) + v->bar_h;
+        const float len = hypotf(xe - xs, ye - ys), head = fminf(v->em * 0.4f, len * 0.6f);
+        const float bx = xe - (xe - xs) / len * head, by = ye - (ye - ys) / len * head;
+        const float seg = hypotf(bx - xs, by - ys);
+        for (int py = (int)fminf(ys, ye); py <= (int)fmaxf(ys, ye); py++) {
+            const float cy = (float)py + 0.5f;
+            if (cy < fminf(ys, ye) + 0.5f || cy > fmaxf(ys, ye) - 0.5f)
+                continue;
+            for (int px = (int)fminf(xs, bx) - 1; px <= (int)fmaxf(xs, bx) + 1; px++) {
+                const float cx = (float)px + 0.5f;
+                const float along = ((cx - xs) * (bx - xs) + (cy - ys) * (by - ys)) / (seg * seg);
+                const float off = fabsf((cx - xs) * (by - ys) - (cy - ys) * (bx - xs)) / seg;
+                if (along < 0 || along > 1 || off > full)
+                    continue;
+                const rgba8 c = gl_fixture_pixel(g, px, py);
+                if (rgba8_distance(c, pal->p2p) > 2)
+                    fail_msg("p2p arrow rank %d -> %d at [%g, %g]: pixel (%d, %d) on its line is "
+                             "%d,%d,%d, not %d,%d,%d",
+                             r, to, tr.start, tr.end, px, py, c.r, c.g, c.b, pal->p2p.r, pal->p2p.g,
+                             pal->p2p.b);
+                on++;
+            }
+        }
+        arrows++;
+    }
+    if (arrows == 0 || on < arrows)
+        fail_msg("%d p2p arrows looked at, %d pixels on their lines", arrows, on);
+}
+
+/* Fails unless every all-reduce clear of the cursor at t fills its rank's
+ * lane (under the rank's bars) in the all-reduce colour at the middle of its
+ * span, and each lane shows no all-reduce colour at the iteration's start. */
+static void expect_allreduces(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                              double t)
+{
+    const timeline_view *v = &x->view;
+    const timeline *tl = &x->run.tl;
+    int checked = 0;
+    assert_true(v->lane_h > 0);
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        if (near_cursor(v, t, time_x(v, ar->start), time_x(v, ar->end)))
+            continue;
+        const float y = row_top(v, ar->src_rank) + v->lane_y + 0.5f * v->lane_h;
+        assert_pixel_rgb(g, (int)time_x(v, 0.5 * (ar->start + ar->end)), (int)y, pal->allreduce);
+        checked++;
+    }
+    assert_true(checked > 0);
+    for (int r = 0; r < v->ranks; r++) {
+        const float y = row_top(v, r) + v->lane_y + 0.5f * v->lane_h;
+        const rgba8 c = gl_fixture_pixel(g, (int)time_x(v, 0.1), (int)y);
+        if (rgba8_distance(c, pal->allreduce) <= 30)
+            fail_msg("rank %d's lane shows the all-reduce colour at t = 0.1", r);
+    }
+}
+
+/* Fails unless each rank's part of the memory lane draws its live
+ * activations as a bar of count / peak of 85% of the part's height: at the
+ * middle of its highest step that fits under the part's top (the widest of
+ * those, clear of the cursor at t), the first pixel row the bar covers and
+ * the row half-way down are the curve's colour, the row above it the part's
+ * background. */
+static void expect_memory_lane(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                               double t)
+{
+    const timeline_view *v = &x->view;
+    const timeline_memory *m = &x->panel.memory;
+    const float sub = v->mem_h / (float)v->ranks, scale = sub * 0.85f / (float)m->peak;
+    for (int r = 0; r < v->ranks; r++) {
+        const timeline_memory_curve *c = &m->rank[r];
+        const float base = v->mem_y + sub * (float)(r + 1);
+        int best = -1;
+        float x0 = 0, x1 = 4, top = base; /* the step's pixels and its bar's top */
+        for (int i = 0; i < c->count; i++) {
+            const float a = time_x(v, c->steps[i].time);
+            const float b = time_x(v, i + 1 < c->count ? c->steps[i + 1].time : x->run.tl.makespan);
+            const float y = base - scale * (float)c->steps[i].count;
+            const float tie = ceilf(y - 0.5f) + 0.5f - y; /* where the first row's centre is */
+            if (base - y < 3 || base - y > sub - 2 || tie < 0.05f || tie > 0.95f ||
+                near_cursor(v, t, a, b) || y > top || (y == top && b - a <= x1 - x0))
+                continue;
+            best = i;
+            x0 = a;
+            x1 = b;
+            top = y;
+        }
+        if (best < 0)
+            fail_msg("rank %d: no step of its memory curve to look at", r);
+        const rgba8 lane = r % 2 ? pal->row_alt : pal->background, curve = over(pal->memory, lane);
+        const int first = (int)ceilf(top - 0.5f), mid = (int)floorf(0.5f * (top + base - 1));
+        /* a column clear of the grid's lines: the part's own background above the bar */
+        int col = -1;
+        for (int dx = -1; dx <= 1 && col < 0; dx++)
+            if (rgba8_distance(gl_fixture_pixel(g, (int)(0.5f * (x0 + x1)) + dx, first - 1),
+                               lane) <= 1)
+                col = (int)(0.5f * (x0 + x1)) + dx;
+        if (col < 0 || rgba8_distance(gl_fixture_pixel(g, col, first), curve) > 1 ||
+            rgba8_distance(gl_fixture_pixel(g, col, mid), curve) > 1)
+            fail_msg("rank %d, %d live from t = %g: want the part's background at y = %d and the "
+                     "curve at y = %d and %d (its top %.2f), column %d",
+                     r, c->steps[best].count, c->steps[best].time, first - 1, first, mid, top, col);
+    }
+}
+
+/* Fails unless hovering action h draws what timeline_panel.c promises and
+ * nothing else: an outline in the text colour around the hovered bar and,
+ * centred over it (under it at the panel's top), a box of the panel's
+ * background, nearly opaque, outlined and holding the action's
+ * description; every other pixel is as in `plain`, drawn without the hover
+ * (size 0 text). */
+static void expect_tooltip(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                           const uint8_t *plain, const timeline_panel_hover *h, double hx)
+{
+    const timeline_view *v = &x->view;
+    const action_time at = x->run.tl.time[h->rank][h->index];
+    const float x0 = time_x(v, at.start), x1 = time_x(v, at.end), y0 = row_top(v, h->rank);
+    char text[256];
+    timeline_describe_action(&x->run.tl, h->rank, h->index, text, sizeof text);
+    const float w = text_width(&g->font, 0, text) + v->em, bh = (float)g->font.sizes[0] * 1.6f;
+    const float bx = fmaxf(fminf(0.5f * (x0 + x1) - 0.5f * w, v->x + v->w - w), v->x);
+    float by = y0 - v->em * 0.3f - bh;
+    if (by < v->y)
+        by = y0 + v->bar_h + v->em * 0.3f;
+    /* near the pointer: above (or under) the bar, across the pointer's x */
+    assert_true(bx <= hx && hx <= bx + w);
+    assert_true(by + bh <= y0 || by >= y0 + v->bar_h);
+
+    int box = 0, changed = 0, inked = 0;
+    for (int py = 0; py < g->height; py++)
+        for (int px = 0; px < g->width; px++) {
+            const uint8_t *q = plain + ((size_t)py * g->width + px) * 4;
+            const rgba8 was = {q[0], q[1], q[2], q[3]}, c = gl_fixture_pixel(g, px, py);
+            const float cx = (float)px + 0.5f, cy = (float)py + 0.5f;
+            const bool in_box = cx > bx + 1 && cx < bx + w - 1 && cy > by + 1 && cy < by + bh - 1;
+            const bool near_box = cx > bx - 2 && cx < bx + w + 2 && cy > by - 2 && cy < by + bh + 2;
+            const bool near_bar =
+                cx > x0 - 4 && cx < x1 + 4 && cy > y0 - 4 && cy < y0 + v->bar_h + 4;
+            if (!near_box && !near_bar && !rgba8_equal(c, was))
+                fail_msg("pixel (%d, %d) away from the tooltip and the bar changed with the hover",
+                         px, py);
+            box += in_box;
+            changed += in_box && rgba8_distance(c, was) > 2;
+            inked += in_box && rgba8_distance(c, pal->text) <= 16;
+            /* the padding left of the text: the box's fill over what was there */
+            if (in_box && cx < bx + v->em * 0.5f - 1 &&
+                rgba8_distance(c, over(colour_with_alpha(pal->background, 240), was)) > 2)
+                fail_msg("tooltip pixel (%d, %d) = %d,%d,%d is not its background over %d,%d,%d",
+                         px, py, c.r, c.g, c.b, was.r, was.g, was.b);
+        }
+    if (changed < box * 8 / 10 || inked < 20)
+        fail_msg("tooltip box of %d pixels: %d changed, %d in the text colour", box, changed,
+                 inked);
+    /* the box's outline (left and top) and the bar's, in the text colour */
+    if (rgba8_distance(gl_fixture_pixel(g, (int)ceilf(bx - 0.5f), (int)(by + 0.5f * bh)),
+                       pal->text) > 2 ||
+        rgba8_distance(gl_fixture_pixel(g, (int)(bx + 0.5f * w), (int)ceilf(by - 0.5f)),
+                       pal->text) > 2 ||
+        rgba8_distance(gl_fixture_pixel(g, (int)(0.5f * (x0 + x1)), (int)floorf(y0) - 1),
+                       pal->text) > 2)
+        fail_msg("the tooltip's or the hovered bar's outline is not in the text colour");
+}
+
 static void test_draw_cursor_bar_bubble(void **state)
 {
     gl_fixture *g = *state;
@@ -289,17 +624,21 @@ static void test_draw_cursor_bar_bubble(void **state)
         for (int x = 0; x < W; x += 5)
             if (rgba8_equal(gl_fixture_pixel(g, x, y), UNDRAWN))
                 fail_msg("pixel (%d, %d) not drawn", x, y);
+    assert_pixel_rgb(g, 1, 1, pal.background);
 
     /* the cursor's column, in the middle of row 2 and in the memory lane */
     const int cx = (int)floor(timeline_view_time_to_x(v, t));
     assert_pixel_rgb(g, cx, (int)(v->row_y + 2.5f * v->row_pitch), pal.cursor);
     assert_pixel_rgb(g, cx, (int)(v->mem_y + 0.5f * v->mem_h), pal.cursor);
 
-    /* rank 0's forward of micro-batch 1, near its top-left corner (clear of the number) */
+    /* rank 0's forward of micro-batch 1, near its top-left corner (clear of
+     * the number), and the bars of both kinds */
     const int k = find_action(&fx.run.p, 0, ACTION_F, 1);
     const int fx0 = (int)ceil(timeline_view_time_to_x(v, fx.run.tl.time[0][k].start)) + 2;
     const int fy0 = (int)ceil(v->row_y) + 2;
     assert_pixel_rgb(g, fx0, fy0, pal.f);
+    expect_bar(g, &fx, &pal, 0, t, 0, k);
+    assert_int_equal(expect_every_kind(g, &fx, &pal, 0, t), 2);
 
     /* rank 3 is idle until t = 3: the bubble's faint hatch over the row's
      * background, lighter than the row and no lighter than the full ink */
@@ -326,8 +665,15 @@ static void test_draw_cursor_bar_bubble(void **state)
     print_message("bubble: %d fill pixels, %d ink pixels\n", fills, inks);
     assert_true(fills > 0 && inks > 0);
 
-    /* the light theme and a hover tooltip, for the eye */
+    /* the light theme: its background, the bars in their colours */
     const timeline_palette light = theme_get(THEME_LIGHT).timeline;
+    render(g, &fx, 0, &light, t, NULL);
+    assert_pixel_rgb(g, 1, 1, light.background);
+    assert_int_equal(expect_every_kind(g, &fx, &light, 0, t), 2);
+    static uint8_t plain[W * H * 4];
+    memcpy(plain, g->pixels, sizeof plain);
+
+    /* and a hover tooltip over rank 2's backward of micro-batch 2 */
     timeline_panel_hover hover;
     const int kb = find_action(&fx.run.p, 2, ACTION_B, 2);
     const double hx =
@@ -336,12 +682,13 @@ static void test_draw_cursor_bar_bubble(void **state)
     render(g, &fx, 0, &light, t, &hover);
     gl_fixture_dump(g, "timeline_1f1b_light_hover");
     assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);
+    expect_tooltip(g, &fx, &light, plain, &hover, hx);
     panel_run_deinit(&fx);
 }
 
 /* A large timeline zoomed out: bars merge into pixel columns (vertices
  * bounded by the width, not the action count), p2p arrows are skipped, and
- * a second frame allocates nothing. */
+ * a second frame allocates nothing. Zoomed in, single bars again. */
 static void test_draw_dense_is_bounded(void **state)
 {
     gl_fixture *g = *state;
@@ -369,25 +716,29 @@ static void test_draw_dense_is_bounded(void **state)
     assert_true(vertices < 8 * 2 * W * 6 + 6000);
     assert_int_equal(g->d.capacity, capacity);
 
-    /* zoomed in, the same timeline shows single bars with numbers */
+    /* zoomed in, the same timeline shows single bars, F and B, with numbers */
     timeline_view_zoom(v, v->plot_x + 0.5 * v->plot_w, 2000);
     render(g, &fx, 0, &pal, fx.run.tl.makespan * 0.5, NULL);
     gl_fixture_dump(g, "timeline_dense_zoomed");
+    assert_int_equal(expect_every_kind(g, &fx, &pal, 0, fx.run.tl.makespan * 0.5), 2);
     panel_run_deinit(&fx);
 }
 
-/* A bigger panel with every feature, for the eye: ZB-H1 (I and W), p2p
- * time (slanted arrows), two replicas (all-reduce lanes). */
+/* A bigger panel with every feature: ZB-H1 (I and W), DualPipeV (F+B),
+ * interleaved (two stages a rank); p2p time (slanted arrows), two replicas
+ * (all-reduce lanes), the memory curves; each checked where it is drawn. */
 static void test_draw_features(void **state)
 {
     gl_fixture *g = *state;
     const struct {
         const char *file;
         run_fixture_desc run;
+        int kinds; /* compute kinds in the program */
     } cases[] = {
         {"timeline_zbh1",
-         {.schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.3, .D = 2, .allreduce = 1.5}},
-        {"timeline_dualpipev", {.schedule = "dualpipev", .P = 4, .M = 10, .p2p = 0.1}},
+         {.schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.3, .D = 2, .allreduce = 1.5},
+         3},
+        {"timeline_dualpipev", {.schedule = "dualpipev", .P = 4, .M = 10, .p2p = 0.1}, 5},
         {"timeline_interleaved",
          {.schedule = "interleaved-1f1b",
           .P = 4,
@@ -395,7 +746,8 @@ static void test_draw_features(void **state)
           .V = 2,
           .p2p = 0.1,
           .D = 2,
-          .allreduce = 1.5}},
+          .allreduce = 1.5},
+         2},
     };
     gl_fixture_resize(g, BIG_W, BIG_H);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -409,6 +761,11 @@ static void test_draw_features(void **state)
         /* the cursor is drawn over whatever is at its column */
         const int cx = (int)floor(timeline_view_time_to_x(v, t));
         assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), pal.cursor);
+        assert_int_equal(expect_every_kind(g, &fx, &pal, 1, t), cases[c].kinds);
+        expect_arrows(g, &fx, &pal, t);
+        if (cases[c].run.D > 1)
+            expect_allreduces(g, &fx, &pal, t);
+        expect_memory_lane(g, &fx, &pal, t);
         panel_run_deinit(&fx);
     }
 }

@@ -572,11 +572,11 @@ static void test_memory_by_hand(void **state)
     run_fixture_deinit(&x);
 }
 
-/* GPipe piles up M micro-batches on every rank, 1F1B at most P - rank;
- * each curve's peak is the simulator's, it starts and ends at zero, never
- * goes negative, and agrees at every step with a count of the cells whose
- * activations are live (F started, not yet freed). */
-static void check_curves(const run_fixture *x, const char *name)
+/* Each curve's peak is the simulator's (and, when first >= 0, rank r's is
+ * first + r * step), it starts and ends at zero, never goes negative, and
+ * agrees at every step with a count of the cells whose activations are live
+ * (F started, not yet freed). */
+static void check_curves(const run_fixture *x, const char *name, int first, int step)
 {
     timeline_memory m;
     timeline_memory_init(&m, &x->tl);
@@ -586,9 +586,10 @@ static void check_curves(const run_fixture *x, const char *name)
     int peak = 0;
     for (int r = 0; r < p->ranks; r++) {
         const timeline_memory_curve *c = &m.rank[r];
-        if (c->peak != x->tl.per_rank[r].peak_activations)
-            fail_msg("%s rank %d: curve peak %d, simulator %d", name, r, c->peak,
-                     x->tl.per_rank[r].peak_activations);
+        if (c->peak != x->tl.per_rank[r].peak_activations ||
+            (first >= 0 && c->peak != first + r * step))
+            fail_msg("%s rank %d: curve peak %d, simulator %d, expected %d", name, r, c->peak,
+                     x->tl.per_rank[r].peak_activations, first + r * step);
         assert_int_equal(c->steps[0].count, 0);
         assert_int_equal(c->steps[c->count - 1].count, 0);
         int most = 0;
@@ -623,36 +624,21 @@ static void check_curves(const run_fixture *x, const char *name)
     timeline_memory_deinit(&m);
 }
 
+/* GPipe piles up M micro-batches on every rank, 1F1B at most P - rank. */
 static void test_memory_peaks(void **state)
 {
     (void)state;
     for (int P = 2; P <= 4; P++)
         for (int M = P; M <= P + 3; M++)
-            for (int with_p2p = 0; with_p2p < 2; with_p2p++) {
-                const double p2p = with_p2p ? 0.3 : 0;
+            for (int k = 0; k < 4; k++) {
+                const char *schedule = k % 2 ? "1f1b" : "gpipe";
+                const double p2p = k < 2 ? 0 : 0.3;
+                char name[64];
+                snprintf(name, sizeof name, "%s P=%d M=%d p2p %g", schedule, P, M, p2p);
                 run_fixture x;
                 run_fixture_init(
-                    &x, &(run_fixture_desc){.schedule = "gpipe", .P = P, .M = M, .p2p = p2p});
-                timeline_memory m;
-                timeline_memory_init(&m, &x.tl);
-                for (int r = 0; r < P; r++)
-                    if (m.rank[r].peak != M)
-                        fail_msg("gpipe P=%d M=%d p2p %g rank %d: peak %d, expected M = %d", P, M,
-                                 p2p, r, m.rank[r].peak, M);
-                timeline_memory_deinit(&m);
-                check_curves(&x, "gpipe");
-                run_fixture_deinit(&x);
-
-                run_fixture_init(
-                    &x, &(run_fixture_desc){.schedule = "1f1b", .P = P, .M = M, .p2p = p2p});
-                timeline_memory_init(&m, &x.tl);
-                for (int r = 0; r < P; r++)
-                    if (m.rank[r].peak != P - r)
-                        fail_msg("1f1b P=%d M=%d p2p %g rank %d: peak %d, expected P - r = %d", P,
-                                 M, p2p, r, m.rank[r].peak, P - r);
-                assert_int_equal(m.peak, P);
-                timeline_memory_deinit(&m);
-                check_curves(&x, "1f1b");
+                    &x, &(run_fixture_desc){.schedule = schedule, .P = P, .M = M, .p2p = p2p});
+                check_curves(&x, name, k % 2 ? P : M, k % 2 ? -1 : 0);
                 run_fixture_deinit(&x);
             }
     const run_fixture_desc others[] = {
@@ -665,7 +651,7 @@ static void test_memory_peaks(void **state)
     for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
         run_fixture x;
         run_fixture_init(&x, &others[k]);
-        check_curves(&x, others[k].schedule);
+        check_curves(&x, others[k].schedule, -1, 0);
         run_fixture_deinit(&x);
     }
 }

@@ -4,20 +4,15 @@
  * the wheel into the commands the table and the frame's layout say (with a
  * host that records what is applied). */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include <GLFW/glfw3.h>
 
 #include "input.h"
 #include "keymap.h"
+#include "support/check.h"
 
 static void test_no_key_bound_twice(void **state)
 {

@@ -9,15 +9,9 @@
  *     PPFLOW_UPDATE_GOLDEN=1 ./tests/test_render
  */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include <glad/gl.h>
 
@@ -25,6 +19,7 @@
 #include "keymap.h"
 #include "offscreen.h"
 #include "session.h"
+#include "support/check.h"
 
 enum { W = 640, H = 360 };
 

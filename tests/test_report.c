@@ -7,18 +7,13 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "report.h"
-#include "schedules.h"
+#include "support/check.h"
+#include "support/run_fixture.h"
 #include "terminal.h"
 #include "theme.h"
 #include "timeline.h"
@@ -62,18 +57,9 @@ static int xterm_nearest(rgba8 c)
  * F+B pairs and all-reduce rows, printed in colour into *text (to free). */
 static void gantt_text(const char *colorterm, char **text)
 {
-    ppf_error err = {{0}};
-    program p = {0};
-    timeline_costs c = {0};
-    timeline tl = {0};
-    schedule_params sp = {.ranks = 2, .microbatches = 4};
-    if (!schedule_generate("dualpipev", &sp, &p, &err))
-        fail_msg("dualpipev: %s", err.message);
-    timeline_costs_init(&c, 2);
-    c.dp = 2;
-    c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = 1};
-    if (!timeline_simulate(&tl, &p, &c, &err))
-        fail_msg("simulation: %s", err.message);
+    run_fixture x = {0};
+    run_fixture_init(
+        &x, &(run_fixture_desc){.schedule = "dualpipev", .P = 2, .M = 4, .D = 2, .allreduce = 1});
     if (colorterm)
         setenv("COLORTERM", colorterm, 1);
     else
@@ -81,11 +67,9 @@ static void gantt_text(const char *colorterm, char **text)
     size_t size = 0;
     FILE *f = open_memstream(text, &size);
     assert_non_null(f);
-    report_gantt(&tl, f, 120, true);
+    report_gantt(&x.tl, f, 120, true);
     assert_int_equal(fclose(f), 0);
-    timeline_deinit(&tl);
-    timeline_costs_deinit(&c);
-    program_deinit(&p);
+    run_fixture_deinit(&x);
 }
 
 /* What the escapes before `at` last set: the background or text colour as
@@ -253,25 +237,17 @@ static void test_xterm256_is_the_nearest_entry(void **state)
 static void test_plain_has_no_escapes(void **state)
 {
     (void)state;
-    ppf_error err = {{0}};
-    program p = {0};
-    timeline_costs c = {0};
-    timeline tl = {0};
-    schedule_params sp = {.ranks = 2, .microbatches = 4};
-    assert_true(schedule_generate("1f1b", &sp, &p, &err));
-    timeline_costs_init(&c, 2);
-    assert_true(timeline_simulate(&tl, &p, &c, &err));
+    run_fixture x = {0};
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "1f1b", .P = 2, .M = 4});
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
-    report_gantt(&tl, f, 80, false);
+    report_gantt(&x.tl, f, 80, false);
     fclose(f);
     assert_null(strchr(text, '\x1b'));
     assert_non_null(strstr(text, "F0"));
     free(text);
-    timeline_deinit(&tl);
-    timeline_costs_deinit(&c);
-    program_deinit(&p);
+    run_fixture_deinit(&x);
 }
 
 int main(void)

@@ -2,93 +2,64 @@
  * schedules, the memory story (GPipe piles up M micro-batches, 1F1B P - s),
  * flashes, weight gradients, captions, and purity (any order, same answer). */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "scene.h"
-#include "schedules.h"
+#include "support/check.h"
+#include "support/run_fixture.h"
 
-typedef struct run {
-    program p;
-    timeline_costs c;
-    timeline tl;
+/* A simulated schedule and its scene, with a state to fill. */
+typedef struct scene_run {
+    run_fixture run; /* program, costs, timeline */
     scene sc;
     scene_state st;
-} run;
+} scene_run;
 
-typedef struct run_opts {
-    const char *schedule;
-    int P, M, V, D, K;
-    double F, B, I, W, p2p, allreduce;
-} run_opts;
-
-static void run_init(run *x, run_opts o)
+/* The run d describes (run_fixture.h) and its scene with `layers` layers
+ * per stage. */
+static void scene_run_init(scene_run *x, int layers, const run_fixture_desc *d)
 {
-    ppf_error err = {{0}};
-    *x = (run){0};
-    schedule_params sp = {.ranks = o.P, .microbatches = o.M, .stages_per_rank = o.V};
-    if (!schedule_generate(o.schedule, &sp, &x->p, &err))
-        fail_msg("%s: %s", o.schedule, err.message);
-    timeline_costs_init(&x->c, o.P);
-    for (int r = 0; r < o.P; r++) {
-        x->c.f[r] = o.F > 0 ? o.F : 1;
-        x->c.b[r] = o.B > 0 ? o.B : 2;
-        x->c.i[r] = o.I > 0 ? o.I : x->c.b[r] / 2;
-        x->c.w[r] = o.W > 0 ? o.W : x->c.b[r] / 2;
-        x->c.fb[r] = x->c.f[r] + x->c.b[r];
-        x->c.p2p[r] = o.p2p;
-    }
-    x->c.dp = o.D > 0 ? o.D : 1;
-    if (o.allreduce > 0)
-        x->c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = o.allreduce};
-    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
-        fail_msg("simulate: %s", err.message);
-    scene_desc d = scene_desc_defaults();
-    d.layers_per_stage = o.K;
-    scene_init(&x->sc, &d, &x->tl);
+    *x = (scene_run){0};
+    run_fixture_init(&x->run, d);
+    scene_desc sd = scene_desc_defaults();
+    sd.layers_per_stage = layers;
+    scene_init(&x->sc, &sd, &x->run.tl);
     scene_state_init(&x->st, &x->sc);
 }
 
-static void run_deinit(run *x)
+static void scene_run_deinit(scene_run *x)
 {
     scene_state_deinit(&x->st);
     scene_deinit(&x->sc);
-    timeline_deinit(&x->tl);
-    timeline_costs_deinit(&x->c);
-    program_deinit(&x->p);
+    run_fixture_deinit(&x->run);
 }
 
-static const timeline_cell *cell(const run *x, int stage, int m)
+static const timeline_cell *cell(const scene_run *x, int stage, int m)
 {
     return timeline_cell_at(&x->sc.cells, stage, m);
 }
 
-static object_state get(const run *x, scene_kind kind, int index, int m)
+static object_state get(const scene_run *x, scene_kind kind, int index, int m)
 {
     return x->st.kind[kind][(size_t)index * scene_kind_microbatches(&x->sc, kind) + m];
 }
 
-#define assert_role(o, r)                                                                      \
-    do {                                                                                       \
-        object_state o_ = (o);                                                                 \
-        if (!o_.visible || o_.role != (r))                                                     \
-            fail_msg("%s: visible %d role %d, expected visible with role %d", #o, o_.visible,  \
-                     o_.role, (int)(r));                                                       \
+#define assert_role(o, r)                                                                          \
+    do {                                                                                           \
+        object_state o_ = (o);                                                                     \
+        if (!o_.visible || o_.role != (r))                                                         \
+            fail_msg("%s: visible %d role %d, expected visible with role %d", #o, o_.visible,      \
+                     o_.role, (int)(r));                                                           \
     } while (0)
 
 /* 1F1B, P=4, M=8, F=1, B=2, 2 layers per stage: rank 1 runs F of micro-batch 3. */
 static void test_forward_instant(void **state)
 {
     (void)state;
-    run x;
-    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2});
+    scene_run x;
+    scene_run_init(&x, 2, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2});
     const timeline_cell *c = cell(&x, 1, 3);
     assert_true(c->f_end > c->f_start);
     /* 60% through: sub-steps 0 (layer 2, W1), 1 (layer 2, W2) done, 2 (layer 3, W1) running. */
@@ -126,15 +97,15 @@ static void test_forward_instant(void **state)
     assert_false(get(&x, SCENE_HIDDEN, 2, 3).visible);
     assert_false(get(&x, SCENE_RESIDUAL, 2, 3).visible);
     assert_false(get(&x, SCENE_HIDDEN, 3, 3).visible);
-    run_deinit(&x);
+    scene_run_deinit(&x);
 }
 
 /* The backward sweeps gradients back through the layers, matmul 2 first. */
 static void test_backward_instant(void **state)
 {
     (void)state;
-    run x;
-    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2});
+    scene_run x;
+    scene_run_init(&x, 2, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2});
     const timeline_cell *c = cell(&x, 1, 3);
     /* 60% through B: layer 3's two backward matmuls done, layer 2's W2 running. */
     scene_state_at(&x.sc, c->b_start + 0.6 * (c->b_end - c->b_start), &x.st);
@@ -156,13 +127,13 @@ static void test_backward_instant(void **state)
     assert_role(get(&x, SCENE_RESIDUAL, 7, 0), SCENE_ROLE_ACTIVATION);
     scene_state_at(&x.sc, last->b_start + 0.01, &x.st);
     assert_role(get(&x, SCENE_RESIDUAL, 7, 0), SCENE_ROLE_GRADIENT);
-    run_deinit(&x);
+    scene_run_deinit(&x);
 }
 
 /* Number of micro-batches whose activations are live on a stage: the input
  * face at full opacity (a received input waiting for its F shows faintly,
  * and the timeline counts a micro-batch from the start of its F). */
-static int live_on_stage(const run *x, int stage)
+static int live_on_stage(const scene_run *x, int stage)
 {
     int n = 0;
     for (int m = 0; m < x->sc.microbatches; m++) {
@@ -180,21 +151,21 @@ static void test_memory_story(void **state)
     const char *schedules[] = {"gpipe", "1f1b"};
     for (int k = 0; k < 2; k++) {
         const int P = 4, M = 8;
-        run x;
-        run_init(&x, (run_opts){.schedule = schedules[k], .P = P, .M = M, .K = 1});
+        scene_run x;
+        scene_run_init(&x, 1, &(run_fixture_desc){.schedule = schedules[k], .P = P, .M = M});
         for (int s = 0; s < P; s++) {
             int peak = 0;
             for (int i = 0; i <= 4000; i++) {
-                scene_state_at(&x.sc, x.tl.makespan * i / 4000.0, &x.st);
+                scene_state_at(&x.sc, x.run.tl.makespan * i / 4000.0, &x.st);
                 int n = live_on_stage(&x, s);
                 peak = n > peak ? n : peak;
             }
             int expect = k == 0 ? M : P - s;
-            if (peak != expect || peak != x.tl.per_rank[s].peak_activations)
+            if (peak != expect || peak != x.run.tl.per_rank[s].peak_activations)
                 fail_msg("%s stage %d: peak %d, expected %d (timeline %d)", schedules[k], s, peak,
-                         expect, x.tl.per_rank[s].peak_activations);
+                         expect, x.run.tl.per_rank[s].peak_activations);
         }
-        run_deinit(&x);
+        scene_run_deinit(&x);
     }
 }
 
@@ -206,12 +177,12 @@ static void test_weight_gradients_accumulate(void **state)
     (void)state;
     const char *schedules[] = {"1f1b", "zb-h1", "interleaved-1f1b", "dualpipev"};
     for (int k = 0; k < 4; k++) {
-        run x;
-        run_init(&x, (run_opts){.schedule = schedules[k], .P = 4, .M = 8, .K = 2});
+        scene_run x;
+        scene_run_init(&x, 2, &(run_fixture_desc){.schedule = schedules[k], .P = 4, .M = 8});
         float prev[64] = {0};
         assert_true(x.sc.layers <= 32);
         for (int i = 0; i <= 500; i++) {
-            scene_state_at(&x.sc, x.tl.makespan * i / 500.0, &x.st);
+            scene_state_at(&x.sc, x.run.tl.makespan * i / 500.0, &x.st);
             for (int l = 0; l < x.sc.layers; l++) {
                 for (int w = 0; w < 2; w++) {
                     object_state o = get(&x, w ? SCENE_WEIGHT2 : SCENE_WEIGHT1, l, 0);
@@ -227,18 +198,18 @@ static void test_weight_gradients_accumulate(void **state)
                 }
             }
         }
-        run_deinit(&x);
+        scene_run_deinit(&x);
     }
     /* zb-h1: between I and W of a micro-batch its weights have not moved. */
-    run x;
-    run_init(&x, (run_opts){.schedule = "zb-h1", .P = 2, .M = 1, .K = 1});
+    scene_run x;
+    scene_run_init(&x, 1, &(run_fixture_desc){.schedule = "zb-h1", .P = 2, .M = 1});
     const timeline_cell *c = cell(&x, 1, 0);
     assert_true(c->w_start >= c->b_end);
     scene_state_at(&x.sc, c->b_end, &x.st);
     assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 0);
     scene_state_at(&x.sc, c->w_end, &x.st);
     assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 1);
-    run_deinit(&x);
+    scene_run_deinit(&x);
 }
 
 /* p2p boxes flash during sends, all-reduce boxes during all-reduces; a
@@ -246,9 +217,10 @@ static void test_weight_gradients_accumulate(void **state)
 static void test_flashes(void **state)
 {
     (void)state;
-    run x;
-    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .K = 2, .p2p = 0.5,
-                            .allreduce = 4});
+    scene_run x;
+    scene_run_init(&x, 2,
+                   &(run_fixture_desc){
+                       .schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 0.5, .allreduce = 4});
     const timeline_cell *c = cell(&x, 0, 2);
     scene_state_at(&x.sc, c->f_end + 0.25, &x.st);
     object_state p = get(&x, SCENE_P2P, 0, 2);
@@ -262,9 +234,9 @@ static void test_flashes(void **state)
     assert_role(p, SCENE_ROLE_P2P);
     assert_int_equal(p.label, SCENE_LABEL_GRAD);
     /* All-reduce of stage 2: layers 4 and 5 flash, layer 0 does not. */
-    assert_int_equal(x.tl.allreduce_count, 4);
+    assert_int_equal(x.run.tl.allreduce_count, 4);
     for (int k = 0; k < 4; k++) {
-        const transfer *ar = &x.tl.allreduces[k];
+        const transfer *ar = &x.run.tl.allreduces[k];
         scene_state_at(&x.sc, (ar->start + ar->end) / 2, &x.st);
         for (int l = 0; l < x.sc.layers; l++) {
             bool mine = l / 2 == ar->stage;
@@ -276,19 +248,19 @@ static void test_flashes(void **state)
                 fail_msg("layer %d flashes outside its stage's all-reduce", l);
         }
     }
-    run_deinit(&x);
+    scene_run_deinit(&x);
 
-    run_init(&x, (run_opts){.schedule = "1f1b", .P = 2, .M = 2, .K = 1});
+    scene_run_init(&x, 1, &(run_fixture_desc){.schedule = "1f1b", .P = 2, .M = 2});
     c = cell(&x, 0, 0);
     assert_true(x.sc.flash_min > 0);
     scene_state_at(&x.sc, c->f_end + x.sc.flash_min / 2, &x.st);
     assert_role(get(&x, SCENE_P2P, 0, 0), SCENE_ROLE_P2P);
     scene_state_at(&x.sc, c->f_end + x.sc.flash_min * 1.01, &x.st);
     assert_false(get(&x, SCENE_P2P, 0, 0).visible);
-    run_deinit(&x);
+    scene_run_deinit(&x);
 }
 
-static size_t state_bytes(const run *x, int kind)
+static size_t state_bytes(const scene_run *x, int kind)
 {
     return (size_t)scene_kind_count(&x->sc, (scene_kind)kind) * sizeof(object_state);
 }
@@ -299,15 +271,17 @@ static void test_pure_in_any_order(void **state)
     (void)state;
     const char *schedules[] = {"1f1b", "interleaved-zb", "dualpipev", "gpipe"};
     for (int s = 0; s < 4; s++) {
-        run x;
-        run_init(&x, (run_opts){.schedule = schedules[s], .P = 4, .M = 8, .D = 3, .K = 2,
-                                .p2p = 0.3, .allreduce = 2});
+        scene_run x;
+        scene_run_init(
+            &x, 2,
+            &(run_fixture_desc){
+                .schedule = schedules[s], .P = 4, .M = 8, .D = 3, .p2p = 0.3, .allreduce = 2});
         enum { N = 120 };
         double ts[N];
         unsigned char *snap[N][SCENE_KIND_COUNT + 1];
         srand(1234 + s);
         for (int i = 0; i < N; i++)
-            ts[i] = x.tl.makespan * (rand() / (double)RAND_MAX) * 1.05 - 0.01;
+            ts[i] = x.run.tl.makespan * (rand() / (double)RAND_MAX) * 1.05 - 0.01;
         for (int i = 0; i < N; i++) {
             scene_state_at(&x.sc, ts[i], &x.st);
             for (int k = 0; k < SCENE_KIND_COUNT; k++) {
@@ -331,14 +305,14 @@ static void test_pure_in_any_order(void **state)
             for (int k = 0; k < SCENE_KIND_COUNT; k++)
                 if (memcmp(snap[i][k], x.st.kind[k], state_bytes(&x, k)) != 0)
                     fail_msg("%s: kind %d differs at t=%g out of order", schedules[s], k, ts[i]);
-            if (memcmp(snap[i][SCENE_KIND_COUNT], x.st.focus,
-                       sizeof(stage_focus) * x.sc.stages) != 0)
+            if (memcmp(snap[i][SCENE_KIND_COUNT], x.st.focus, sizeof(stage_focus) * x.sc.stages) !=
+                0)
                 fail_msg("%s: focus differs at t=%g out of order", schedules[s], ts[i]);
         }
         for (int i = 0; i < N; i++)
             for (int k = 0; k <= SCENE_KIND_COUNT; k++)
                 free(snap[i][k]);
-        run_deinit(&x);
+        scene_run_deinit(&x);
     }
 }
 
@@ -347,9 +321,9 @@ static void test_pure_in_any_order(void **state)
 static void test_layout(void **state)
 {
     (void)state;
-    run x;
-    run_init(&x, (run_opts){.schedule = "interleaved-1f1b", .P = 2, .M = 4, .V = 2, .D = 2,
-                            .K = 3});
+    scene_run x;
+    scene_run_init(
+        &x, 3, &(run_fixture_desc){.schedule = "interleaved-1f1b", .P = 2, .M = 4, .V = 2, .D = 2});
     const scene *s = &x.sc;
     assert_int_equal(s->stages, 4);
     assert_int_equal(s->layers, 12);
@@ -393,27 +367,30 @@ static void test_layout(void **state)
     assert_true(s->bounds.max[0] == nx1 + s->d_hidden * 3 + s->stage_gap);
     assert_int_equal(scene_kind_count(s, SCENE_P2P), 3 * 4);
     assert_int_equal(scene_kind_copies(s, SCENE_ALLREDUCE), 1);
-    run_deinit(&x);
+    scene_run_deinit(&x);
 }
 
 static void test_labels_and_captions(void **state)
 {
     (void)state;
-    run x;
-    run_init(&x, (run_opts){.schedule = "1f1b", .P = 4, .M = 8, .K = 2});
+    scene_run x;
+    scene_run_init(&x, 2, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8});
+    const struct {
+        scene_kind kind;
+        int index;
+        scene_label_variant variant;
+        const char *want;
+    } labels[] = {
+        {SCENE_WEIGHT1, 0, SCENE_LABEL_PLAIN, "W₁⁰"},   {SCENE_HIDDEN, 2, SCENE_LABEL_GRAD, "∇h²"},
+        {SCENE_RESIDUAL, 2, SCENE_LABEL_PLAIN, "x³"},   {SCENE_INPUT, 3, SCENE_LABEL_PLAIN, "x⁶"},
+        {SCENE_WEIGHT2, 12, SCENE_LABEL_PLAIN, "W₂¹²"}, {SCENE_MATMUL1, 0, SCENE_LABEL_PLAIN, ""},
+    };
     char buf[64];
-    scene_object_label(&x.sc, SCENE_WEIGHT1, 0, SCENE_LABEL_PLAIN, buf, sizeof buf);
-    assert_string_equal(buf, "W₁⁰");
-    scene_object_label(&x.sc, SCENE_HIDDEN, 2, SCENE_LABEL_GRAD, buf, sizeof buf);
-    assert_string_equal(buf, "∇h²");
-    scene_object_label(&x.sc, SCENE_RESIDUAL, 2, SCENE_LABEL_PLAIN, buf, sizeof buf);
-    assert_string_equal(buf, "x³");
-    scene_object_label(&x.sc, SCENE_INPUT, 3, SCENE_LABEL_PLAIN, buf, sizeof buf);
-    assert_string_equal(buf, "x⁶");
-    scene_object_label(&x.sc, SCENE_WEIGHT2, 12, SCENE_LABEL_PLAIN, buf, sizeof buf);
-    assert_string_equal(buf, "W₂¹²");
-    scene_object_label(&x.sc, SCENE_MATMUL1, 0, SCENE_LABEL_PLAIN, buf, sizeof buf);
-    assert_string_equal(buf, "");
+    for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+        scene_object_label(&x.sc, labels[k].kind, labels[k].index, labels[k].variant, buf,
+                           sizeof buf);
+        assert_string_equal(buf, labels[k].want);
+    }
     char tiny[4];
     scene_object_label(&x.sc, SCENE_WEIGHT2, 12, SCENE_LABEL_GRAD, tiny, sizeof tiny);
     assert_true(strlen(tiny) < sizeof tiny);
@@ -424,25 +401,21 @@ static void test_labels_and_captions(void **state)
     const timeline_cell *c = cell(&x, 3, 0);
     scene_caption(&x.sc, (c->b_start + c->b_end) / 2, 3, cap, sizeof cap);
     assert_string_equal(cap, "rank 3: backward of micro-batch 0 on stage 3, then p2p to rank 2");
-    scene_caption(&x.sc, x.tl.makespan, 0, cap, sizeof cap);
+    scene_caption(&x.sc, x.run.tl.makespan, 0, cap, sizeof cap);
     assert_string_equal(cap, "rank 0: done with its work for this iteration");
     assert_int_equal(scene_caption_rank(&x.sc, 0.5), 0);
     assert_int_equal(scene_caption_rank(&x.sc, 4.5), 3);
-    run_deinit(&x);
+    scene_run_deinit(&x);
 }
 
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_forward_instant),
-        cmocka_unit_test(test_backward_instant),
-        cmocka_unit_test(test_memory_story),
-        cmocka_unit_test(test_weight_gradients_accumulate),
-        cmocka_unit_test(test_flashes),
-        cmocka_unit_test(test_pure_in_any_order),
-        cmocka_unit_test(test_layout),
-        cmocka_unit_test(test_labels_and_captions),
+        cmocka_unit_test(test_forward_instant), cmocka_unit_test(test_backward_instant),
+        cmocka_unit_test(test_memory_story),    cmocka_unit_test(test_weight_gradients_accumulate),
+        cmocka_unit_test(test_flashes),         cmocka_unit_test(test_pure_in_any_order),
+        cmocka_unit_test(test_layout),          cmocka_unit_test(test_labels_and_captions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

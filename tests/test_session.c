@@ -6,17 +6,12 @@
  * 1F1B, and a separate simulation of the scenario for the rest. Under ASan
  * a leak or a stale pointer into a replaced session fails the run. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include "session.h"
+#include "support/check.h"
 
 /* A scenario: the built-in default with these flags (name, value, ...). */
 static void scenario_with(scenario *sc, const char *const *flags, int n)
@@ -76,7 +71,7 @@ static void test_build_rebuild_and_beside(void **state)
     scenario def;
     scenario_init(&def);
     expect_whole(&a, &def);
-    assert_true(fabs(a.tl.makespan - (8 + 4 - 1) * 3.0) < 1e-9); /* 1F1B: (M + P - 1)(F + B) */
+    assert_near(a.tl.makespan, (8 + 4 - 1) * 3.0, 1e-9); /* 1F1B: (M + P - 1)(F + B) */
 
     /* another schedule, P and M, in place */
     scenario gpipe;
@@ -85,7 +80,7 @@ static void test_build_rebuild_and_beside(void **state)
     assert_true(session_rebuild(&a, &gpipe, &err));
     assert_true(a.has_scene);
     expect_whole(&a, &gpipe);
-    assert_true(fabs(a.tl.makespan - (5 + 3 - 1) * 3.0) < 1e-9);
+    assert_near(a.tl.makespan, (5 + 3 - 1) * 3.0, 1e-9);
 
     /* and again, with costs of its own */
     scenario zb;
@@ -95,7 +90,7 @@ static void test_build_rebuild_and_beside(void **state)
                   10);
     assert_true(session_rebuild(&a, &zb, &err));
     expect_whole(&a, &zb);
-    assert_true(fabs(a.tl.makespan - makespan_of(&zb)) < 1e-9);
+    assert_near(a.tl.makespan, makespan_of(&zb), 1e-9);
 
     /* a second session beside the first, from a scenario, without a scene */
     scenario dual;
@@ -107,14 +102,14 @@ static void test_build_rebuild_and_beside(void **state)
     assert_false(b.has_scene);
     expect_whole(&b, &dual);
     expect_whole(&a, &zb);
-    assert_true(fabs(b.tl.makespan - makespan_of(&dual)) < 1e-9);
-    assert_true(fabs(a.tl.makespan - makespan_of(&zb)) < 1e-9);
+    assert_near(b.tl.makespan, makespan_of(&dual), 1e-9);
+    assert_near(a.tl.makespan, makespan_of(&zb), 1e-9);
     /* rebuilding one leaves the other alone */
     assert_true(session_rebuild(&b, &gpipe, &err));
     assert_false(b.has_scene);
     expect_whole(&b, &gpipe);
     expect_whole(&a, &zb);
-    assert_true(fabs(b.tl.makespan - (5 + 3 - 1) * 3.0) < 1e-9);
+    assert_near(b.tl.makespan, (5 + 3 - 1) * 3.0, 1e-9);
 
     /* the session keeps its own copy: the caller's scenario may go */
     scenario_deinit(&zb);

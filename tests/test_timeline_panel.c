@@ -1,68 +1,49 @@
 /* test_timeline_panel.c - the timeline panel: its view model (pure, on a real
  * 1F1B P=4 M=8 timeline with F=1, B=2) and its drawing into a headless
- * 640x200 framebuffer (cursor, an F bar and a bubble checked by colour).
+ * framebuffer, checked pixel by pixel where the panel's geometry
+ * (render/timeline_panel.c, timeline_view.h) puts each thing: the cursor,
+ * bars of every kind in the theme's colours and patterns, the bubble, p2p
+ * arrows, all-reduce lanes, the memory curves, the hover tooltip, and single
+ * bars when a dense timeline is zoomed in.
  *
- * With PPFLOW_TIMELINE_PPM_DIR set, the GL test also writes the images it
- * draws there as PPM files, to look at. */
+ * With PPFLOW_TIMELINE_PPM_DIR set, the GL tests also write the images they
+ * draw there as PPM files, to look at. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include <glad/gl.h>
-
-#include "draw2d.h"
-#include "gl_context.h"
-#include "render_target.h"
-#include "schedules.h"
-#include "text.h"
-#include "timeline.h"
+#include "support/check.h"
+#include "support/gl_fixture.h"
+#include "support/run_fixture.h"
 #include "timeline_panel.h"
 
-#define assert_near(got, want, tol)                                                                \
-    do {                                                                                           \
-        double g_ = (got), w_ = (want);                                                            \
-        if (!(fabs(g_ - w_) <= (tol)))                                                             \
-            fail_msg("%s = %.12g, expected %s = %.12g", #got, g_, #want, w_);                      \
-    } while (0)
+/* A panel over a simulated schedule, and the view its owner keeps. */
+typedef struct panel_run {
+    run_fixture run;
+    timeline_panel panel;
+    timeline_view view; /* what the panel shows, as its owner (the viewer) keeps it */
+} panel_run;
 
-typedef struct run {
-    program p;
-    timeline_costs c;
-    timeline tl;
-} run;
-
-/* Generates and simulates a schedule with the default costs (F=1, B=2,
- * I=W=1) and an optional p2p time and all-reduce over dp replicas. */
-static void run_make(run *x, const char *name, int P, int M, int V, double p2p, int dp)
+/* Simulates d and fits a view of it into (left, top, w, h) with text_px
+ * pixel text. The panel points into x: x stays where it is until deinit. */
+static void panel_run_init(panel_run *x, const run_fixture_desc *d, float left, float top, float w,
+                           float h, float text_px)
 {
-    ppf_error err = {0};
-    if (!schedule_generate(name, &(schedule_params){.ranks = P, .microbatches = M,
-                                                    .stages_per_rank = V},
-                           &x->p, &err))
-        fail_msg("%s: %s", name, err.message);
-    timeline_costs_init(&x->c, P);
-    for (int r = 0; r < P; r++)
-        x->c.p2p[r] = p2p;
-    if (dp > 1) {
-        x->c.dp = dp;
-        x->c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = 1.5};
-    }
-    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
-        fail_msg("%s: %s", name, err.message);
+    *x = (panel_run){0};
+    run_fixture_init(&x->run, d);
+    ppf_error err = {{0}};
+    if (!timeline_panel_init(&x->panel, &x->run.tl, &err))
+        fail_msg("timeline_panel_init: %s", err.message);
+    timeline_panel_view_init(&x->view, &x->run.tl);
+    timeline_view_set_rect(&x->view, left, top, w, h);
+    timeline_view_set_text_px(&x->view, text_px);
 }
 
-static void run_free(run *x)
+static void panel_run_deinit(panel_run *x)
 {
-    timeline_deinit(&x->tl);
-    timeline_costs_deinit(&x->c);
-    program_deinit(&x->p);
+    timeline_panel_deinit(&x->panel);
+    run_fixture_deinit(&x->run);
 }
 
 /* The index of (kind, micro-batch) in a rank's program, or fails. */
@@ -75,55 +56,39 @@ static int find_action(const program *p, int rank, action_kind kind, int mb)
     return -1;
 }
 
-/* A panel over 1F1B P=4 M=8 in a 640x200 rectangle with 12-pixel text. */
-typedef struct fixture {
-    run x;
-    timeline_panel panel;
-    timeline_view view; /* what the panel shows, as its owner (the viewer) keeps it */
-} fixture;
-
+/* 1F1B P=4 M=8 in a 640x200 rectangle with 12-pixel text. */
 static int setup_pure(void **state)
 {
-    static fixture fx;
-    memset(&fx, 0, sizeof fx);
-    run_make(&fx.x, "1f1b", 4, 8, 1, 0, 1);
-    ppf_error err = {0};
-    if (!timeline_panel_init(&fx.panel, &fx.x.tl, &err)) {
-        print_error("timeline_panel_init: %s\n", err.message);
-        return -1;
-    }
-    timeline_panel_view_init(&fx.view, &fx.x.tl);
-    timeline_view_set_rect(&fx.view, 0, 0, 640, 200);
-    timeline_view_set_text_px(&fx.view, 12);
+    static panel_run fx;
+    panel_run_init(&fx, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .V = 1}, 0, 0, 640,
+                   200, 12);
     *state = &fx;
     return 0;
 }
 
 static int teardown_pure(void **state)
 {
-    fixture *fx = *state;
-    timeline_panel_deinit(&fx->panel);
-    run_free(&fx->x);
+    panel_run_deinit(*state);
     return 0;
 }
 
 static void test_makespan_is_known(void **state)
 {
-    fixture *fx = *state;
-    assert_near(fx->x.tl.makespan, (8 + 4 - 1) * 3.0, 1e-12); /* (M + P - 1)(F + B) */
+    panel_run *fx = *state;
+    assert_near(fx->run.tl.makespan, (8 + 4 - 1) * 3.0, 1e-12); /* (M + P - 1)(F + B) */
 }
 
 static void test_fit_shows_whole_makespan(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     timeline_view *v = &fx->view;
     timeline_view_zoom(v, v->plot_x + 100, 3);
     timeline_view_pan_pixels(v, -50);
     timeline_view_fit(v);
     assert_near(v->t0, 0, 0);
-    assert_near(v->t1, fx->x.tl.makespan, 0);
+    assert_near(v->t1, fx->run.tl.makespan, 0);
     assert_near(timeline_view_time_to_x(v, 0), v->plot_x, 1e-4);
-    assert_near(timeline_view_time_to_x(v, fx->x.tl.makespan), v->plot_x + v->plot_w, 1e-4);
+    assert_near(timeline_view_time_to_x(v, fx->run.tl.makespan), v->plot_x + v->plot_w, 1e-4);
     /* the layout stays inside the panel, rows above the memory lane above the axis */
     assert_true(v->plot_x > v->x && v->plot_x + v->plot_w <= v->x + v->w);
     assert_true(v->row_y + v->ranks * v->row_pitch <= v->mem_y);
@@ -134,7 +99,7 @@ static void test_fit_shows_whole_makespan(void **state)
 
 static void test_time_x_round_trip(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     timeline_view *v = &fx->view;
     timeline_view_fit(v);
     for (int z = 0; z < 3; z++) {
@@ -151,7 +116,7 @@ static void test_time_x_round_trip(void **state)
 
 static void test_zoom_keeps_time_under_pointer(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     timeline_view *v = &fx->view;
     timeline_view_fit(v);
     const double x = v->plot_x + 0.3 * v->plot_w;
@@ -166,11 +131,11 @@ static void test_zoom_keeps_time_under_pointer(void **state)
 
     /* the deepest zoom is makespan / 10000, the widest the range plus margins */
     timeline_view_zoom(v, x, 1e9);
-    assert_near(v->t1 - v->t0, fx->x.tl.makespan / 10000, 1e-12);
+    assert_near(v->t1 - v->t0, fx->run.tl.makespan / 10000, 1e-12);
     assert_near(timeline_view_x_to_time(v, x), t, 1e-9);
     timeline_view_zoom(v, x, 1e-9);
     assert_near(v->t0, -v->margin, 1e-9);
-    assert_near(v->t1, fx->x.tl.makespan + v->margin, 1e-9);
+    assert_near(v->t1, fx->run.tl.makespan + v->margin, 1e-9);
 
     /* panning: a drag right shows earlier times, clamped at the margin */
     timeline_view_fit(v);
@@ -183,13 +148,13 @@ static void test_zoom_keeps_time_under_pointer(void **state)
     timeline_view_pan_fraction(v, -100);
     assert_near(v->t0, -v->margin, 1e-9);
     timeline_view_pan_fraction(v, 100);
-    assert_near(v->t1, fx->x.tl.makespan + v->margin, 1e-9);
+    assert_near(v->t1, fx->run.tl.makespan + v->margin, 1e-9);
     timeline_view_fit(v);
 }
 
 static void test_row_at_y(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     const timeline_view *v = &fx->view;
     assert_int_equal(timeline_view_row_at_y(v, v->row_y - 1), -1);
     for (int r = 0; r < 4; r++)
@@ -200,13 +165,13 @@ static void test_row_at_y(void **state)
 
 static void test_hit_bars_and_gaps(void **state)
 {
-    fixture *fx = *state;
+    panel_run *fx = *state;
     const timeline_view *v = &fx->view;
-    const timeline *tl = &fx->x.tl;
+    const timeline *tl = &fx->run.tl;
     timeline_panel_hover h;
 
     /* the middle of rank 1's forward of micro-batch 3 */
-    const int k = find_action(&fx->x.p, 1, ACTION_F, 3);
+    const int k = find_action(&fx->run.p, 1, ACTION_F, 3);
     const action_time at = tl->time[1][k];
     const double x = timeline_view_time_to_x(v, 0.5 * (at.start + at.end));
     const double y = v->row_y + v->row_pitch + 0.5 * v->bar_h;
@@ -217,8 +182,8 @@ static void test_hit_bars_and_gaps(void **state)
 
     /* every compute action is hit at its middle */
     for (int r = 0; r < 4; r++) {
-        for (int j = 0; j < fx->x.p.rank[r].count; j++) {
-            if (!action_is_compute((action_kind)fx->x.p.rank[r].actions[j].kind))
+        for (int j = 0; j < fx->run.p.rank[r].count; j++) {
+            if (!action_is_compute((action_kind)fx->run.p.rank[r].actions[j].kind))
                 continue;
             const double tm = 0.5 * (tl->time[r][j].start + tl->time[r][j].end);
             assert_true(timeline_view_hit(v, tl, timeline_view_time_to_x(v, tm),
@@ -243,33 +208,28 @@ static void test_hit_bars_and_gaps(void **state)
 static void test_hit_allreduce_lane(void **state)
 {
     (void)state;
-    run x = {0};
-    run_make(&x, "zb-h1", 4, 8, 0, 0.25, 2);
-    timeline_panel panel = {0};
-    ppf_error err = {0};
-    assert_true(timeline_panel_init(&panel, &x.tl, &err));
-    timeline_view view;
-    timeline_view *v = &view;
-    timeline_panel_view_init(v, &x.tl);
-    timeline_view_set_rect(v, 10, 20, 1000, 300);
-    timeline_view_set_text_px(v, 14);
+    panel_run x;
+    panel_run_init(&x,
+                   &(run_fixture_desc){
+                       .schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.25, .D = 2, .allreduce = 1.5},
+                   10, 20, 1000, 300, 14);
+    const timeline_view *v = &x.view;
     assert_true(v->allreduce_lane && v->lane_h > 0);
-    assert_int_equal(x.tl.allreduce_count, 4);
-    for (int i = 0; i < x.tl.allreduce_count; i++) {
-        const transfer *ar = &x.tl.allreduces[i];
+    assert_int_equal(x.run.tl.allreduce_count, 4);
+    for (int i = 0; i < x.run.tl.allreduce_count; i++) {
+        const transfer *ar = &x.run.tl.allreduces[i];
         const double ax = timeline_view_time_to_x(v, 0.5 * (ar->start + ar->end));
         const double ay = v->row_y + ar->src_rank * v->row_pitch + v->lane_y + 0.5 * v->lane_h;
         timeline_panel_hover h;
-        assert_true(timeline_view_hit(v, &x.tl, ax, ay, &h));
+        assert_true(timeline_view_hit(v, &x.run.tl, ax, ay, &h));
         assert_int_equal(h.kind, TIMELINE_HIT_ALLREDUCE);
         assert_int_equal(h.rank, ar->src_rank);
         assert_int_equal(h.index, i);
         /* the bar band above it holds the rank's actions, not the all-reduce */
-        assert_false(timeline_view_hit(v, &x.tl, ax, ay - v->lane_h, &h) &&
+        assert_false(timeline_view_hit(v, &x.run.tl, ax, ay - v->lane_h, &h) &&
                      h.kind == TIMELINE_HIT_ALLREDUCE);
     }
-    timeline_panel_deinit(&panel);
-    run_free(&x);
+    panel_run_deinit(&x);
 }
 
 static void test_init_rejects_empty_timeline(void **state)
@@ -289,167 +249,414 @@ static void test_init_rejects_empty_timeline(void **state)
 
 enum { W = 640, H = 200, BIG_W = 1280, BIG_H = 360 };
 
-typedef struct gl_fixture {
-    gl_context gl;
-    render_target target; /* fb_w x fb_h */
-    int fb_w, fb_h;
-    draw2d d;
-    text_font font;
-    uint8_t pixels[BIG_W * BIG_H * 4]; /* top row first */
-} gl_fixture;
-
-static void target_size(gl_fixture *g, int w, int h)
-{
-    ppf_error err = {0};
-    render_target_deinit(&g->target);
-    if (!render_target_init(&g->target, w, h, &err))
-        fail_msg("render_target_init: %s", err.message);
-    g->fb_w = w;
-    g->fb_h = h;
-}
+static const rgba8 UNDRAWN = {255, 0, 255, 255}; /* the clear colour: magenta stands out */
 
 static int setup_gl(void **state)
 {
-    static gl_fixture g;
-    ppf_error err = {0};
-    if (!gl_context_init_headless(&g.gl, &err)) {
-        print_error("gl_context_init_headless: %s\n", err.message);
-        return -1;
-    }
-    if (!draw2d_init(&g.d, &err) ||
-        !text_font_init(&g.font, &(text_font_desc){.sizes = {12, 18}, .size_count = 2}, &err)) {
-        print_error("%s\n", err.message);
-        return -1;
-    }
-    *state = &g;
-    return 0;
+    *state = gl_fixture_new(&(gl_fixture_desc){.width = W,
+                                               .height = H,
+                                               .font = {.sizes = {12, 18}, .size_count = 2},
+                                               .dump_env = "PPFLOW_TIMELINE_PPM_DIR"});
+    return *state ? 0 : -1;
 }
 
-static int teardown_gl(void **state)
+/* Clears to UNDRAWN, draws the panel with font size `size`, reads back. */
+static void render(gl_fixture *g, const panel_run *x, int size, const timeline_palette *pal,
+                   double t, const timeline_panel_hover *hover)
 {
-    gl_fixture *g = *state;
-    text_font_deinit(&g->font);
-    draw2d_deinit(&g->d);
-    render_target_deinit(&g->target);
-    gl_context_deinit(&g->gl);
-    return 0;
+    gl_fixture_begin(g, UNDRAWN);
+    timeline_panel_draw(&x->panel, &x->view, &g->d, &g->font, size, pal, t, hover);
+    gl_fixture_finish(g);
 }
 
-/* Clears to magenta (so undrawn pixels stand out), draws the panel, reads back. */
-static void render(gl_fixture *g, const timeline_panel *p, const timeline_view *v, int size,
-                   const timeline_palette *pal, double t, const timeline_panel_hover *hover)
-{
-    render_target_bind(&g->target);
-    glClearColor(1, 0, 1, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    draw2d_begin(&g->d, g->fb_w, g->fb_h);
-    timeline_panel_draw(p, v, &g->d, &g->font, size, pal, t, hover);
-    draw2d_flush(&g->d);
-    render_target_read(&g->target, g->pixels);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-}
-
-static void dump(const gl_fixture *g, const char *name)
-{
-    const char *dir = getenv("PPFLOW_TIMELINE_PPM_DIR");
-    if (!dir || !*dir)
-        return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.ppm", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        fail_msg("cannot write %s", path);
-    fprintf(f, "P6\n%d %d\n255\n", g->fb_w, g->fb_h);
-    for (int i = 0; i < g->fb_w * g->fb_h; i++)
-        fwrite(g->pixels + (size_t)i * 4, 1, 3, f);
-    fclose(f);
-    print_message("wrote %s\n", path);
-}
-
-static rgba8 pixel(const gl_fixture *g, int x, int y)
-{
-    const uint8_t *p = g->pixels + ((size_t)y * g->fb_w + x) * 4;
-    return (rgba8){p[0], p[1], p[2], p[3]};
-}
-
-#define assert_pixel(g, x, y, want)                                                                \
-    do {                                                                                           \
-        rgba8 got_ = pixel(g, x, y), want_ = (want);                                               \
-        if (got_.r != want_.r || got_.g != want_.g || got_.b != want_.b)                           \
-            fail_msg("pixel (%d, %d): got %d,%d,%d, want %d,%d,%d", (x), (y), got_.r, got_.g,     \
-                     got_.b, want_.r, want_.g, want_.b);                                           \
-    } while (0)
-
-/* c over dst, straight alpha, as the blending does. */
+/* c over dst, straight alpha, as the blending does (the result's alpha aside). */
 static rgba8 over(rgba8 c, rgba8 dst)
 {
-    const float a = c.a / 255.0f;
-    return (rgba8){(uint8_t)lrintf(c.r * a + dst.r * (1 - a)),
-                   (uint8_t)lrintf(c.g * a + dst.g * (1 - a)),
-                   (uint8_t)lrintf(c.b * a + dst.b * (1 - a)), 255};
+    return colour_mix(dst, c, c.a / 255.0f);
 }
 
-static int channel_distance(rgba8 a, rgba8 b)
+/* ---- where the panel draws what (render/timeline_panel.c) --------------- */
+
+static float time_x(const timeline_view *v, double t)
 {
-    int d = abs(a.r - b.r);
-    d = abs(a.g - b.g) > d ? abs(a.g - b.g) : d;
-    return abs(a.b - b.b) > d ? abs(a.b - b.b) : d;
+    return (float)timeline_view_time_to_x(v, t);
+}
+
+static float row_top(const timeline_view *v, int r)
+{
+    return v->row_y + (float)r * v->row_pitch;
+}
+
+/* True when [x0, x1] comes within 2 em of the cursor's column at t (its
+ * line, its notch). */
+static bool near_cursor(const timeline_view *v, double t, float x0, float x1)
+{
+    const float c = time_x(v, t);
+    return fmaxf(x0, x1) > c - 2 * v->em && fminf(x0, x1) < c + 2 * v->em;
+}
+
+/* A compute kind's look (theme.h): its colour as the fill and a pattern in
+ * `ink`: F solid (ink = fill), B and I hatched and W dotted in a lighter
+ * shade of their colour, F+B cross-hatched in the B colour. */
+static void kind_look(const timeline_palette *pal, int kind, rgba8 *fill, rgba8 *ink)
+{
+    *fill = theme_action_colour(pal, (action_kind)kind);
+    *ink = kind == ACTION_B || kind == ACTION_I ? colour_lighten(*fill, 0.3f)
+           : kind == ACTION_W                   ? colour_lighten(*fill, 0.35f)
+           : kind == ACTION_OVERLAP_F_B         ? pal->b
+                                                : *fill;
+}
+
+/* Where c lies from fill (0) to ink (1), as a pattern's edge mixes them, or
+ * -1 when c is more than 2 off that line in any channel. */
+static float mix_position(rgba8 c, rgba8 fill, rgba8 ink)
+{
+    const float from[3] = {fill.r, fill.g, fill.b}, to[3] = {ink.r, ink.g, ink.b};
+    const float got[3] = {c.r, c.g, c.b};
+    int k = 0;
+    for (int j = 1; j < 3; j++)
+        if (fabsf(to[j] - from[j]) > fabsf(to[k] - from[k]))
+            k = j;
+    const float f =
+        to[k] == from[k] ? 0 : fminf(1, fmaxf(0, (got[k] - from[k]) / (to[k] - from[k])));
+    for (int j = 0; j < 3; j++)
+        if (fabsf(from[j] + f * (to[j] - from[j]) - got[j]) > 2)
+            return -1;
+    return f;
+}
+
+/* The widest bar of `kind` wholly in the plot and clear of the cursor at t:
+ * its rank and index, or false when there is none. */
+static bool find_bar(const panel_run *x, int kind, double t, int *rank, int *index)
+{
+    const timeline_view *v = &x->view;
+    float widest = 0;
+    for (int r = 0; r < x->run.p.ranks; r++)
+        for (int k = 0; k < x->run.p.rank[r].count; k++) {
+            const float x0 = time_x(v, x->run.tl.time[r][k].start);
+            const float x1 = time_x(v, x->run.tl.time[r][k].end);
+            if (x->run.p.rank[r].actions[k].kind != kind || x0 < v->plot_x ||
+                x1 > v->plot_x + v->plot_w || near_cursor(v, t, x0, x1) || x1 - x0 <= widest)
+                continue;
+            widest = x1 - x0;
+            *rank = r;
+            *index = k;
+        }
+    return widest > 0;
+}
+
+/* Fails unless the bar of action k on rank r shows its kind: inside it (a
+ * pixel in from its edges, clear of its number and of the cursor at t)
+ * every pixel is its fill, its pattern's ink or a mix of the two, some are
+ * the fill, and a patterned kind shows its ink. `size` is the font size
+ * the panel was drawn with (the number is never wider than at that size). */
+static void expect_bar(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                       int size, double t, int r, int k)
+{
+    const timeline_view *v = &x->view;
+    const action *a = &x->run.p.rank[r].actions[k];
+    rgba8 fill, ink;
+    kind_look(pal, a->kind, &fill, &ink);
+    const float x0 = time_x(v, x->run.tl.time[r][k].start);
+    float x1 = time_x(v, x->run.tl.time[r][k].end);
+    x1 -= x1 - x0 >= 4 ? 1 : 0; /* the hairline gap between wide bars */
+    char number[32];
+    if (a->kind == ACTION_OVERLAP_F_B)
+        snprintf(number, sizeof number, "%d|%d", (int)a->microbatch, (int)a->microbatch2);
+    else
+        snprintf(number, sizeof number, "%d", (int)a->microbatch);
+    /* the number's box: centred in the bar, at most as wide as at `size`, an em high */
+    const float mid_x = 0.5f * (x0 + x1), half_w = 0.5f * text_width(&g->font, size, number) + 1.5f;
+    const float mid_y = row_top(v, r) + 0.5f * v->bar_h, half_h = 0.5f * g->font.sizes[size] + 2;
+    const int y0 = (int)ceilf(row_top(v, r)) + 1, y1 = (int)floorf(row_top(v, r) + v->bar_h) - 1;
+    int pixels = 0, fills = 0, inks = 0;
+    for (int px = (int)ceilf(x0) + 1; px < (int)floorf(x1) - 1; px++) {
+        if (near_cursor(v, t, (float)px, (float)px + 1))
+            continue;
+        for (int py = y0; py < y1; py++) {
+            if (fabsf((float)px + 0.5f - mid_x) < half_w &&
+                fabsf((float)py + 0.5f - mid_y) < half_h)
+                continue;
+            const rgba8 c = gl_fixture_pixel(g, px, py);
+            const float f = mix_position(c, fill, ink);
+            if (f < 0)
+                fail_msg("%s bar of rank %d (action %d): pixel (%d, %d) = %d,%d,%d is neither "
+                         "its fill %d,%d,%d nor its ink %d,%d,%d",
+                         action_kind_name((action_kind)a->kind), r, k, px, py, c.r, c.g, c.b,
+                         fill.r, fill.g, fill.b, ink.r, ink.g, ink.b);
+            pixels++;
+            fills += rgba8_distance(c, fill) <= 1;
+            inks += f >= 0.5f;
+        }
+    }
+    if (pixels < 12 || fills == 0 || (!rgba8_equal(fill, ink) && inks == 0))
+        fail_msg("%s bar of rank %d (action %d): %d pixels looked at, %d of the fill, %d inked",
+                 action_kind_name((action_kind)a->kind), r, k, pixels, fills, inks);
+}
+
+/* Checks a bar of every compute kind the program holds; returns how many
+ * kinds were checked. */
+static int expect_every_kind(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                             int size, double t)
+{
+    int kinds = 0;
+    for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++) {
+        bool held = false;
+        for (int r = 0; r < x->run.p.ranks && !held; r++)
+            for (int k = 0; k < x->run.p.rank[r].count && !held; k++)
+                held = x->run.p.rank[r].actions[k].kind == kind;
+        int r = -1, k = -1;
+        if (!held)
+            continue;
+        if (!find_bar(x, kind, t, &r, &k))
+            fail_msg("no %s bar wholly in view and clear of the cursor",
+                     action_kind_name((action_kind)kind));
+        expect_bar(g, x, pal, size, t, r, k);
+        kinds++;
+    }
+    return kinds;
+}
+
+/* Fails unless the p2p arrows are drawn: each transfer between neighbouring
+ * ranks (a longer arrow runs under the bars of the rows it crosses), clear
+ * of the cursor at t and over before the first all-reduce (whose lanes lie
+ * in the same gaps), has a line from the producing bar's end (at the transfer's start,
+ * on the bar's edge facing the consumer) towards the consumer's row at the
+ * arrival, its head aside. Every pixel whose centre is close enough to the
+ * line to be fully covered, in the gap between the two rows (bars are drawn
+ * over arrows), is the p2p colour. */
+static void expect_arrows(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                          double t)
+{
+    const timeline_view *v = &x->view;
+    const float full = 0.5f * fmaxf(1, v->em * 0.09f) - 0.5f; /* half the line, less its ramp */
+    assert_true(full >= 0.2f);
+    double reduced = INFINITY; /* the first all-reduce's start */
+    for (int i = 0; i < x->run.tl.allreduce_count; i++)
+        reduced = fmin(reduced, x->run.tl.allreduces[i].start);
+    int arrows = 0, on = 0;
+    p2p_cursor cur = {0};
+    transfer tr;
+    while (timeline_next_p2p(&x->run.tl, &cur, &tr)) {
+        const float xs = time_x(v, tr.start), xe = time_x(v, tr.end);
+        const int r = tr.src_rank, to = tr.dst_rank;
+        if (near_cursor(v, t, xs, xe) || tr.end >= reduced || abs(to - r) != 1)
+            continue;
+        assert_true(tr.end > tr.start);
+        const float ys = to > r ? row_top(v, r) + v->bar_h : row_top(v, r);
+        const float ye = to > r ? row_top(v, to) : row_top(v, to) + v->bar_h;
+        const float len = hypotf(xe - xs, ye - ys), head = fminf(v->em * 0.4f, len * 0.6f);
+        const float bx = xe - (xe - xs) / len * head, by = ye - (ye - ys) / len * head;
+        const float seg = hypotf(bx - xs, by - ys);
+        for (int py = (int)fminf(ys, ye); py <= (int)fmaxf(ys, ye); py++) {
+            const float cy = (float)py + 0.5f;
+            if (cy < fminf(ys, ye) + 0.5f || cy > fmaxf(ys, ye) - 0.5f)
+                continue;
+            for (int px = (int)fminf(xs, bx) - 1; px <= (int)fmaxf(xs, bx) + 1; px++) {
+                const float cx = (float)px + 0.5f;
+                const float along = ((cx - xs) * (bx - xs) + (cy - ys) * (by - ys)) / (seg * seg);
+                const float off = fabsf((cx - xs) * (by - ys) - (cy - ys) * (bx - xs)) / seg;
+                if (along < 0 || along > 1 || off > full)
+                    continue;
+                const rgba8 c = gl_fixture_pixel(g, px, py);
+                if (rgba8_distance(c, pal->p2p) > 2)
+                    fail_msg("p2p arrow rank %d -> %d at [%g, %g]: pixel (%d, %d) on its line is "
+                             "%d,%d,%d, not %d,%d,%d",
+                             r, to, tr.start, tr.end, px, py, c.r, c.g, c.b, pal->p2p.r, pal->p2p.g,
+                             pal->p2p.b);
+                on++;
+            }
+        }
+        arrows++;
+    }
+    if (arrows == 0 || on < arrows)
+        fail_msg("%d p2p arrows looked at, %d pixels on their lines", arrows, on);
+}
+
+/* Fails unless every all-reduce clear of the cursor at t fills its rank's
+ * lane (under the rank's bars) in the all-reduce colour at the middle of its
+ * span, and each lane shows no all-reduce colour at the iteration's start. */
+static void expect_allreduces(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                              double t)
+{
+    const timeline_view *v = &x->view;
+    const timeline *tl = &x->run.tl;
+    int checked = 0;
+    assert_true(v->lane_h > 0);
+    for (int i = 0; i < tl->allreduce_count; i++) {
+        const transfer *ar = &tl->allreduces[i];
+        if (near_cursor(v, t, time_x(v, ar->start), time_x(v, ar->end)))
+            continue;
+        const float y = row_top(v, ar->src_rank) + v->lane_y + 0.5f * v->lane_h;
+        assert_pixel_rgb(g, (int)time_x(v, 0.5 * (ar->start + ar->end)), (int)y, pal->allreduce);
+        checked++;
+    }
+    assert_true(checked > 0);
+    for (int r = 0; r < v->ranks; r++) {
+        const float y = row_top(v, r) + v->lane_y + 0.5f * v->lane_h;
+        const rgba8 c = gl_fixture_pixel(g, (int)time_x(v, 0.1), (int)y);
+        if (rgba8_distance(c, pal->allreduce) <= 30)
+            fail_msg("rank %d's lane shows the all-reduce colour at t = 0.1", r);
+    }
+}
+
+/* Fails unless each rank's part of the memory lane draws its live
+ * activations as a bar of count / peak of 85% of the part's height: at the
+ * middle of its highest step that fits under the part's top (the widest of
+ * those, clear of the cursor at t), the first pixel row the bar covers and
+ * the row half-way down are the curve's colour, the row above it the part's
+ * background. */
+static void expect_memory_lane(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                               double t)
+{
+    const timeline_view *v = &x->view;
+    const timeline_memory *m = &x->panel.memory;
+    const float sub = v->mem_h / (float)v->ranks, scale = sub * 0.85f / (float)m->peak;
+    for (int r = 0; r < v->ranks; r++) {
+        const timeline_memory_curve *c = &m->rank[r];
+        const float base = v->mem_y + sub * (float)(r + 1);
+        int best = -1;
+        float x0 = 0, x1 = 4, top = base; /* the step's pixels and its bar's top */
+        for (int i = 0; i < c->count; i++) {
+            const float a = time_x(v, c->steps[i].time);
+            const float b = time_x(v, i + 1 < c->count ? c->steps[i + 1].time : x->run.tl.makespan);
+            const float y = base - scale * (float)c->steps[i].count;
+            const float tie = ceilf(y - 0.5f) + 0.5f - y; /* where the first row's centre is */
+            if (base - y < 3 || base - y > sub - 2 || tie < 0.05f || tie > 0.95f ||
+                near_cursor(v, t, a, b) || y > top || (y == top && b - a <= x1 - x0))
+                continue;
+            best = i;
+            x0 = a;
+            x1 = b;
+            top = y;
+        }
+        if (best < 0)
+            fail_msg("rank %d: no step of its memory curve to look at", r);
+        const rgba8 lane = r % 2 ? pal->row_alt : pal->background, curve = over(pal->memory, lane);
+        const int first = (int)ceilf(top - 0.5f), mid = (int)floorf(0.5f * (top + base - 1));
+        /* a column clear of the grid's lines: the part's own background above the bar */
+        int col = -1;
+        for (int dx = -1; dx <= 1 && col < 0; dx++)
+            if (rgba8_distance(gl_fixture_pixel(g, (int)(0.5f * (x0 + x1)) + dx, first - 1),
+                               lane) <= 1)
+                col = (int)(0.5f * (x0 + x1)) + dx;
+        if (col < 0 || rgba8_distance(gl_fixture_pixel(g, col, first), curve) > 1 ||
+            rgba8_distance(gl_fixture_pixel(g, col, mid), curve) > 1)
+            fail_msg("rank %d, %d live from t = %g: want the part's background at y = %d and the "
+                     "curve at y = %d and %d (its top %.2f), column %d",
+                     r, c->steps[best].count, c->steps[best].time, first - 1, first, mid, top, col);
+    }
+}
+
+/* Fails unless hovering action h draws what timeline_panel.c promises and
+ * nothing else: an outline in the text colour around the hovered bar and,
+ * centred over it (under it at the panel's top), a box of the panel's
+ * background, nearly opaque, outlined and holding the action's
+ * description; every other pixel is as in `plain`, drawn without the hover
+ * (size 0 text). */
+static void expect_tooltip(const gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                           const uint8_t *plain, const timeline_panel_hover *h, double hx)
+{
+    const timeline_view *v = &x->view;
+    const action_time at = x->run.tl.time[h->rank][h->index];
+    const float x0 = time_x(v, at.start), x1 = time_x(v, at.end), y0 = row_top(v, h->rank);
+    char text[256];
+    timeline_describe_action(&x->run.tl, h->rank, h->index, text, sizeof text);
+    const float w = text_width(&g->font, 0, text) + v->em, bh = (float)g->font.sizes[0] * 1.6f;
+    const float bx = fmaxf(fminf(0.5f * (x0 + x1) - 0.5f * w, v->x + v->w - w), v->x);
+    float by = y0 - v->em * 0.3f - bh;
+    if (by < v->y)
+        by = y0 + v->bar_h + v->em * 0.3f;
+    /* near the pointer: above (or under) the bar, across the pointer's x */
+    assert_true(bx <= hx && hx <= bx + w);
+    assert_true(by + bh <= y0 || by >= y0 + v->bar_h);
+
+    int box = 0, changed = 0, inked = 0;
+    for (int py = 0; py < g->height; py++)
+        for (int px = 0; px < g->width; px++) {
+            const uint8_t *q = plain + ((size_t)py * g->width + px) * 4;
+            const rgba8 was = {q[0], q[1], q[2], q[3]}, c = gl_fixture_pixel(g, px, py);
+            const float cx = (float)px + 0.5f, cy = (float)py + 0.5f;
+            const bool in_box = cx > bx + 1 && cx < bx + w - 1 && cy > by + 1 && cy < by + bh - 1;
+            const bool near_box = cx > bx - 2 && cx < bx + w + 2 && cy > by - 2 && cy < by + bh + 2;
+            const bool near_bar =
+                cx > x0 - 4 && cx < x1 + 4 && cy > y0 - 4 && cy < y0 + v->bar_h + 4;
+            if (!near_box && !near_bar && !rgba8_equal(c, was))
+                fail_msg("pixel (%d, %d) away from the tooltip and the bar changed with the hover",
+                         px, py);
+            box += in_box;
+            changed += in_box && rgba8_distance(c, was) > 2;
+            inked += in_box && rgba8_distance(c, pal->text) <= 16;
+            /* the padding left of the text: the box's fill over what was there */
+            if (in_box && cx < bx + v->em * 0.5f - 1 &&
+                rgba8_distance(c, over(colour_with_alpha(pal->background, 240), was)) > 2)
+                fail_msg("tooltip pixel (%d, %d) = %d,%d,%d is not its background over %d,%d,%d",
+                         px, py, c.r, c.g, c.b, was.r, was.g, was.b);
+        }
+    if (changed < box * 8 / 10 || inked < 20)
+        fail_msg("tooltip box of %d pixels: %d changed, %d in the text colour", box, changed,
+                 inked);
+    /* the box's outline (left and top) and the bar's, in the text colour */
+    if (rgba8_distance(gl_fixture_pixel(g, (int)ceilf(bx - 0.5f), (int)(by + 0.5f * bh)),
+                       pal->text) > 2 ||
+        rgba8_distance(gl_fixture_pixel(g, (int)(bx + 0.5f * w), (int)ceilf(by - 0.5f)),
+                       pal->text) > 2 ||
+        rgba8_distance(gl_fixture_pixel(g, (int)(0.5f * (x0 + x1)), (int)floorf(y0) - 1),
+                       pal->text) > 2)
+        fail_msg("the tooltip's or the hovered bar's outline is not in the text colour");
 }
 
 static void test_draw_cursor_bar_bubble(void **state)
 {
     gl_fixture *g = *state;
-    fixture fx = {0};
-    run_make(&fx.x, "1f1b", 4, 8, 1, 0, 1);
-    ppf_error err = {0};
-    assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-    timeline_view *v = &fx.view;
-    timeline_panel_view_init(v, &fx.x.tl);
-    timeline_view_set_rect(v, 0, 0, W, H);
-    timeline_view_set_text_px(v, (float)g->font.sizes[0]);
-    target_size(g, W, H);
+    panel_run fx;
+    panel_run_init(&fx, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .V = 1}, 0, 0, W, H,
+                   (float)g->font.sizes[0]);
+    const timeline_view *v = &fx.view;
+    gl_fixture_resize(g, W, H);
     const timeline_palette pal = theme_get(THEME_DARK).timeline;
     const double t = 13.25;
-    render(g, &fx.panel, v, 0, &pal, t, NULL);
-    dump(g, "timeline_1f1b_dark");
+    render(g, &fx, 0, &pal, t, NULL);
+    gl_fixture_dump(g, "timeline_1f1b_dark");
 
     /* nothing left undrawn inside the panel */
     for (int y = 0; y < H; y += 7)
-        for (int x = 0; x < W; x += 5) {
-            const rgba8 c = pixel(g, x, y);
-            if (c.r == 255 && c.g == 0 && c.b == 255)
+        for (int x = 0; x < W; x += 5)
+            if (rgba8_equal(gl_fixture_pixel(g, x, y), UNDRAWN))
                 fail_msg("pixel (%d, %d) not drawn", x, y);
-        }
+    assert_pixel_rgb(g, 1, 1, pal.background);
 
     /* the cursor's column, in the middle of row 2 and in the memory lane */
     const int cx = (int)floor(timeline_view_time_to_x(v, t));
-    assert_pixel(g, cx, (int)(v->row_y + 2.5f * v->row_pitch), pal.cursor);
-    assert_pixel(g, cx, (int)(v->mem_y + 0.5f * v->mem_h), pal.cursor);
+    assert_pixel_rgb(g, cx, (int)(v->row_y + 2.5f * v->row_pitch), pal.cursor);
+    assert_pixel_rgb(g, cx, (int)(v->mem_y + 0.5f * v->mem_h), pal.cursor);
 
-    /* rank 0's forward of micro-batch 1, near its top-left corner (clear of the number) */
-    const int k = find_action(&fx.x.p, 0, ACTION_F, 1);
-    const int fx0 = (int)ceil(timeline_view_time_to_x(v, fx.x.tl.time[0][k].start)) + 2;
+    /* rank 0's forward of micro-batch 1, near its top-left corner (clear of
+     * the number), and the bars of both kinds */
+    const int k = find_action(&fx.run.p, 0, ACTION_F, 1);
+    const int fx0 = (int)ceil(timeline_view_time_to_x(v, fx.run.tl.time[0][k].start)) + 2;
     const int fy0 = (int)ceil(v->row_y) + 2;
-    assert_pixel(g, fx0, fy0, pal.f);
+    assert_pixel_rgb(g, fx0, fy0, pal.f);
+    expect_bar(g, &fx, &pal, 0, t, 0, k);
+    assert_int_equal(expect_every_kind(g, &fx, &pal, 0, t), 2);
 
     /* rank 3 is idle until t = 3: the bubble's faint hatch over the row's
      * background, lighter than the row and no lighter than the full ink */
     const rgba8 row = pal.row_alt; /* odd rows */
-    const rgba8 fill = over((rgba8){pal.bubble.r, pal.bubble.g, pal.bubble.b,
-                                    (uint8_t)(pal.bubble.a * 2 / 5)},
-                            row);
+    const rgba8 fill = over(colour_with_alpha(pal.bubble, (uint8_t)(pal.bubble.a * 2 / 5)), row);
     /* the ink replaces the fill on the stripes or goes over it: either is a bubble */
     const rgba8 ink = over(pal.bubble, row), ink_over = over(pal.bubble, fill);
-    const int bx0 = (int)timeline_view_time_to_x(v, 0.5), bx1 = (int)timeline_view_time_to_x(v, 2.5);
+    const int bx0 = (int)timeline_view_time_to_x(v, 0.5),
+              bx1 = (int)timeline_view_time_to_x(v, 2.5);
     const int by0 = (int)(v->row_y + 3 * v->row_pitch) + 1;
     const int by1 = (int)(v->row_y + 3 * v->row_pitch + v->bar_h) - 1;
     int fills = 0, inks = 0;
     for (int y = by0; y < by1; y++)
         for (int x = bx0; x < bx1; x++) {
-            const rgba8 c = pixel(g, x, y);
-            if (channel_distance(c, fill) <= 1)
+            const rgba8 c = gl_fixture_pixel(g, x, y);
+            if (rgba8_distance(c, fill) <= 1)
                 fills++;
-            else if (channel_distance(c, ink) <= 1 || channel_distance(c, ink_over) <= 1)
+            else if (rgba8_distance(c, ink) <= 1 || rgba8_distance(c, ink_over) <= 1)
                 inks++;
             else if (c.g + 1 < fill.g || c.g > ink_over.g + 1)
                 fail_msg("bubble pixel (%d, %d) = %d,%d,%d outside the shade %d..%d", x, y, c.r,
@@ -458,92 +665,108 @@ static void test_draw_cursor_bar_bubble(void **state)
     print_message("bubble: %d fill pixels, %d ink pixels\n", fills, inks);
     assert_true(fills > 0 && inks > 0);
 
-    /* the light theme and a hover tooltip, for the eye */
+    /* the light theme: its background, the bars in their colours */
     const timeline_palette light = theme_get(THEME_LIGHT).timeline;
-    timeline_panel_hover hover;
-    const int kb = find_action(&fx.x.p, 2, ACTION_B, 2);
-    const double hx = timeline_view_time_to_x(
-        v, 0.5 * (fx.x.tl.time[2][kb].start + fx.x.tl.time[2][kb].end));
-    assert_true(timeline_view_hit(v, &fx.x.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
-    render(g, &fx.panel, v, 0, &light, t, &hover);
-    dump(g, "timeline_1f1b_light_hover");
-    assert_pixel(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);
+    render(g, &fx, 0, &light, t, NULL);
+    assert_pixel_rgb(g, 1, 1, light.background);
+    assert_int_equal(expect_every_kind(g, &fx, &light, 0, t), 2);
+    static uint8_t plain[W * H * 4];
+    memcpy(plain, g->pixels, sizeof plain);
 
-    timeline_panel_deinit(&fx.panel);
-    run_free(&fx.x);
+    /* and a hover tooltip over rank 2's backward of micro-batch 2 */
+    timeline_panel_hover hover;
+    const int kb = find_action(&fx.run.p, 2, ACTION_B, 2);
+    const double hx =
+        timeline_view_time_to_x(v, 0.5 * (fx.run.tl.time[2][kb].start + fx.run.tl.time[2][kb].end));
+    assert_true(timeline_view_hit(v, &fx.run.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
+    render(g, &fx, 0, &light, t, &hover);
+    gl_fixture_dump(g, "timeline_1f1b_light_hover");
+    assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);
+    expect_tooltip(g, &fx, &light, plain, &hover, hx);
+    panel_run_deinit(&fx);
 }
 
 /* A large timeline zoomed out: bars merge into pixel columns (vertices
  * bounded by the width, not the action count), p2p arrows are skipped, and
- * a second frame allocates nothing. */
+ * a second frame allocates nothing. Zoomed in, single bars again. */
 static void test_draw_dense_is_bounded(void **state)
 {
     gl_fixture *g = *state;
-    fixture fx = {0};
-    run_make(&fx.x, "1f1b", 8, 4096, 1, 0.05, 2);
-    ppf_error err = {0};
-    assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
+    panel_run fx;
+    panel_run_init(
+        &fx,
+        &(run_fixture_desc){
+            .schedule = "1f1b", .P = 8, .M = 4096, .V = 1, .p2p = 0.05, .D = 2, .allreduce = 1.5},
+        0, 0, W, H, (float)g->font.sizes[0]);
     timeline_view *v = &fx.view;
-    timeline_panel_view_init(v, &fx.x.tl);
-    timeline_view_set_rect(v, 0, 0, W, H);
-    timeline_view_set_text_px(v, (float)g->font.sizes[0]);
-    target_size(g, W, H);
+    gl_fixture_resize(g, W, H);
     const timeline_palette pal = theme_get(THEME_DARK).timeline;
-    render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
-    dump(g, "timeline_dense");
+    const double t = fx.run.tl.makespan * 0.4;
+    render(g, &fx, 0, &pal, t, NULL);
+    gl_fixture_dump(g, "timeline_dense");
 
     draw2d_begin(&g->d, W, H);
-    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, t, NULL);
     const int vertices = g->d.count, capacity = g->d.capacity;
     draw2d_begin(&g->d, W, H);
-    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, fx.x.tl.makespan * 0.4, NULL);
+    timeline_panel_draw(&fx.panel, v, &g->d, &g->font, 0, &pal, t, NULL);
     draw2d_flush(&g->d);
-    print_message("dense: %ld actions, %d vertices\n", program_action_count(&fx.x.p), vertices);
+    print_message("dense: %ld actions, %d vertices\n", program_action_count(&fx.run.p), vertices);
     /* two quads per pixel column per rank (bars, memory), plus text and frame */
     assert_true(vertices < 8 * 2 * W * 6 + 6000);
     assert_int_equal(g->d.capacity, capacity);
 
-    /* zoomed in, the same timeline shows single bars with numbers */
+    /* zoomed in, the same timeline shows single bars, F and B, with numbers */
     timeline_view_zoom(v, v->plot_x + 0.5 * v->plot_w, 2000);
-    render(g, &fx.panel, v, 0, &pal, fx.x.tl.makespan * 0.5, NULL);
-    dump(g, "timeline_dense_zoomed");
-    timeline_panel_deinit(&fx.panel);
-    run_free(&fx.x);
+    render(g, &fx, 0, &pal, fx.run.tl.makespan * 0.5, NULL);
+    gl_fixture_dump(g, "timeline_dense_zoomed");
+    assert_int_equal(expect_every_kind(g, &fx, &pal, 0, fx.run.tl.makespan * 0.5), 2);
+    panel_run_deinit(&fx);
 }
 
-/* A bigger panel with every feature, for the eye: ZB-H1 (I and W), p2p
- * time (slanted arrows), two replicas (all-reduce lanes). */
+/* A bigger panel with every feature: ZB-H1 (I and W), DualPipeV (F+B),
+ * interleaved (two stages a rank); p2p time (slanted arrows), two replicas
+ * (all-reduce lanes), the memory curves; each checked where it is drawn. */
 static void test_draw_features(void **state)
 {
     gl_fixture *g = *state;
     const struct {
-        const char *name, *file;
-        int P, M, V, dp;
-        double p2p;
+        const char *file;
+        run_fixture_desc run;
+        int kinds; /* compute kinds in the program */
     } cases[] = {
-        {"zb-h1", "timeline_zbh1", 4, 8, 0, 2, 0.3},
-        {"dualpipev", "timeline_dualpipev", 4, 10, 0, 1, 0.1},
-        {"interleaved-1f1b", "timeline_interleaved", 4, 8, 2, 2, 0.1},
+        {"timeline_zbh1",
+         {.schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.3, .D = 2, .allreduce = 1.5},
+         3},
+        {"timeline_dualpipev", {.schedule = "dualpipev", .P = 4, .M = 10, .p2p = 0.1}, 5},
+        {"timeline_interleaved",
+         {.schedule = "interleaved-1f1b",
+          .P = 4,
+          .M = 8,
+          .V = 2,
+          .p2p = 0.1,
+          .D = 2,
+          .allreduce = 1.5},
+         2},
     };
+    gl_fixture_resize(g, BIG_W, BIG_H);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        fixture fx = {0};
-        run_make(&fx.x, cases[c].name, cases[c].P, cases[c].M, cases[c].V, cases[c].p2p,
-                 cases[c].dp);
-        ppf_error err = {0};
-        assert_true(timeline_panel_init(&fx.panel, &fx.x.tl, &err));
-        timeline_view *v = &fx.view;
-        timeline_panel_view_init(v, &fx.x.tl);
-        timeline_view_set_rect(v, 0, 0, BIG_W, BIG_H);
-        timeline_view_set_text_px(v, (float)g->font.sizes[1]);
-        target_size(g, BIG_W, BIG_H);
+        panel_run fx;
+        panel_run_init(&fx, &cases[c].run, 0, 0, BIG_W, BIG_H, (float)g->font.sizes[1]);
+        const timeline_view *v = &fx.view;
         const timeline_palette pal = theme_get(THEME_DARK).timeline;
-        render(g, &fx.panel, v, 1, &pal, fx.x.tl.makespan * 0.37, NULL);
-        dump(g, cases[c].file);
+        const double t = fx.run.tl.makespan * 0.37;
+        render(g, &fx, 1, &pal, t, NULL);
+        gl_fixture_dump(g, cases[c].file);
         /* the cursor is drawn over whatever is at its column */
-        const int cx = (int)floor(timeline_view_time_to_x(v, fx.x.tl.makespan * 0.37));
-        assert_pixel(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), pal.cursor);
-        timeline_panel_deinit(&fx.panel);
-        run_free(&fx.x);
+        const int cx = (int)floor(timeline_view_time_to_x(v, t));
+        assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), pal.cursor);
+        assert_int_equal(expect_every_kind(g, &fx, &pal, 1, t), cases[c].kinds);
+        expect_arrows(g, &fx, &pal, t);
+        if (cases[c].run.D > 1)
+            expect_allreduces(g, &fx, &pal, t);
+        expect_memory_lane(g, &fx, &pal, t);
+        panel_run_deinit(&fx);
     }
 }
 
@@ -566,6 +789,6 @@ int main(void)
         cmocka_unit_test(test_draw_features),
     };
     int failed = cmocka_run_group_tests_name("view model", pure, setup_pure, teardown_pure);
-    failed += cmocka_run_group_tests_name("drawing", gl, setup_gl, teardown_gl);
+    failed += cmocka_run_group_tests_name("drawing", gl, setup_gl, gl_fixture_teardown);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

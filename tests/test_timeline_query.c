@@ -17,81 +17,22 @@
  * With D=2 and an all-reduce of 1.5, GPipe P=2 M=2 (p2p 0) adds stage 1's
  * all-reduce on rank 1 [7, 8.5] and stage 0's on rank 0 [9, 10.5]. */
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "schedules.h"
-#include "timeline.h"
+#include "support/check.h"
+#include "support/run_fixture.h"
 #include "timeline_query.h"
 
-/* Exact equality of two doubles, printing both: the queries must give the
- * very doubles the simulation holds. */
-#define assert_same(got, want)                                                                     \
-    do {                                                                                           \
-        double g_ = (got), w_ = (want);                                                            \
-        if (!(g_ == w_))                                                                           \
-            fail_msg("%s = %.17g, expected %s = %.17g", #got, g_, #want, w_);                      \
-    } while (0)
-
-typedef struct run {
-    program p;
-    timeline_costs c;
-    timeline tl;
-} run;
-
-typedef struct run_opts {
-    const char *schedule;
-    int P, M, V, D;
-    double F, B, p2p, allreduce;
-} run_opts;
-
-/* Generates and simulates a schedule: F and B as given (1 and 2 when zero),
- * I = W = B/2, F&B = F + B. */
-static void run_make(run *x, run_opts o)
-{
-    ppf_error err = {{0}};
-    *x = (run){0};
-    schedule_params sp = {.ranks = o.P, .microbatches = o.M, .stages_per_rank = o.V};
-    if (!schedule_generate(o.schedule, &sp, &x->p, &err))
-        fail_msg("%s: %s", o.schedule, err.message);
-    timeline_costs_init(&x->c, o.P);
-    for (int r = 0; r < o.P; r++) {
-        x->c.f[r] = o.F > 0 ? o.F : 1;
-        x->c.b[r] = o.B > 0 ? o.B : 2;
-        x->c.i[r] = x->c.w[r] = x->c.b[r] / 2;
-        x->c.fb[r] = x->c.f[r] + x->c.b[r];
-        x->c.p2p[r] = o.p2p;
-    }
-    x->c.dp = o.D > 0 ? o.D : 1;
-    if (o.allreduce > 0)
-        x->c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = o.allreduce};
-    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
-        fail_msg("%s: %s", o.schedule, err.message);
-}
-
-/* Simulates a hand-built program (already pushed into x->p) with F=1, B=2,
- * I=W=1, F&B=3 and no p2p time. */
-static void run_simulate_custom(run *x)
+/* Simulates a hand-built program (already pushed into x->p) with the
+ * default costs (F=1, B=2, I=W=1, F&B=3) and no p2p time. */
+static void simulate_custom(run_fixture *x)
 {
     ppf_error err = {{0}};
     if (!program_validate(&x->p, &err))
         fail_msg("validate: %s", err.message);
     timeline_costs_init(&x->c, x->p.ranks);
-    if (!timeline_simulate(&x->tl, &x->p, &x->c, &err))
-        fail_msg("simulate: %s", err.message);
-}
-
-static void run_free(run *x)
-{
-    timeline_deinit(&x->tl);
-    timeline_costs_deinit(&x->c);
-    program_deinit(&x->p);
+    run_fixture_simulate(x);
 }
 
 /* The index of (kind, stage, micro-batch) in a rank's program, or fails. */
@@ -124,15 +65,25 @@ static double prev_event(const timeline *tl, double t)
     return e;
 }
 
+/* Fails unless the curve is exactly the n steps in want (times to the bit). */
+static void expect_steps(const timeline_memory_curve *c, const timeline_memory_step *want, int n)
+{
+    assert_int_equal(c->count, n);
+    for (int k = 0; k < n; k++) {
+        assert_same_double(c->steps[k].time, want[k].time);
+        assert_int_equal(c->steps[k].count, want[k].count);
+    }
+}
+
 /* ---- the rules ----------------------------------------------------------- */
 
 static void test_rules(void **state)
 {
     (void)state;
     const double p2p[] = {0.5, 0.25};
-    assert_same(timeline_arrival(p2p, 0, 1, 2.0), 2.5);
-    assert_same(timeline_arrival(p2p, 1, 0, 2.0), 2.25); /* the producing rank's cost */
-    assert_same(timeline_arrival(p2p, 1, 1, 2.0), 2.0);  /* a hop inside a rank is free */
+    assert_same_double(timeline_arrival(p2p, 0, 1, 2.0), 2.5);
+    assert_same_double(timeline_arrival(p2p, 1, 0, 2.0), 2.25); /* the producing rank's cost */
+    assert_same_double(timeline_arrival(p2p, 1, 1, 2.0), 2.0);  /* a hop inside a rank is free */
 
     const struct {
         action_kind kind;
@@ -185,8 +136,8 @@ static void check_action_at(const timeline *tl, int rank, const double (*at)[2],
 static void test_searches_gpipe(void **state)
 {
     (void)state;
-    run x;
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2});
+    run_fixture x;
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
     const timeline *tl = &x.tl;
     /* rank 0: F0[0,1] F1[1,2] _[2,2] _[2,2] _[2,2] B0[5,7] B1[7,9] */
     assert_int_equal(x.p.rank[0].count, 7);
@@ -232,16 +183,16 @@ static void test_searches_gpipe(void **state)
     assert_int_equal(timeline_prev_compute(tl, 0, 6), 6);
     assert_int_equal(timeline_prev_compute(tl, 1, 0), -1);
     assert_int_equal(timeline_prev_compute(tl, 0, -1), -1);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* A hand-built program for the edges: 3 ranks, 2 stages, 1 micro-batch.
  *   rank 0  F(0,0)[0,1]  SEND_F[1,1]  RECV_B[1,1]  B(0,0)[4,6]
  *   rank 1  F(1,0)[1,2]  B(1,0)[2,4]
  *   rank 2  idle, idle (no stage: an idle rank), both at 0 */
-static void make_edges(run *x)
+static void make_edges(run_fixture *x)
 {
-    *x = (run){0};
+    *x = (run_fixture){0};
     program_init(&x->p, 3, 2, 1, PROGRAM_LAYOUT_CUSTOM);
     program_push(&x->p, 0, action_make(ACTION_F, 0, 0));
     program_push(&x->p, 0, action_make(ACTION_SEND_F, 0, 0));
@@ -251,17 +202,17 @@ static void make_edges(run *x)
     program_push(&x->p, 1, action_make(ACTION_B, 1, 0));
     program_push(&x->p, 2, action_idle());
     program_push(&x->p, 2, action_idle());
-    run_simulate_custom(x);
+    simulate_custom(x);
 }
 
 static void test_edges_markers_and_idle_ranks(void **state)
 {
     (void)state;
-    run x;
+    run_fixture x;
     make_edges(&x);
     const timeline *tl = &x.tl;
-    assert_same(tl->time[0][3].start, 4);
-    assert_same(tl->time[0][1].start, 1);
+    assert_same_double(tl->time[0][3].start, 4);
+    assert_same_double(tl->time[0][1].start, 1);
     /* markers share the F's end, and never run */
     assert_int_equal(timeline_action_at(tl, 0, 1), -1);
     assert_int_equal(timeline_action_at(tl, 0, 0.5), 0);
@@ -285,9 +236,9 @@ static void test_edges_markers_and_idle_ranks(void **state)
     assert_int_equal(w.index, -1);
     /* events: 0, 1, 2, 4, 6 (markers are no events) */
     double t;
-    assert_same(next_event(tl, 1), 2);
-    assert_same(next_event(tl, 2), 4);
-    assert_same(prev_event(tl, 4), 2);
+    assert_same_double(next_event(tl, 1), 2);
+    assert_same_double(next_event(tl, 2), 4);
+    assert_same_double(prev_event(tl, 4), 2);
     assert_false(timeline_next_event(tl, 6, &t));
     /* memory: rank 0 holds (0,0) over [0, 6), rank 1 (1,0) over [1, 4), rank 2 nothing */
     timeline_memory m;
@@ -303,14 +254,14 @@ static void test_edges_markers_and_idle_ranks(void **state)
     assert_int_equal(timeline_memory_live_at(&m.rank[1], 4), 0);
     timeline_memory_deinit(&m);
     timeline_memory_deinit(&m); /* twice is fine */
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* an empty rank: no actions at all */
-    x = (run){0};
+    x = (run_fixture){0};
     program_init(&x.p, 2, 1, 1, PROGRAM_LAYOUT_CUSTOM);
     program_push(&x.p, 0, action_make(ACTION_F, 0, 0));
     program_push(&x.p, 0, action_make(ACTION_B, 0, 0));
-    run_simulate_custom(&x);
+    simulate_custom(&x);
     assert_int_equal(x.p.rank[1].count, 0);
     assert_int_equal(timeline_action_at(&x.tl, 1, 0.5), -1);
     assert_int_equal(timeline_first_start_after(&x.tl, 1, 0, 0, 0.5), 0);
@@ -324,8 +275,8 @@ static void test_edges_markers_and_idle_ranks(void **state)
     assert_int_equal(timeline_memory_live_at(&m.rank[1], 1), 0);
     assert_int_equal(timeline_memory_live_at(&m.rank[0], 1), 1);
     timeline_memory_deinit(&m);
-    assert_same(next_event(&x.tl, 0), 1);
-    run_free(&x);
+    assert_same_double(next_event(&x.tl, 0), 1);
+    run_fixture_deinit(&x);
 }
 
 /* Zero-length actions never run, and one that starts with the action that
@@ -334,7 +285,7 @@ static void test_edges_markers_and_idle_ranks(void **state)
 static void test_zero_length_actions(void **state)
 {
     (void)state;
-    run x = {0};
+    run_fixture x = {0};
     program_init(&x.p, 1, 1, 2, PROGRAM_LAYOUT_CUSTOM);
     program_push(&x.p, 0, action_make(ACTION_F, 0, 0));
     program_push(&x.p, 0, action_make(ACTION_F, 0, 1));
@@ -346,14 +297,14 @@ static void test_zero_length_actions(void **state)
     x.c.f[0] = 0;
     assert_true(timeline_simulate(&x.tl, &x.p, &x.c, &err));
     const timeline *tl = &x.tl;
-    assert_same(tl->time[0][2].start, 0);
-    assert_same(tl->time[0][2].end, 2);
+    assert_same_double(tl->time[0][2].start, 0);
+    assert_same_double(tl->time[0][2].end, 2);
     assert_int_equal(timeline_action_at(tl, 0, 0), 2);
     assert_int_equal(timeline_action_at(tl, 0, 2), 3);
     assert_int_equal(timeline_action_at(tl, 0, 4), -1);
     double t;
-    assert_same(next_event(tl, -1), 0);
-    assert_same(next_event(tl, 0), 2);
+    assert_same_double(next_event(tl, -1), 0);
+    assert_same_double(next_event(tl, 0), 2);
     assert_false(timeline_prev_event(tl, 0, &t));
     /* memory: +1 +1 at 0, -1 at 2, -1 at 4 */
     timeline_memory m;
@@ -363,7 +314,7 @@ static void test_zero_length_actions(void **state)
     assert_int_equal(timeline_memory_live_at(&m.rank[0], 2), 1);
     assert_int_equal(timeline_memory_live_at(&m.rank[0], 4), 0);
     timeline_memory_deinit(&m);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* ---- events -------------------------------------------------------------- */
@@ -372,45 +323,44 @@ static void test_events_by_hand(void **state)
 {
     (void)state;
     double t;
-    run x;
+    run_fixture x;
     /* GPipe P=2 M=2: events 0 1 2 3 5 7 9 */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
     const double next_from[][2] = {{-1, 0}, {0, 1}, {0.5, 1}, {2, 3}, {3, 5}, {4, 5}, {8.5, 9}};
-    for (size_t k = 0; k < sizeof next_from / sizeof next_from[0]; k++) {
-        assert_same(next_event(&x.tl, next_from[k][0]), next_from[k][1]);
-    }
+    for (size_t k = 0; k < sizeof next_from / sizeof next_from[0]; k++)
+        assert_same_double(next_event(&x.tl, next_from[k][0]), next_from[k][1]);
     assert_false(timeline_next_event(&x.tl, 9, &t));
     assert_false(timeline_next_event(&x.tl, 100, &t));
     const double prev_from[][2] = {{0.5, 0}, {1, 0}, {5, 3}, {6, 5}, {9, 7}, {100, 9}};
-    for (size_t k = 0; k < sizeof prev_from / sizeof prev_from[0]; k++) {
-        assert_same(prev_event(&x.tl, prev_from[k][0]), prev_from[k][1]);
-    }
+    for (size_t k = 0; k < sizeof prev_from / sizeof prev_from[0]; k++)
+        assert_same_double(prev_event(&x.tl, prev_from[k][0]), prev_from[k][1]);
     assert_false(timeline_prev_event(&x.tl, 0, &t));
     assert_false(timeline_prev_event(&x.tl, -3, &t));
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* with p2p 0.5: rank 1 starts half a unit after each arrival */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2, .p2p = 0.5});
-    assert_same(next_event(&x.tl, 1), 1.5);
-    assert_same(next_event(&x.tl, 5.5), 6);
-    assert_same(prev_event(&x.tl, 6), 5.5);
-    assert_same(prev_event(&x.tl, 11), 10);
-    run_free(&x);
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2, .p2p = 0.5});
+    assert_same_double(next_event(&x.tl, 1), 1.5);
+    assert_same_double(next_event(&x.tl, 5.5), 6);
+    assert_same_double(prev_event(&x.tl, 6), 5.5);
+    assert_same_double(prev_event(&x.tl, 11), 10);
+    run_fixture_deinit(&x);
 
     /* with all-reduces: [7, 8.5] on rank 1 and [9, 10.5] on rank 0 */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2, .D = 2, .allreduce = 1.5});
+    run_fixture_init(
+        &x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2, .D = 2, .allreduce = 1.5});
     assert_int_equal(x.tl.allreduce_count, 2);
-    assert_same(next_event(&x.tl, 7), 8.5);
-    assert_same(next_event(&x.tl, 9), 10.5);
+    assert_same_double(next_event(&x.tl, 7), 8.5);
+    assert_same_double(next_event(&x.tl, 9), 10.5);
     assert_false(timeline_next_event(&x.tl, 10.5, &t));
-    assert_same(prev_event(&x.tl, 10.5), 9);
-    assert_same(prev_event(&x.tl, 9), 8.5);
+    assert_same_double(prev_event(&x.tl, 10.5), 9);
+    assert_same_double(prev_event(&x.tl, 9), 8.5);
     assert_int_equal(timeline_allreduce_at(&x.tl, 1, 7), 0);
     assert_int_equal(timeline_allreduce_at(&x.tl, 1, 8.5), -1);
     assert_int_equal(timeline_allreduce_at(&x.tl, 0, 7.5), -1);
     assert_int_equal(timeline_allreduce_at(&x.tl, 0, 10), 1);
     assert_int_equal(timeline_allreduce_at(&x.tl, 0, -1), -1);
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* a zeroed timeline has no events */
     const timeline zero = {0};
@@ -448,7 +398,7 @@ static int collect_events(const timeline *tl, double *out, int cap)
 static void test_events_brute_force(void **state)
 {
     (void)state;
-    const run_opts cases[] = {
+    const run_fixture_desc cases[] = {
         {.schedule = "1f1b", .P = 4, .M = 8},
         {.schedule = "zb-h1", .P = 4, .M = 8, .D = 2, .p2p = 0.25, .allreduce = 1.5},
         {.schedule = "interleaved-1f1b",
@@ -463,8 +413,8 @@ static void test_events_brute_force(void **state)
     };
     static double ev[8192];
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        run x;
-        run_make(&x, cases[c]);
+        run_fixture x;
+        run_fixture_init(&x, &cases[c]);
         const int n = collect_events(&x.tl, ev, 8192);
         for (int i = 0; i < n; i++) {
             const double probes[3] = {ev[i], ev[i] - 1e-3, ev[i] + 1e-3};
@@ -481,11 +431,11 @@ static void test_events_brute_force(void **state)
                 double next = INFINITY, prev = -INFINITY;
                 assert_int_equal(timeline_next_event(&x.tl, t, &next), want_next != INFINITY);
                 assert_int_equal(timeline_prev_event(&x.tl, t, &prev), want_prev != -INFINITY);
-                assert_same(next, want_next);
-                assert_same(prev, want_prev);
+                assert_same_double(next, want_next);
+                assert_same_double(prev, want_prev);
             }
         }
-        run_free(&x);
+        run_fixture_deinit(&x);
     }
 }
 
@@ -494,42 +444,42 @@ static void test_events_brute_force(void **state)
 static void test_cells_by_hand(void **state)
 {
     (void)state;
-    run x;
+    run_fixture x;
     timeline_cells cells;
     /* GPipe P=2 M=2, p2p 0.5 */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2, .p2p = 0.5});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2, .p2p = 0.5});
     timeline_cells_init(&cells, &x.tl);
     assert_int_equal(cells.stages, 2);
     assert_int_equal(cells.microbatches, 2);
     const timeline_cell *c = timeline_cell_at(&cells, 1, 0);
-    assert_same(c->f_start, 1.5);
-    assert_same(c->f_end, 2.5);
-    assert_same(c->b_start, 3.5);
-    assert_same(c->b_end, 5.5);
-    assert_same(c->w_start, 3.5); /* not split: W's span is B's */
-    assert_same(c->w_end, 5.5);
-    assert_same(c->freed, 5.5);
-    assert_same(c->in_ready, 1.5);   /* F(0,0) ends at 1, plus 0.5 */
-    assert_same(c->grad_ready, 3.5); /* the last stage: its own backward start */
-    assert_same(timeline_input_ready(&cells, 1, 1), 2.5);
-    assert_same(timeline_input_ready(&cells, 0, 0), 0); /* stage 0: its F start */
-    assert_same(timeline_input_ready(&cells, 0, 1), 1);
+    assert_same_double(c->f_start, 1.5);
+    assert_same_double(c->f_end, 2.5);
+    assert_same_double(c->b_start, 3.5);
+    assert_same_double(c->b_end, 5.5);
+    assert_same_double(c->w_start, 3.5); /* not split: W's span is B's */
+    assert_same_double(c->w_end, 5.5);
+    assert_same_double(c->freed, 5.5);
+    assert_same_double(c->in_ready, 1.5);   /* F(0,0) ends at 1, plus 0.5 */
+    assert_same_double(c->grad_ready, 3.5); /* the last stage: its own backward start */
+    assert_same_double(timeline_input_ready(&cells, 1, 1), 2.5);
+    assert_same_double(timeline_input_ready(&cells, 0, 0), 0); /* stage 0: its F start */
+    assert_same_double(timeline_input_ready(&cells, 0, 1), 1);
     c = timeline_cell_at(&cells, 0, 0);
-    assert_same(c->grad_ready, 6); /* B(1,0) ends at 5.5, plus 0.5 */
-    assert_same(c->freed, 8);
-    assert_same(timeline_cell_at(&cells, 0, 1)->grad_ready, 8);
+    assert_same_double(c->grad_ready, 6); /* B(1,0) ends at 5.5, plus 0.5 */
+    assert_same_double(c->freed, 8);
+    assert_same_double(timeline_cell_at(&cells, 0, 1)->grad_ready, 8);
     timeline_cells_deinit(&cells);
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* without p2p time the input is ready the instant it is produced */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
     timeline_cells_init(&cells, &x.tl);
-    assert_same(timeline_input_ready(&cells, 1, 0), 1);
-    assert_same(timeline_input_ready(&cells, 1, 1), 2);
-    assert_same(timeline_cell_at(&cells, 0, 0)->grad_ready, 5);
+    assert_same_double(timeline_input_ready(&cells, 1, 0), 1);
+    assert_same_double(timeline_input_ready(&cells, 1, 1), 2);
+    assert_same_double(timeline_cell_at(&cells, 0, 0)->grad_ready, 5);
     timeline_cells_deinit(&cells);
     timeline_cells_deinit(&cells); /* twice is fine */
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* A V schedule (stages 1 and 2 on rank 1) with split backward and p2p 0.5:
@@ -537,8 +487,8 @@ static void test_cells_by_hand(void **state)
 static void test_cells_v_and_split(void **state)
 {
     (void)state;
-    run x;
-    run_make(&x, (run_opts){.schedule = "zbv", .P = 2, .M = 4, .p2p = 0.5});
+    run_fixture x;
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "zbv", .P = 2, .M = 4, .p2p = 0.5});
     const program *p = &x.p;
     const timeline *tl = &x.tl;
     assert_int_equal(p->stage_rank[1], p->stage_rank[2]);
@@ -553,20 +503,20 @@ static void test_cells_v_and_split(void **state)
         const int w1 = find_action(p, p->stage_rank[1], ACTION_W, 1, m);
         const action_time *t0 = tl->time[p->stage_rank[0]];
         const action_time *t1 = tl->time[p->stage_rank[1]];
-        assert_same(timeline_input_ready(&cells, 1, m), t0[f0].end + 0.5);
-        assert_same(timeline_input_ready(&cells, 2, m), t1[f1].end);
+        assert_same_double(timeline_input_ready(&cells, 1, m), t0[f0].end + 0.5);
+        assert_same_double(timeline_input_ready(&cells, 2, m), t1[f1].end);
         const timeline_cell *c = timeline_cell_at(&cells, 1, m);
-        assert_same(c->grad_ready, t1[i2].end); /* stage 2's gradient, same rank */
-        assert_same(c->b_start, t1[i1].start);
-        assert_same(c->b_end, t1[i1].end);
-        assert_same(c->w_start, t1[w1].start);
-        assert_same(c->w_end, t1[w1].end);
-        assert_same(c->freed, t1[w1].end);
+        assert_same_double(c->grad_ready, t1[i2].end); /* stage 2's gradient, same rank */
+        assert_same_double(c->b_start, t1[i1].start);
+        assert_same_double(c->b_end, t1[i1].end);
+        assert_same_double(c->w_start, t1[w1].start);
+        assert_same_double(c->w_end, t1[w1].end);
+        assert_same_double(c->freed, t1[w1].end);
         assert_true(c->freed > c->b_end);
-        assert_same(timeline_cell_at(&cells, 0, m)->grad_ready, t1[i1].end + 0.5);
+        assert_same_double(timeline_cell_at(&cells, 0, m)->grad_ready, t1[i1].end + 0.5);
     }
     timeline_cells_deinit(&cells);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 /* ---- live activations ---------------------------------------------------- */
@@ -574,18 +524,13 @@ static void test_cells_v_and_split(void **state)
 static void test_memory_by_hand(void **state)
 {
     (void)state;
-    run x;
+    run_fixture x;
     timeline_memory m;
     /* GPipe P=2 M=2: rank 0 (0,0) (0,1) (1,2) (7,1) (9,0) */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
     timeline_memory_init(&m, &x.tl);
     const timeline_memory_curve *c = &m.rank[0];
-    const timeline_memory_step want[] = {{0, 0}, {0, 1}, {1, 2}, {7, 1}, {9, 0}};
-    assert_int_equal(c->count, 5);
-    for (int k = 0; k < 5; k++) {
-        assert_same(c->steps[k].time, want[k].time);
-        assert_int_equal(c->steps[k].count, want[k].count);
-    }
+    expect_steps(c, (const timeline_memory_step[]){{0, 0}, {0, 1}, {1, 2}, {7, 1}, {9, 0}}, 5);
     assert_int_equal(c->peak, 2);
     assert_int_equal(m.peak, 2);
     assert_int_equal(timeline_memory_step_at(c, -1), 0);
@@ -610,31 +555,28 @@ static void test_memory_by_hand(void **state)
     assert_int_equal(timeline_memory_live_at(&m.rank[1], 2), 2);
     assert_int_equal(timeline_memory_live_at(&m.rank[1], 5), 1);
     timeline_memory_deinit(&m);
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* 1F1B P=2 M=3, rank 0: a free and an allocation at 6, the free first */
-    run_make(&x, (run_opts){.schedule = "1f1b", .P = 2, .M = 3});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "1f1b", .P = 2, .M = 3});
     timeline_memory_init(&m, &x.tl);
     c = &m.rank[0];
-    const timeline_memory_step want1[] = {{0, 0}, {0, 1}, {1, 2}, {6, 1}, {6, 2}, {9, 1}, {12, 0}};
-    assert_int_equal(c->count, 7);
-    for (int k = 0; k < 7; k++) {
-        assert_same(c->steps[k].time, want1[k].time);
-        assert_int_equal(c->steps[k].count, want1[k].count);
-    }
+    expect_steps(
+        c, (const timeline_memory_step[]){{0, 0}, {0, 1}, {1, 2}, {6, 1}, {6, 2}, {9, 1}, {12, 0}},
+        7);
     assert_int_equal(timeline_memory_live_at(c, 6), 2);
     assert_int_equal(timeline_memory_live_at(c, 5.99), 2);
     assert_int_equal(m.rank[0].peak, 2);
     assert_int_equal(m.rank[1].peak, 1);
     timeline_memory_deinit(&m);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
-/* GPipe piles up M micro-batches on every rank, 1F1B at most P - rank;
- * each curve's peak is the simulator's, it starts and ends at zero, never
- * goes negative, and agrees at every step with a count of the cells whose
- * activations are live (F started, not yet freed). */
-static void check_curves(const run *x, const char *name)
+/* Each curve's peak is the simulator's (and, when first >= 0, rank r's is
+ * first + r * step), it starts and ends at zero, never goes negative, and
+ * agrees at every step with a count of the cells whose activations are live
+ * (F started, not yet freed). */
+static void check_curves(const run_fixture *x, const char *name, int first, int step)
 {
     timeline_memory m;
     timeline_memory_init(&m, &x->tl);
@@ -644,9 +586,10 @@ static void check_curves(const run *x, const char *name)
     int peak = 0;
     for (int r = 0; r < p->ranks; r++) {
         const timeline_memory_curve *c = &m.rank[r];
-        if (c->peak != x->tl.per_rank[r].peak_activations)
-            fail_msg("%s rank %d: curve peak %d, simulator %d", name, r, c->peak,
-                     x->tl.per_rank[r].peak_activations);
+        if (c->peak != x->tl.per_rank[r].peak_activations ||
+            (first >= 0 && c->peak != first + r * step))
+            fail_msg("%s rank %d: curve peak %d, simulator %d, expected %d", name, r, c->peak,
+                     x->tl.per_rank[r].peak_activations, first + r * step);
         assert_int_equal(c->steps[0].count, 0);
         assert_int_equal(c->steps[c->count - 1].count, 0);
         int most = 0;
@@ -681,37 +624,24 @@ static void check_curves(const run *x, const char *name)
     timeline_memory_deinit(&m);
 }
 
+/* GPipe piles up M micro-batches on every rank, 1F1B at most P - rank. */
 static void test_memory_peaks(void **state)
 {
     (void)state;
     for (int P = 2; P <= 4; P++)
         for (int M = P; M <= P + 3; M++)
-            for (int with_p2p = 0; with_p2p < 2; with_p2p++) {
-                const double p2p = with_p2p ? 0.3 : 0;
-                run x;
-                run_make(&x, (run_opts){.schedule = "gpipe", .P = P, .M = M, .p2p = p2p});
-                timeline_memory m;
-                timeline_memory_init(&m, &x.tl);
-                for (int r = 0; r < P; r++)
-                    if (m.rank[r].peak != M)
-                        fail_msg("gpipe P=%d M=%d p2p %g rank %d: peak %d, expected M = %d", P, M,
-                                 p2p, r, m.rank[r].peak, M);
-                timeline_memory_deinit(&m);
-                check_curves(&x, "gpipe");
-                run_free(&x);
-
-                run_make(&x, (run_opts){.schedule = "1f1b", .P = P, .M = M, .p2p = p2p});
-                timeline_memory_init(&m, &x.tl);
-                for (int r = 0; r < P; r++)
-                    if (m.rank[r].peak != P - r)
-                        fail_msg("1f1b P=%d M=%d p2p %g rank %d: peak %d, expected P - r = %d", P,
-                                 M, p2p, r, m.rank[r].peak, P - r);
-                assert_int_equal(m.peak, P);
-                timeline_memory_deinit(&m);
-                check_curves(&x, "1f1b");
-                run_free(&x);
+            for (int k = 0; k < 4; k++) {
+                const char *schedule = k % 2 ? "1f1b" : "gpipe";
+                const double p2p = k < 2 ? 0 : 0.3;
+                char name[64];
+                snprintf(name, sizeof name, "%s P=%d M=%d p2p %g", schedule, P, M, p2p);
+                run_fixture x;
+                run_fixture_init(
+                    &x, &(run_fixture_desc){.schedule = schedule, .P = P, .M = M, .p2p = p2p});
+                check_curves(&x, name, k % 2 ? P : M, k % 2 ? -1 : 0);
+                run_fixture_deinit(&x);
             }
-    const run_opts others[] = {
+    const run_fixture_desc others[] = {
         {.schedule = "interleaved-1f1b", .P = 4, .M = 8, .V = 2, .p2p = 0.1},
         {.schedule = "zb-h1", .P = 4, .M = 8, .p2p = 0.1},
         {.schedule = "dualpipev", .P = 4, .M = 8, .p2p = 0.1},
@@ -719,10 +649,10 @@ static void test_memory_peaks(void **state)
         {.schedule = "looped-bfs", .P = 2, .M = 4, .V = 2, .p2p = 0.1},
     };
     for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
-        run x;
-        run_make(&x, others[k]);
-        check_curves(&x, others[k].schedule);
-        run_free(&x);
+        run_fixture x;
+        run_fixture_init(&x, &others[k]);
+        check_curves(&x, others[k].schedule, -1, 0);
+        run_fixture_deinit(&x);
     }
 }
 
@@ -731,9 +661,9 @@ static void test_memory_peaks(void **state)
 static void test_idle_wait(void **state)
 {
     (void)state;
-    run x;
+    run_fixture x;
     /* GPipe P=2 M=2 */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
     timeline_wait w = timeline_idle_wait(&x.tl, 1, 0.5);
     assert_int_equal(w.kind, TIMELINE_WAIT_ACTIVATION);
     assert_int_equal(w.index, 1);
@@ -741,14 +671,14 @@ static void test_idle_wait(void **state)
     assert_int_equal(w.stage, 1);
     assert_int_equal(w.microbatch, 0);
     assert_int_equal(w.from_rank, 0);
-    assert_same(w.start, 1);
+    assert_same_double(w.start, 1);
     w = timeline_idle_wait(&x.tl, 0, 3);
     assert_int_equal(w.kind, TIMELINE_WAIT_GRADIENT);
     assert_int_equal(w.index, 5);
     assert_int_equal(w.action, ACTION_B);
     assert_int_equal(w.microbatch, 0);
     assert_int_equal(w.from_rank, 1);
-    assert_same(w.start, 5);
+    assert_same_double(w.start, 5);
     /* at the exact start of an action, the one after it is next */
     w = timeline_idle_wait(&x.tl, 0, 5);
     assert_int_equal(w.index, 6);
@@ -758,24 +688,24 @@ static void test_idle_wait(void **state)
     assert_int_equal(w.kind, TIMELINE_WAIT_TURN);
     assert_int_equal(w.index, 0);
     assert_int_equal(w.from_rank, -1);
-    assert_same(w.start, 0);
+    assert_same_double(w.start, 0);
     w = timeline_idle_wait(&x.tl, 0, 9);
     assert_int_equal(w.kind, TIMELINE_WAIT_DONE);
     assert_int_equal(w.index, -1);
     assert_int_equal(w.from_rank, -1);
     assert_int_equal(timeline_idle_wait(&x.tl, 1, 100).kind, TIMELINE_WAIT_DONE);
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* ZB-H1: a W needs nothing from another rank; the last stage's I neither */
-    run_make(&x, (run_opts){.schedule = "zb-h1", .P = 2, .M = 4});
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "zb-h1", .P = 2, .M = 4});
     const int last = x.p.stage_rank[1];
     const int k = find_action(&x.p, last, ACTION_W, 1, 0);
     w = timeline_idle_wait(&x.tl, last, x.tl.time[last][k].start - 1e-9);
     assert_int_equal(w.index, k);
     assert_int_equal(w.kind, TIMELINE_WAIT_TURN);
     assert_int_equal(w.action, ACTION_W);
-    assert_same(w.start, x.tl.time[last][k].start);
-    run_free(&x);
+    assert_same_double(w.start, x.tl.time[last][k].start);
+    run_fixture_deinit(&x);
 }
 
 /* ---- descriptions -------------------------------------------------------- */
@@ -784,8 +714,9 @@ static void test_describe(void **state)
 {
     (void)state;
     char buf[256];
-    run x;
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2, .D = 2, .allreduce = 1.5});
+    run_fixture x;
+    run_fixture_init(
+        &x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2, .D = 2, .allreduce = 1.5});
     size_t n = timeline_describe_action(&x.tl, 1, 2, buf, sizeof buf);
     assert_string_equal(buf, "rank 1 · 1F1 · stage 1 · F micro-batch 1 · start 2.00 · end 3.00");
     assert_int_equal(n, strlen(buf));
@@ -800,14 +731,16 @@ static void test_describe(void **state)
     timeline_describe_allreduce(&x.tl, 0, buf, sizeof buf);
     assert_string_equal(buf,
                         "rank 1 · all-reduce of stage 1 over 2 replicas · start 7.00 · end 8.50");
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* small time units get more decimals: makespan 0.09 -> 4 */
-    run_make(&x, (run_opts){.schedule = "gpipe", .P = 2, .M = 2, .F = 0.01, .B = 0.02});
+    run_fixture_init(
+        &x, &(run_fixture_desc){
+                .schedule = "gpipe", .P = 2, .M = 2, .f = 0.01, .b = 0.02, .i = 0.01, .w = 0.01});
     timeline_describe_action(&x.tl, 1, 2, buf, sizeof buf);
     assert_string_equal(buf,
                         "rank 1 · 1F1 · stage 1 · F micro-batch 1 · start 0.0200 · end 0.0300");
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* markers and idle steps have an instant, not a span */
     make_edges(&x);
@@ -815,15 +748,15 @@ static void test_describe(void **state)
     assert_string_equal(buf, "rank 0 · 0SEND_F0 · at 1.00");
     timeline_describe_action(&x.tl, 2, 0, buf, sizeof buf);
     assert_string_equal(buf, "rank 2 · idle step · at 0.00");
-    run_free(&x);
+    run_fixture_deinit(&x);
 
     /* an overlapped pair: one rank, one stage, F0 (F1;B0) B1 -> F0[0,1] FB[1,4] B1[4,6] */
-    x = (run){0};
+    x = (run_fixture){0};
     program_init(&x.p, 1, 1, 2, PROGRAM_LAYOUT_CUSTOM);
     program_push(&x.p, 0, action_make(ACTION_F, 0, 0));
     program_push(&x.p, 0, action_make_overlap(0, 1, 0, 0));
     program_push(&x.p, 0, action_make(ACTION_B, 0, 1));
-    run_simulate_custom(&x);
+    simulate_custom(&x);
     timeline_describe_action(&x.tl, 0, 1, buf, sizeof buf);
     assert_string_equal(buf, "rank 0 · (0F1;0B0)OVERLAP_F_B · F stage 0 micro-batch 1 + B stage 0 "
                              "micro-batch 0 · start 1.00 · end 4.00");
@@ -831,22 +764,18 @@ static void test_describe(void **state)
     assert_int_equal(timeline_action_at(&x.tl, 0, 2), 1);
     timeline_memory m;
     timeline_memory_init(&m, &x.tl);
-    const timeline_memory_step want[] = {{0, 0}, {0, 1}, {1, 2}, {4, 1}, {6, 0}};
-    assert_int_equal(m.rank[0].count, 5);
-    for (int k = 0; k < 5; k++) {
-        assert_same(m.rank[0].steps[k].time, want[k].time);
-        assert_int_equal(m.rank[0].steps[k].count, want[k].count);
-    }
+    expect_steps(&m.rank[0], (const timeline_memory_step[]){{0, 0}, {0, 1}, {1, 2}, {4, 1}, {6, 0}},
+                 5);
     timeline_memory_deinit(&m);
     timeline_cells cells;
     timeline_cells_init(&cells, &x.tl);
-    assert_same(timeline_cell_at(&cells, 0, 1)->f_start, 1);
-    assert_same(timeline_cell_at(&cells, 0, 0)->b_end, 4);
-    assert_same(timeline_cell_at(&cells, 0, 0)->w_end, 4);
-    assert_same(timeline_cell_at(&cells, 0, 0)->freed, 4);
-    assert_same(timeline_cell_at(&cells, 0, 1)->freed, 6);
+    assert_same_double(timeline_cell_at(&cells, 0, 1)->f_start, 1);
+    assert_same_double(timeline_cell_at(&cells, 0, 0)->b_end, 4);
+    assert_same_double(timeline_cell_at(&cells, 0, 0)->w_end, 4);
+    assert_same_double(timeline_cell_at(&cells, 0, 0)->freed, 4);
+    assert_same_double(timeline_cell_at(&cells, 0, 1)->freed, 6);
     timeline_cells_deinit(&cells);
-    run_free(&x);
+    run_fixture_deinit(&x);
 }
 
 int main(void)

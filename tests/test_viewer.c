@@ -26,33 +26,22 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
 #include "image_png.h"
+#include "support/ppflow_run.h"
 #include "timeline_panel.h"
-
-#ifndef PPFLOW_EXE
-#error "PPFLOW_EXE must name the ppflow program"
-#endif
 
 enum { CHILDREN_MAX = 8, STATES_MAX = 8 };
 #define RUN_SECONDS 60.0  /* the longest a ppflow run may take before it is killed */
@@ -65,52 +54,6 @@ static char scratch[256];
 static char missing_tools[128]; /* "" when every tool is there */
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static void path_in(char *buf, size_t size, const char *dir, const char *name)
-{
-    int n = snprintf(buf, size, "%s/%s", dir, name);
-    assert_true(n > 0 && (size_t)n < size);
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            buf = realloc(buf, cap *= 2);
-            assert_non_null(buf);
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static void sleep_seconds(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static bool on_path(const char *name)
 {
@@ -127,52 +70,6 @@ static bool on_path(const char *name)
         path += len + (path[len] == ':');
     }
     return false;
-}
-
-/* Removes a directory tree (no symlinks are followed). */
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *dir = opendir(path);
-        if (dir) {
-            struct dirent *e;
-            char child[1024];
-            while ((e = readdir(dir))) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
-            }
-            closedir(dir);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
-/* Entries of a directory, "." and ".." aside. */
-static int count_entries(const char *path)
-{
-    DIR *dir = opendir(path);
-    assert_non_null(dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dir)))
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(dir);
-    return n;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
 }
 
 /* ---- children: spawned with a deadline, always reaped ---------------------- */
@@ -270,21 +167,11 @@ static int child_slot(pid_t pid)
     return -1;
 }
 
-/* True once the child has exited (it is not reaped: its pid stays ours). */
-static bool has_exited(pid_t pid)
-{
-    siginfo_t info;
-    memset(&info, 0, sizeof info);
-    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
-        return true; /* not our child any more */
-    return info.si_pid == pid;
-}
-
 /* Waits up to `seconds` for the child to exit; returns true if it did. */
 static bool wait_exit_for(pid_t pid, double seconds)
 {
     double end = now_seconds() + seconds;
-    while (!has_exited(pid)) {
+    while (!child_has_exited(pid)) {
         if (now_seconds() > end)
             return false;
         sleep_seconds(0.01);
@@ -303,7 +190,7 @@ static int stop_child(pid_t pid, double grace)
     bool group = children[slot].group;
     /* The leader is not reaped before its group is signalled, so the pgid
      * cannot have been reused. */
-    if (!has_exited(pid)) {
+    if (!child_has_exited(pid)) {
         kill(group ? -pid : pid, SIGTERM);
         bool gone = wait_exit_for(pid, grace);
         if (group) {
@@ -318,6 +205,16 @@ static int stop_child(pid_t pid, double grace)
         ;
     children[slot].pid = 0;
     return status;
+}
+
+/* What a finished child wrote: standard output into *text and standard
+ * error into *log (both files must be there; free both). */
+static void read_outputs(const char *out, const char *err, char **text, char **log)
+{
+    *text = child_read_file(out, NULL);
+    *log = child_read_file(err, NULL);
+    assert_non_null(*text);
+    assert_non_null(*log);
 }
 
 /* Waits for a child to finish by itself within `seconds`; a child that runs
@@ -490,19 +387,21 @@ static double luma_at(const char *png, int x, int y)
 
 #define MAKESPAN 33.0 /* the default scenario: 1f1b P=4 M=8 D=2 (test_cli checks it) */
 
-static bool skip_if_no_tools(void)
+/* Skips the current test (cmocka's skip() does not return) when a tool it
+ * needs is not on PATH, saying which. */
+static void skip_without_tools(void)
 {
     if (!missing_tools[0])
-        return false;
+        return;
     print_message("test_viewer: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth "
                   "and xdotool)\n",
                   missing_tools);
-    return true;
+    skip();
 }
 
 static void make_dir(const char *sub, char *path, size_t size)
 {
-    path_in(path, size, scratch, sub);
+    scratch_join(path, size, scratch, sub);
     if (mkdir(path, 0755) != 0 && errno != EEXIST)
         fail_msg("cannot create %s: %s", path, strerror(errno));
 }
@@ -513,23 +412,32 @@ static char *run_script(const char *name, const char *script)
 {
     char dir[300], script_path[400], out[400], err[400];
     make_dir("a", dir, sizeof dir);
-    path_in(script_path, sizeof script_path, dir, name);
-    path_in(out, sizeof out, scratch, "a.out");
-    path_in(err, sizeof err, scratch, "a.err");
-    write_text(script_path, script);
+    scratch_join(script_path, sizeof script_path, dir, name);
+    scratch_join(out, sizeof out, scratch, "a.out");
+    scratch_join(err, sizeof err, scratch, "a.err");
+    scratch_write(script_path, script);
     const char *argv[] = {"xvfb-run", "-a",       "-s",       SCREEN_ARGS, PPFLOW_EXE,
                           "--size",   "1280x720", "--script", script_path, "--print-state",
                           NULL};
     pid_t pid = spawn(
         argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true, .group = true});
     int code = finish_child(pid, RUN_SECONDS, "ppflow --script under xvfb-run");
-    char *text = read_all(out), *log = read_all(err);
-    assert_non_null(text);
-    assert_non_null(log);
+    char *text, *log;
+    read_outputs(out, err, &text, &log);
     if (code != 0)
         fail_msg("ppflow --script exited with %d; stderr:\n%.3000s", code, log);
     free(log);
     return text;
+}
+
+/* The viewer's state line after two frames with no input: its layout. */
+static viewer_state first_layout(void)
+{
+    char *out = run_script("layout.script", "frames 2\nprint\nquit\n");
+    viewer_state st[STATES_MAX];
+    assert_int_equal(parse_states(out, st, STATES_MAX), 2);
+    free(out);
+    return st[0];
 }
 
 /* ---- test A: a script --------------------------------------------------------- */
@@ -537,17 +445,10 @@ static char *run_script(const char *name, const char *script)
 static void test_script_scrub_help_theme(void **state)
 {
     (void)state;
-    if (skip_if_no_tools()) {
-        skip();
-        return;
-    }
+    skip_without_tools();
     /* First the layout, so that the drag below lands in the plot whatever
      * the margins are. */
-    char *out = run_script("layout.script", "frames 2\nprint\nquit\n");
-    viewer_state st[STATES_MAX];
-    assert_int_equal(parse_states(out, st, STATES_MAX), 2);
-    free(out);
-    const viewer_state l = st[0];
+    const viewer_state l = first_layout();
     assert_string_equal(l.theme, "dark");
     assert_int_equal(l.playing, 0);
     assert_int_equal(l.help, 0);
@@ -560,8 +461,8 @@ static void test_script_scrub_help_theme(void **state)
     int x_down = (int)lround((l.plot_x + 0.20 * l.plot_w) * sx);
     int x_last = (int)lround((l.plot_x + 0.41 * l.plot_w) * sx);
     char shot_dark[400], shot_light[400], script[2048];
-    path_in(shot_dark, sizeof shot_dark, scratch, "a/dark.png");
-    path_in(shot_light, sizeof shot_light, scratch, "a/light.png");
+    scratch_join(shot_dark, sizeof shot_dark, scratch, "a/dark.png");
+    scratch_join(shot_light, sizeof shot_light, scratch, "a/light.png");
     snprintf(script, sizeof script,
              "# play, then drag the cursor in the timeline (scrubbing stops playback)\n"
              "frames 2\n"
@@ -585,7 +486,8 @@ static void test_script_scrub_help_theme(void **state)
              "quit\n",
              x_down, y, x_down + 40, y + 2, x_down + 90, y - 3, x_last - 5, y + 1, x_last, y,
              shot_dark, x_last, y, shot_light);
-    out = run_script("drag.script", script);
+    char *out = run_script("drag.script", script);
+    viewer_state st[STATES_MAX];
     int n = parse_states(out, st, STATES_MAX);
     if (n != 4)
         fail_msg("expected 3 print lines and the --print-state line, got %d:\n%s", n, out);
@@ -623,8 +525,8 @@ static void test_script_scrub_help_theme(void **state)
                  light);
     /* xvfb-run cleaned its temporary directory up */
     char tmp[300];
-    path_in(tmp, sizeof tmp, scratch, "tmp");
-    assert_int_equal(count_entries(tmp), 0);
+    scratch_join(tmp, sizeof tmp, scratch, "tmp");
+    assert_int_equal(scratch_count(tmp, NULL), 0);
 }
 
 /* ---- test C: hostile scripts are refused before anything opens ------------------- */
@@ -637,16 +539,15 @@ static void test_script_scrub_help_theme(void **state)
 static void expect_refused(const char *path, const char *where, const char *why)
 {
     char out[400], err[400];
-    path_in(out, sizeof out, scratch, "c.out");
-    path_in(err, sizeof err, scratch, "c.err");
+    scratch_join(out, sizeof out, scratch, "c.out");
+    scratch_join(err, sizeof err, scratch, "c.err");
     const char *argv[] = {PPFLOW_EXE, "--script", path, "--print-state", NULL};
     double start = now_seconds();
     pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .ppflow = true});
     int code = finish_child(pid, BAD_SCRIPT_SECONDS, "ppflow with a bad script");
     double took = now_seconds() - start;
-    char *text = read_all(out), *log = read_all(err);
-    assert_non_null(text);
-    assert_non_null(log);
+    char *text, *log;
+    read_outputs(out, err, &text, &log);
     size_t len = strlen(log);
     bool one_line = len > 0 && log[len - 1] == '\n' && strchr(log, '\n') == log + len - 1;
     if (code != 2 || !one_line || strncmp(log, "ppflow: ", 8) != 0 || !strstr(log, where) ||
@@ -696,8 +597,8 @@ static void test_script_hostile_refused(void **state)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char path[400], where[500];
-        path_in(path, sizeof path, dir, cases[k].name);
-        write_text(path, cases[k].text);
+        scratch_join(path, sizeof path, dir, cases[k].name);
+        scratch_write(path, cases[k].text);
         snprintf(where, sizeof where, "%s:%d: ", path, cases[k].line);
         expect_refused(path, where, cases[k].why);
     }
@@ -706,14 +607,14 @@ static void test_script_hostile_refused(void **state)
     char where[500], path[400];
     snprintf(where, sizeof where, "%s: ", dir);
     expect_refused(dir, where, "folder");
-    path_in(path, sizeof path, dir, "missing.script");
+    scratch_join(path, sizeof path, dir, "missing.script");
     snprintf(where, sizeof where, "%s: ", path);
     expect_refused(path, where, "cannot read");
-    path_in(path, sizeof path, dir, "fifo.script");
+    scratch_join(path, sizeof path, dir, "fifo.script");
     assert_int_equal(mkfifo(path, 0644), 0); /* nothing writes to it: it must not block */
     snprintf(where, sizeof where, "%s: ", path);
     expect_refused(path, where, "not a regular file");
-    path_in(path, sizeof path, dir, "big.script");
+    scratch_join(path, sizeof path, dir, "big.script");
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     for (int k = 0; k < 150000; k++) /* 1.2 MB of valid lines */
@@ -722,7 +623,7 @@ static void test_script_hostile_refused(void **state)
     snprintf(where, sizeof where, "%s: ", path);
     expect_refused(path, where, "1 MiB");
     /* nothing was written by any of them: only the scripts, the pipe and the big file */
-    assert_int_equal(count_entries(dir), (int)(sizeof cases / sizeof cases[0]) + 2);
+    assert_int_equal(scratch_count(dir, NULL), (int)(sizeof cases / sizeof cases[0]) + 2);
 }
 
 /* ---- test D: a long script is replayed whole, extreme values included --------------- */
@@ -730,15 +631,8 @@ static void test_script_hostile_refused(void **state)
 static void test_script_long_replayed_whole(void **state)
 {
     (void)state;
-    if (skip_if_no_tools()) {
-        skip();
-        return;
-    }
-    char *out = run_script("layout.script", "frames 2\nprint\nquit\n");
-    viewer_state st[STATES_MAX];
-    assert_int_equal(parse_states(out, st, STATES_MAX), 2);
-    free(out);
-    const viewer_state l = st[0];
+    skip_without_tools();
+    const viewer_state l = first_layout();
     double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
 
     /* A drag of 1000 moves (two commands each: scrub and hover) and 1001
@@ -775,7 +669,8 @@ static void test_script_long_replayed_whole(void **state)
         ADD("key minus\n");
     ADD("key 0\nkey 3\nframes 2\nprint\nquit\n");
 #undef ADD
-    out = run_script("long.script", script);
+    char *out = run_script("long.script", script);
+    viewer_state st[STATES_MAX];
     free(script);
     int got = parse_states(out, st, STATES_MAX);
     if (got != 3)
@@ -798,7 +693,7 @@ static pid_t start_xvfb(char *display, size_t size)
     assert_int_equal(pipe(fds), 0);
     char fd_arg[16], err[400];
     snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
-    path_in(err, sizeof err, scratch, "xvfb.err");
+    scratch_join(err, sizeof err, scratch, "xvfb.err");
     const char *argv[] = {"Xvfb",        "-displayfd", fd_arg, "-screen", "0",
                           "1280x800x24", "-nolisten",  "tcp",  NULL};
     pid_t pid = spawn(argv, &(spawn_desc){.err = err});
@@ -820,7 +715,7 @@ static pid_t start_xvfb(char *display, size_t size)
     close(fds[0]);
     int number = -1;
     if (!strchr(buf, '\n') || sscanf(buf, "%d", &number) != 1 || number < 0) {
-        char *log = read_all(err);
+        char *log = child_read_file(err, NULL);
         fail_msg("Xvfb did not start; its stderr:\n%.2000s", log ? log : "");
     }
     snprintf(display, size, ":%d", number);
@@ -838,13 +733,12 @@ static char *xdo(const char *display, const char *const *args)
     }
     argv[argc] = NULL;
     char out[400], err[400];
-    path_in(out, sizeof out, scratch, "xdo.out");
-    path_in(err, sizeof err, scratch, "xdo.err");
+    scratch_join(out, sizeof out, scratch, "xdo.out");
+    scratch_join(err, sizeof err, scratch, "xdo.err");
     pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .display = display});
     int code = finish_child(pid, XDO_SECONDS, "xdotool");
-    char *text = read_all(out), *log = read_all(err);
-    assert_non_null(text);
-    assert_non_null(log);
+    char *text, *log;
+    read_outputs(out, err, &text, &log);
     if (code != 0 && strcmp(args[0], "search") != 0) /* search fails while there is no window */
         fail_msg("xdotool %s exited with %d: %s", args[0], code, log);
     free(log);
@@ -856,10 +750,10 @@ static char *xdo(const char *display, const char *const *args)
 /* Fails, with ppflow's stderr, if ppflow has exited. */
 static void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for)
 {
-    if (!has_exited(ppflow))
+    if (!child_has_exited(ppflow))
         return;
     int status = stop_child(ppflow, 1.0);
-    char *log = read_all(err_path);
+    char *log = child_read_file(err_path, NULL);
     fail_msg("ppflow exited (status %d) while waiting for %s; stderr:\n%.2000s", status,
              waiting_for, log ? log : "");
 }
@@ -867,16 +761,13 @@ static void expect_alive(pid_t ppflow, const char *err_path, const char *waiting
 static void test_xdotool_drag_screenshot_quit(void **state)
 {
     (void)state;
-    if (skip_if_no_tools()) {
-        skip();
-        return;
-    }
+    skip_without_tools();
     char display[32], dir[300], out[400], err[400], shot[400];
     pid_t xvfb = start_xvfb(display, sizeof display);
     make_dir("b", dir, sizeof dir);
-    path_in(out, sizeof out, scratch, "b.out");
-    path_in(err, sizeof err, scratch, "b.err");
-    path_in(shot, sizeof shot, dir, "ppflow-screenshot-001.png");
+    scratch_join(out, sizeof out, scratch, "b.out");
+    scratch_join(err, sizeof err, scratch, "b.err");
+    scratch_join(shot, sizeof shot, dir, "ppflow-screenshot-001.png");
     const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
     pid_t ppflow = spawn(
         argv,
@@ -914,7 +805,7 @@ static void test_xdotool_drag_screenshot_quit(void **state)
      * q in the same frame as p would quit before the frame is drawn) */
     free(XDO(display, "key", "p"));
     end = now_seconds() + WAIT_SECONDS;
-    while (!exists(shot)) {
+    while (!scratch_exists(shot)) {
         expect_alive(ppflow, err, "the screenshot");
         if (now_seconds() > end)
             fail_msg("no %s after %.0f s (did the window get the key?)", shot, WAIT_SECONDS);
@@ -922,9 +813,8 @@ static void test_xdotool_drag_screenshot_quit(void **state)
     }
     free(XDO(display, "key", "q"));
     int code = finish_child(ppflow, RUN_SECONDS, "ppflow after q");
-    char *text = read_all(out), *log = read_all(err);
-    assert_non_null(text);
-    assert_non_null(log);
+    char *text, *log;
+    read_outputs(out, err, &text, &log);
     if (code != 0)
         fail_msg("ppflow exited with %d; stderr:\n%.3000s", code, log);
     if (!strstr(log, "saved ppflow-screenshot-001.png"))
@@ -935,7 +825,7 @@ static void test_xdotool_drag_screenshot_quit(void **state)
         fail_msg("Xvfb ended with status %d", status);
     char lock[64];
     snprintf(lock, sizeof lock, "/tmp/.X%s-lock", display + 1);
-    if (exists(lock))
+    if (scratch_exists(lock))
         fail_msg("%s is left behind after Xvfb stopped", lock);
 
     viewer_state st[STATES_MAX];
@@ -958,7 +848,7 @@ static void test_xdotool_drag_screenshot_quit(void **state)
     assert_int_equal(s.playing, 0);
     assert_string_equal(s.theme, "dark");
     expect_cursor(shot, &s, s.t, theme_get(THEME_DARK).timeline.cursor, 7);
-    assert_int_equal(count_entries(dir), 1); /* only the screenshot */
+    assert_int_equal(scratch_count(dir, NULL), 1); /* only the screenshot */
 }
 
 /* ---- runner ------------------------------------------------------------------ */
@@ -972,12 +862,10 @@ static int setup(void **state)
             size_t len = strlen(missing_tools);
             snprintf(missing_tools + len, sizeof missing_tools - len, " %s", tools[k]);
         }
-    const char *tmp = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/ppflow_test_viewer.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(scratch))
+    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_viewer"))
         return -1;
     char path[300];
-    path_in(path, sizeof path, scratch, "tmp");
+    scratch_join(path, sizeof path, scratch, "tmp");
     if (mkdir(path, 0755) != 0)
         return -1;
     return 0;
@@ -995,7 +883,7 @@ static int teardown(void **state)
 {
     (void)state;
     stop_all_children();
-    remove_tree(scratch);
+    scratch_deinit(scratch);
     return 0;
 }
 

@@ -17,11 +17,16 @@ frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
     return frame_layout_in((frame_viewport){0, 0, fb_width, fb_height}, split);
 }
 
+float frame_split_clamp(float split)
+{
+    return split > FRAME_SPLIT_MAX    ? FRAME_SPLIT_MAX
+           : split >= FRAME_SPLIT_MIN ? split
+                                      : FRAME_SPLIT_MIN; /* NaN too */
+}
+
 frame_layout frame_layout_in(frame_viewport vp, float split)
 {
-    if (!(split > 0))
-        split = 0.7f;
-    split = split < 0.25f ? 0.25f : split > 0.85f ? 0.85f : split;
+    split = split > 0 ? frame_split_clamp(split) : FRAME_SPLIT_DEFAULT;
     frame_layout l = {.x = vp.x, .y = vp.y, .width = vp.w, .height = vp.h};
     float view_h = floorf((float)vp.h * split);
     l.view_x = (float)vp.x, l.view_y = (float)vp.y, l.view_w = (float)vp.w, l.view_h = view_h;

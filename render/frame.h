@@ -64,8 +64,17 @@ typedef struct frame_layout {
     int body_px, small_px, large_px;          /* text sizes */
 } frame_layout;
 
+/* The 3D view's share of the height: FRAME_SPLIT_DEFAULT unless asked,
+ * always within [FRAME_SPLIT_MIN, FRAME_SPLIT_MAX] so that neither half
+ * vanishes. */
+#define FRAME_SPLIT_DEFAULT 0.7f
+#define FRAME_SPLIT_MIN 0.25f
+#define FRAME_SPLIT_MAX 0.85f
+/* split brought within [FRAME_SPLIT_MIN, FRAME_SPLIT_MAX] (NaN: the minimum). */
+float frame_split_clamp(float split);
+
 /* The layout of a frame that fills a framebuffer; split is the 3D view's
- * share of the height (0 = 0.7), kept within [0.25, 0.85]. */
+ * share of the height (0: FRAME_SPLIT_DEFAULT), clamped by frame_split_clamp. */
 frame_layout frame_layout_compute(int fb_width, int fb_height, float split);
 /* The same for a frame in a viewport of a target. */
 frame_layout frame_layout_in(frame_viewport viewport, float split);
@@ -80,7 +89,7 @@ typedef struct frame_view {
     double t; /* time shown */
     theme_id theme;
     camera cam;
-    float split;            /* 3D view's share of the height; 0 = 0.7 */
+    float split;            /* 3D view's share of the height; 0: FRAME_SPLIT_DEFAULT */
     const char *hud_title;  /* "1F1B  P=4  M=8  D=2  V=1" */
     const char *hud_bubble; /* "bubble 27.3%  = (P−1)/(M+P−1)" */
     const char *status;     /* "▶ ×1.0" or "⏸"; NULL = none */

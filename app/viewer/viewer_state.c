@@ -15,7 +15,7 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .fb_w = fb_w,
         .fb_h = fb_h,
         .theme = THEME_DARK,
-        .split = 0.7f,
+        .split = FRAME_SPLIT_DEFAULT,
         .hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1},
         .hover_rank = -1,
     };
@@ -178,8 +178,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_SPLIT:
         if (v->fb_h <= 0)
             break;
-        v->split = (float)(c->a / v->fb_h);
-        v->split = v->split < 0.25f ? 0.25f : v->split > 0.85f ? 0.85f : v->split;
+        v->split = frame_split_clamp((float)(c->a / v->fb_h));
         break;
     case CMD_HOVER: {
         const float panel_y = viewer_state_layout(v).panel_y;

@@ -74,6 +74,8 @@ static text_font_desc font_desc(const frame_layout *l)
 bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, ppf_error *err)
 {
     *f = (frame_renderer){0};
+    /* Any size will do: the font is loaded now so that a missing font fails
+     * here, and its sizes follow the first frame's height when it is drawn. */
     frame_layout l = frame_layout_compute(1280, 720, 0);
     text_font_desc fd = font_desc(&l);
     if (!scene_renderer_init(&f->scene, s, err))

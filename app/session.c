@@ -1,7 +1,6 @@
 /* session.c - scenario to timeline to scene. See session.h. */
 #include "session.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,22 +57,30 @@ bool session_build_scene(session *s, ppf_error *err)
     return true;
 }
 
+/* Moves a built session: its struct copied, then the two pointers into
+ * itself (the timeline's program, the scene's timeline) aimed at the copy.
+ * Everything else it holds is on the heap and stays where it is. */
+static void session_move(session *dst, session *src)
+{
+    *dst = *src;
+    dst->tl.program = &dst->prog;
+    if (dst->has_scene)
+        dst->scene.timeline = &dst->tl;
+    memset(src, 0, sizeof *src);
+}
+
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err)
 {
     /* On the side first: a failure leaves *s untouched. */
     session *next = ppf_calloc(1, sizeof *next);
     bool ok =
         session_build_from(next, sc, err) && (!s->has_scene || session_build_scene(next, err));
+    if (ok) {
+        session_deinit(s);
+        session_move(s, next);
+    }
     session_deinit(next);
     free(next);
-    if (!ok)
-        return false;
-    /* The same build again, in place, cannot fail now: it is deterministic
-     * and only running out of memory (which aborts) is left. */
-    const bool scene = s->has_scene;
-    session_deinit(s);
-    ok = session_build_from(s, sc, err) && (!scene || session_build_scene(s, err));
-    assert(ok && "a scenario that built once builds again");
     return ok;
 }
 

@@ -20,8 +20,8 @@
  * Several sessions may live side by side (a comparison): a session owns
  * everything it holds, and building touches no global state.
  *
- * A built session must not be moved (copied by value): its timeline points
- * at its program and its scene at its timeline.
+ * A built session must not be copied by value: its timeline points at its
+ * program and its scene at its timeline (session_rebuild moves one safely).
  *
  * Errors: the builds return false with one line naming the field, the value
  * and the rule (bad scenario, bad flag, a deadlocking program, a scenario or
@@ -84,10 +84,9 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err);
  * before anything is allocated. Does nothing once the scene exists. */
 bool session_build_scene(session *s, ppf_error *err);
 /* Rebuilds a built session from another scenario, the scene too when it had
- * one. The new session is built beside the old one first, so that a
- * scenario that fails (bad input, a deadlock, over the budget) leaves *s as
- * it was; then it is built in place (a session cannot be moved), so a
- * rebuild costs two builds. Whatever drew the old session (a frame
+ * one. The new session is built beside the old one, so that a scenario that
+ * fails (bad input, a deadlock, over the budget) leaves *s as it was; then
+ * it takes the old one's place. Whatever drew the old session (a frame
  * renderer, a timeline view) must be made again for the new one. */
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
 /* The camera preset fitted to the 3D view of a framebuffer of this size. */

@@ -24,21 +24,23 @@ static const char *const kind_names[ACTION_KIND_COUNT] = {
 /* Kinds that follow the stage number in the plain form, longest first so that
  * "SEND_F" is not read as something shorter. */
 static const action_kind plain_kinds[] = {
-    ACTION_REDUCE_GRAD, ACTION_UNSHARD, ACTION_RESHARD, ACTION_SEND_F, ACTION_RECV_F,
-    ACTION_SEND_B,      ACTION_RECV_B,  ACTION_F,       ACTION_B,      ACTION_I,
-    ACTION_W,
+    ACTION_REDUCE_GRAD, ACTION_UNSHARD, ACTION_RESHARD, ACTION_SEND_F, ACTION_RECV_F, ACTION_SEND_B,
+    ACTION_RECV_B,      ACTION_F,       ACTION_B,       ACTION_I,      ACTION_W,
 };
 
 action action_make(action_kind kind, int stage, int microbatch)
 {
-    return (action){ .kind = (uint8_t)kind, .stage = stage, .microbatch = microbatch,
-                     .microbatch2 = -1 };
+    return (action){
+        .kind = (uint8_t)kind, .stage = stage, .microbatch = microbatch, .microbatch2 = -1};
 }
 
 action action_make_overlap(int f_stage, int f_microbatch, int b_stage, int b_microbatch)
 {
-    return (action){ .kind = ACTION_OVERLAP_F_B, .stage = f_stage, .microbatch = f_microbatch,
-                     .stage2 = (uint16_t)b_stage, .microbatch2 = b_microbatch };
+    return (action){.kind = ACTION_OVERLAP_F_B,
+                    .stage = f_stage,
+                    .microbatch = f_microbatch,
+                    .stage2 = (uint16_t)b_stage,
+                    .microbatch2 = b_microbatch};
 }
 
 const char *action_kind_name(action_kind kind)
@@ -155,8 +157,8 @@ bool action_parse(const char *text, size_t len, action *out, ppf_error *err)
         return true;
     }
     const char *why = NULL;
-    bool ok = text[0] == '(' ? parse_overlap(text, len, out, &why)
-                             : parse_plain(text, len, out, &why);
+    bool ok =
+        text[0] == '(' ? parse_overlap(text, len, out, &why) : parse_plain(text, len, out, &why);
     if (!ok) {
         char shown[96];
         quote_ascii(shown, sizeof shown, text, len);
@@ -182,8 +184,8 @@ size_t action_format(const action *a, char *buf)
         break;
     default:
         if (a->microbatch >= 0)
-            n = snprintf(buf, ACTION_TEXT_MAX, "%d%s%d", (int)a->stage,
-                         action_kind_name(a->kind), (int)a->microbatch);
+            n = snprintf(buf, ACTION_TEXT_MAX, "%d%s%d", (int)a->stage, action_kind_name(a->kind),
+                         (int)a->microbatch);
         else
             n = snprintf(buf, ACTION_TEXT_MAX, "%d%s", (int)a->stage, action_kind_name(a->kind));
         break;

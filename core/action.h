@@ -30,12 +30,12 @@
 #include "error.h"
 
 typedef enum action_kind {
-    ACTION_IDLE = 0,   /* empty cell: nothing to do at this step */
-    ACTION_F,          /* forward */
-    ACTION_B,          /* full backward (inputs and weights) */
-    ACTION_I,          /* backward for inputs only */
-    ACTION_W,          /* backward for weights only */
-    ACTION_OVERLAP_F_B,/* an F and a B run overlapped as one block */
+    ACTION_IDLE = 0,    /* empty cell: nothing to do at this step */
+    ACTION_F,           /* forward */
+    ACTION_B,           /* full backward (inputs and weights) */
+    ACTION_I,           /* backward for inputs only */
+    ACTION_W,           /* backward for weights only */
+    ACTION_OVERLAP_F_B, /* an F and a B run overlapped as one block */
     ACTION_SEND_F,
     ACTION_RECV_F,
     ACTION_SEND_B,
@@ -64,7 +64,10 @@ enum { ACTION_MAX_STAGE = 65535, ACTION_MAX_MICROBATCH = 100000000 };
 /* Constructors for the common cases. */
 action action_make(action_kind kind, int stage, int microbatch);
 action action_make_overlap(int f_stage, int f_microbatch, int b_stage, int b_microbatch);
-static inline action action_idle(void) { return action_make(ACTION_IDLE, -1, -1); }
+static inline action action_idle(void)
+{
+    return action_make(ACTION_IDLE, -1, -1);
+}
 
 /* True for F, B, I, W and OVERLAP_F_B: the kinds that take compute time.
  * Inline: the simulator asks it once per action. */

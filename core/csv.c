@@ -95,7 +95,7 @@ static bool read_cell(const char *text, size_t len, size_t *pos, char *buf, size
 /* The tightest layout name for an inferred stage map. */
 static program_layout detect_layout(const program *p)
 {
-    program_layout candidates[] = { PROGRAM_LAYOUT_LOOP, PROGRAM_LAYOUT_V };
+    program_layout candidates[] = {PROGRAM_LAYOUT_LOOP, PROGRAM_LAYOUT_V};
     for (int c = 0; c < 2; c++) {
         bool match = p->stages % p->ranks == 0;
         for (int s = 0; s < p->stages && match; s++)
@@ -109,7 +109,7 @@ static program_layout detect_layout(const program *p)
 bool csv_parse(const char *text, size_t len, const char *origin, program *out, ppf_error *err)
 {
     memset(out, 0, sizeof *out);
-    csv_rows t = { 0 };
+    csv_rows t = {0};
     t.row_cap = 16;
     t.row_start = ppf_malloc(sizeof(int) * (size_t)t.row_cap);
     t.row_start[0] = 0;
@@ -136,7 +136,7 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
             break;
         }
         action a;
-        ppf_error cell_err = { { 0 } };
+        ppf_error cell_err = {{0}};
         if (!action_parse(cellbuf, n, &a, &cell_err)) {
             ok = ppf_fail(err, "%s: row %d (rank %d), column %d: %s", origin, t.rows + 1, t.rows,
                           col + 1, cell_err.message);
@@ -186,7 +186,7 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
     if (ok && t.rows > PROGRAM_MAX_RANKS)
         ok = ppf_fail(err, "%s: %d rows; at most %d pipeline ranks", origin, t.rows,
                       PROGRAM_MAX_RANKS);
-    ppf_error grid_err = { { 0 } };
+    ppf_error grid_err = {{0}};
     if (ok && !budget_check_grid(max_stage + 1, max_mb + 1, &grid_err))
         ok = ppf_fail(err, "%s: %s", origin, grid_err.message);
     if (ok) {
@@ -200,7 +200,7 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
             pr->count = pr->capacity = n;
             pr->owned = true;
         }
-        ppf_error verr = { { 0 } };
+        ppf_error verr = {{0}};
         if (!program_validate(out, &verr)) {
             ok = ppf_fail(err, "%s: %s", origin, verr.message);
             program_deinit(out);
@@ -237,8 +237,7 @@ bool csv_load(const char *path, program *out, ppf_error *err)
         } else {
             void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
             if (map == MAP_FAILED) {
-                ok = ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", path,
-                              strerror(errno));
+                ok = ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", path, strerror(errno));
             } else {
                 ok = csv_parse(map, (size_t)st.st_size, path, out, err);
                 munmap(map, (size_t)st.st_size);

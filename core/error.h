@@ -8,7 +8,8 @@
  *
  * Usage:
  *     ppf_error err = {0};
- *     if (!scenario_load(&sc, path, &err)) { fprintf(stderr, "ppflow: %s\n", err.message); exit(2); }
+ *     if (!scenario_load(&sc, path, &err)) { fprintf(stderr, "ppflow: %s\n", err.message); exit(2);
+ * }
  *
  * The allocation helpers (ppf_malloc, ppf_calloc, ppf_realloc) never return
  * NULL: they call ppf_oom() instead, so callers need no NULL checks.
@@ -40,10 +41,10 @@ void ppf_print(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Prints "ppflow: out of memory (what)" and aborts. */
 _Noreturn void ppf_oom(const char *what);
 
-void *ppf_malloc(size_t size);                 /* malloc that never returns NULL */
-void *ppf_calloc(size_t count, size_t size);   /* calloc that never returns NULL (overflow-checked) */
-void *ppf_realloc(void *ptr, size_t size);     /* realloc that never returns NULL */
-char *ppf_strdup(const char *s);               /* strdup that never returns NULL */
+void *ppf_malloc(size_t size);               /* malloc that never returns NULL */
+void *ppf_calloc(size_t count, size_t size); /* calloc that never returns NULL (overflow-checked) */
+void *ppf_realloc(void *ptr, size_t size);   /* realloc that never returns NULL */
+char *ppf_strdup(const char *s);             /* strdup that never returns NULL */
 
 /* ppf_malloc for large arrays (simulation tables, timelines): asks the
  * kernel for huge pages, which turns thousands of page faults on first touch

@@ -27,11 +27,11 @@ int program_layout_rank(program_layout layout, int ranks, int stages, int s)
 void program_init(program *p, int ranks, int stages, int microbatches, program_layout layout)
 {
     assert(ranks >= 1 && stages >= 1 && microbatches >= 1);
-    *p = (program){ .ranks = ranks,
-                    .stages = stages,
-                    .stages_per_rank = stages / ranks > 0 ? stages / ranks : 1,
-                    .microbatches = microbatches,
-                    .layout = layout };
+    *p = (program){.ranks = ranks,
+                   .stages = stages,
+                   .stages_per_rank = stages / ranks > 0 ? stages / ranks : 1,
+                   .microbatches = microbatches,
+                   .layout = layout};
     p->stage_rank = ppf_malloc(sizeof(int) * (size_t)stages);
     for (int s = 0; s < stages; s++)
         p->stage_rank[s] = program_layout_rank(layout, ranks, stages, s);
@@ -104,15 +104,17 @@ typedef struct part_counts {
 
 static void count_part(part_counts *c, action_kind kind)
 {
-    uint8_t *slot = kind == ACTION_F ? &c->f : kind == ACTION_B ? &c->b : kind == ACTION_I ? &c->i
-                                                                                          : &c->w;
+    uint8_t *slot = kind == ACTION_F   ? &c->f
+                    : kind == ACTION_B ? &c->b
+                    : kind == ACTION_I ? &c->i
+                                       : &c->w;
     if (*slot < 255)
         (*slot)++;
 }
 
 /* Checks one compute half (stage, micro-batch) at position (rank, step). */
 static inline bool check_part(program *p, part_counts *counts, int rank, int step, action_kind kind,
-                       int stage, int mb, ppf_error *err)
+                              int stage, int mb, ppf_error *err)
 {
     if (stage < 0 || stage >= p->stages)
         return ppf_fail(err, "rank %d, step %d: stage %d is outside 0..%d", rank, step, stage,
@@ -136,8 +138,8 @@ bool program_validate(program *p, ppf_error *err)
     if (p->layout == PROGRAM_LAYOUT_CUSTOM)
         for (int s = 0; s < p->stages; s++)
             p->stage_rank[s] = -1;
-    part_counts *counts = ppf_calloc((size_t)p->stages * (size_t)p->microbatches,
-                                     sizeof(part_counts));
+    part_counts *counts =
+        ppf_calloc((size_t)p->stages * (size_t)p->microbatches, sizeof(part_counts));
     bool ok = true;
     for (int r = 0; r < p->ranks && ok; r++) {
         const program_rank *pr = &p->rank[r];
@@ -154,8 +156,8 @@ bool program_validate(program *p, ppf_error *err)
             case ACTION_B:
             case ACTION_I:
             case ACTION_W:
-                ok = check_part(p, counts, r, k, (action_kind)a->kind, a->stage, a->microbatch,
-                                err);
+                ok =
+                    check_part(p, counts, r, k, (action_kind)a->kind, a->stage, a->microbatch, err);
                 break;
             default: /* communication and FSDP markers: only their range matters */
                 if (a->stage < 0 || a->stage >= p->stages || a->microbatch >= p->microbatches)
@@ -170,7 +172,8 @@ bool program_validate(program *p, ppf_error *err)
     }
     for (int s = 0; s < p->stages && ok; s++) {
         if (p->stage_rank[s] < 0) {
-            ok = ppf_fail(err, "stage %d: no rank runs it; stages must be numbered 0..%d without gaps",
+            ok = ppf_fail(err,
+                          "stage %d: no rank runs it; stages must be numbered 0..%d without gaps",
                           s, p->stages - 1);
             break;
         }

@@ -40,19 +40,19 @@ typedef struct program_rank {
     action *actions; /* in program order */
     int count;       /* number of actions, idle steps included */
     int capacity;
-    bool owned;      /* actions is the rank's own allocation, not a slice of the arena */
+    bool owned; /* actions is the rank's own allocation, not a slice of the arena */
 } program_rank;
 
 typedef struct program {
-    char schedule[64];       /* generator name ("1f1b") or "csv" */
-    int ranks;               /* P: pipeline ranks */
-    int stages;              /* total stages (P x V) */
-    int stages_per_rank;     /* V */
-    int microbatches;        /* M */
+    char schedule[64];   /* generator name ("1f1b") or "csv" */
+    int ranks;           /* P: pipeline ranks */
+    int stages;          /* total stages (P x V) */
+    int stages_per_rank; /* V */
+    int microbatches;    /* M */
     program_layout layout;
-    int *stage_rank;         /* [stages]: the rank that runs each stage */
-    program_rank *rank;      /* [ranks] */
-    action *arena;           /* one block that the ranks' first `capacity` actions share, or NULL */
+    int *stage_rank;    /* [stages]: the rank that runs each stage */
+    program_rank *rank; /* [ranks] */
+    action *arena;      /* one block that the ranks' first `capacity` actions share, or NULL */
 } program;
 
 /* Sets up an empty program and its stage-to-rank map for the layout (for

@@ -136,9 +136,9 @@ typedef struct object_state {
     uint8_t role;    /* scene_role */
     uint8_t label;   /* scene_label_variant */
     uint8_t pad;
-    float opacity;   /* 0..1: fades in while being computed */
-    float flash;     /* 0..1: a matmul running now, a transfer in flight; for
-                        weights, the fraction of their gradient accumulated */
+    float opacity; /* 0..1: fades in while being computed */
+    float flash;   /* 0..1: a matmul running now, a transfer in flight; for
+                      weights, the fraction of their gradient accumulated */
 } object_state;
 
 /* What a stage is doing at t. */
@@ -160,11 +160,11 @@ typedef struct scene {
     int layers_per_stage;
     float d_model, d_hidden, batch, stage_gap, replica_gap;
     float flash_min;
-    const int *stage_rank;    /* [stages], the program's map */
-    timeline_cells cells;     /* each (stage, micro-batch)'s timing, gathered once */
-    double *allreduce_start;  /* [stages]; equal to end when none */
+    const int *stage_rank;   /* [stages], the program's map */
+    timeline_cells cells;    /* each (stage, micro-batch)'s timing, gathered once */
+    double *allreduce_start; /* [stages]; equal to end when none */
     double *allreduce_end;
-    scene_box bounds;         /* everything, for fitting the camera */
+    scene_box bounds; /* everything, for fitting the camera */
 } scene;
 
 /* Every object's state at one t. Arrays are indexed [index * M + m] where

@@ -128,8 +128,8 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
         size_t at = (size_t)l * M + m;
         bool last_layer = j == K - 1;
 
-        out->kind[SCENE_HIDDEN][at] = activation_face(
-            c, n, forward_substep(j, 1), backward_substep(K, j, 2), c->freed, t);
+        out->kind[SCENE_HIDDEN][at] =
+            activation_face(c, n, forward_substep(j, 1), backward_substep(K, j, 2), c->freed, t);
 
         object_state x;
         if (!last_layer) {
@@ -156,8 +156,8 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
             object_state mm = hidden_state();
             if (!matmul_in(c->f_start, c->f_end, n, forward_substep(j, k), t, SCENE_LABEL_PLAIN,
                            &mm) &&
-                !matmul_in(c->b_start, c->b_end, n, backward_substep(K, j, k), t,
-                           SCENE_LABEL_GRAD, &mm) &&
+                !matmul_in(c->b_start, c->b_end, n, backward_substep(K, j, k), t, SCENE_LABEL_GRAD,
+                           &mm) &&
                 split)
                 matmul_in(c->w_start, c->w_end, n, backward_substep(K, j, k), t, SCENE_LABEL_GRAD,
                           &mm);
@@ -234,10 +234,10 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             cell_state(s, st, m, t, out);
 
     for (int l = 0; l < s->layers; l++) {
-        out->kind[SCENE_WEIGHT1][l] = shown(SCENE_ROLE_WEIGHT, SCENE_LABEL_PLAIN, 1,
-                                            weight_fill(s, l, 1, t));
-        out->kind[SCENE_WEIGHT2][l] = shown(SCENE_ROLE_WEIGHT, SCENE_LABEL_PLAIN, 1,
-                                            weight_fill(s, l, 2, t));
+        out->kind[SCENE_WEIGHT1][l] =
+            shown(SCENE_ROLE_WEIGHT, SCENE_LABEL_PLAIN, 1, weight_fill(s, l, 1, t));
+        out->kind[SCENE_WEIGHT2][l] =
+            shown(SCENE_ROLE_WEIGHT, SCENE_LABEL_PLAIN, 1, weight_fill(s, l, 2, t));
         int stage = scene_layer_stage(s, l);
         float p = s->replicas > 1 && s->allreduce_start[stage] >= 0
                       ? flash_window(s, s->allreduce_start[stage], s->allreduce_end[stage], t)
@@ -258,16 +258,14 @@ void scene_state_at(const scene *s, double t, scene_state *out)
         float progress = at.end > at.start ? (float)((t - at.start) / (at.end - at.start)) : 0;
         action_kind kind = (action_kind)a->kind;
         if (kind == ACTION_OVERLAP_F_B) {
-            out->focus[a->stage] = (stage_focus){ACTION_F, a->microbatch,
-                                                 substep_layer(s, a->stage, ACTION_F, progress),
-                                                 progress};
-            out->focus[a->stage2] = (stage_focus){ACTION_B, a->microbatch2,
-                                                  substep_layer(s, a->stage2, ACTION_B, progress),
-                                                  progress};
+            out->focus[a->stage] = (stage_focus){
+                ACTION_F, a->microbatch, substep_layer(s, a->stage, ACTION_F, progress), progress};
+            out->focus[a->stage2] =
+                (stage_focus){ACTION_B, a->microbatch2,
+                              substep_layer(s, a->stage2, ACTION_B, progress), progress};
         } else {
-            out->focus[a->stage] = (stage_focus){(int8_t)kind, a->microbatch,
-                                                 substep_layer(s, a->stage, kind, progress),
-                                                 progress};
+            out->focus[a->stage] = (stage_focus){
+                (int8_t)kind, a->microbatch, substep_layer(s, a->stage, kind, progress), progress};
         }
     }
 }

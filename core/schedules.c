@@ -11,22 +11,20 @@
 #include <string.h>
 
 static const schedule_info schedules[] = {
-    { "gpipe", "GPipe: all forwards, then all backwards (fill-drain)", 1, 1, 1,
-      PROGRAM_LAYOUT_LOOP },
-    { "1f1b", "1F1B: one forward, one backward in the steady state (needs M >= P)", 1, 1, 1,
-      PROGRAM_LAYOUT_LOOP },
-    { "interleaved-1f1b", "Interleaved 1F1B (Megatron-LM): V >= 2 looped stages per rank", 2, 2,
-      0, PROGRAM_LAYOUT_LOOP },
-    { "looped-bfs", "Looped BFS: every micro-batch through a rank's first stage, then the next",
-      2, 1, 0, PROGRAM_LAYOUT_LOOP },
-    { "zb-h1", "Zero Bubble H1 (ZB1P): backward split into I and W, W fills the bubble", 1, 1, 1,
-      PROGRAM_LAYOUT_LOOP },
-    { "interleaved-zb", "Interleaved zero bubble (ZB1P with V >= 2 looped stages per rank)", 2, 2,
-      0, PROGRAM_LAYOUT_LOOP },
-    { "zbv", "Zero Bubble V: two stages per rank in a V, split backward", 2, 2, 2,
-      PROGRAM_LAYOUT_V },
-    { "dualpipev", "DualPipeV (DeepSeek): V layout, overlapped F+B pairs (needs M >= 2P)", 2, 2, 2,
-      PROGRAM_LAYOUT_V },
+    {"gpipe", "GPipe: all forwards, then all backwards (fill-drain)", 1, 1, 1, PROGRAM_LAYOUT_LOOP},
+    {"1f1b", "1F1B: one forward, one backward in the steady state (needs M >= P)", 1, 1, 1,
+     PROGRAM_LAYOUT_LOOP},
+    {"interleaved-1f1b", "Interleaved 1F1B (Megatron-LM): V >= 2 looped stages per rank", 2, 2, 0,
+     PROGRAM_LAYOUT_LOOP},
+    {"looped-bfs", "Looped BFS: every micro-batch through a rank's first stage, then the next", 2,
+     1, 0, PROGRAM_LAYOUT_LOOP},
+    {"zb-h1", "Zero Bubble H1 (ZB1P): backward split into I and W, W fills the bubble", 1, 1, 1,
+     PROGRAM_LAYOUT_LOOP},
+    {"interleaved-zb", "Interleaved zero bubble (ZB1P with V >= 2 looped stages per rank)", 2, 2, 0,
+     PROGRAM_LAYOUT_LOOP},
+    {"zbv", "Zero Bubble V: two stages per rank in a V, split backward", 2, 2, 2, PROGRAM_LAYOUT_V},
+    {"dualpipev", "DualPipeV (DeepSeek): V layout, overlapped F+B pairs (needs M >= 2P)", 2, 2, 2,
+     PROGRAM_LAYOUT_V},
 };
 
 enum { SCHEDULE_COUNT = sizeof schedules / sizeof schedules[0] };
@@ -34,13 +32,13 @@ enum { SCHEDULE_COUNT = sizeof schedules / sizeof schedules[0] };
 static const struct {
     const char *alias, *name;
 } aliases[] = {
-    { "zb1p", "zb-h1" },
-    { "interleaved1f1b", "interleaved-1f1b" },
-    { "loopedbfs", "looped-bfs" },
-    { "zbvzerobubble", "zbv" },
-    { "zb-v", "zbv" },
-    { "interleavedzerobubble", "interleaved-zb" },
-    { "dualpipe-v", "dualpipev" },
+    {"zb1p", "zb-h1"},
+    {"interleaved1f1b", "interleaved-1f1b"},
+    {"loopedbfs", "looped-bfs"},
+    {"zbvzerobubble", "zbv"},
+    {"zb-v", "zbv"},
+    {"interleavedzerobubble", "interleaved-zb"},
+    {"dualpipe-v", "dualpipev"},
 };
 
 const schedule_info *schedule_list(int *n)
@@ -100,16 +98,22 @@ bool schedule_check(const char *name, const schedule_params *sp, ppf_error *err)
         return ppf_fail(err, "stages = %d: %d ranks x %d stages per rank exceeds %d stages", P, P,
                         V, ACTION_MAX_STAGE + 1);
     if (strcmp(si->name, "1f1b") == 0 && M < P)
-        return ppf_fail(err, "microbatches = %d: 1f1b needs at least as many micro-batches as "
-                        "ranks (%d)", M, P);
+        return ppf_fail(err,
+                        "microbatches = %d: 1f1b needs at least as many micro-batches as "
+                        "ranks (%d)",
+                        M, P);
     if (strcmp(si->name, "dualpipev") == 0 && M < 2 * P)
-        return ppf_fail(err, "microbatches = %d: dualpipev needs at least as many micro-batches "
-                        "as stages (2P = %d)", M, 2 * P);
+        return ppf_fail(err,
+                        "microbatches = %d: dualpipev needs at least as many micro-batches "
+                        "as stages (2P = %d)",
+                        M, 2 * P);
     if (strcmp(si->name, "interleaved-1f1b") == 0 || strcmp(si->name, "interleaved-zb") == 0) {
         int rounds = M / P > 1 ? M / P : 1;
         if (M % rounds != 0)
-            return ppf_fail(err, "microbatches = %d: %s needs M to be a multiple of the number "
-                            "of rounds max(1, M / P) = %d", M, si->name, rounds);
+            return ppf_fail(err,
+                            "microbatches = %d: %s needs M to be a multiple of the number "
+                            "of rounds max(1, M / P) = %d",
+                            M, si->name, rounds);
     }
     return true;
 }
@@ -210,7 +214,7 @@ static void gen_looped_1f1b_rank(program *p, int r, bool zero_bubble, int *next_
     int warmup = (V - 1) * mpr + factor * (P - 1 - r);
     if (warmup > M * V)
         warmup = M * V;
-    const looped_1f1b l = { .P = P, .V = V, .rank = r, .warmup = warmup, .mpr = mpr };
+    const looped_1f1b l = {.P = P, .V = V, .rank = r, .warmup = warmup, .mpr = mpr};
     const int microbatch_ops = V * M;
     const int fwd_bwd = microbatch_ops - warmup;
     const int total = warmup + fwd_bwd + warmup;
@@ -298,7 +302,7 @@ static void add_bubbles(program *p)
                     cap = cap ? 2 * cap : 64;
                     bubbles = ppf_realloc(bubbles, sizeof *bubbles * (size_t)cap);
                 }
-                bubbles[nbubbles++] = (bubble_at){ r, next[r] };
+                bubbles[nbubbles++] = (bubble_at){r, next[r]};
                 added[r]++;
                 continue;
             }
@@ -358,8 +362,7 @@ static void gen_looped_1f1b(program *p, bool zero_bubble)
     int *next_f = ppf_malloc(sizeof(int) * (size_t)S);
     int *next_b = ppf_malloc(sizeof(int) * (size_t)S);
     int *next_w = ppf_malloc(sizeof(int) * (size_t)S);
-    int *bwd_steps = ppf_malloc(sizeof(int) * (size_t)p->stages_per_rank *
-                                (size_t)p->microbatches);
+    int *bwd_steps = ppf_malloc(sizeof(int) * (size_t)p->stages_per_rank * (size_t)p->microbatches);
     for (int r = 0; r < p->ranks; r++)
         gen_looped_1f1b_rank(p, r, zero_bubble, next_f, next_b, next_w, bwd_steps);
     free(bwd_steps);
@@ -434,9 +437,9 @@ static void gen_zbv(program *p)
 typedef struct dualpipev_rank {
     program *p;
     int rank;
-    int c0, c1;             /* the rank's two stages */
-    int f[2], i[2], w[2];   /* next micro-batch per chunk */
-    int *queue_stage;       /* pending Ws of split backwards, oldest first */
+    int c0, c1;           /* the rank's two stages */
+    int f[2], i[2], w[2]; /* next micro-batch per chunk */
+    int *queue_stage;     /* pending Ws of split backwards, oldest first */
     int *queue_mb;
     int qhead, qtail;
 } dualpipev_rank;
@@ -574,7 +577,7 @@ bool schedule_generate(const char *name, const schedule_params *sp, program *out
 #ifndef NDEBUG
     /* A generator that breaks its own program is a programmer's mistake; the
      * tests validate every generator over many sizes, release builds skip it. */
-    ppf_error verr = { { 0 } };
+    ppf_error verr = {{0}};
     assert(program_validate(out, &verr) && verr.message[0] == 0);
 #endif
     return true;

@@ -7,10 +7,9 @@
  *   name              V      layout  follows
  *   gpipe             1      loop    PyTorch ScheduleGPipe
  *   1f1b              1      loop    PyTorch Schedule1F1B (M >= P)
- *   interleaved-1f1b  >= 2   loop    PyTorch ScheduleInterleaved1F1B (Megatron-LM, arXiv 2104.04473)
- *   looped-bfs        >= 1   loop    PyTorch ScheduleLoopedBFS
- *   zb-h1             1      loop    Zero Bubble ZB-H1 (arXiv 2401.10241), as PyTorch's
- *                                    zero-bubble 1F1B ops with one stage per rank
+ *   interleaved-1f1b  >= 2   loop    PyTorch ScheduleInterleaved1F1B (Megatron-LM, arXiv
+ * 2104.04473) looped-bfs        >= 1   loop    PyTorch ScheduleLoopedBFS zb-h1             1 loop
+ * Zero Bubble ZB-H1 (arXiv 2401.10241), as PyTorch's zero-bubble 1F1B ops with one stage per rank
  *   interleaved-zb    >= 2   loop    PyTorch ScheduleInterleavedZeroBubble (ZB1P)
  *   zbv               2      v       PyTorch ScheduleZBVZeroBubble (arXiv 2401.10241 sec. 6)
  *   dualpipev         2      v       PyTorch ScheduleDualPipeV (DeepSeek DualPipe), M >= 2P
@@ -39,10 +38,10 @@ typedef struct schedule_params {
 } schedule_params;
 
 typedef struct schedule_info {
-    const char *name;       /* "interleaved-1f1b" */
-    const char *summary;    /* one line for --help */
-    int default_v;          /* V when none is given */
-    int min_v, max_v;       /* allowed V (max_v 0 = no upper bound) */
+    const char *name;    /* "interleaved-1f1b" */
+    const char *summary; /* one line for --help */
+    int default_v;       /* V when none is given */
+    int min_v, max_v;    /* allowed V (max_v 0 = no upper bound) */
     program_layout layout;
 } schedule_info;
 

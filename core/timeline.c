@@ -12,10 +12,10 @@
 void timeline_costs_init(timeline_costs *c, int ranks)
 {
     assert(ranks >= 1);
-    *c = (timeline_costs){ .ranks = ranks, .dp = 1 };
-    double **lists[] = { &c->f, &c->b, &c->i, &c->w, &c->fb, &c->p2p };
+    *c = (timeline_costs){.ranks = ranks, .dp = 1};
+    double **lists[] = {&c->f, &c->b, &c->i, &c->w, &c->fb, &c->p2p};
     const double f = TIMELINE_DEFAULT_F, b = TIMELINE_DEFAULT_B;
-    const double defaults[] = { f, b, b / 2, b / 2, f + b, 0.0 };
+    const double defaults[] = {f, b, b / 2, b / 2, f + b, 0.0};
     for (int k = 0; k < 6; k++) {
         *lists[k] = ppf_malloc(sizeof(double) * (size_t)ranks);
         for (int r = 0; r < ranks; r++)
@@ -69,12 +69,23 @@ static double action_cost(const timeline_costs *c, int rank, int held, const act
 {
     double per_rank;
     switch (a->kind) {
-    case ACTION_F: per_rank = c->f[rank]; break;
-    case ACTION_B: per_rank = c->b[rank]; break;
-    case ACTION_I: per_rank = c->i[rank]; break;
-    case ACTION_W: per_rank = c->w[rank]; break;
-    case ACTION_OVERLAP_F_B: per_rank = c->fb[rank]; break;
-    default: return 0.0;
+    case ACTION_F:
+        per_rank = c->f[rank];
+        break;
+    case ACTION_B:
+        per_rank = c->b[rank];
+        break;
+    case ACTION_I:
+        per_rank = c->i[rank];
+        break;
+    case ACTION_W:
+        per_rank = c->w[rank];
+        break;
+    case ACTION_OVERLAP_F_B:
+        per_rank = c->fb[rank];
+        break;
+    default:
+        return 0.0;
     }
     return per_rank / held;
 }
@@ -89,15 +100,15 @@ double timeline_action_cost(const timeline_costs *c, const program *p, int rank,
 
 /* --- the simulation ---------------------------------------------------- */
 
-enum { DEP_F = 0, DEP_BI = 1 }; /* what a waiting rank waits for */
+enum { DEP_F = 0, DEP_BI = 1 };               /* what a waiting rank waits for */
 enum { KIND_COSTS = ACTION_OVERLAP_F_B + 1 }; /* kinds 0 (idle) .. OVERLAP_F_B */
 
 /* Everything the simulator knows about one (stage, micro-batch), kept in one
  * place because the dependency checks touch all of it together. */
 typedef struct sim_cell {
-    double f_end;       /* end of F(s,m), or -1 */
-    double bi_end;      /* end of B(s,m) or I(s,m), or -1 */
-    int waiters[2];     /* first rank + 1 waiting on F / on B-or-I, 0 if none */
+    double f_end;   /* end of F(s,m), or -1 */
+    double bi_end;  /* end of B(s,m) or I(s,m), or -1 */
+    int waiters[2]; /* first rank + 1 waiting on F / on B-or-I, 0 if none */
 } sim_cell;
 
 typedef struct sim {
@@ -105,17 +116,17 @@ typedef struct sim {
     const timeline_costs *c;
     timeline *tl;
     int S, M;
-    int *held;            /* [ranks] stages per rank */
-    double *kind_cost;    /* [ranks * KIND_COSTS]: duration of each compute kind on the rank */
-    int *live;            /* [ranks] live (stage, micro-batch) activations now */
-    sim_cell *cells;      /* [S*M] */
-    int *next_waiter;     /* [ranks] next rank + 1 on the same waiting list */
-    int *ready;           /* stack of ranks that may advance */
+    int *held;         /* [ranks] stages per rank */
+    double *kind_cost; /* [ranks * KIND_COSTS]: duration of each compute kind on the rank */
+    int *live;         /* [ranks] live (stage, micro-batch) activations now */
+    sim_cell *cells;   /* [S*M] */
+    int *next_waiter;  /* [ranks] next rank + 1 on the same waiting list */
+    int *ready;        /* stack of ranks that may advance */
     int ready_count;
-    int *pc;              /* [ranks] next action index */
-    double *free_at;      /* [ranks] when the rank's compute is free */
-    double *wgrad_end;    /* [S] end of the stage's last B or W */
-    int *wait_kind;       /* [ranks] what a stuck rank waits for (deadlock report) */
+    int *pc;           /* [ranks] next action index */
+    double *free_at;   /* [ranks] when the rank's compute is free */
+    double *wgrad_end; /* [S] end of the stage's last B or W */
+    int *wait_kind;    /* [ranks] what a stuck rank waits for (deadlock report) */
     size_t *wait_cell;
 } sim;
 
@@ -212,7 +223,7 @@ static void advance(sim *s, int r)
         const int k = s->pc[r];
         const action *a = &pr->actions[k];
         if (!action_is_compute((action_kind)a->kind)) {
-            times[k] = (action_time){ now, now };
+            times[k] = (action_time){now, now};
             s->pc[r]++;
             continue;
         }
@@ -230,7 +241,7 @@ static void advance(sim *s, int r)
             start = t > start ? t : start;
         }
         const double end = start + cost[a->kind];
-        times[k] = (action_time){ start, end };
+        times[k] = (action_time){start, end};
         now = end;
         m->busy += end - start;
         m->compute_end = end;
@@ -276,13 +287,15 @@ static bool report_deadlock(const sim *s, ppf_error *err)
             continue;
         char here[ACTION_TEXT_MAX], need[ACTION_TEXT_MAX];
         action_format(&s->p->rank[r].actions[s->pc[r]], here);
-        int stage = (int)(s->wait_cell[r] / (size_t)s->M), mb = (int)(s->wait_cell[r] % (size_t)s->M);
-        action dep = action_make(s->wait_kind[r] == DEP_F ? ACTION_F
+        int stage = (int)(s->wait_cell[r] / (size_t)s->M),
+            mb = (int)(s->wait_cell[r] % (size_t)s->M);
+        action dep = action_make(s->wait_kind[r] == DEP_F             ? ACTION_F
                                  : backward_is_split(s->p, stage, mb) ? ACTION_I
                                                                       : ACTION_B,
                                  stage, mb);
         action_format(&dep, need);
-        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s rank %d at step %d (%s) waits for %s on rank %d",
+        n += (size_t)snprintf(msg + n, sizeof msg - n,
+                              "%s rank %d at step %d (%s) waits for %s on rank %d",
                               shown ? ";" : "", r, s->pc[r], here, need, s->p->stage_rank[stage]);
         shown++;
     }
@@ -344,9 +357,13 @@ static void schedule_allreduces(sim *s)
         double start = s->wgrad_end[st] > stream_free[r] ? s->wgrad_end[st] : stream_free[r];
         double end = start + allreduce_stage_time(&s->c->allreduce, s->c->dp, s->held[r]);
         stream_free[r] = end;
-        s->tl->allreduces[s->tl->allreduce_count++] =
-            (transfer){ .kind = TRANSFER_ALLREDUCE, .src_rank = (uint16_t)r, .dst_rank = (uint16_t)r,
-                        .stage = st, .microbatch = -1, .start = start, .end = end };
+        s->tl->allreduces[s->tl->allreduce_count++] = (transfer){.kind = TRANSFER_ALLREDUCE,
+                                                                 .src_rank = (uint16_t)r,
+                                                                 .dst_rank = (uint16_t)r,
+                                                                 .stage = st,
+                                                                 .microbatch = -1,
+                                                                 .start = start,
+                                                                 .end = end};
     }
     free(stream_free);
     free(order);
@@ -374,17 +391,17 @@ bool timeline_simulate(timeline *tl, const program *p, const timeline_costs *c, 
     tl->program = p;
     tl->dp = c->dp;
     const size_t cells = (size_t)p->stages * (size_t)p->microbatches;
-    sim s = { .p = p, .c = c, .tl = tl, .S = p->stages, .M = p->microbatches };
+    sim s = {.p = p, .c = c, .tl = tl, .S = p->stages, .M = p->microbatches};
     s.held = stages_held(p);
     s.kind_cost = ppf_calloc((size_t)p->ranks * KIND_COSTS, sizeof(double));
     for (int r = 0; r < p->ranks; r++)
         for (int k = ACTION_F; k < KIND_COSTS; k++)
             s.kind_cost[(size_t)r * KIND_COSTS + (size_t)k] =
-                action_cost(c, r, s.held[r], &(action){ .kind = (uint8_t)k });
+                action_cost(c, r, s.held[r], &(action){.kind = (uint8_t)k});
     s.live = ppf_calloc((size_t)p->ranks, sizeof(int));
     s.cells = ppf_malloc_large(sizeof(sim_cell) * cells);
     for (size_t k = 0; k < cells; k++)
-        s.cells[k] = (sim_cell){ .f_end = -1, .bi_end = -1 };
+        s.cells[k] = (sim_cell){.f_end = -1, .bi_end = -1};
     s.next_waiter = ppf_calloc((size_t)p->ranks, sizeof(int));
     s.ready = ppf_malloc(sizeof(int) * (size_t)p->ranks);
     s.pc = ppf_calloc((size_t)p->ranks, sizeof(int));

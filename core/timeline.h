@@ -60,10 +60,10 @@
 #include "program.h"
 
 typedef enum allreduce_mode {
-    ALLREDUCE_NONE = 0,  /* no all-reduce time (the default; events still recorded when D > 1) */
-    ALLREDUCE_TIME,      /* a given time per rank's share */
-    ALLREDUCE_RING,      /* bytes/bandwidth, ring */
-    ALLREDUCE_TREE,      /* bytes/bandwidth, tree */
+    ALLREDUCE_NONE = 0, /* no all-reduce time (the default; events still recorded when D > 1) */
+    ALLREDUCE_TIME,     /* a given time per rank's share */
+    ALLREDUCE_RING,     /* bytes/bandwidth, ring */
+    ALLREDUCE_TREE,     /* bytes/bandwidth, tree */
 } allreduce_mode;
 
 typedef struct allreduce_cost {
@@ -79,7 +79,7 @@ typedef struct timeline_costs {
     int ranks;
     double *f, *b, *i, *w, *fb, *p2p; /* [ranks] each */
     allreduce_cost allreduce;
-    int dp;                           /* D >= 1 */
+    int dp; /* D >= 1 */
 } timeline_costs;
 
 /* The textbook's costs, and the scenario's defaults (scenario.c's field
@@ -109,11 +109,11 @@ typedef enum transfer_kind {
  * transfer filled in by timeline_next_p2p(). 32 bytes. */
 typedef struct transfer {
     double start, end;
-    int32_t stage;         /* producing stage (all-reduce: the stage reduced) */
-    int32_t microbatch;    /* -1 for an all-reduce */
-    uint16_t src_rank;     /* equal to dst_rank for an all-reduce (its rank) */
-    uint16_t dst_rank;     /* ranks fit: a program has at most PROGRAM_MAX_RANKS */
-    uint8_t kind;          /* transfer_kind */
+    int32_t stage;      /* producing stage (all-reduce: the stage reduced) */
+    int32_t microbatch; /* -1 for an all-reduce */
+    uint16_t src_rank;  /* equal to dst_rank for an all-reduce (its rank) */
+    uint16_t dst_rank;  /* ranks fit: a program has at most PROGRAM_MAX_RANKS */
+    uint8_t kind;       /* transfer_kind */
 } transfer;
 
 typedef struct rank_metrics {
@@ -124,17 +124,17 @@ typedef struct rank_metrics {
 } rank_metrics;
 
 typedef struct timeline {
-    const program *program;   /* not owned; must outlive the timeline */
-    action_time **time;       /* [rank][action index], parallel to program->rank[r].actions;
-                                 the ranks' arrays share one allocation, time[0] */
-    transfer *allreduces;     /* [allreduce_count] all-reduces only (one per stage when
-                                 D > 1, none otherwise), in order of the stages'
-                                 readiness (their last B or W done); p2p
-                                 transfers come from timeline_next_p2p() */
+    const program *program; /* not owned; must outlive the timeline */
+    action_time **time;     /* [rank][action index], parallel to program->rank[r].actions;
+                               the ranks' arrays share one allocation, time[0] */
+    transfer *allreduces;   /* [allreduce_count] all-reduces only (one per stage when
+                               D > 1, none otherwise), in order of the stages'
+                               readiness (their last B or W done); p2p
+                               transfers come from timeline_next_p2p() */
     int allreduce_count;
-    double *p2p;              /* [ranks] copy of the costs' p2p time, for deriving transfers */
-    int p2p_count;            /* number of p2p transfers timeline_next_p2p() yields */
-    rank_metrics *per_rank;   /* [ranks] */
+    double *p2p;            /* [ranks] copy of the costs' p2p time, for deriving transfers */
+    int p2p_count;          /* number of p2p transfers timeline_next_p2p() yields */
+    rank_metrics *per_rank; /* [ranks] */
     double makespan;
     double compute_end;       /* end of the last compute action */
     double busy, idle;        /* sums over ranks */

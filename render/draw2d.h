@@ -44,10 +44,10 @@
  * underneath. Patterns are anchored to the framebuffer, so neighbouring
  * bars' stripes line up. */
 typedef enum draw2d_pattern {
-    DRAW2D_SOLID = 0,   /* colour only */
-    DRAW2D_HATCH,       /* diagonal stripes */
-    DRAW2D_DOTS,        /* a grid of dots */
-    DRAW2D_CROSSHATCH,  /* both diagonals */
+    DRAW2D_SOLID = 0,  /* colour only */
+    DRAW2D_HATCH,      /* diagonal stripes */
+    DRAW2D_DOTS,       /* a grid of dots */
+    DRAW2D_CROSSHATCH, /* both diagonals */
 } draw2d_pattern;
 
 /* One GL program per fill (solid, hatch, dots, crosshatch, glyph, line):
@@ -57,14 +57,14 @@ enum { DRAW2D_PROGRAMS = 6 };
 typedef struct draw2d {
     unsigned programs[DRAW2D_PROGRAMS]; /* GL programs, indexed by draw2d.c's FILL_* */
     int loc_viewport[DRAW2D_PROGRAMS];  /* their u_viewport uniforms */
-    unsigned vao, vbo;      /* GL vertex array and buffer */
-    unsigned atlas;         /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
-    struct draw2d_vertex *vertices; /* appended since draw2d_begin */
-    int count, capacity;    /* vertices */
-    int gpu_capacity;       /* vertices the GL buffer holds */
-    int width, height;      /* framebuffer size given to draw2d_begin */
-    float clip[4];          /* x0, y0, x1, y1 in pixels; the whole framebuffer when off */
-    int scissor[4];         /* clip rounded to whole pixels: GL scissor box (y up) */
+    unsigned vao, vbo;                  /* GL vertex array and buffer */
+    unsigned atlas; /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
+    struct draw2d_vertex *vertices;  /* appended since draw2d_begin */
+    int count, capacity;             /* vertices */
+    int gpu_capacity;                /* vertices the GL buffer holds */
+    int width, height;               /* framebuffer size given to draw2d_begin */
+    float clip[4];                   /* x0, y0, x1, y1 in pixels; the whole framebuffer when off */
+    int scissor[4];                  /* clip rounded to whole pixels: GL scissor box (y up) */
     struct draw2d_segment *segments; /* runs of vertices drawn with one call */
     int segment_count, segment_capacity;
 } draw2d;

@@ -32,7 +32,8 @@ typedef struct mesh_vertex {
 /* The unit cube's 6 faces, counter-clockwise seen from outside. */
 static void cube_mesh(mesh_vertex out[36])
 {
-    static const float n[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    static const float n[6][3] = {{-1, 0, 0}, {1, 0, 0},  {0, -1, 0},
+                                  {0, 1, 0},  {0, 0, -1}, {0, 0, 1}};
     int v = 0;
     for (int f = 0; f < 6; f++) {
         int axis = f / 2, side = f % 2;
@@ -102,8 +103,7 @@ static void setup_mesh_attribs(void)
 bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
 {
     *r = (scene_renderer){0};
-    if (!gl_program_build(&r->program, "scene", ppf_shader_scene_vert, ppf_shader_scene_frag,
-                          err))
+    if (!gl_program_build(&r->program, "scene", ppf_shader_scene_vert, ppf_shader_scene_frag, err))
         return false;
     r->loc_view_proj = glGetUniformLocation(r->program, "u_view_proj");
     r->loc_face_mode = glGetUniformLocation(r->program, "u_face_mode");

@@ -42,14 +42,14 @@ typedef struct scene_renderer {
     void *order;                      /* sort scratch: (distance, index) per instance */
     struct scene_instance *sorted;    /* instances in draw order */
     int capacity;
-    int opaque_count;                 /* faces drawn with depth writes */
-    int translucent_count;            /* faces and boxes, back to front */
+    int opaque_count;      /* faces drawn with depth writes */
+    int translucent_count; /* faces and boxes, back to front */
     /* What the last upload showed, to skip identical frames. */
     double last_t;
     float last_eye[3];
     const char *last_theme;
     bool uploaded;
-    int uploads;                      /* count of uploads, for tests and benchmarks */
+    int uploads; /* count of uploads, for tests and benchmarks */
 } scene_renderer;
 
 bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err);

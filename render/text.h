@@ -34,16 +34,16 @@
 enum { TEXT_MAX_SIZES = 4 };
 
 typedef struct text_font_desc {
-    const char *family;         /* fontconfig family; NULL = "DejaVu Sans" */
-    int sizes[TEXT_MAX_SIZES];  /* pixel heights (the em size), each > 0 */
-    int size_count;             /* 1..TEXT_MAX_SIZES */
+    const char *family;        /* fontconfig family; NULL = "DejaVu Sans" */
+    int sizes[TEXT_MAX_SIZES]; /* pixel heights (the em size), each > 0 */
+    int size_count;            /* 1..TEXT_MAX_SIZES */
 } text_font_desc;
 
 /* How a string sits on its anchor point (x, y). y is always the baseline. */
 typedef enum text_align {
-    TEXT_ALIGN_LEFT = 0,  /* x is where the string starts */
-    TEXT_ALIGN_CENTER,    /* x is the string's middle */
-    TEXT_ALIGN_RIGHT,     /* x is where the string ends */
+    TEXT_ALIGN_LEFT = 0, /* x is where the string starts */
+    TEXT_ALIGN_CENTER,   /* x is the string's middle */
+    TEXT_ALIGN_RIGHT,    /* x is where the string ends */
 } text_align;
 
 typedef struct text_metrics {
@@ -53,15 +53,15 @@ typedef struct text_metrics {
 } text_metrics;
 
 typedef struct text_font {
-    unsigned texture;            /* GL_R8 atlas; 0 when not initialised */
+    unsigned texture; /* GL_R8 atlas; 0 when not initialised */
     int atlas_width, atlas_height;
     int size_count;
     int sizes[TEXT_MAX_SIZES];
     text_metrics metrics[TEXT_MAX_SIZES];
-    struct text_glyph *glyphs;   /* [size_count x glyph_count], implementation's layout */
+    struct text_glyph *glyphs; /* [size_count x glyph_count], implementation's layout */
     int glyph_count;
-    unsigned *codepoints;        /* [glyph_count] sorted, for lookup */
-    char path[512];              /* the font file fontconfig chose */
+    unsigned *codepoints; /* [glyph_count] sorted, for lookup */
+    char path[512];       /* the font file fontconfig chose */
 } text_font;
 
 /* Finds the font, renders the atlas for every size; needs a current GL context. */

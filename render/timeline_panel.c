@@ -24,7 +24,7 @@ static float minf(float a, float b)
 
 bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
 {
-    *p = (timeline_panel){ 0 };
+    *p = (timeline_panel){0};
     if (!tl || !tl->program || tl->program->ranks <= 0 || !tl->time)
         return ppf_fail(err, "timeline panel: the timeline has no ranks (not simulated?)");
     p->tl = tl;
@@ -37,7 +37,7 @@ void timeline_panel_deinit(timeline_panel *p)
     if (!p)
         return;
     timeline_memory_deinit(&p->memory);
-    *p = (timeline_panel){ 0 };
+    *p = (timeline_panel){0};
 }
 
 void timeline_panel_view_init(timeline_view *v, const timeline *tl)
@@ -60,15 +60,15 @@ static style kind_style(const timeline_palette *pal, int kind)
 {
     switch (kind) {
     case ACTION_B:
-        return (style){ pal->b, colour_lighten(pal->b, 0.3f), DRAW2D_HATCH };
+        return (style){pal->b, colour_lighten(pal->b, 0.3f), DRAW2D_HATCH};
     case ACTION_I:
-        return (style){ pal->i, colour_lighten(pal->i, 0.3f), DRAW2D_HATCH };
+        return (style){pal->i, colour_lighten(pal->i, 0.3f), DRAW2D_HATCH};
     case ACTION_W:
-        return (style){ pal->w, colour_lighten(pal->w, 0.35f), DRAW2D_DOTS };
+        return (style){pal->w, colour_lighten(pal->w, 0.35f), DRAW2D_DOTS};
     case ACTION_OVERLAP_F_B:
-        return (style){ pal->fb, pal->b, DRAW2D_CROSSHATCH };
+        return (style){pal->fb, pal->b, DRAW2D_CROSSHATCH};
     default:
-        return (style){ pal->f, pal->f, DRAW2D_SOLID };
+        return (style){pal->f, pal->f, DRAW2D_SOLID};
     }
 }
 
@@ -78,13 +78,13 @@ typedef struct frame {
     const timeline_view *v;
     draw2d *d;
     const text_font *font;
-    int size;         /* font size index */
-    float font_px;    /* its pixel size */
-    float digit_h;    /* height of a digit, for centring numbers */
+    int size;      /* font size index */
+    float font_px; /* its pixel size */
+    float digit_h; /* height of a digit, for centring numbers */
     const timeline_palette *pal;
-    float period;     /* pattern spacing */
+    float period;                         /* pattern spacing */
     style styles[ACTION_OVERLAP_F_B + 1]; /* kind_style of each compute kind */
-    rgba8 mixed[32];  /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
+    rgba8 mixed[32]; /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
 } frame;
 
 static float tx(const frame *f, double t)
@@ -121,8 +121,8 @@ static int step_decimals(double step)
 
 /* The number in a bar at the frame's text size or, when it does not fit, at
  * the font's next smaller size down to 60% of it; nothing when neither fits. */
-static void draw_label_in_bar(const frame *f, float x0, float x1, float y0, float h,
-                              const char *s, rgba8 fill)
+static void draw_label_in_bar(const frame *f, float x0, float x1, float y0, float h, const char *s,
+                              rgba8 fill)
 {
     if (!f->font)
         return;
@@ -144,8 +144,8 @@ static void draw_label_in_bar(const frame *f, float x0, float x1, float y0, floa
     const float cx = 0.5f * (maxf(x0, f->v->plot_x) + minf(x1, f->v->plot_x + f->v->plot_w));
     /* centred in the visible part of the bar, yet inside the bar */
     const float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
-    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + px * 0.72f), s,
-              theme_label_on(f->pal, fill), TEXT_ALIGN_CENTER);
+    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + px * 0.72f), s, theme_label_on(f->pal, fill),
+              TEXT_ALIGN_CENTER);
 }
 
 /* Adjacent 1-pixel columns of the same colour and height become one quad:
@@ -163,8 +163,7 @@ static void run_flush(const frame *f, column_run *run)
     run->open = false;
 }
 
-static void run_add(const frame *f, column_run *run, float x0, float x1, float y, float h,
-                    rgba8 c)
+static void run_add(const frame *f, column_run *run, float x0, float x1, float y, float h, rgba8 c)
 {
     if (run->open && x0 <= run->x1 && y == run->y && h == run->h && c.r == run->color.r &&
         c.g == run->color.g && c.b == run->color.b && c.a == run->color.a) {
@@ -172,7 +171,7 @@ static void run_add(const frame *f, column_run *run, float x0, float x1, float y
         return;
     }
     run_flush(f, run);
-    *run = (column_run){ x0, x1, y, h, c, true };
+    *run = (column_run){x0, x1, y, h, c, true};
 }
 
 /* The colour of a column holding bars of several kinds (a bit mask of
@@ -192,7 +191,7 @@ static rgba8 mixed_fill(const timeline_palette *pal, unsigned mask)
     }
     if (n == 0)
         return pal->f;
-    return (rgba8){ (uint8_t)(r / n), (uint8_t)(g / n), (uint8_t)(b / n), 255 };
+    return (rgba8){(uint8_t)(r / n), (uint8_t)(g / n), (uint8_t)(b / n), 255};
 }
 
 /* Bars of one rank inside [t0, t1]: a binary search for the first, then one
@@ -210,7 +209,7 @@ static void draw_bars(const frame *f, int r)
     const float y0 = row_top(v, r), h = v->bar_h;
     int k = timeline_first_end_after(tl, r, 0, pr->count, v->t0);
     const int end = timeline_first_start_at_or_after(tl, r, k, pr->count, v->t1);
-    column_run run = { 0 };
+    column_run run = {0};
     while (k < end) {
         const action *act = &pr->actions[k];
         if (!action_is_compute((action_kind)act->kind)) {
@@ -364,7 +363,7 @@ static void draw_memory(const frame *f)
             draw2d_rect(f->d, v->plot_x, base - 1, v->plot_w, 1, f->pal->grid);
         int i = timeline_memory_step_at(c, v->t0);
         float from = -INFINITY; /* pixels left of this are drawn */
-        column_run run = { 0 };
+        column_run run = {0};
         while (i < c->count && c->steps[i].time < v->t1) {
             const double s1 = i + 1 < c->count ? c->steps[i + 1].time : end_t;
             const float x0 = maxf(tx(f, c->steps[i].time), from), x1 = tx(f, s1);
@@ -376,8 +375,8 @@ static void draw_memory(const frame *f)
             if (x1 - x0 >= 1) {
                 if (count > 0) {
                     const float cx0 = clip_x(f, x0), cx1 = clip_x(f, x1);
-                    run_add(f, &run, cx0, cx1, base - scale * (float)count,
-                            scale * (float)count, f->pal->memory);
+                    run_add(f, &run, cx0, cx1, base - scale * (float)count, scale * (float)count,
+                            f->pal->memory);
                 }
                 from = x1;
                 i++;
@@ -391,8 +390,8 @@ static void draw_memory(const frame *f)
             if (j < c->count && c->steps[j].time < col_end)
                 j = timeline_memory_first_step_at_or_after(c, j, col_end);
             if (count > 0)
-                run_add(f, &run, col, col + 1, base - scale * (float)count,
-                        scale * (float)count, f->pal->memory);
+                run_add(f, &run, col, col + 1, base - scale * (float)count, scale * (float)count,
+                        f->pal->memory);
             from = col + 1;
             /* the step in force at the column's end goes on from there */
             i = j - 1 > i ? j - 1 : i + 1;
@@ -449,8 +448,8 @@ static void draw_axis(const frame *f, const cursor_tab *tab)
         const float half = 0.5f * text_width(f->font, f->size, s) + v->em * 0.3f;
         if (tab->shown && x + half > tab->x && x - half < tab->x + tab->w)
             continue;
-        text_draw(f->font, f->d, f->size, x, v->axis_y + tick + f->font_px * 0.95f, s,
-                  f->pal->text, TEXT_ALIGN_CENTER);
+        text_draw(f->font, f->d, f->size, x, v->axis_y + tick + f->font_px * 0.95f, s, f->pal->text,
+                  TEXT_ALIGN_CENTER);
     }
 }
 
@@ -512,9 +511,8 @@ static void draw_cursor(const frame *f, double t, const cursor_tab *tab)
     if (!tab->shown)
         return;
     draw2d_rect(f->d, tab->x, tab->y, tab->w, tab->h, f->pal->cursor);
-    text_draw(f->font, f->d, f->size, tab->x + tab->w * 0.5f,
-              tab->y + 0.5f * (tab->h + f->digit_h), tab->text,
-              theme_label_on(f->pal, f->pal->cursor), TEXT_ALIGN_CENTER);
+    text_draw(f->font, f->d, f->size, tab->x + tab->w * 0.5f, tab->y + 0.5f * (tab->h + f->digit_h),
+              tab->text, theme_label_on(f->pal, f->pal->cursor), TEXT_ALIGN_CENTER);
 }
 
 static void draw_hover(const frame *f, const timeline_panel_hover *hv)
@@ -573,7 +571,7 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     assert(!font || (font_size_index >= 0 && font_size_index < font->size_count));
     if (v->w <= 0 || v->h <= 0)
         return;
-    frame f = { .p = p, .v = v, .d = d, .font = font, .size = font_size_index, .pal = pal };
+    frame f = {.p = p, .v = v, .d = d, .font = font, .size = font_size_index, .pal = pal};
     f.font_px = font ? (float)font->sizes[font_size_index] : v->em;
     f.digit_h = f.font_px * 0.72f; /* DejaVu's digits are 0.73 em tall */
     f.period = maxf(4, roundf(v->em * 0.5f));

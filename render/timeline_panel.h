@@ -58,9 +58,8 @@
 #include "timeline_query.h"
 #include "timeline_view.h"
 
-
 typedef struct timeline_panel {
-    const timeline *tl;              /* not owned */
+    const timeline *tl;     /* not owned */
     timeline_memory memory; /* live activations per rank; memory.peak is the lane's scale */
 } timeline_panel;
 

@@ -159,7 +159,7 @@ int timeline_view_row_at_y(const timeline_view *v, double y)
 bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
                        timeline_panel_hover *out)
 {
-    *out = (timeline_panel_hover){ .kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1 };
+    *out = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
     if (!tl->program || x < v->plot_x || x >= v->plot_x + v->plot_w)
         return false;
     const int r = timeline_view_row_at_y(v, y);
@@ -177,7 +177,7 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
         /* the compute action that started last at or before t, if t is inside it */
         const int prev = timeline_prev_compute(tl, r, k);
         if (prev >= 0 && t < a[prev].end) {
-            *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, prev };
+            *out = (timeline_panel_hover){TIMELINE_HIT_ACTION, r, prev};
             return true;
         }
         /* a bar too thin to aim at is hit from just beside it */
@@ -191,7 +191,7 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
         if (next < n && a[next].end - a[next].start < thin && a[next].start - t <= best)
             best_k = next;
         if (best_k >= 0) {
-            *out = (timeline_panel_hover){ TIMELINE_HIT_ACTION, r, best_k };
+            *out = (timeline_panel_hover){TIMELINE_HIT_ACTION, r, best_k};
             return true;
         }
         return false;
@@ -205,7 +205,7 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
             const double lo = ar->end - ar->start < thin ? ar->start - slack : ar->start;
             const double hi = ar->end - ar->start < thin ? ar->end + slack : ar->end;
             if (t >= lo && t < hi) {
-                *out = (timeline_panel_hover){ TIMELINE_HIT_ALLREDUCE, r, i };
+                *out = (timeline_panel_hover){TIMELINE_HIT_ALLREDUCE, r, i};
                 return true;
             }
         }

@@ -47,15 +47,15 @@ typedef struct timeline_view {
     float x, y, w, h;    /* the panel's rectangle */
     float text_px;       /* body text pixel size asked for; 0 = from the panel's height */
     /* derived layout */
-    float em;            /* the text size the layout used (text_px, or derived) */
-    float label_w;       /* left margin for the rank labels */
+    float em;                             /* the text size the layout used (text_px, or derived) */
+    float label_w;                        /* left margin for the rank labels */
     float plot_x, plot_y, plot_w, plot_h; /* bars, lanes and memory: the clipped area */
-    float row_y;         /* top of row 0 */
-    float row_pitch;     /* distance from one row's top to the next */
-    float bar_h;         /* height of the bars at the top of each row */
-    float lane_y, lane_h;/* all-reduce lane, relative to the row's top (lane_h 0 = none) */
-    float mem_y, mem_h;  /* live-activation lane (all ranks), absolute */
-    float axis_y, axis_h;/* time axis strip under the plot */
+    float row_y;                          /* top of row 0 */
+    float row_pitch;                      /* distance from one row's top to the next */
+    float bar_h;                          /* height of the bars at the top of each row */
+    float lane_y, lane_h; /* all-reduce lane, relative to the row's top (lane_h 0 = none) */
+    float mem_y, mem_h;   /* live-activation lane (all ranks), absolute */
+    float axis_y, axis_h; /* time axis strip under the plot */
 } timeline_view;
 
 /* Sets up a view of a timeline's makespan over `ranks` rows, fitted to the
@@ -92,8 +92,8 @@ typedef enum timeline_hit_kind {
 /* What is under the pointer (also the highlight timeline_panel_draw takes). */
 typedef struct timeline_panel_hover {
     timeline_hit_kind kind;
-    int rank;    /* -1 when kind is NONE */
-    int index;   /* action index in the rank's program, or all-reduce index; -1 for NONE */
+    int rank;  /* -1 when kind is NONE */
+    int index; /* action index in the rank's program, or all-reduce index; -1 for NONE */
 } timeline_panel_hover;
 
 /* Finds the bar under framebuffer point (x, y): a compute action (binary

@@ -7,7 +7,7 @@
 static void round_trip(const char *text)
 {
     action a;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     if (!action_parse(text, strlen(text), &a, &err))
         fail_msg("\"%s\" did not parse: %s", text, err.message);
     char out[ACTION_TEXT_MAX];
@@ -19,9 +19,22 @@ static void test_round_trip_of_every_kind(void **state)
 {
     (void)state;
     const char *texts[] = {
-        "2F5", "1I0", "0W3", "0B3", "3SEND_F1", "1RECV_B2", "1UNSHARD", "0REDUCE_GRAD",
-        "7RESHARD", "0SEND_B0", "12RECV_F345", "(0F7;7B3)OVERLAP_F_B", "(7B3;0F7)OVERLAP_F_B",
-        "", "65535F99999999", "(12F0;3B10)OVERLAP_F_B",
+        "2F5",
+        "1I0",
+        "0W3",
+        "0B3",
+        "3SEND_F1",
+        "1RECV_B2",
+        "1UNSHARD",
+        "0REDUCE_GRAD",
+        "7RESHARD",
+        "0SEND_B0",
+        "12RECV_F345",
+        "(0F7;7B3)OVERLAP_F_B",
+        "(7B3;0F7)OVERLAP_F_B",
+        "",
+        "65535F99999999",
+        "(12F0;3B10)OVERLAP_F_B",
     };
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
         round_trip(texts[k]);
@@ -63,26 +76,26 @@ static void test_bad_text_names_the_text_and_the_rule(void **state)
     const struct {
         const char *text, *rule;
     } bad[] = {
-        { "F5", "stage number" },
-        { "2X5", "kind after the stage" },
-        { "2F", "micro-batch number" },
-        { "2F5x", "unexpected text" },
-        { "02F5", "stage number" },
-        { "2F05", "micro-batch number" },
-        { "1UNSHARD3", "take no micro-batch" },
-        { "-1F0", "stage number" },
-        { "70000F0", "stage number" },
-        { "(0F7;7B3)", "OVERLAP_F_B" },
-        { "(0F7)OVERLAP_F_B", "two actions" },
-        { "(0F7;7B3;1F1)OVERLAP_F_B", "two actions" },
-        { "(0F7;7I3)OVERLAP_F_B", "one F and one B" },
-        { "(0B7;7B3)OVERLAP_F_B", "one F and one B" },
-        { "(0F7;7B3)OVERLAP_F_Bx", "OVERLAP_F_B" },
-        { "2F99999999999", "micro-batch number" },
+        {"F5", "stage number"},
+        {"2X5", "kind after the stage"},
+        {"2F", "micro-batch number"},
+        {"2F5x", "unexpected text"},
+        {"02F5", "stage number"},
+        {"2F05", "micro-batch number"},
+        {"1UNSHARD3", "take no micro-batch"},
+        {"-1F0", "stage number"},
+        {"70000F0", "stage number"},
+        {"(0F7;7B3)", "OVERLAP_F_B"},
+        {"(0F7)OVERLAP_F_B", "two actions"},
+        {"(0F7;7B3;1F1)OVERLAP_F_B", "two actions"},
+        {"(0F7;7I3)OVERLAP_F_B", "one F and one B"},
+        {"(0B7;7B3)OVERLAP_F_B", "one F and one B"},
+        {"(0F7;7B3)OVERLAP_F_Bx", "OVERLAP_F_B"},
+        {"2F99999999999", "micro-batch number"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         action a;
-        ppf_error err = { { 0 } };
+        ppf_error err = {{0}};
         if (action_parse(bad[k].text, strlen(bad[k].text), &a, &err))
             fail_msg("\"%s\" parsed but must not", bad[k].text);
         if (!strstr(err.message, bad[k].rule) || !strstr(err.message, "action \""))
@@ -96,7 +109,7 @@ static void test_unprintable_text_stays_one_line(void **state)
     (void)state;
     const char text[] = "1F\n\x01\"";
     action a;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     assert_false(action_parse(text, sizeof text - 1, &a, &err));
     assert_null(strchr(err.message, '\n'));
     assert_non_null(strstr(err.message, "\\x0a"));

@@ -24,7 +24,10 @@ static uint64_t rng_next(void)
     rng_state ^= rng_state >> 27;
     return rng_state * 2685821657736338717ULL;
 }
-static int rng_int(int lo, int hi) { return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1)); }
+static int rng_int(int lo, int hi)
+{
+    return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1));
+}
 static double rng_real(double lo, double hi)
 {
     return lo + (hi - lo) * (double)(rng_next() >> 11) / 9007199254740992.0;
@@ -62,8 +65,8 @@ static void check_timeline(const program *p, const timeline_costs *c, const time
             const action *a = &p->rank[r].actions[k];
             const action_time *at = &tl->time[r][k];
             if (at->start < prev_end - EPS)
-                fail_msg("%s: rank %d step %d starts at %g before the previous end %g", what, r,
-                         k, at->start, prev_end);
+                fail_msg("%s: rank %d step %d starts at %g before the previous end %g", what, r, k,
+                         at->start, prev_end);
             if (!action_is_compute((action_kind)a->kind)) {
                 if (at->end != at->start)
                     fail_msg("%s: rank %d step %d takes time but is no compute", what, r, k);
@@ -82,7 +85,7 @@ static void check_timeline(const program *p, const timeline_costs *c, const time
             rank_end = at->end;
             struct {
                 int kind, stage, mb;
-            } halves[2] = { { a->kind, a->stage, a->microbatch }, { -1, 0, 0 } };
+            } halves[2] = {{a->kind, a->stage, a->microbatch}, {-1, 0, 0}};
             if (a->kind == ACTION_OVERLAP_F_B) {
                 halves[0].kind = ACTION_F;
                 halves[1].kind = ACTION_B;
@@ -201,8 +204,8 @@ static void check_timeline(const program *p, const timeline_costs *c, const time
             fail_msg("%s: p2p of stage %d mb %d at [%g, %g], produced at %g", what, tr->stage,
                      tr->microbatch, tr->start, tr->end, produced);
         int consumer = tr->stage + (tr->kind == TRANSFER_P2P_F ? 1 : -1);
-        if (tr->src_rank != p->stage_rank[tr->stage] ||
-            consumer < 0 || consumer >= S || tr->dst_rank != p->stage_rank[consumer])
+        if (tr->src_rank != p->stage_rank[tr->stage] || consumer < 0 || consumer >= S ||
+            tr->dst_rank != p->stage_rank[consumer])
             fail_msg("%s: p2p of stage %d mb %d goes from rank %d to rank %d", what, tr->stage,
                      tr->microbatch, tr->src_rank, tr->dst_rank);
         if (tr->src_rank == tr->dst_rank)
@@ -292,15 +295,15 @@ static void test_random_scenarios(void **state)
     rng_state = 0x9E3779B97F4A7C15ULL;
     int n_schedules;
     const schedule_info *list = schedule_list(&n_schedules);
-    int runs = 0, per_schedule[16] = { 0 };
+    int runs = 0, per_schedule[16] = {0};
     while (runs < 600) {
         const schedule_info *si = &list[rng_int(0, n_schedules - 1)];
-        schedule_params sp = { .ranks = rng_int(1, 8), .microbatches = rng_int(1, 24) };
+        schedule_params sp = {.ranks = rng_int(1, 8), .microbatches = rng_int(1, 24)};
         sp.stages_per_rank = si->max_v ? rng_int(si->min_v, si->max_v) : rng_int(si->min_v, 4);
         if (!schedule_check(si->name, &sp, NULL))
             continue;
         program p;
-        ppf_error err = { { 0 } };
+        ppf_error err = {{0}};
         if (!schedule_generate(si->name, &sp, &p, &err))
             fail_msg("%s: %s", si->name, err.message);
         timeline_costs c;
@@ -316,13 +319,17 @@ static void test_random_scenarios(void **state)
         }
         c.dp = rng_int(1, 4);
         switch (rng_int(0, 3)) {
-        case 0: c.allreduce = (allreduce_cost){ .mode = ALLREDUCE_NONE }; break;
-        case 1: c.allreduce = (allreduce_cost){ .mode = ALLREDUCE_TIME, .time = rng_real(0, 20) }; break;
+        case 0:
+            c.allreduce = (allreduce_cost){.mode = ALLREDUCE_NONE};
+            break;
+        case 1:
+            c.allreduce = (allreduce_cost){.mode = ALLREDUCE_TIME, .time = rng_real(0, 20)};
+            break;
         default:
-            c.allreduce = (allreduce_cost){ .mode = rng_int(0, 1) ? ALLREDUCE_RING : ALLREDUCE_TREE,
-                                            .bytes = rng_real(0, 1e9),
-                                            .bandwidth = rng_real(1e8, 1e10),
-                                            .latency = rng_real(0, 0.01) };
+            c.allreduce = (allreduce_cost){.mode = rng_int(0, 1) ? ALLREDUCE_RING : ALLREDUCE_TREE,
+                                           .bytes = rng_real(0, 1e9),
+                                           .bandwidth = rng_real(1e8, 1e10),
+                                           .latency = rng_real(0, 0.01)};
         }
         timeline tl;
         if (!timeline_simulate(&tl, &p, &c, &err))

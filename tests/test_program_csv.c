@@ -54,7 +54,7 @@ static double makespan_per_stage_costs(const program *p)
     double v = p->stages_per_rank;
     run_fixture_costs_uniform(&c, v, 2 * v, v, v); /* F&B = 3v */
     timeline tl;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     if (!timeline_simulate(&tl, p, &c, &err))
         fail_msg("simulation failed: %s", err.message);
     double makespan = tl.makespan;
@@ -67,7 +67,7 @@ static void test_parse_infers_sizes_and_layout(void **state)
 {
     (void)state;
     program p;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     assert_true(parse("0F0,0F1,,0B0,0B1\n,1F0,1B0,1F1,1B1\n", &p, &err));
     assert_int_equal(p.ranks, 2);
     assert_int_equal(p.stages, 2);
@@ -97,13 +97,10 @@ static void test_parse_accepts_csv_dialects(void **state)
 {
     (void)state;
     program p;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     /* quotes, CRLF, a byte-order mark, no final newline, trailing blank lines */
     const char *texts[] = {
-        "\xEF\xBB\xBF\"0F0\",0B0\r\n",
-        "0F0,0B0",
-        "0F0,0B0\n\n\n",
-        " 0F0 , 0B0 \n",
+        "\xEF\xBB\xBF\"0F0\",0B0\r\n", "0F0,0B0", "0F0,0B0\n\n\n", " 0F0 , 0B0 \n",
         "\"(0F0;0B0)OVERLAP_F_B\"\n", /* F and B of the same pair: parsed, not run */
     };
     for (size_t k = 0; k < 4; k++) {
@@ -131,24 +128,24 @@ static void test_bad_csv_names_row_column_and_rule(void **state)
     const struct {
         const char *text, *expect;
     } bad[] = {
-        { "", "no rows" },
-        { "\n\n", "no rows" },
-        { ",,\n,\n", "no compute actions" },
-        { "0F0,0B0\n1F0,1X0\n", "row 2 (rank 1), column 2" },
-        { "0F0,\"0B0\n", "quoted cell is not closed" },
-        { "0F0,\"0B0\"x\n", "text after a closing quote" },
-        { "0F0,0F0,0B0\n", "2 forward (F) actions" },
-        { "0F0\n", "backward parts B=0 I=0 W=0" },
-        { "0F0,0I0\n", "backward parts B=0 I=1 W=0" },
-        { "0F0,0B0,0W0,0I0\n", "backward parts B=1 I=1 W=1" },
-        { "0F0,0B0\n0F1,0B1\n", "also runs on rank 0" },
-        { "1F0,1B0\n", "stage 0: no rank runs it" },
-        { "0F0,0B0,3SEND_F0\n", "SEND_F names stage 3" },
-        { "0F1,0B1\n", "micro-batch 0: 0 forward" },
+        {"", "no rows"},
+        {"\n\n", "no rows"},
+        {",,\n,\n", "no compute actions"},
+        {"0F0,0B0\n1F0,1X0\n", "row 2 (rank 1), column 2"},
+        {"0F0,\"0B0\n", "quoted cell is not closed"},
+        {"0F0,\"0B0\"x\n", "text after a closing quote"},
+        {"0F0,0F0,0B0\n", "2 forward (F) actions"},
+        {"0F0\n", "backward parts B=0 I=0 W=0"},
+        {"0F0,0I0\n", "backward parts B=0 I=1 W=0"},
+        {"0F0,0B0,0W0,0I0\n", "backward parts B=1 I=1 W=1"},
+        {"0F0,0B0\n0F1,0B1\n", "also runs on rank 0"},
+        {"1F0,1B0\n", "stage 0: no rank runs it"},
+        {"0F0,0B0,3SEND_F0\n", "SEND_F names stage 3"},
+        {"0F1,0B1\n", "micro-batch 0: 0 forward"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         program p;
-        ppf_error err = { { 0 } };
+        ppf_error err = {{0}};
         if (parse(bad[k].text, &p, &err))
             fail_msg("case %zu parsed but must not", k);
         if (!strstr(err.message, bad[k].expect) || strncmp(err.message, "test.csv: ", 10) != 0)
@@ -164,8 +161,8 @@ static void test_export_round_trips_every_generator(void **state)
     const schedule_info *list = schedule_list(&n);
     for (int k = 0; k < n; k++) {
         program p, q;
-        ppf_error err = { { 0 } };
-        schedule_params sp = { .ranks = 3, .microbatches = 6 };
+        ppf_error err = {{0}};
+        schedule_params sp = {.ranks = 3, .microbatches = 6};
         assert_true(schedule_generate(list[k].name, &sp, &p, &err));
         size_t len = 0, len2 = 0;
         char *text = write_csv(&p, &len);
@@ -197,8 +194,8 @@ static void check_generator_equals_file(const char *name, int ranks, int mbs, in
     if (!want)
         fail_msg("cannot read %s", path);
     program p, q;
-    ppf_error err = { { 0 } };
-    schedule_params sp = { .ranks = ranks, .microbatches = mbs, .stages_per_rank = v };
+    ppf_error err = {{0}};
+    schedule_params sp = {.ranks = ranks, .microbatches = mbs, .stages_per_rank = v};
     assert_true(schedule_generate(name, &sp, &p, &err));
     char *got = write_csv(&p, &len2);
     assert_string_equal(got, want);
@@ -226,7 +223,7 @@ static void test_comms_cells_do_not_change_timing(void **state)
     char path[512];
     snprintf(path, sizeof path, "%s/tests/data/1f1b_2rank_2mb_comms.csv", PPFLOW_SOURCE_DIR);
     program p;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     if (!csv_load(path, &p, &err))
         fail_msg("%s", err.message);
     assert_int_equal(p.ranks, 2);
@@ -245,9 +242,9 @@ static void test_pytorch_fixtures_when_present(void **state)
         int ranks, stages, mbs;
         double makespan;
     } files[] = {
-        { "dualpipev_4rank_10mb.csv", 4, 8, 10, 66 },
-        { "zb1p_2rank_2stagep_compute.csv", 2, 4, 8, 49 },
-        { "zb1p_2rank_2stagep_comms.csv", 2, 4, 8, 49 },
+        {"dualpipev_4rank_10mb.csv", 4, 8, 10, 66},
+        {"zb1p_2rank_2stagep_compute.csv", 2, 4, 8, 49},
+        {"zb1p_2rank_2stagep_comms.csv", 2, 4, 8, 49},
     };
     int found = 0;
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
@@ -258,7 +255,7 @@ static void test_pytorch_fixtures_when_present(void **state)
             continue;
         found++;
         program p;
-        ppf_error err = { { 0 } };
+        ppf_error err = {{0}};
         if (!csv_load(path, &p, &err))
             fail_msg("%s", err.message);
         assert_int_equal(p.ranks, files[k].ranks);
@@ -269,7 +266,7 @@ static void test_pytorch_fixtures_when_present(void **state)
             fail_msg("%s: makespan %g, expected %g", files[k].file, m, files[k].makespan);
         if (k == 0) { /* equal to our own dualpipev, cell for cell */
             program q;
-            schedule_params sp = { .ranks = 4, .microbatches = 10 };
+            schedule_params sp = {.ranks = 4, .microbatches = 10};
             assert_true(schedule_generate("dualpipev", &sp, &q, &err));
             for (int r = 0; r < 4; r++) {
                 assert_int_equal(p.rank[r].count, q.rank[r].count);
@@ -288,7 +285,7 @@ static void test_load_errors_name_the_path(void **state)
 {
     (void)state;
     program p;
-    ppf_error err = { { 0 } };
+    ppf_error err = {{0}};
     assert_false(csv_load("/nonexistent/x.csv", &p, &err));
     assert_non_null(strstr(err.message, "/nonexistent/x.csv"));
     assert_non_null(strstr(err.message, "cannot open"));

@@ -22,8 +22,8 @@ static void rank_text(const program *p, int r, char *buf, size_t cap)
 static void expect_order(const char *name, int P, int M, int V, const char *const *rows)
 {
     program p;
-    ppf_error err = { { 0 } };
-    schedule_params sp = { .ranks = P, .microbatches = M, .stages_per_rank = V };
+    ppf_error err = {{0}};
+    schedule_params sp = {.ranks = P, .microbatches = M, .stages_per_rank = V};
     if (!schedule_generate(name, &sp, &p, &err))
         fail_msg("%s: %s", name, err.message);
     for (int r = 0; r < P; r++) {
@@ -83,11 +83,11 @@ static void test_interleaved_order(void **state)
 static void test_zbv_and_dualpipev_layout(void **state)
 {
     (void)state;
-    const char *names[] = { "zbv", "dualpipev" };
+    const char *names[] = {"zbv", "dualpipev"};
     for (int k = 0; k < 2; k++) {
         program p;
-        ppf_error err = { { 0 } };
-        schedule_params sp = { .ranks = 4, .microbatches = 8 };
+        ppf_error err = {{0}};
+        schedule_params sp = {.ranks = 4, .microbatches = 8};
         assert_true(schedule_generate(names[k], &sp, &p, &err));
         assert_int_equal(p.layout, PROGRAM_LAYOUT_V);
         assert_int_equal(p.stages, 8);
@@ -103,8 +103,8 @@ static void test_dualpipev_uses_overlapped_pairs(void **state)
 {
     (void)state;
     program p;
-    ppf_error err = { { 0 } };
-    schedule_params sp = { .ranks = 4, .microbatches = 10 };
+    ppf_error err = {{0}};
+    schedule_params sp = {.ranks = 4, .microbatches = 10};
     assert_true(schedule_generate("dualpipev", &sp, &p, &err));
     char got[4096];
     rank_text(&p, 0, got, sizeof got);
@@ -143,28 +143,30 @@ static void test_constraints_name_field_value_and_rule(void **state)
         int P, M, V;
         const char *expect;
     } bad[] = {
-        { "gpip", 4, 8, 0, "schedule = \"gpip\": unknown schedule" },
-        { "gpipe", 0, 8, 0, "stages = 0" },
-        { "gpipe", -3, 8, 0, "stages = -3" },
-        { "gpipe", 4, 0, 0, "microbatches = 0" },
-        { "gpipe", 4, 8, 2, "virtual = 2: gpipe runs exactly 1 stage per rank" },
-        { "1f1b", 4, 3, 0, "microbatches = 3: 1f1b needs at least as many micro-batches as ranks" },
-        { "1f1b", 4, 8, 2, "virtual = 2" },
-        { "zb-h1", 4, 8, 3, "virtual = 3" },
-        { "interleaved-1f1b", 4, 8, 1, "virtual = 1: interleaved-1f1b needs at least 2" },
-        { "interleaved-zb", 4, 8, 1, "virtual = 1: interleaved-zb needs at least 2" },
-        { "interleaved-1f1b", 4, 9, 2, "microbatches = 9: interleaved-1f1b needs M to be a multiple" },
-        { "interleaved-zb", 3, 7, 2, "microbatches = 7" },
-        { "zbv", 4, 8, 3, "virtual = 3: zbv runs exactly 2 stages per rank" },
-        { "dualpipev", 4, 7, 0, "microbatches = 7: dualpipev needs at least as many micro-batches as stages (2P = 8)" },
-        { "dualpipev", 4, 8, 1, "virtual = 1: dualpipev runs exactly 2" },
-        { "looped-bfs", 40000, 1, 2, "stages = 40000" },
+        {"gpip", 4, 8, 0, "schedule = \"gpip\": unknown schedule"},
+        {"gpipe", 0, 8, 0, "stages = 0"},
+        {"gpipe", -3, 8, 0, "stages = -3"},
+        {"gpipe", 4, 0, 0, "microbatches = 0"},
+        {"gpipe", 4, 8, 2, "virtual = 2: gpipe runs exactly 1 stage per rank"},
+        {"1f1b", 4, 3, 0, "microbatches = 3: 1f1b needs at least as many micro-batches as ranks"},
+        {"1f1b", 4, 8, 2, "virtual = 2"},
+        {"zb-h1", 4, 8, 3, "virtual = 3"},
+        {"interleaved-1f1b", 4, 8, 1, "virtual = 1: interleaved-1f1b needs at least 2"},
+        {"interleaved-zb", 4, 8, 1, "virtual = 1: interleaved-zb needs at least 2"},
+        {"interleaved-1f1b", 4, 9, 2,
+         "microbatches = 9: interleaved-1f1b needs M to be a multiple"},
+        {"interleaved-zb", 3, 7, 2, "microbatches = 7"},
+        {"zbv", 4, 8, 3, "virtual = 3: zbv runs exactly 2 stages per rank"},
+        {"dualpipev", 4, 7, 0,
+         "microbatches = 7: dualpipev needs at least as many micro-batches as stages (2P = 8)"},
+        {"dualpipev", 4, 8, 1, "virtual = 1: dualpipev runs exactly 2"},
+        {"looped-bfs", 40000, 1, 2, "stages = 40000"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         program p;
-        ppf_error err = { { 0 } };
-        schedule_params sp = { .ranks = bad[k].P, .microbatches = bad[k].M,
-                               .stages_per_rank = bad[k].V };
+        ppf_error err = {{0}};
+        schedule_params sp = {
+            .ranks = bad[k].P, .microbatches = bad[k].M, .stages_per_rank = bad[k].V};
         if (schedule_generate(bad[k].name, &sp, &p, &err))
             fail_msg("case %zu (%s P=%d M=%d V=%d) generated", k, bad[k].name, bad[k].P, bad[k].M,
                      bad[k].V);
@@ -184,11 +186,11 @@ static void test_every_schedule_builds_valid_programs(void **state)
         for (int P = 1; P <= 6; P++)
             for (int M = 1; M <= 14; M++)
                 for (int V = 1; V <= 4; V++) {
-                    schedule_params sp = { .ranks = P, .microbatches = M, .stages_per_rank = V };
+                    schedule_params sp = {.ranks = P, .microbatches = M, .stages_per_rank = V};
                     if (!schedule_check(list[k].name, &sp, NULL))
                         continue;
                     program p;
-                    ppf_error err = { { 0 } };
+                    ppf_error err = {{0}};
                     if (!schedule_generate(list[k].name, &sp, &p, &err))
                         fail_msg("%s P=%d M=%d V=%d: %s", list[k].name, P, M, V, err.message);
                     if (!program_validate(&p, &err))

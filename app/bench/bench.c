@@ -200,7 +200,7 @@ int bench_main(int argc, char **argv)
             }
             if (!parse_repeat(value, &opts.repeat)) {
                 ppf_print(stderr, "--repeat = \"%.40s\": must be a whole number from 1 to %d",
-                        value, BENCH_MAX_REPEAT);
+                          value, BENCH_MAX_REPEAT);
                 return 2;
             }
             continue;
@@ -210,8 +210,7 @@ int bench_main(int argc, char **argv)
             return 2;
         }
         if (which) {
-            ppf_print(stderr, "unexpected argument \"%.60s\": one benchmark at a time",
-                    arg);
+            ppf_print(stderr, "unexpected argument \"%.60s\": one benchmark at a time", arg);
             return 2;
         }
         for (int k = 0; k < BENCH_COUNT; k++)

@@ -94,8 +94,8 @@ static bool write_raw_frames(const export_case *c, session *s, const char *path,
 }
 
 /* `cat raw | ffmpeg ...` n times; the median seconds, or false. */
-static bool time_bare(const export_case *c, const char *raw, const char *out, int n,
-                      double *median, ppf_error *err)
+static bool time_bare(const export_case *c, const char *raw, const char *out, int n, double *median,
+                      ppf_error *err)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
@@ -194,8 +194,7 @@ int bench_export(const bench_opts *o, FILE *f)
         } else if (k == 0 && have_ffmpeg()) {
             /* The bare encoder for the first case only: the notebook's row is
              * measured against the notebook's own 257 s. */
-            if (!write_raw_frames(c, &s, raw, &err) ||
-                !time_bare(c, raw, bare_mp4, n, &bare, &err))
+            if (!write_raw_frames(c, &s, raw, &err) || !time_bare(c, raw, bare_mp4, n, &bare, &err))
                 status = 1;
             unlink(raw);
         }

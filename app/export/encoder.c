@@ -200,11 +200,11 @@ static bool av_fail(ppf_error *err, const encoder_desc *d, const char *what, int
 
 static bool open_codec(encoder_impl *m, const encoder_desc *d, bool mp4, ppf_error *err)
 {
-    const AVCodec *codec = mp4 ? avcodec_find_encoder_by_name("libx264")
-                               : avcodec_find_encoder(AV_CODEC_ID_GIF);
+    const AVCodec *codec =
+        mp4 ? avcodec_find_encoder_by_name("libx264") : avcodec_find_encoder(AV_CODEC_ID_GIF);
     if (!codec)
-        return ppf_fail(err, "-o %s: this FFmpeg has no %s encoder (Debian: libavcodec59)",
-                        d->path, mp4 ? "libx264" : "GIF");
+        return ppf_fail(err, "-o %s: this FFmpeg has no %s encoder (Debian: libavcodec59)", d->path,
+                        mp4 ? "libx264" : "GIF");
     m->codec = avcodec_alloc_context3(codec);
     if (!m->codec)
         ppf_oom("video encoder");

@@ -26,8 +26,8 @@ typedef struct pipeline {
     int64_t ready;               /* frames handed to the encoder */
     int64_t done;                /* frames the encoder has written */
     int64_t total;
-    bool quit;                   /* the drawing thread gives up */
-    bool failed;                 /* the encoder failed; why in err */
+    bool quit;   /* the drawing thread gives up */
+    bool failed; /* the encoder failed; why in err */
     ppf_error err;
     encoder *enc;
     int stride;
@@ -123,8 +123,8 @@ static void print_progress(pipeline *p, double started)
     const double elapsed = clock_now_seconds() - started;
     const double fps = elapsed > 0 ? (double)done / elapsed : 0;
     if (fps > 0 && done < p->total)
-        fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld  %.1f fps  %.1f s left",
-                (long long)done, (long long)p->total, fps, (double)(p->total - done) / fps);
+        fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld  %.1f fps  %.1f s left", (long long)done,
+                (long long)p->total, fps, (double)(p->total - done) / fps);
     else
         fprintf(stderr, "\r\033[Kppflow: frame %lld/%lld", (long long)done, (long long)p->total);
     fflush(stderr);
@@ -137,8 +137,8 @@ static void clear_progress(void)
 }
 
 /* The GIF's one palette, from frames spread evenly over the clip. */
-static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v,
-                           uint32_t colors[256], int *count)
+static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v, uint32_t colors[256],
+                           int *count)
 {
     palette_histogram h = {0};
     palette_histogram_init(&h, NULL);

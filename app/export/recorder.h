@@ -36,19 +36,19 @@
 #include "session.h"
 
 typedef struct recorder_desc {
-    const char *path;                /* .mp4, .gif or a %05d.png pattern (app/encoder.h) */
-    session_show show;               /* frame size in pixels (even for MP4), theme, camera, and the
-                                        speed, which must be above 0 here */
-    encoder_video video;             /* fps, and crf and preset for MP4 */
-    double t0;                       /* frame i at t0 + i * show.speed / video.fps */
-    int64_t frames;                  /* 1 to RECORDER_MAX_FRAMES (recorder_frame_count) */
-    bool progress;                   /* a progress line on stderr (a terminal) */
-    volatile sig_atomic_t *stop;     /* NULL, or set nonzero to stop; checked every frame */
+    const char *path;            /* .mp4, .gif or a %05d.png pattern (app/encoder.h) */
+    session_show show;           /* frame size in pixels (even for MP4), theme, camera, and the
+                                    speed, which must be above 0 here */
+    encoder_video video;         /* fps, and crf and preset for MP4 */
+    double t0;                   /* frame i at t0 + i * show.speed / video.fps */
+    int64_t frames;              /* 1 to RECORDER_MAX_FRAMES (recorder_frame_count) */
+    bool progress;               /* a progress line on stderr (a terminal) */
+    volatile sig_atomic_t *stop; /* NULL, or set nonzero to stop; checked every frame */
 } recorder_desc;
 
 typedef struct recorder_result {
-    int64_t frames;  /* encoded */
-    double seconds;  /* wall time from the first frame drawn to the file renamed */
+    int64_t frames; /* encoded */
+    double seconds; /* wall time from the first frame drawn to the file renamed */
 } recorder_result;
 
 typedef enum recorder_status {

@@ -44,8 +44,7 @@ int render_command_still(session *s, const render_request *q, double t)
         return EXIT_STATUS_USAGE;
     }
     if (t > s->tl.makespan) {
-        ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t,
-                s->tl.makespan);
+        ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t, s->tl.makespan);
         return EXIT_STATUS_USAGE;
     }
     const int w = q->show.width, h = q->show.height;
@@ -160,7 +159,7 @@ int render_command_export(session *s, const render_request *q)
         ppf_print(stderr,
                   "--range = %g:%g: must be T0:T1 with 0 <= T0 < T1 <= %g (the iteration's "
                   "length)",
-                t0, t1, makespan);
+                  t0, t1, makespan);
         return EXIT_STATUS_USAGE;
     }
     if (q->show.speed > 0 && q->duration > 0) {
@@ -228,7 +227,7 @@ int render_command_export(session *s, const render_request *q)
         return EXIT_STATUS_OK;
     case RECORDER_STOPPED:
         ppf_print(stderr, "interrupted (%s); %s was not written",
-                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
+                  stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
         return EXIT_STATUS_INTERRUPTED;
     case RECORDER_FAILED:
         break;

@@ -21,8 +21,8 @@ bool readback_init(readback *rb, int slots, int width, int height, ppf_error *er
     GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
         readback_deinit(rb);
-        return ppf_fail(err, "readback buffers for %dx%d: GL error 0x%04x (out of memory?)",
-                        width, height, (unsigned)e);
+        return ppf_fail(err, "readback buffers for %dx%d: GL error 0x%04x (out of memory?)", width,
+                        height, (unsigned)e);
     }
     return true;
 }

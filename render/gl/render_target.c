@@ -27,8 +27,8 @@ bool render_target_init(render_target *rt, int width, int height, ppf_error *err
     glBindRenderbuffer(GL_RENDERBUFFER, 0);
     if (status != GL_FRAMEBUFFER_COMPLETE) {
         render_target_deinit(rt);
-        return ppf_fail(err, "offscreen framebuffer %dx%d is incomplete (GL status 0x%04x)",
-                        width, height, (unsigned)status);
+        return ppf_fail(err, "offscreen framebuffer %dx%d is incomplete (GL status 0x%04x)", width,
+                        height, (unsigned)status);
     }
     return true;
 }

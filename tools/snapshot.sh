@@ -24,6 +24,7 @@ for cmd in "" run render schedule; do
     "$bin" $cmd --help >"$out/help-${cmd:-top}.txt" 2>&1 || true
 done
 
+render_only=""  # flags for render alone (schedule refuses them), set per scene
 scene() { # NAME ARGS...: one scenario's outputs
     name=$1
     shift
@@ -39,14 +40,15 @@ scene() { # NAME ARGS...: one scenario's outputs
     fi
     for theme in dark light; do
         for t in 0 0.3 0.5 1; do
-            "$bin" render "$@" --theme "$theme" --still "$t" -o "$out/$name-$theme-$t.png" -q \
+            "$bin" render "$@" $render_only --theme "$theme" --still "$t" \
+                -o "$out/$name-$theme-$t.png" -q \
                 2>"$out/$name-still.err" || true
         done
     done
     if [ "$quick" = quick ]; then
         "$bin" render "$@" --size 320x180 --fps 5 -o "$out/$name.mp4" -q || true
     else
-        "$bin" render "$@" -o "$out/$name.mp4" -q || true
+        "$bin" render "$@" $render_only -o "$out/$name.mp4" -q || true
     fi
 }
 
@@ -56,8 +58,8 @@ done
 if [ "$quick" = quick ]; then
     scene notebook --schedule gpipe --dp 2 --stages 3 --layers-per-stage 2 --microbatches 12
 else
-    scene notebook --schedule gpipe --dp 2 --stages 3 --layers-per-stage 2 --microbatches 12 \
-        --size 1600x1600 --fps 15 --duration 17.27 --preset medium --crf 23
+    render_only="--size 1600x1600 --fps 15 --duration 17.27 --preset medium --crf 23"
+    scene notebook --schedule gpipe --dp 2 --stages 3 --layers-per-stage 2 --microbatches 12
 fi
 
 # The viewer: a paused window driven by a script (no playback, no eased

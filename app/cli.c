@@ -30,6 +30,7 @@
 #include "scenario.h"
 #include "schedules.h"
 #include "session.h"
+#include "svg.h"
 #include "theme.h"
 #include "timeline.h"
 #include "viewer.h"
@@ -46,6 +47,7 @@ typedef struct format_ctx {
     FILE *f;
     int width;   /* Gantt columns */
     bool colour; /* ANSI colours in the Gantt chart */
+    bool dark;   /* svg: the dark theme (--theme dark); else the light one, for print */
 } format_ctx;
 
 static void write_table(const format_ctx *c)
@@ -73,6 +75,14 @@ static void write_chrome_trace(const format_ctx *c)
     export_chrome_trace(c->tl, c->f);
 }
 
+/* A failed write leaves the stream's error set, which output_commit reports
+ * as for every format. */
+static void write_svg(const format_ctx *c)
+{
+    ppf_error ignored;
+    (void)svg_write_timeline(c->f, c->tl, &(svg_desc){.dark = c->dark}, &ignored);
+}
+
 typedef struct output_format {
     const char *name;
     void (*write)(const format_ctx *c);
@@ -86,6 +96,9 @@ static const output_format formats[] = {
     {"json", write_json, "the simulated timeline: every action, transfer and metric"},
     {"csv", write_csv, "PyTorch's schedule CSV (one row per rank)"},
     {"chrome-trace", write_chrome_trace, "Trace Event JSON for Perfetto or chrome://tracing"},
+    {"svg", write_svg,
+     "the timeline as a vector figure with real text, alt text and a legend (light theme "
+     "unless --theme dark)"},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
@@ -255,8 +268,8 @@ static const option_row rows[OPT_COUNT] = {
                     .field = FIELD(format),
                     .find = format_find,
                     .name_of = format_name,
-                    .refused = "unknown format; use table, gantt, json, csv or chrome-trace",
-                    .help = "output format: table, gantt, json, csv, chrome-trace (default "
+                    .refused = "unknown format; use table, gantt, json, csv, chrome-trace or svg",
+                    .help = "output format: table, gantt, json, csv, chrome-trace, svg (default "
                             "{default})"},
     [OPT_OUTPUT] = {.name = "output",
                     .short_name = 'o',
@@ -388,9 +401,11 @@ static const option_row rows[OPT_COUNT] = {
 
 #define OPT_BIT(id) (1u << (id))
 
-static const option_set schedule_options = {
-    rows, OPT_COUNT,
-    OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_HELP), "schedule"};
+static const option_set schedule_options = {rows, OPT_COUNT,
+                                            OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) |
+                                                OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_THEME) |
+                                                OPT_BIT(OPT_HELP),
+                                            "schedule"};
 static const option_set run_options = {
     rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_TIME) |
@@ -494,7 +509,7 @@ static void print_run_help(FILE *f)
  * A big trace takes seconds to write in one call that polls nothing, so
  * SIGINT and SIGTERM delete the temporary and exit 130 from the handler
  * (output_open_guarded). */
-static int write_output(const cli_request *q, const session *b, ppf_error *err)
+static int write_output(const cli_request *q, bool dark, const session *b, ppf_error *err)
 {
     output out;
     if (!output_open_guarded(&out, q->output, err))
@@ -508,6 +523,7 @@ static int write_output(const cli_request *q, const session *b, ppf_error *err)
                  : to_stdout ? report_terminal_width(stdout)
                              : REPORT_DEFAULT_WIDTH,
         .colour = to_stdout && report_want_colour(stdout),
+        .dark = dark,
     };
     formats[q->format].write(&ctx);
     return output_commit(&out, err) ? EXIT_STATUS_OK : EXIT_STATUS_IO;
@@ -536,7 +552,9 @@ static int cmd_schedule(int argc, char **argv)
      * program and its simulation. Every failure here is bad input. */
     if (!session_build(&b, args.scenario_path, args.flags, args.flag_count, &err))
         goto done;
-    status = write_output(&q, &b, &err);
+    /* Figures are for print: light unless --theme asks for another. */
+    const bool dark = (args.given & OPT_BIT(OPT_THEME)) && q.show.theme == THEME_DARK;
+    status = write_output(&q, dark, &b, &err);
 done:
     session_deinit(&b);
     option_args_deinit(&args);

@@ -25,6 +25,7 @@
 #include "export.h"
 #include "options.h"
 #include "output.h"
+#include "pdf.h"
 #include "render_command.h"
 #include "report.h"
 #include "scenario.h"
@@ -50,42 +51,54 @@ typedef struct format_ctx {
     bool dark;   /* svg: the dark theme (--theme dark); else the light one, for print */
 } format_ctx;
 
-static void write_table(const format_ctx *c)
+static bool write_table(const format_ctx *c, ppf_error *err)
 {
+    (void)err;
     report_table(c->tl, c->costs, c->f);
+    return true;
 }
 
-static void write_gantt(const format_ctx *c)
+static bool write_gantt(const format_ctx *c, ppf_error *err)
 {
+    (void)err;
     report_gantt(c->tl, c->f, c->width, c->colour);
+    return true;
 }
 
-static void write_json(const format_ctx *c)
+static bool write_json(const format_ctx *c, ppf_error *err)
 {
+    (void)err;
     export_timeline_json(c->tl, c->f);
+    return true;
 }
 
-static void write_csv(const format_ctx *c)
+static bool write_csv(const format_ctx *c, ppf_error *err)
 {
+    (void)err;
     csv_write(c->tl->program, c->f);
+    return true;
 }
 
-static void write_chrome_trace(const format_ctx *c)
+static bool write_chrome_trace(const format_ctx *c, ppf_error *err)
 {
+    (void)err;
     export_chrome_trace(c->tl, c->f);
+    return true;
 }
 
-/* A failed write leaves the stream's error set, which output_commit reports
- * as for every format. */
-static void write_svg(const format_ctx *c)
+static bool write_svg(const format_ctx *c, ppf_error *err)
 {
-    ppf_error ignored;
-    (void)svg_write_timeline(c->f, c->tl, &(svg_desc){.dark = c->dark}, &ignored);
+    return svg_write_timeline(c->f, c->tl, &(svg_desc){.dark = c->dark}, err);
+}
+
+static bool write_pdf(const format_ctx *c, ppf_error *err)
+{
+    return pdf_write_timeline(c->f, c->tl, &(svg_desc){.dark = c->dark}, err);
 }
 
 typedef struct output_format {
     const char *name;
-    void (*write)(const format_ctx *c);
+    bool (*write)(const format_ctx *c, ppf_error *err); /* false: one line in err */
     const char *help;
 } output_format;
 
@@ -99,6 +112,7 @@ static const output_format formats[] = {
     {"svg", write_svg,
      "the timeline as a vector figure with real text, alt text and a legend (light theme "
      "unless --theme dark)"},
+    {"pdf", write_pdf, "the svg figure as a PDF that keeps its text (needs rsvg-convert)"},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
@@ -268,9 +282,11 @@ static const option_row rows[OPT_COUNT] = {
                     .field = FIELD(format),
                     .find = format_find,
                     .name_of = format_name,
-                    .refused = "unknown format; use table, gantt, json, csv, chrome-trace or svg",
-                    .help = "output format: table, gantt, json, csv, chrome-trace, svg (default "
-                            "{default})"},
+                    .refused =
+                        "unknown format; use table, gantt, json, csv, chrome-trace, svg or pdf",
+                    .help =
+                        "output format: table, gantt, json, csv, chrome-trace, svg, pdf (default "
+                        "{default})"},
     [OPT_OUTPUT] = {.name = "output",
                     .short_name = 'o',
                     .arg = "FILE",
@@ -525,7 +541,10 @@ static int write_output(const cli_request *q, bool dark, const session *b, ppf_e
         .colour = to_stdout && report_want_colour(stdout),
         .dark = dark,
     };
-    formats[q->format].write(&ctx);
+    if (!formats[q->format].write(&ctx, err)) {
+        output_abort(&out);
+        return EXIT_STATUS_IO;
+    }
     return output_commit(&out, err) ? EXIT_STATUS_OK : EXIT_STATUS_IO;
 }
 
@@ -548,6 +567,12 @@ static int cmd_schedule(int argc, char **argv)
      * simulation rather than after it. */
     if (!output_is_stdout(q.output) && !output_probe(q.output, OUTPUT_STREAM, &err))
         goto done;
+    /* A converter that is not installed is no fault of the input: exit 1,
+     * with what to install, before the simulation. */
+    if (strcmp(format_name(q.format), "pdf") == 0 && !pdf_converter_found(&err)) {
+        status = EXIT_STATUS_IO;
+        goto done;
+    }
     /* Default scenario, then the file, then the flags in order; then the
      * program and its simulation. Every failure here is bad input. */
     if (!session_build(&b, args.scenario_path, args.flags, args.flag_count, &err))
@@ -630,6 +655,7 @@ static int cmd_render(int argc, char **argv)
     if (status < 0) {
         q.render.show = q.show;
         q.render.output = q.output;
+        q.render.theme_given = args.given & OPT_BIT(OPT_THEME);
         status = args.given & OPT_BIT(OPT_STILL) ? render_command_still(&b, &q.render, q.still)
                                                  : render_command_export(&b, &q.render);
     }

@@ -153,6 +153,12 @@ bool encoder_path_is_still(const char *path)
     return path && !output_is_stdout(path) && !strchr(path, '%') && ends_with_nocase(path, ".png");
 }
 
+bool encoder_path_is_figure(const char *path)
+{
+    return path && !output_is_stdout(path) && !strchr(path, '%') &&
+           (ends_with_nocase(path, ".svg") || ends_with_nocase(path, ".pdf"));
+}
+
 bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err)
 {
     if (!path || output_is_stdout(path))
@@ -180,6 +186,11 @@ bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err)
         return ppf_fail(err,
                         "-o %s: one PNG is a still: add --still T; for every frame give a "
                         "pattern such as frames_%%05d.png",
+                        path);
+    if (encoder_path_is_figure(path))
+        return ppf_fail(err,
+                        "-o %s: a figure is one still of the timeline: add --still T (or use "
+                        "ppflow schedule --format svg)",
                         path);
     return ppf_fail(err, "-o %s: unknown kind of output; end it in .mp4, .gif or _%%05d.png", path);
 }

@@ -98,6 +98,11 @@ bool encoder_kind_of(const char *path, encoder_kind *kind, ppf_error *err);
  * case): what `--still` writes, not a kind of recording. */
 bool encoder_path_is_still(const char *path);
 
+/* True when path names a vector figure ("fig.svg", "fig.pdf", any case, no
+ * frame number): what `--still` writes as the timeline panel alone
+ * (app/export/svg.h), not a kind of recording. */
+bool encoder_path_is_figure(const char *path);
+
 /* The file frame i of a PNG frame pattern goes to (allocated: free it);
  * the pattern must have passed encoder_kind_of. */
 char *encoder_frame_name(const char *pattern, int64_t i);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "exit_status.h"
@@ -13,7 +14,9 @@
 #include "image_png.h"
 #include "offscreen.h"
 #include "output.h"
+#include "pdf.h"
 #include "recorder.h"
+#include "svg.h"
 
 /* Set by SIGINT and SIGTERM while recording; the recorder polls it. */
 static volatile sig_atomic_t stop_signal;
@@ -37,16 +40,59 @@ render_request render_request_defaults(void)
                             .video = encoder_video_defaults()};
 }
 
+static bool ends_with_pdf(const char *path)
+{
+    const size_t n = strlen(path);
+    return n >= 4 && strcasecmp(path + n - 4, ".pdf") == 0;
+}
+
+/* The timeline panel at t as a vector figure: no EGL, written whole or not
+ * at all under the same guard as a PNG. */
+static int still_figure(const session *s, const render_request *q, double t)
+{
+    ppf_error err = {{0}};
+    const bool pdf = ends_with_pdf(q->output);
+    int status = EXIT_STATUS_USAGE;
+    output out = {0};
+    if (!output_probe(q->output, OUTPUT_STREAM, &err))
+        goto done;
+    status = EXIT_STATUS_IO;
+    if (pdf && !pdf_converter_found(&err))
+        goto done;
+    if (!output_open_guarded(&out, q->output, &err)) {
+        status = EXIT_STATUS_USAGE;
+        goto done;
+    }
+    const svg_desc d = {
+        .dark = q->theme_given && q->show.theme == THEME_DARK, .cursor = true, .cursor_t = t};
+    if (pdf ? !pdf_write_timeline(out.file, &s->tl, &d, &err)
+            : !svg_write_timeline(out.file, &s->tl, &d, &err)) {
+        output_abort(&out);
+        goto done;
+    }
+    if (output_commit(&out, &err))
+        status = EXIT_STATUS_OK;
+done:
+    if (status != EXIT_STATUS_OK)
+        ppf_print(stderr, "%s", err.message);
+    return status;
+}
+
 int render_command_still(session *s, const render_request *q, double t)
 {
-    if (!encoder_path_is_still(q->output)) {
-        fputs("ppflow: -o: with --still give the image file to write, ending in .png\n", stderr);
+    const bool figure = encoder_path_is_figure(q->output);
+    if (!figure && !encoder_path_is_still(q->output)) {
+        fputs("ppflow: -o: with --still give the file to write, ending in .png (the frame) or "
+              ".svg or .pdf (the timeline as a figure)\n",
+              stderr);
         return EXIT_STATUS_USAGE;
     }
     if (t > s->tl.makespan) {
         ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t, s->tl.makespan);
         return EXIT_STATUS_USAGE;
     }
+    if (figure)
+        return still_figure(s, q, t);
     const int w = q->show.width, h = q->show.height;
     ppf_error err = {{0}};
     /* A place that cannot take the file is bad input, found before EGL

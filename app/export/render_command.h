@@ -1,5 +1,5 @@
 /* render_command.h - `ppflow render -o OUT.mp4 | OUT.gif | FRAMES_%05d.png`
- * and `ppflow render --still T -o FILE.png`: from the command line's values
+ * and `ppflow render --still T -o FILE.png | FIG.svg | FIG.pdf`: from the command line's values
  * to a recording (app/recorder.h) or one frame.
  *
  * It turns the options into frames: the range (default the whole
@@ -35,7 +35,8 @@ typedef struct render_request {
     double range_t0;     /* where the range starts (0: the iteration's start) */
     double range_t1;     /* where it ends, when has_range_t1; else the iteration's end */
     bool has_range_t1;
-    bool quiet; /* no progress line and no summary */
+    bool quiet;       /* no progress line and no summary */
+    bool theme_given; /* --theme was given: a figure (.svg, .pdf) is light otherwise, for print */
 } render_request;
 
 /* The request with ppflow's defaults: 1920x1080 and encoder_video_defaults(). */
@@ -45,7 +46,10 @@ render_request render_request_defaults(void);
 int render_command_export(session *s, const render_request *q);
 
 /* `--still t`: the one frame at time t into q->output, a .png (the size,
- * theme and camera of q; the rest is ignored). Returns the exit status. */
+ * theme and camera of q; the rest is ignored); or, for a .svg or .pdf, the
+ * timeline panel alone as a vector figure with the cursor at t
+ * (app/export/svg.h, pdf.h: no EGL needed, light unless --theme is given).
+ * Returns the exit status. */
 int render_command_still(session *s, const render_request *q, double t);
 
 #endif

@@ -734,6 +734,18 @@ static void layout(fig *g)
     timeline_view_init(&g->v, tl->makespan, ranks, tl->allreduce_count > 0);
     timeline_view_set_rect(&g->v, 0, 0, g->width, panel_h);
     timeline_view_set_text_px(&g->v, em);
+    /* A page has room the window lacks: each rank's memory sub-lane gets
+     * at least 1.2 em, so a reader sees the staircase. The figure's own copy
+     * of the layout is grown downwards (axis included); nothing here asks
+     * timeline_view to lay it out again. */
+    const float mem_h = minf(1.2f * em * (float)ranks, 16.0f * em);
+    if (g->v.mem_h < mem_h) {
+        const float grow = mem_h - g->v.mem_h;
+        g->v.mem_h = mem_h;
+        g->v.plot_h += grow;
+        g->v.axis_y += grow;
+        g->v.h += grow;
+    }
 }
 
 bool svg_write_timeline(FILE *f, const timeline *tl, const svg_desc *d, ppf_error *err)

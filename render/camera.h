@@ -65,13 +65,26 @@ void camera_fit(camera *cam, const camera_bounds *bounds, float aspect);
 
 /* Mouse input, in framebuffer pixels (so HiDPI needs no special case): a
  * drag across the whole height turns the camera by about 180 degrees;
- * pan moves the target so the point under the pointer follows it; zoom
- * multiplies the distance by 0.9^steps (steps > 0 zooms in). dx > 0 (a drag
- * to the right) turns the scene to the right; dy > 0 (down) tilts its top
- * towards the viewer, i.e. raises the eye. */
+ * pan moves the target so the point under the pointer follows it. dx > 0
+ * (a drag to the right) turns the scene to the right; dy > 0 (down) tilts
+ * its top towards the viewer, i.e. raises the eye. */
 void camera_orbit(camera *cam, float dx, float dy, float fb_height);
 void camera_pan(camera *cam, float dx, float dy, float fb_height);
-void camera_zoom(camera *cam, float steps);
+
+/* Zoom keeps the distance within [CAMERA_ZOOM_IN, CAMERA_ZOOM_OUT] times the
+ * scene's reference distance: the one at which the sphere around the bounds
+ * just fills the narrower of the two fields of view (the view's aspect
+ * decides which). Close enough to read one layer, far enough that the
+ * whole scene stays a visible object in the middle. */
+#define CAMERA_ZOOM_IN 0.1f
+#define CAMERA_ZOOM_OUT 10.0f
+/* The distances zoom keeps to for these bounds and aspect (width / height). */
+void camera_zoom_limits(const camera *cam, const camera_bounds *bounds, float aspect,
+                        float *min_distance, float *max_distance);
+/* Multiplies the distance by 0.9^steps (steps > 0 zooms in), within the
+ * limits above; a distance already outside them (a preset, a narrow window)
+ * is never pushed further out, only brought back. */
+void camera_zoom(camera *cam, float steps, const camera_bounds *bounds, float aspect);
 
 /* The eye position in world space. */
 void camera_eye(const camera *cam, float eye[3]);

@@ -10,7 +10,9 @@
  *   - the hover follows a still pointer through keyboard changes of the
  *     timeline (f, w, s, a, d), of time (Home, End) and of the camera;
  *   - the wheel's 3D zoom stays within the scene's limits;
- *   - the speed stays within the session's limits. */
+ *   - the speed stays within the session's limits;
+ *   - the legend never covers the HUD (frame_legend_place, the frame's rule)
+ *     at the window sizes where it did: 700x1000 and 333x211. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +314,52 @@ static void test_zoom_and_speed_stay_in_range(void **state)
     free_session(s);
 }
 
+static bool overlap(frame_rect a, frame_rect b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+static void test_legend_never_covers_the_hud(void **state)
+{
+    (void)state;
+    /* the cards' sizes as the viewer draws them (body text 1/50 of the
+     * height, 12 px at least): the HUD with "paused ×1", the legend's six rows */
+    const int sizes[][2] = {{1280, 720}, {1920, 1080}, {700, 1000}, {333, 211},
+                            {500, 900},  {2560, 600},  {16, 16}};
+    int beside = 0, under = 0, hidden = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        frame_layout l = frame_layout_compute(sizes[k][0], sizes[k][1], 0);
+        float px = (float)l.body_px, gap = 0.6f * px;
+        frame_rect hud = {l.view_x + gap, l.view_y + gap, l.view_x + gap + 26.0f * px,
+                          l.view_y + gap + 4.8f * px};
+        float w = 11.5f * px, h = 7.5f * px, bottom = l.view_y + l.view_h - 2.5f * px;
+        frame_rect at;
+        if (!frame_legend_place(&l, hud, w, h, gap, bottom, &at)) {
+            hidden++;
+            continue;
+        }
+        if (overlap(at, hud))
+            fail_msg(
+                "%dx%d: the legend (%.0f,%.0f)-(%.0f,%.0f) covers the HUD (%.0f,%.0f)-(%.0f,%.0f)",
+                sizes[k][0], sizes[k][1], at.x0, at.y0, at.x1, at.y1, hud.x0, hud.y0, hud.x1,
+                hud.y1);
+        assert_true(at.x0 >= l.view_x && at.x1 <= l.view_x + l.view_w && at.y1 <= bottom);
+        assert_near(at.x1 - at.x0, w, 1e-3);
+        assert_near(at.y1 - at.y0, h, 1e-3);
+        if (at.y0 >= hud.y1)
+            under++;
+        else
+            beside++;
+        if (sizes[k][0] == 1280 || sizes[k][0] == 1920) /* wide: the top-right corner */
+            assert_near(at.y0, l.view_y + gap, 1e-3);
+        if (sizes[k][0] == 700) /* tall: under the HUD */
+            assert_true(at.y0 >= hud.y1);
+    }
+    /* 333x211 and 16x16 have no room for it */
+    assert_int_equal(hidden, 2);
+    assert_true(beside >= 2 && under >= 2);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -320,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_resize_keeps_a_user_view),
         cmocka_unit_test(test_hover_follows_view_changes),
         cmocka_unit_test(test_zoom_and_speed_stay_in_range),
+        cmocka_unit_test(test_legend_never_covers_the_hud),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,18 +228,10 @@ void camera_zoom_limits(const camera *cam, const camera_bounds *bounds, float as
                         float *min_distance, float *max_distance)
 {
     assert(cam && bounds && aspect > 0.0f && min_distance && max_distance);
-    float r2 = 0.0f;
-    for (int k = 0; k < 3; k++) {
-        float h = 0.5f * (bounds->max[k] - bounds->min[k]);
-        r2 += h * h;
-    }
-    /* A point scene is fitted as a unit cube (frame_corners). */
-    float r = r2 > 0.0f ? sqrtf(r2) : sqrtf(0.75f);
-    float fov_y = cam->fov_y > 0.0f && cam->fov_y < PI_F ? cam->fov_y : DEFAULT_FOV_Y;
-    float half_y = 0.5f * fov_y, half_x = atanf(tanf(half_y) * aspect);
-    float reference = r / sinf(fminf(half_x, half_y));
-    *min_distance = clampf(CAMERA_ZOOM_IN * reference, DISTANCE_MIN, DISTANCE_MAX);
-    *max_distance = clampf(CAMERA_ZOOM_OUT * reference, DISTANCE_MIN, DISTANCE_MAX);
+    camera fit = *cam;
+    camera_fit(&fit, bounds, aspect);
+    *min_distance = clampf(CAMERA_ZOOM_IN * fit.distance, DISTANCE_MIN, DISTANCE_MAX);
+    *max_distance = clampf(CAMERA_ZOOM_OUT * fit.distance, DISTANCE_MIN, DISTANCE_MAX);
 }
 
 void camera_zoom(camera *cam, float steps, const camera_bounds *bounds, float aspect)

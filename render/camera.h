@@ -72,10 +72,9 @@ void camera_orbit(camera *cam, float dx, float dy, float fb_height);
 void camera_pan(camera *cam, float dx, float dy, float fb_height);
 
 /* Zoom keeps the distance within [CAMERA_ZOOM_IN, CAMERA_ZOOM_OUT] times the
- * scene's reference distance: the one at which the sphere around the bounds
- * just fills the narrower of the two fields of view (the view's aspect
- * decides which). Close enough to read one layer, far enough that the
- * whole scene stays a visible object in the middle. */
+ * fit distance: the one camera_fit gives for the camera's direction and the
+ * view's aspect. Close enough to read one layer, far enough that the whole
+ * scene stays a visible object (a tenth of the view) in the middle. */
 #define CAMERA_ZOOM_IN 0.1f
 #define CAMERA_ZOOM_OUT 10.0f
 /* The distances zoom keeps to for these bounds and aspect (width / height). */

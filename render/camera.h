@@ -74,9 +74,9 @@ void camera_pan(camera *cam, float dx, float dy, float fb_height);
 /* Zoom keeps the distance within [CAMERA_ZOOM_IN, CAMERA_ZOOM_OUT] times the
  * fit distance: the one camera_fit gives for the camera's direction and the
  * view's aspect. Close enough to read one layer, far enough that the whole
- * scene stays a visible object (a tenth of the view) in the middle. */
+ * scene stays a recognisable object (about a quarter of the view across). */
 #define CAMERA_ZOOM_IN 0.1f
-#define CAMERA_ZOOM_OUT 10.0f
+#define CAMERA_ZOOM_OUT 4.0f
 /* The distances zoom keeps to for these bounds and aspect (width / height). */
 void camera_zoom_limits(const camera *cam, const camera_bounds *bounds, float aspect,
                         float *min_distance, float *max_distance);

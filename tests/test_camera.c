@@ -244,7 +244,7 @@ static void test_zoom(void **state)
 }
 
 /* The viewer's `scroll -60` zoomed out to 89419 once, where the scene is a
- * dot: zoom stays within [0.1, 10] times the fit distance, at any aspect,
+ * dot: zoom stays within [0.1, 4] times the fit distance, at any aspect,
  * and at the far limit the scene is still a visible object. */
 static void test_zoom_bounded_by_the_scene(void **state)
 {

@@ -225,6 +225,28 @@ static bool parse_range(const char *text, void *field, ppf_error *err)
     return true;
 }
 
+/* The rule --speed keeps to, worded once for its help and its messages:
+ * the range the viewer's + and - keys reach (session_speed_limits). */
+#define SPEED_RULE "from 1/1000 to 1000 times the default"
+
+/* --speed S: any finite number here; its range depends on the scenario
+ * (check_show), so that every refused speed, 0 and -1 included, gets the
+ * same rule. */
+static bool parse_speed(const char *text, void *field, ppf_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno == ERANGE && v == 0)
+        errno = 0; /* an underflow is a tiny speed: refused by its range, later */
+    if (errno || end == text || *end != '\0' || !isfinite(v))
+        return ppf_fail(
+            err, "--speed = \"%.40s\": must be a number of timeline units per second, " SPEED_RULE,
+            text);
+    *(double *)field = v;
+    return true;
+}
+
 static void width_default(char *out, size_t size)
 {
     snprintf(out, size, "the terminal's, else %d", REPORT_DEFAULT_WIDTH);
@@ -329,23 +351,24 @@ static const option_row rows[OPT_COUNT] = {
                                "first-stage, last-stage or replicas",
                     .help = "camera preset: default, front, top, side, back, low, first-stage, "
                             "last-stage, replicas"},
-    /* Times past the longest iteration (budget.h) mean nothing, and a speed
-     * of 1e308 would overflow to infinity once the viewer scales it. */
+    /* Times past the longest iteration (budget.h) mean nothing; a time past
+     * this scenario's iteration is refused once it is known (check_show). */
     [OPT_TIME] = {.name = "time",
                   .arg = "T",
                   .type = OPTION_NUMBER,
                   .field = FIELD(view.time),
+                  .min = -BUDGET_MAX_TIME, /* a negative time gets check_show's one rule too */
                   .max = BUDGET_MAX_TIME,
-                  .help = "start at time T of the iteration (default {default})"},
+                  .help = "start at time T, within the iteration: 0 to its length (default "
+                          "{default})"},
     [OPT_SPEED] = {.name = "speed",
                    .arg = "S",
-                   .type = OPTION_NUMBER,
+                   .type = OPTION_CUSTOM,
                    .field = FIELD(show.speed),
-                   .max = BUDGET_MAX_TIME,
-                   .positive = true,
+                   .parse = parse_speed,
                    .show_default = speed_default,
-                   .help = "timeline units per second of playback or video (default: "
-                           "{default})"},
+                   .help = "timeline units per second of playback or video, " SPEED_RULE
+                           " (default: {default}; the viewer's + and - keys reach the same range)"},
     [OPT_STILL] = {.name = "still",
                    .arg = "T",
                    .type = OPTION_NUMBER,
@@ -586,6 +609,27 @@ done:
     return status == EXIT_STATUS_OK ? status : fail(status, &err);
 }
 
+/* What can be checked only once the iteration is known: --speed within the
+ * session's speed limits and --time within the iteration (refused, not
+ * clamped, like --still and --range). */
+static bool check_show(const option_args *args, const cli_request *q, const session *b,
+                       ppf_error *err)
+{
+    if (args->given & OPT_BIT(OPT_SPEED)) {
+        double lo, hi, v = q->show.speed;
+        session_speed_limits(b, &lo, &hi);
+        if (!(v >= lo && v <= hi))
+            return ppf_fail(err,
+                            "--speed = %g: must be from %.4g to %.4g timeline units per second "
+                            "for this scenario, " SPEED_RULE " (%.4g)",
+                            v, lo, hi, session_default_speed(b));
+    }
+    if (args->given & OPT_BIT(OPT_TIME) && !(q->view.time >= 0 && q->view.time <= b->tl.makespan))
+        return ppf_fail(err, "--time = %g: must be within the iteration, 0 to %g", q->view.time,
+                        b->tl.makespan);
+    return true;
+}
+
 /* Parses and builds, scene included; on bad input prints one line and
  * returns exit status 2 (before any window opens); on --help prints it and
  * returns 0; else -1 with the session built. */
@@ -604,7 +648,7 @@ static int parse_and_build(const option_set *set, int argc, char **argv,
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
     if (!session_build(b, args->scenario_path, args->flags, args->flag_count, &err) ||
-        !session_build_scene(b, &err))
+        !session_build_scene(b, &err) || !check_show(args, q, b, &err))
         return fail(EXIT_STATUS_USAGE, &err);
     return -1;
 }

@@ -110,6 +110,13 @@ double session_default_speed(const session *s)
     return s->tl.makespan > 0 ? s->tl.makespan / SESSION_PLAY_SECONDS : 1;
 }
 
+void session_speed_limits(const session *s, double *min_speed, double *max_speed)
+{
+    double d = session_default_speed(s);
+    *min_speed = d / SESSION_SPEED_RANGE;
+    *max_speed = d * SESSION_SPEED_RANGE;
+}
+
 camera_bounds session_camera_bounds(const session *s)
 {
     camera_bounds b;

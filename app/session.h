@@ -44,6 +44,11 @@
 /* The default playback speed shows the whole iteration in this many
  * seconds, in the window and in a recording alike. */
 enum { SESSION_PLAY_SECONDS = 20 };
+/* Speeds a user may ask for (--speed, the viewer's + and - keys) stay
+ * within this factor of the default either way: slower than the iteration
+ * in about 5.5 hours, or faster than it in 1/50 s (one frame), shows
+ * nothing more. */
+#define SESSION_SPEED_RANGE 1000.0
 
 /* How a session is shown, in the window or in a recording: the options
  * `ppflow` and `ppflow render` share, carried whole from the command line
@@ -97,6 +102,9 @@ camera_bounds session_camera_bounds(const session *s);
 /* The speed that shows the whole iteration in SESSION_PLAY_SECONDS (one
  * time unit a second when the iteration takes no time). */
 double session_default_speed(const session *s);
+/* The speeds a user may ask for: the default speed divided and multiplied
+ * by SESSION_SPEED_RANGE. */
+void session_speed_limits(const session *s, double *min_speed, double *max_speed);
 
 void session_deinit(session *s); /* accepts a zeroed or deinited session */
 

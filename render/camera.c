@@ -24,7 +24,8 @@
 /* A fitted box spans this fraction of the view along its binding axis:
  * a 4% margin on each side. */
 #define FIT_FILL 0.92f
-/* Zoom never goes closer or further than this, whatever the input. */
+/* No distance is closer or further than this, whatever the input or the
+ * scene (zoom's own limits follow the scene: camera_zoom_limits). */
 #define DISTANCE_MIN 1e-3f
 #define DISTANCE_MAX 1e7f
 /* Vertical field of view of the presets: narrow enough that long models
@@ -223,10 +224,31 @@ void camera_pan(camera *cam, float dx, float dy, float fb_height)
         cam->target[k] += per_pixel * (-dx * right[k] + dy * up[k]);
 }
 
-void camera_zoom(camera *cam, float steps)
+void camera_zoom_limits(const camera *cam, const camera_bounds *bounds, float aspect,
+                        float *min_distance, float *max_distance)
 {
-    assert(cam);
-    cam->distance = clampf(cam->distance * powf(0.9f, steps), DISTANCE_MIN, DISTANCE_MAX);
+    assert(cam && bounds && aspect > 0.0f && min_distance && max_distance);
+    camera fit = *cam;
+    camera_fit(&fit, bounds, aspect);
+    *min_distance = clampf(CAMERA_ZOOM_IN * fit.distance, DISTANCE_MIN, DISTANCE_MAX);
+    *max_distance = clampf(CAMERA_ZOOM_OUT * fit.distance, DISTANCE_MIN, DISTANCE_MAX);
+}
+
+void camera_zoom(camera *cam, float steps, const camera_bounds *bounds, float aspect)
+{
+    assert(cam && bounds && aspect > 0.0f);
+    float lo, hi, d = cam->distance;
+    camera_zoom_limits(cam, bounds, aspect, &lo, &hi);
+    float next = d * powf(0.9f, steps);
+    if (!(next == next)) /* NaN steps: no zoom */
+        return;
+    /* The limit a zoom in this direction meets, or the distance itself when
+     * it is already past it: zooming never moves further outside. */
+    if (next > d)
+        next = fminf(next, fmaxf(d, hi));
+    else
+        next = fmaxf(next, fminf(d, lo));
+    cam->distance = clampf(next, DISTANCE_MIN, DISTANCE_MAX);
 }
 
 void camera_eye(const camera *cam, float eye[3])

@@ -65,13 +65,25 @@ void camera_fit(camera *cam, const camera_bounds *bounds, float aspect);
 
 /* Mouse input, in framebuffer pixels (so HiDPI needs no special case): a
  * drag across the whole height turns the camera by about 180 degrees;
- * pan moves the target so the point under the pointer follows it; zoom
- * multiplies the distance by 0.9^steps (steps > 0 zooms in). dx > 0 (a drag
- * to the right) turns the scene to the right; dy > 0 (down) tilts its top
- * towards the viewer, i.e. raises the eye. */
+ * pan moves the target so the point under the pointer follows it. dx > 0
+ * (a drag to the right) turns the scene to the right; dy > 0 (down) tilts
+ * its top towards the viewer, i.e. raises the eye. */
 void camera_orbit(camera *cam, float dx, float dy, float fb_height);
 void camera_pan(camera *cam, float dx, float dy, float fb_height);
-void camera_zoom(camera *cam, float steps);
+
+/* Zoom keeps the distance within [CAMERA_ZOOM_IN, CAMERA_ZOOM_OUT] times the
+ * fit distance: the one camera_fit gives for the camera's direction and the
+ * view's aspect. Close enough to read one layer, far enough that the whole
+ * scene stays a recognisable object (about a quarter of the view across). */
+#define CAMERA_ZOOM_IN 0.1f
+#define CAMERA_ZOOM_OUT 4.0f
+/* The distances zoom keeps to for these bounds and aspect (width / height). */
+void camera_zoom_limits(const camera *cam, const camera_bounds *bounds, float aspect,
+                        float *min_distance, float *max_distance);
+/* Multiplies the distance by 0.9^steps (steps > 0 zooms in), within the
+ * limits above; a distance already outside them (a preset, a narrow window)
+ * is never pushed further out, only brought back. */
+void camera_zoom(camera *cam, float steps, const camera_bounds *bounds, float aspect);
 
 /* The eye position in world space. */
 void camera_eye(const camera *cam, float eye[3]);

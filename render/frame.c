@@ -238,8 +238,9 @@ static void draw_card(frame_renderer *f, float x, float y, float w, float h, con
     draw2d_rect_outline(&f->batch, x, y, w, h, 1, colour_with_alpha(th->grid, 255));
 }
 
-static void draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *l,
-                     const frame_view *v, const theme *th, label_set *ls)
+/* Returns the HUD card's rectangle. */
+static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *l,
+                           const frame_view *v, const theme *th, label_set *ls)
 {
     text_metrics big = text_font_metrics(&f->font, FRAME_FONT_LARGE);
     text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
@@ -271,9 +272,31 @@ static void draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *
     base += body.line_height;
     text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, lines[2], th->text_dim,
               TEXT_ALIGN_LEFT);
+    return (frame_rect){x, y, x + w + 2 * pad, y + h};
 }
 
-static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls)
+bool frame_legend_place(const frame_layout *l, frame_rect hud, float w, float h, float gap,
+                        float bottom, frame_rect *out)
+{
+    const float right = l->view_x + l->view_w - gap;
+    frame_rect r = {right - w, l->view_y + gap, right, l->view_y + gap + h};
+    if (r.x0 < hud.x1 + gap && r.y0 < hud.y1 + gap) /* beside the HUD: under it */
+        r.y0 = hud.y1 + gap, r.y1 = r.y0 + h;
+    if (r.x0 < l->view_x || r.y1 > bottom)
+        return false;
+    *out = r;
+    return true;
+}
+
+/* The top of the caption's plate (draw_caption), which the legend stays above. */
+static float caption_top(const frame_renderer *f, const frame_layout *l)
+{
+    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
+    return l->view_y + l->view_h - m.line_height - 1.5f * (m.ascent * 0.5f);
+}
+
+static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
+                        frame_rect hud)
 {
     static const struct {
         scene_role role;
@@ -296,7 +319,10 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     }
     w += sw + 3 * pad;
     float h = m.line_height * N + 2 * pad;
-    float x = l->view_x + l->view_w - w - pad, y = l->view_y + pad;
+    frame_rect at;
+    if (!frame_legend_place(l, hud, w, h, pad, caption_top(f, l) - pad, &at))
+        return;
+    float x = at.x0, y = at.y0;
     draw_card(f, x, y, w, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
     for (int k = 0; k < N; k++) {
@@ -409,9 +435,9 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     /* Cards and the HUD may not fit a small viewport: what overflows is cut. */
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {
-        draw_hud(f, tl, &l, v, &th, labels);
+        frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
         if (v->show_legend)
-            draw_legend(f, &l, &th, labels);
+            draw_legend(f, &l, &th, labels, hud);
         draw_labels(f, s, &l, v, &th, labels);
         draw_caption(f, s, &l, v, &th);
     }

@@ -79,6 +79,21 @@ frame_layout frame_layout_compute(int fb_width, int fb_height, float split);
 /* The same for a frame in a viewport of a target. */
 frame_layout frame_layout_in(frame_viewport viewport, float split);
 
+/* A rectangle of the target in pixels: left, top, right, bottom. */
+typedef struct frame_rect {
+    float x0, y0, x1, y1;
+} frame_rect;
+
+/* Where the legend card (w x h pixels) goes in the layout's 3D view, the
+ * HUD's card being `hud`: the view's top-right corner, `gap` in from its
+ * edges; when that would overlap the HUD (a narrow or tall window), right-
+ * aligned `gap` under the HUD; when that would reach below `bottom` (the
+ * caption's top) or out of the view's sides, nowhere: false, and the legend
+ * is not drawn (the HUD and the caption say more than the legend's
+ * colours). Pure: the frame and tests place it alike. */
+bool frame_legend_place(const frame_layout *l, frame_rect hud, float w, float h, float gap,
+                        float bottom, frame_rect *out);
+
 /* One row of the key card: the keys as the card writes them, and what they do. */
 typedef struct frame_help_item {
     const char *keys, *what;

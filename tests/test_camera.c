@@ -228,16 +228,61 @@ static void test_eye_and_directions(void **state)
 static void test_zoom(void **state)
 {
     (void)state;
-    camera cam = camera_preset_view(CAMERA_PRESET_DEFAULT, &WIDE, 1.5f);
+    const float aspect = 1.5f;
+    camera cam = camera_preset_view(CAMERA_PRESET_DEFAULT, &WIDE, aspect);
     float d = cam.distance;
-    camera_zoom(&cam, 1.0f);
+    camera_zoom(&cam, 1.0f, &WIDE, aspect);
     assert_near(cam.distance, 0.9 * d, 1e-3 * d);
-    camera_zoom(&cam, -2.0f);
+    camera_zoom(&cam, -2.0f, &WIDE, aspect);
     assert_near(cam.distance, d / 0.9, 1e-3 * d);
-    camera_zoom(&cam, 1e6f);
+    camera_zoom(&cam, 1e6f, &WIDE, aspect);
     assert_true(cam.distance > 0.0f);
-    camera_zoom(&cam, -1e6f);
+    camera_zoom(&cam, -1e6f, &WIDE, aspect);
     assert_true(isfinite(cam.distance));
+    camera_zoom(&cam, NAN, &WIDE, aspect);
+    assert_true(isfinite(cam.distance));
+}
+
+/* The viewer's `scroll -60` zoomed out to 89419 once, where the scene is a
+ * dot: zoom stays within [0.1, 4] times the fit distance, at any aspect,
+ * and at the far limit the scene is still a visible object. */
+static void test_zoom_bounded_by_the_scene(void **state)
+{
+    (void)state;
+    const camera_bounds *boxes[] = {&WIDE, &LONG};
+    const float aspects[] = {1280.0f / 504.0f, 700.0f / 700.0f, 333.0f / 147.0f, 0.3f};
+    for (int b = 0; b < 2; b++)
+        for (int a = 0; a < 4; a++) {
+            const int h = 600, w = (int)lrintf(h * aspects[a]);
+            const float aspect = (float)w / (float)h;
+            camera fit = camera_preset_view(CAMERA_PRESET_DEFAULT, boxes[b], aspect);
+            float lo, hi;
+            camera_zoom_limits(&fit, boxes[b], aspect, &lo, &hi);
+            assert_near(lo, CAMERA_ZOOM_IN * fit.distance, 1e-4 * fit.distance);
+            assert_near(hi, CAMERA_ZOOM_OUT * fit.distance, 1e-4 * fit.distance);
+            camera out = fit, in = fit;
+            camera_zoom(&out, -60.0f, boxes[b], aspect);
+            camera_zoom(&in, 60.0f, boxes[b], aspect);
+            assert_near(out.distance, hi, 1e-3 * hi);
+            assert_near(in.distance, lo, 1e-3 * lo);
+            /* the far limit still shows the scene: over 4% of the narrower side */
+            extent e = project_corners(&out, boxes[b], w, h);
+            assert_true(e.all_in_front);
+            float size = fmaxf(e.max_x - e.min_x, e.max_y - e.min_y);
+            if (!(size > 0.04f * (float)(w < h ? w : h)))
+                fail_msg("box %d aspect %.2f: the scene is %.1f px across at the far limit", b,
+                         aspect, size);
+            assert_true(e.min_x >= 0 && e.max_x <= w && e.min_y >= 0 && e.max_y <= h);
+            /* further zoom out stays put; in from beyond the limit comes back */
+            camera_zoom(&out, -5.0f, boxes[b], aspect);
+            assert_near(out.distance, hi, 1e-3 * hi);
+            camera far = fit;
+            far.distance = 3.0f * hi;
+            camera_zoom(&far, -1.0f, boxes[b], aspect);
+            assert_near(far.distance, 3.0f * hi, 1e-3 * hi);
+            camera_zoom(&far, 1.0f, boxes[b], aspect);
+            assert_near(far.distance, 2.7f * hi, 1e-3 * hi);
+        }
 }
 
 static void test_pan_follows_pointer(void **state)
@@ -321,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_project_behind_eye_fails),
         cmocka_unit_test(test_eye_and_directions),
         cmocka_unit_test(test_zoom),
+        cmocka_unit_test(test_zoom_bounded_by_the_scene),
         cmocka_unit_test(test_pan_follows_pointer),
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_view_proj_is_projection_times_view),

@@ -182,6 +182,74 @@ static void test_no_command_and_help(void **state)
     child_result_deinit(&r);
 }
 
+/* --speed, --time and --script as a user mistypes them: one rule and one
+ * message for every refused speed (-1 and 0 once said "from 0" and "above
+ * 0"), a start time past the iteration refused rather than clamped, a
+ * script that is not there is bad input; values on the edge of each rule
+ * pass the check (and reach "no display"). */
+static void test_viewer_flags(void **state)
+{
+    (void)state;
+    unsetenv("DISPLAY");
+    /* the default scenario: makespan 33, default speed 33 / 20 = 1.65 */
+    const char *speeds[] = {"-1", "0", "1e-9", "1e12", "0.00164", "1651", "1e-400"};
+    char rule[200] = "";
+    for (size_t k = 0; k < sizeof speeds / sizeof speeds[0]; k++) {
+        for (int render = 0; render < 2; render++) {
+            child_result r = render ? RUN("render", "--speed", speeds[k], "-o", "x.mp4")
+                                    : RUN("--speed", speeds[k]);
+            expect_bad_input(&r, "--speed = ");
+            const char *must = strstr(r.err, ": must be");
+            assert_non_null(must);
+            if (!rule[0])
+                snprintf(rule, sizeof rule, "%s", must);
+            else if (strcmp(rule, must) != 0)
+                fail_msg("--speed %s says \"%s\", another refused speed \"%s\"", speeds[k], must,
+                         rule);
+            child_result_deinit(&r);
+        }
+    }
+    assert_non_null(strstr(rule, "from 0.00165 to 1650"));
+    assert_non_null(strstr(rule, "from 1/1000 to 1000 times the default"));
+    child_result r = RUN("--speed", "fast");
+    expect_bad_input(&r, "from 1/1000 to 1000 times the default");
+    child_result_deinit(&r);
+    r = RUN("run", "--help");
+    assert_non_null(strstr(r.out, "from 1/1000 to 1000 times"));
+    child_result_deinit(&r);
+
+    const char *times[] = {"1e9", "33.5", "-1", "-0.001"};
+    for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+        r = RUN("--time", times[k]);
+        expect_bad_input(&r, "--time = ");
+        assert_non_null(strstr(r.err, "must be within the iteration, 0 to 33"));
+        child_result_deinit(&r);
+    }
+
+    char missing[300];
+    scratch_join(missing, sizeof missing, scratch, "missing.script");
+    r = RUN("--script", missing);
+    expect_bad_input(&r, missing);
+    child_result_deinit(&r);
+    r = RUN("run", "--script", "/missing");
+    expect_bad_input(&r, "/missing");
+    child_result_deinit(&r);
+
+    /* on the edges: accepted, so the viewer looks for its display */
+    const char *const ok[][2] = {{"--speed", "0.00165"},
+                                 {"--speed", "1650"},
+                                 {"--speed", "1.65"},
+                                 {"--time", "33"},
+                                 {"--time", "0"}};
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+        r = RUN(ok[k][0], ok[k][1]);
+        if (r.status != 1 || !strstr(r.err, "no display"))
+            fail_msg("%s %s: expected it accepted (status 1, \"no display\"), got %d: %s", ok[k][0],
+                     ok[k][1], r.status, r.err);
+        child_result_deinit(&r);
+    }
+}
+
 /* `ppflow render --still`: a PNG of the size asked for, or one line and
  * exit 2 with no file for bad requests. */
 static void test_render_still(void **state)
@@ -592,6 +660,7 @@ int main(void)
         cmocka_unit_test_setup(test_chrome_trace_format, scratch_before_each),
         cmocka_unit_test_setup(test_no_command_and_help, scratch_before_each),
         cmocka_unit_test_setup(test_render_still, scratch_before_each),
+        cmocka_unit_test_setup(test_viewer_flags, scratch_before_each),
         cmocka_unit_test_setup(test_bad_flags, scratch_before_each),
         cmocka_unit_test_setup(test_bad_files, scratch_before_each),
         cmocka_unit_test_setup(test_output_file_is_written_whole, scratch_before_each),

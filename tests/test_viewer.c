@@ -14,7 +14,12 @@
  *     display at all (so nothing can have opened); needs no X tools.
  *   - a long script: about 3000 commands before one frame (the queue holds
  *     256) are all applied, and the largest values a script may hold leave
- *     the state finite.
+ *     the state finite; the wheel's zoom-out stops where the scene is still
+ *     seen (`scroll -60` once went to distance 89419).
+ *   - the window resized by xdotool (1280x720 -> 700x1000 -> 1280x720): the
+ *     camera is fitted again each time, and back where it started.
+ *   - the window destroyed from outside (`xdotool windowclose`): ppflow
+ *     ends with status 0, prints its state, and no X error.
  *
  * The tests that need X are skipped, with a message and exit status 77
  * (CTest: "Skipped", not a failure), when xvfb-run, Xvfb, xauth or xdotool
@@ -241,6 +246,7 @@ static void stop_all_children(void)
 
 typedef struct viewer_state {
     double t;
+    double distance; /* the 3D camera's */
     int playing, help;
     char theme[16];
     double split;
@@ -268,6 +274,7 @@ static viewer_state parse_state(const char *line)
               sscanf(field(line, "help"), "%d", &s.help) == 1 &&
               sscanf(field(line, "theme"), "%15[a-z]", s.theme) == 1 &&
               sscanf(field(line, "split"), "%lf", &s.split) == 1 &&
+              sscanf(field(line, "distance"), "%lf", &s.distance) == 1 &&
               sscanf(field(line, "timeline"), "%lf:%lf", &s.t0, &s.t1) == 2 &&
               sscanf(field(line, "plot"), "%lf:%lf:%lf:%lf", &s.plot_x, &s.plot_y, &s.plot_w,
                      &s.plot_h) == 4 &&
@@ -683,6 +690,37 @@ static void test_script_long_replayed_whole(void **state)
     free(out);
 }
 
+/* ---- the wheel's 3D zoom is bounded ------------------------------------------------ */
+
+static void test_script_zoom_bounded(void **state)
+{
+    (void)state;
+    skip_without_tools();
+    const viewer_state l = first_layout();
+    double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
+    char script[512];
+    /* the pointer in the 3D view, clear of the HUD */
+    snprintf(script, sizeof script,
+             "frames 1\nmove %.1f %.1f\nscroll -60\nframes 1\nprint\nscroll -60\nscroll -60\n"
+             "frames 1\nprint\nscroll 100\nscroll 100\nframes 1\nprint\nquit\n",
+             0.5 * l.fb_w * sx, 0.4 * l.split * l.fb_h * sy);
+    char *out = run_script("zoom.script", script);
+    viewer_state st[STATES_MAX];
+    int n = parse_states(out, st, STATES_MAX);
+    if (n != 4)
+        fail_msg("expected 3 print lines and the --print-state line, got %d:\n%s", n, out);
+    free(out);
+    /* out: further than the fit, but at most CAMERA_ZOOM_OUT (4) times as far */
+    for (int k = 0; k < 2; k++)
+        if (!(st[k].distance > 2 * l.distance && st[k].distance < 4.01 * l.distance))
+            fail_msg("after scroll -60: distance %.1f, the fit's %.1f", st[k].distance, l.distance);
+    assert_near(st[1].distance, st[0].distance, 1e-3 * st[0].distance);
+    /* in: closer, but not into the scene's middle */
+    if (!(st[2].distance < 0.5 * l.distance && st[2].distance > 0.02 * l.distance))
+        fail_msg("after scroll 100 twice: distance %.3f, the fit's %.1f", st[2].distance,
+                 l.distance);
+}
+
 /* ---- test B: real input from xdotool --------------------------------------------- */
 
 /* Starts Xvfb on a display it picks itself (-displayfd: no race with other
@@ -851,6 +889,116 @@ static void test_xdotool_drag_screenshot_quit(void **state)
     assert_int_equal(scratch_count(dir, NULL), 1); /* only the screenshot */
 }
 
+/* ---- the window resized, and destroyed, from outside -------------------------------- */
+
+/* ppflow on a display of our own, --size 1280x720 --print-state, and its
+ * window once it is mapped (its id into `window`). */
+static pid_t start_viewer(const char *display, const char *out, const char *err, char *window,
+                          size_t size)
+{
+    char dir[300];
+    make_dir("e", dir, sizeof dir);
+    const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
+    pid_t ppflow = spawn(
+        argv,
+        &(spawn_desc){.cwd = dir, .out = out, .err = err, .display = display, .ppflow = true});
+    window[0] = '\0';
+    double end = now_seconds() + WAIT_SECONDS;
+    while (!window[0]) {
+        expect_alive(ppflow, err, "its window");
+        if (now_seconds() > end)
+            fail_msg("no visible window named ppflow after %.0f s", WAIT_SECONDS);
+        char *ids = XDO(display, "search", "--onlyvisible", "--name", "^ppflow");
+        snprintf(window, size, "%.31s", ids);
+        window[strcspn(window, " \n")] = '\0';
+        free(ids);
+        if (!window[0])
+            sleep_seconds(0.1);
+    }
+    return ppflow;
+}
+
+/* Sends `q` to the window and returns the state line ppflow printed. */
+static viewer_state quit_and_state(const char *display, const char *window, pid_t ppflow,
+                                   const char *out, const char *err)
+{
+    free(XDO(display, "mousemove", "--window", window, "100", "100"));
+    free(XDO(display, "key", "q"));
+    int code = finish_child(ppflow, RUN_SECONDS, "ppflow after q");
+    char *text, *log;
+    read_outputs(out, err, &text, &log);
+    if (code != 0)
+        fail_msg("ppflow exited with %d; stderr:\n%.3000s", code, log);
+    free(log);
+    viewer_state st[STATES_MAX];
+    if (parse_states(text, st, STATES_MAX) != 1)
+        fail_msg("expected one state line, got:\n%s", text);
+    free(text);
+    return st[0];
+}
+
+static void test_xdotool_resize_refits(void **state)
+{
+    (void)state;
+    skip_without_tools();
+    const viewer_state start = first_layout();
+    char display[32], out[400], err[400], window[32];
+    pid_t xvfb = start_xvfb(display, sizeof display);
+    scratch_join(out, sizeof out, scratch, "e.out");
+    scratch_join(err, sizeof err, scratch, "e.err");
+
+    /* tall: the camera steps back so the whole pipeline fits the width */
+    pid_t ppflow = start_viewer(display, out, err, window, sizeof window);
+    free(XDO(display, "windowsize", "--sync", window, "700", "1000"));
+    viewer_state tall = quit_and_state(display, window, ppflow, out, err);
+    assert_int_equal(tall.fb_w, 700);
+    assert_int_equal(tall.fb_h, 1000);
+    if (!(tall.distance > 1.3 * start.distance))
+        fail_msg("at 700x1000 the camera is at %.2f, at 1280x720 %.2f: not fitted again",
+                 tall.distance, start.distance);
+
+    /* and back: the camera it started with, not a tiny scene */
+    ppflow = start_viewer(display, out, err, window, sizeof window);
+    free(XDO(display, "windowsize", "--sync", window, "700", "1000"));
+    free(XDO(display, "windowsize", "--sync", window, "1280", "720"));
+    viewer_state back = quit_and_state(display, window, ppflow, out, err);
+    assert_int_equal(back.fb_w, 1280);
+    assert_int_equal(back.fb_h, 720);
+    if (fabs(back.distance - start.distance) > 1e-3 * start.distance)
+        fail_msg("back at 1280x720 the camera is at %.4f, it started at %.4f", back.distance,
+                 start.distance);
+    stop_child(xvfb, 5.0);
+}
+
+static void test_xdotool_windowclose(void **state)
+{
+    (void)state;
+    skip_without_tools();
+    char display[32], out[400], err[400], window[32];
+    pid_t xvfb = start_xvfb(display, sizeof display);
+    scratch_join(out, sizeof out, scratch, "e.out");
+    scratch_join(err, sizeof err, scratch, "e.err");
+    for (int run = 0; run < 2; run++) {
+        pid_t ppflow = start_viewer(display, out, err, window, sizeof window);
+        if (run == 1) /* playing: frames are being drawn when it goes */
+            free(XDO(display, "mousemove", "--window", window, "100", "100", "key", "space"));
+        free(XDO(display, "windowclose", window));
+        int code = finish_child(ppflow, RUN_SECONDS, "ppflow after its window was destroyed");
+        char *text, *log;
+        read_outputs(out, err, &text, &log);
+        if (code != 0 || strstr(log, "X Error") || strstr(log, "error"))
+            fail_msg("run %d: the window destroyed from outside: exit status %d (want 0), "
+                     "stderr:\n%.3000s",
+                     run, code, log);
+        viewer_state st[STATES_MAX];
+        if (parse_states(text, st, STATES_MAX) != 1)
+            fail_msg("run %d: expected the state line on quit, got:\n%s", run, text);
+        free(text);
+        free(log);
+    }
+    stop_child(xvfb, 5.0);
+}
+
 /* ---- runner ------------------------------------------------------------------ */
 
 static int setup(void **state)
@@ -895,6 +1043,9 @@ int main(void)
         cmocka_unit_test_teardown(test_script_hostile_refused, after_each),
         cmocka_unit_test_teardown(test_script_long_replayed_whole, after_each),
         cmocka_unit_test_teardown(test_xdotool_drag_screenshot_quit, after_each),
+        cmocka_unit_test_teardown(test_script_zoom_bounded, after_each),
+        cmocka_unit_test_teardown(test_xdotool_resize_refits, after_each),
+        cmocka_unit_test_teardown(test_xdotool_windowclose, after_each),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     /* Every test skipped: CTest's SKIP_RETURN_CODE shows "Skipped" (still

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 PACKAGES=(
-    libglfw3-dev libcglm-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core
+    libglfw3-dev libx11-dev libcglm-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
     libegl-dev libegl1-mesa-dev libgl1-mesa-dri libgles-dev python3-glad
     libcjson-dev libcmocka-dev

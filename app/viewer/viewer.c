@@ -76,7 +76,7 @@ static void input_flush(void *user)
 static void window_resized(void *user, int fb_w, int fb_h)
 {
     viewer *v = user;
-    v->st.fb_w = fb_w, v->st.fb_h = fb_h;
+    viewer_state_resize(&v->st, fb_w, fb_h);
 }
 
 static void screenshot(viewer *v, const char *path)
@@ -180,7 +180,7 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
     viewer_state_place_timeline(&v->st);
-    v->st.cam = session_camera(s, o->show.camera, v->st.fb_w, v->st.fb_h, v->st.split);
+    viewer_state_set_camera(&v->st, o->show.camera);
     double clock = clock_now_seconds();
     viewer_state_set_time(&v->st, o->time, clock);
 
@@ -188,6 +188,9 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     while (!v->st.quit && !window_should_close(&v->win)) {
         bool animating = v->st.playing || v->st.cam_moving || !script_done || v->in.queued > 0;
         window_wait_events(&v->win, animating);
+        /* Closed, or destroyed from outside: nothing more is drawn on it. */
+        if (window_should_close(&v->win))
+            break;
         if (!script_done && v->wait_frames == 0 && !script_step(v))
             script_done = true;
         clock = clock_now_seconds();
@@ -209,6 +212,11 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
             v->wait_frames--;
     }
     status = EXIT_STATUS_OK;
+    if (v->win.x_error) {
+        /* the window is unusable: what was asked (a script, a screenshot) may not be done */
+        ppf_fail(err, "the X server refused a request of the window (X error %d)", v->win.x_error);
+        status = EXIT_STATUS_IO;
+    }
     if (o->print_state)
         viewer_state_print(&v->st, v->win.win_w, v->win.win_h, stdout);
 done:

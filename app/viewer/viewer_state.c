@@ -22,11 +22,17 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
     timeline_panel_view_init(&v->timeline, &s->tl);
 }
 
+static double clamp_speed(const viewer_state *v, double speed)
+{
+    return !(speed > v->speed_min) ? v->speed_min /* NaN too */
+           : speed > v->speed_max  ? v->speed_max
+                                   : speed;
+}
+
 void viewer_state_set_speed(viewer_state *v, double speed)
 {
-    v->speed = speed;
-    v->speed_min = v->speed / VIEWER_SPEED_RANGE;
-    v->speed_max = v->speed * VIEWER_SPEED_RANGE;
+    session_speed_limits(v->s, &v->speed_min, &v->speed_max);
+    v->speed = clamp_speed(v, speed);
 }
 
 static double clamp_t(const viewer_state *v, double t)
@@ -93,6 +99,88 @@ static bool view_usable(const viewer_state *v)
     return l.view_w >= 1 && l.view_h >= 1;
 }
 
+static float view_aspect(const viewer_state *v)
+{
+    frame_layout l = viewer_state_layout(v);
+    return l.view_w / l.view_h;
+}
+
+/* The camera the last preset or fit gives for the 3D view as it is now. */
+static camera fitted_camera(const viewer_state *v, camera direction)
+{
+    if (v->cam_preset != VIEWER_CAMERA_FIT)
+        return session_camera(v->s, (camera_preset)v->cam_preset, v->fb_w, v->fb_h, v->split);
+    camera_bounds b = session_camera_bounds(v->s);
+    camera_fit(&direction, &b, view_aspect(v));
+    return direction;
+}
+
+/* After orbit, pan or zoom: the user's view, remembered with its aspect. */
+static void camera_by_user(viewer_state *v)
+{
+    v->cam_user = true;
+    v->cam_user_view = v->cam;
+    v->cam_user_aspect = v->cam_aspect = view_aspect(v);
+}
+
+/* The 3D view's aspect changed (a resize, the divider): see the header. */
+static void follow_view_aspect(viewer_state *v)
+{
+    if (!view_usable(v))
+        return; /* minimised: the camera waits for a real size */
+    float aspect = view_aspect(v);
+    if (aspect == v->cam_aspect)
+        return;
+    v->cam_aspect = aspect;
+    if (v->cam_user) {
+        /* As much across as the user saw: the half-width at the target's
+         * depth is distance * tan(fov/2) * aspect. */
+        v->cam = v->cam_user_view;
+        if (aspect < v->cam_user_aspect)
+            v->cam.distance *= v->cam_user_aspect / aspect;
+        return;
+    }
+    camera to = fitted_camera(v, v->cam_moving ? v->cam_to : v->cam);
+    if (v->cam_moving)
+        v->cam_to = to; /* the move goes on, to the preset as it now fits */
+    v->cam = to;
+}
+
+/* The bar under the last pointer position, in the timeline as laid out now. */
+static void refresh_hover(viewer_state *v)
+{
+    if (!v->pointer_known)
+        return;
+    const float panel_y = viewer_state_layout(v).panel_y;
+    const double x = v->pointer_x, y = v->pointer_y;
+    timeline_panel_hover h;
+    if (y >= panel_y && timeline_view_hit(&v->timeline, &v->s->tl, x, y, &h))
+        v->hover = h;
+    else
+        v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+    v->hover_rank = y >= panel_y ? timeline_view_row_at_y(&v->timeline, y) : -1;
+}
+
+void viewer_state_set_camera(viewer_state *v, camera_preset preset)
+{
+    v->cam_preset = (int)preset;
+    v->cam_user = false;
+    v->cam_moving = false;
+    v->cam_aspect = 0; /* unknown until the view is usable */
+    if (!view_usable(v))
+        return;
+    v->cam = session_camera(v->s, preset, v->fb_w, v->fb_h, v->split);
+    v->cam_aspect = view_aspect(v);
+}
+
+void viewer_state_resize(viewer_state *v, int fb_w, int fb_h)
+{
+    v->fb_w = fb_w, v->fb_h = fb_h;
+    viewer_state_place_timeline(v);
+    follow_view_aspect(v);
+    refresh_hover(v);
+}
+
 void viewer_state_apply(viewer_state *v, const command *c, double clock)
 {
     timeline_view *tv = &v->timeline;
@@ -113,10 +201,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     }
     case CMD_SPEED:
-        v->speed *= c->a;
-        v->speed = v->speed < v->speed_min   ? v->speed_min
-                   : v->speed > v->speed_max ? v->speed_max
-                                             : v->speed;
+        v->speed = clamp_speed(v, v->speed * c->a);
         set_time(v, v->t, clock);
         break;
     case CMD_HOME:
@@ -147,49 +232,52 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
             break;
         settle_camera(v, clock);
         camera_orbit(&v->cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
+        camera_by_user(v);
         break;
     case CMD_PAN:
         if (!view_usable(v))
             break;
         settle_camera(v, clock);
         camera_pan(&v->cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
+        camera_by_user(v);
         break;
-    case CMD_ZOOM:
+    case CMD_ZOOM: {
+        if (!view_usable(v))
+            break;
         settle_camera(v, clock);
-        camera_zoom(&v->cam, (float)c->a);
+        camera_bounds b = session_camera_bounds(v->s);
+        camera_zoom(&v->cam, (float)c->a, &b, view_aspect(v));
+        camera_by_user(v);
         break;
+    }
     case CMD_PRESET:
         if (!view_usable(v))
             break;
-        move_camera_to(v, session_camera(v->s, (camera_preset)c->a, v->fb_w, v->fb_h, v->split),
-                       clock);
+        v->cam_preset = (int)c->a;
+        v->cam_user = false;
+        v->cam_aspect = view_aspect(v);
+        move_camera_to(v, fitted_camera(v, v->cam), clock);
         break;
-    case CMD_FIT_3D: {
+    case CMD_FIT_3D:
         if (!view_usable(v))
             break;
         settle_camera(v, clock);
-        camera to = v->cam;
-        frame_layout l = viewer_state_layout(v);
-        camera_bounds b = session_camera_bounds(v->s);
-        camera_fit(&to, &b, l.view_w / l.view_h);
-        move_camera_to(v, to, clock);
+        v->cam_preset = VIEWER_CAMERA_FIT;
+        v->cam_user = false;
+        v->cam_aspect = view_aspect(v);
+        move_camera_to(v, fitted_camera(v, v->cam), clock);
         break;
-    }
     case CMD_SPLIT:
         if (v->fb_h <= 0)
             break;
         v->split = frame_split_clamp((float)(c->a / v->fb_h));
+        viewer_state_place_timeline(v);
+        follow_view_aspect(v);
         break;
-    case CMD_HOVER: {
-        const float panel_y = viewer_state_layout(v).panel_y;
-        timeline_panel_hover h;
-        if (c->b >= panel_y && timeline_view_hit(tv, tl, c->a, c->b, &h))
-            v->hover = h;
-        else
-            v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
-        v->hover_rank = c->b >= panel_y ? timeline_view_row_at_y(tv, c->b) : -1;
+    case CMD_HOVER:
+        v->pointer_x = c->a, v->pointer_y = c->b;
+        v->pointer_known = true;
         break;
-    }
     case CMD_THEME:
         v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
         break;
@@ -210,12 +298,16 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         assert(!"the window's commands are applied by the loop");
         break;
     }
+    /* Whatever moved (the timeline's zoom, pan or fit, the divider), the
+     * tooltip describes the bar now under the pointer. */
+    refresh_hover(v);
 }
 
 frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, size_t n)
 {
-    /* The view input acts on is the one drawn. */
+    /* The view input acts on is the one drawn, and so is the hover. */
     viewer_state_place_timeline(v);
+    refresh_hover(v);
     if (v->playing) {
         v->t = clamp_t(v, v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed);
         if (v->t >= v->s->tl.makespan)

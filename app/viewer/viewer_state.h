@@ -13,14 +13,29 @@
  * The session is read, never changed.
  *
  * Input never reaches an assert: the speed stays within a factor of
- * VIEWER_SPEED_RANGE of the start speed, and camera moves wait while the 3D
- * view is under a pixel high (a minimised window).
+ * SESSION_SPEED_RANGE of the session's default speed (what --speed
+ * accepts), and camera moves wait while the 3D view is under a pixel high
+ * (a minimised window).
+ *
+ * The camera follows the 3D view's aspect (a resized window, the divider
+ * dragged): a preset, or the fit of key 0, is fitted again for the new
+ * aspect; once the user has orbited, panned or zoomed, their view is kept
+ * (same target, direction and distance as they left it) and moved back
+ * only as far as the new, narrower view needs to show as much across as
+ * theirs did, so a resize never loses what was on screen and a resize back
+ * gives their view again.
+ *
+ * The hover (tooltip, outline, caption rank) is the bar under the last
+ * pointer position in the timeline as it is now: it is computed again after
+ * every command and resize (a key that zooms, pans or fits the timeline
+ * moves the bars under a still pointer).
  *
  * Call order:
  *     viewer_state v; viewer_state_init(&v, &session, fb_w, fb_h);
- *     viewer_state_set_speed(&v, ...); v.theme = ...; v.cam = session_camera(...);
+ *     viewer_state_set_speed(&v, ...); v.theme = ...;
+ *     viewer_state_set_camera(&v, preset);
  *     viewer_state_set_time(&v, t, clock);
- *     on resize: v.fb_w, v.fb_h = ...
+ *     on resize: viewer_state_resize(&v, fb_w, fb_h);
  *     before applying input: viewer_state_place_timeline(&v);
  *     viewer_state_apply(&v, &command, clock) ...
  *     each frame: frame_view fv = viewer_state_frame_view(&v, clock, status, n);
@@ -46,9 +61,8 @@
 #include "timeline_view.h"
 
 #define VIEWER_CAMERA_MOVE_SECONDS 0.45
-/* Playback speed stays within this factor of the start speed either way, so
- * that + or - held down never reaches 0 or infinity. */
-#define VIEWER_SPEED_RANGE 1000.0
+/* The camera was fitted by key 0 (its direction kept), not from a preset. */
+#define VIEWER_CAMERA_FIT (-1)
 
 typedef struct viewer_state {
     const session *s; /* not owned; built whole */
@@ -67,18 +81,31 @@ typedef struct viewer_state {
     camera cam_from, cam_to;
     bool cam_moving;
     double cam_move_start;
+    int cam_preset;   /* what the camera was fitted from: a camera_preset or VIEWER_CAMERA_FIT */
+    float cam_aspect; /* the 3D view's aspect the camera was made for */
+    bool cam_user;    /* orbited, panned or zoomed since the last preset or fit */
+    camera cam_user_view;   /* the camera as the user left it, */
+    float cam_user_aspect;  /* at this aspect of the 3D view */
     timeline_view timeline; /* the panel's zoom and pan; laid out by viewer_state_place_timeline */
     timeline_panel_hover hover;
-    int hover_rank; /* the caption's rank: the row under the pointer, or -1 */
+    int hover_rank;              /* the caption's rank: the row under the pointer, or -1 */
+    double pointer_x, pointer_y; /* the last pointer position, framebuffer pixels */
+    bool pointer_known;          /* a CMD_HOVER has given it */
     bool quit;
 } viewer_state;
 
 /* Paused at t = 0, dark theme, split 0.7, the timeline fitted, no hover;
- * the camera zeroed (set it with session_camera) and the speed 0 (set it
- * with viewer_state_set_speed). */
+ * the camera zeroed (set it with viewer_state_set_camera) and the speed 0
+ * (set it with viewer_state_set_speed). */
 void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h);
-/* Sets the speed and its limits (VIEWER_SPEED_RANGE either way). */
+/* Sets the speed, brought within the session's limits (session_speed_limits),
+ * which the + and - keys keep to. */
 void viewer_state_set_speed(viewer_state *v, double speed);
+/* Places the preset's camera at once (no move), fitted to the 3D view. */
+void viewer_state_set_camera(viewer_state *v, camera_preset preset);
+/* The framebuffer's new size: the timeline laid out again, the camera
+ * following the 3D view's aspect, the hover computed again (see above). */
+void viewer_state_resize(viewer_state *v, int fb_w, int fb_h);
 /* Goes to t (clamped to the iteration), keeping playback's clock anchored. */
 void viewer_state_set_time(viewer_state *v, double t, double clock);
 

@@ -10,6 +10,9 @@
 #include "image_png.h"
 #include "render_target.h"
 
+/* Last: Xlib's macros (None, Bool, Status) stay out of the headers above. */
+#include <X11/Xlib.h>
+
 /* ---- GLFW callbacks: window coordinates to framebuffer pixels, then input -- */
 
 static viewer_window *of(GLFWwindow *g)
@@ -68,6 +71,41 @@ static void error_callback(int code, const char *description)
     (void)description; /* reported through glfwInit's or glfwCreateWindow's failure */
 }
 
+/* ---- X errors: a window destroyed from outside ------------------------------ */
+
+/* Xlib's error handler gets no user pointer: the one window it reports to
+ * (ppflow opens one). */
+static viewer_window *x_watched;
+
+/* Xlib's default handler prints the error and exits 1. A window or drawable
+ * that is gone means the window was destroyed from outside: the viewer ends
+ * as if it had been closed. Anything else is kept for the caller. */
+static int x_error_handler(Display *display, XErrorEvent *e)
+{
+    (void)display;
+    viewer_window *w = x_watched;
+    if (!w)
+        return 0;
+    if (e->error_code == BadWindow || e->error_code == BadDrawable)
+        w->gone = true;
+    else if (!w->x_error)
+        w->x_error = e->error_code;
+    return 0;
+}
+
+/* Installed again before every call that can reach the X server: GLFW 3.3
+ * puts Xlib's default handler back after each of its own guarded calls. */
+static void watch_x_errors(viewer_window *w)
+{
+    x_watched = w;
+    XSetErrorHandler(x_error_handler);
+}
+
+static bool usable(const viewer_window *w)
+{
+    return w->glfw && !w->gone && !w->x_error;
+}
+
 /* ---- the window ------------------------------------------------------------ */
 
 bool window_open(viewer_window *w, const window_desc *d, ppf_error *err)
@@ -102,6 +140,7 @@ bool window_open(viewer_window *w, const window_desc *d, ppf_error *err)
     glfwSetCursorPosCallback(w->glfw, cursor_callback);
     glfwSetScrollCallback(w->glfw, scroll_callback);
     glfwSetFramebufferSizeCallback(w->glfw, size_callback);
+    watch_x_errors(w);
     return true;
 }
 
@@ -109,16 +148,25 @@ void window_close(viewer_window *w)
 {
     if (!w)
         return;
+    /* A window already gone is destroyed again by GLFW: the errors that
+     * brings (when the display closes) are expected, and taken here. */
+    if (w->glfw_up)
+        watch_x_errors(w);
     if (w->glfw)
         glfwDestroyWindow(w->glfw);
-    if (w->glfw_up)
+    if (w->glfw_up) {
+        watch_x_errors(w);
         glfwTerminate();
+        x_watched = NULL;
+        XSetErrorHandler(NULL);
+    }
     *w = (viewer_window){0};
 }
 
 void window_wait_events(viewer_window *w, bool animating)
 {
-    (void)w; /* GLFW's events are for every window; ppflow has one */
+    /* GLFW's events are for every window; ppflow has one */
+    watch_x_errors(w);
     if (animating)
         glfwPollEvents();
     else
@@ -127,16 +175,22 @@ void window_wait_events(viewer_window *w, bool animating)
 
 bool window_should_close(const viewer_window *w)
 {
-    return glfwWindowShouldClose(w->glfw);
+    return !usable(w) || glfwWindowShouldClose(w->glfw);
 }
 
 void window_swap(viewer_window *w)
 {
+    if (!usable(w))
+        return;
+    watch_x_errors(w);
     glfwSwapBuffers(w->glfw);
 }
 
 void window_toggle_fullscreen(viewer_window *w)
 {
+    if (!usable(w))
+        return;
+    watch_x_errors(w);
     int *saved = w->windowed; /* x, y, width, height */
     GLFWmonitor *monitor = glfwGetWindowMonitor(w->glfw);
     if (monitor) {
@@ -154,6 +208,8 @@ void window_toggle_fullscreen(viewer_window *w)
 
 void window_screenshot(const viewer_window *w, const char *path)
 {
+    if (!usable(w))
+        return;
     uint8_t *pixels = ppf_malloc((size_t)w->fb_w * (size_t)w->fb_h * 4);
     render_read_window(w->fb_w, w->fb_h, pixels);
     ppf_error err = {{0}};

@@ -15,6 +15,13 @@
  * Input reaches desc.input from window_wait_events; a new framebuffer size
  * is in w.fb_w, w.fb_h and reported to desc.resized before the events after it.
  *
+ * A window destroyed from outside (`xdotool windowclose`, a crashed window
+ * manager) is not an error: Xlib would print its error and exit 1, so
+ * ppflow's X error handler takes the errors that name a window or drawable
+ * that is gone, and the window then reads as closed (window_should_close);
+ * nothing is drawn, swapped or saved on it after that. Any other X error is
+ * kept in `x_error` for the caller to report, and closes the window too.
+ *
  * Errors: window_open returns false with one line: no display ($DISPLAY
  * unset, or one that cannot be opened), no GL 3.3 core context.
  */
@@ -40,6 +47,8 @@ typedef struct viewer_window {
     int fb_w, fb_h;   /* framebuffer pixels */
     int win_w, win_h; /* screen coordinates */
     int windowed[4];  /* x, y, width, height before fullscreen */
+    bool gone;        /* destroyed from outside: closed, nothing more is drawn on it */
+    int x_error;      /* an X error other than that (its code), or 0 */
     window_desc desc;
 } viewer_window;
 
@@ -52,9 +61,10 @@ void window_close(viewer_window *w);
 /* Handles pending events (waiting up to half a second for one unless
  * `animating`): input, resizes. */
 void window_wait_events(viewer_window *w, bool animating);
-/* True once the user closed the window (the title bar's button). */
+/* True once the user closed the window (the title bar's button), or it
+ * was destroyed from outside or refused by the X server. */
 bool window_should_close(const viewer_window *w);
-/* Shows the frame drawn. */
+/* Shows the frame drawn (nothing once the window is gone). */
 void window_swap(viewer_window *w);
 /* Window coordinates to framebuffer pixels (HiDPI screens differ). */
 void window_to_fb(const viewer_window *w, double *x, double *y);

@@ -1,0 +1,374 @@
+/* Tests of the viewer's state without a window: the commands applied to a
+ * session of the default scenario (1F1B, P=4, M=8, D=2) and the window's
+ * resizes, as the viewer's loop applies them.
+ *
+ *   - the camera follows the 3D view's aspect: a resize from 1280x720 to
+ *     700x1000 keeps the whole scene (GPU 0 and GPU 3 among it) in view, and
+ *     back to 1280x720 gives the camera it started with; a user's orbited
+ *     view is kept and still shows all it showed; dragging the divider
+ *     refits too;
+ *   - the hover follows a still pointer through keyboard changes of the
+ *     timeline (f, w, s, a, d), of time (Home, End) and of the camera;
+ *   - the wheel's 3D zoom stays within the scene's limits;
+ *   - the speed stays within the session's limits;
+ *   - the legend never covers the HUD (frame_legend_place, the frame's rule)
+ *     at the window sizes where it did: 700x1000 and 333x211. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "camera.h"
+#include "session.h"
+#include "support/check.h"
+#include "viewer_state.h"
+
+static session *default_session(void)
+{
+    session *s = calloc(1, sizeof *s);
+    ppf_error err = {{0}};
+    if (!session_build(s, NULL, NULL, 0, &err) || !session_build_scene(s, &err))
+        fail_msg("default session: %s", err.message);
+    return s;
+}
+
+static void free_session(session *s)
+{
+    session_deinit(s);
+    free(s);
+}
+
+static viewer_state state_for(const session *s, int w, int h)
+{
+    viewer_state v;
+    viewer_state_init(&v, s, w, h);
+    viewer_state_set_speed(&v, session_default_speed(s));
+    viewer_state_place_timeline(&v);
+    viewer_state_set_camera(&v, CAMERA_PRESET_DEFAULT);
+    return v;
+}
+
+static void apply(viewer_state *v, command_kind kind, double a, double b)
+{
+    viewer_state_apply(v, &(command){kind, a, b}, 0);
+}
+
+/* Where the point lands in the 3D view (pixels from its top-left corner);
+ * false when behind the eye. */
+static bool project(const viewer_state *v, const float p[3], float *x, float *y)
+{
+    frame_layout l = viewer_state_layout(v);
+    return camera_project(&v->cam, l.view_w / l.view_h, p, (int)l.view_w, (int)l.view_h, x, y);
+}
+
+static bool in_view(const viewer_state *v, const float p[3])
+{
+    frame_layout l = viewer_state_layout(v);
+    float x, y;
+    return project(v, p, &x, &y) && x >= 0 && y >= 0 && x <= l.view_w && y <= l.view_h;
+}
+
+static void corner(const camera_bounds *b, int i, float p[3])
+{
+    p[0] = (i & 1) ? b->max[0] : b->min[0];
+    p[1] = (i & 2) ? b->max[1] : b->min[1];
+    p[2] = (i & 4) ? b->max[2] : b->min[2];
+}
+
+/* Every corner of the scene's bounds is in the 3D view, and the GPU labels
+ * of the first and last stage are where the frame puts them (over the
+ * first replica). */
+static void expect_scene_in_view(const viewer_state *v, const char *what)
+{
+    camera_bounds b = session_camera_bounds(v->s);
+    for (int i = 0; i < 8; i++) {
+        float p[3], x, y;
+        corner(&b, i, p);
+        if (!in_view(v, p)) {
+            bool front = project(v, p, &x, &y);
+            fail_msg("%s (%dx%d): corner %d of the scene at (%.1f, %.1f)%s, view %.0fx%.0f", what,
+                     v->fb_w, v->fb_h, i, x, y, front ? "" : " behind the eye",
+                     viewer_state_layout(v).view_w, viewer_state_layout(v).view_h);
+        }
+    }
+    const scene *sc = &v->s->scene;
+    const int stages[2] = {0, sc->stages - 1};
+    for (int k = 0; k < 2; k++) {
+        float x0, x1, y0, y1;
+        scene_stage_x(sc, stages[k], &x0, &x1);
+        scene_replica_y(sc, 0, &y0, &y1);
+        float p[3] = {0.5f * (x0 + x1), y0, sc->d_model * 1.45f};
+        if (!in_view(v, p))
+            fail_msg("%s: the label of GPU %d is off screen", what, sc->stage_rank[stages[k]]);
+    }
+}
+
+/* The scene's projected size across the view, as a fraction of the view's
+ * width and height: the larger of the two. */
+static float scene_fill(const viewer_state *v)
+{
+    camera_bounds b = session_camera_bounds(v->s);
+    float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (int i = 0; i < 8; i++) {
+        float p[3], x, y;
+        corner(&b, i, p);
+        assert_true(project(v, p, &x, &y));
+        x0 = fminf(x0, x), x1 = fmaxf(x1, x), y0 = fminf(y0, y), y1 = fmaxf(y1, y);
+    }
+    frame_layout l = viewer_state_layout(v);
+    return fmaxf((x1 - x0) / l.view_w, (y1 - y0) / l.view_h);
+}
+
+static void expect_same_camera(const camera *a, const camera *b, const char *what)
+{
+    bool same = fabsf(a->yaw - b->yaw) < 1e-5f && fabsf(a->pitch - b->pitch) < 1e-5f &&
+                fabsf(a->distance - b->distance) < 1e-4f * b->distance;
+    for (int k = 0; k < 3; k++)
+        same = same && fabsf(a->target[k] - b->target[k]) < 1e-4f * b->distance;
+    if (!same)
+        fail_msg("%s: camera yaw %.4f pitch %.4f distance %.3f, want %.4f %.4f %.3f", what, a->yaw,
+                 a->pitch, a->distance, b->yaw, b->pitch, b->distance);
+}
+
+static void test_resize_refits_the_camera(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = state_for(s, 1280, 720);
+    const camera start = v.cam;
+    expect_scene_in_view(&v, "at the start");
+    viewer_state_resize(&v, 700, 1000);
+    expect_scene_in_view(&v, "after the resize to 700x1000");
+    assert_true(scene_fill(&v) > 0.85f);
+    viewer_state_resize(&v, 1280, 720);
+    expect_same_camera(&v.cam, &start, "back at 1280x720");
+    assert_true(scene_fill(&v) > 0.85f); /* not tiny */
+    /* a wide, low window and a tiny one */
+    viewer_state_resize(&v, 1900, 400);
+    expect_scene_in_view(&v, "at 1900x400");
+    viewer_state_resize(&v, 333, 211);
+    expect_scene_in_view(&v, "at 333x211");
+    /* minimised: nothing to fit, nothing asserts; restored: fitted */
+    viewer_state_resize(&v, 0, 0);
+    viewer_state_resize(&v, 700, 1000);
+    expect_scene_in_view(&v, "restored at 700x1000");
+
+    /* every preset, the one being moved to included */
+    for (int p = 0; p < CAMERA_PRESET_COUNT; p++) {
+        viewer_state_resize(&v, 1280, 720);
+        apply(&v, CMD_PRESET, p, 0);
+        viewer_state_resize(&v, 700, 1000);
+        camera want = session_camera(s, (camera_preset)p, 700, 1000, v.split);
+        expect_same_camera(&v.cam, &want, camera_preset_name((camera_preset)p));
+        expect_same_camera(&v.cam_to, &want, "the move's end");
+    }
+    /* key 0 (fit, keeping the direction) is fitted again too */
+    viewer_state_resize(&v, 1280, 720);
+    apply(&v, CMD_PRESET, CAMERA_PRESET_DEFAULT, 0);
+    apply(&v, CMD_ORBIT, 200, 0);
+    apply(&v, CMD_FIT_3D, 0, 0);
+    viewer_state_resize(&v, 700, 1000);
+    expect_scene_in_view(&v, "fitted with 0, then resized");
+    /* the divider changes the view's aspect as a resize does */
+    viewer_state_resize(&v, 1280, 720);
+    apply(&v, CMD_PRESET, CAMERA_PRESET_DEFAULT, 0);
+    apply(&v, CMD_SPLIT, 0.3 * 720, 0);
+    expect_scene_in_view(&v, "with the divider at 30%");
+    free_session(s);
+}
+
+static void test_resize_keeps_a_user_view(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = state_for(s, 1280, 720);
+    apply(&v, CMD_ORBIT, 150, 40);
+    apply(&v, CMD_ZOOM, 2, 0);
+    apply(&v, CMD_PAN, 30, -10);
+    const camera user = v.cam;
+    /* what the user sees: the corners in view, and the target's pixel */
+    camera_bounds b = session_camera_bounds(s);
+    bool seen[8];
+    for (int i = 0; i < 8; i++) {
+        float p[3];
+        corner(&b, i, p);
+        seen[i] = in_view(&v, p);
+    }
+    viewer_state_resize(&v, 700, 1000);
+    /* their direction and target, further back only as the narrower view needs */
+    assert_near(v.cam.yaw, user.yaw, 1e-6);
+    assert_near(v.cam.pitch, user.pitch, 1e-6);
+    for (int k = 0; k < 3; k++)
+        assert_near(v.cam.target[k], user.target[k], 1e-6);
+    assert_true(v.cam.distance > user.distance);
+    for (int i = 0; i < 8; i++) {
+        float p[3];
+        corner(&b, i, p);
+        if (seen[i] && !in_view(&v, p))
+            fail_msg("corner %d was in view at 1280x720 and is lost at 700x1000", i);
+    }
+    /* back: their view exactly; a wider view keeps it as it is */
+    viewer_state_resize(&v, 1280, 720);
+    expect_same_camera(&v.cam, &user, "back at 1280x720");
+    viewer_state_resize(&v, 1900, 720);
+    expect_same_camera(&v.cam, &user, "wider");
+    /* a preset ends the user's view: resizes fit again */
+    apply(&v, CMD_PRESET, CAMERA_PRESET_TOP, 0);
+    viewer_state_resize(&v, 700, 1000);
+    camera want = session_camera(s, CAMERA_PRESET_TOP, 700, 1000, v.split);
+    expect_same_camera(&v.cam, &want, "a preset after the user's view");
+    free_session(s);
+}
+
+/* The hover is what the timeline as it is now has under the pointer. */
+static void expect_hover_fresh(viewer_state *v, const char *what)
+{
+    timeline_panel_hover h;
+    viewer_state_place_timeline(v);
+    if (!timeline_view_hit(&v->timeline, &v->s->tl, v->pointer_x, v->pointer_y, &h))
+        h = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+    if (h.kind != v->hover.kind || h.rank != v->hover.rank || h.index != v->hover.index)
+        fail_msg("%s: hover kind %d rank %d index %d, the pointer is over kind %d rank %d index %d",
+                 what, v->hover.kind, v->hover.rank, v->hover.index, h.kind, h.rank, h.index);
+}
+
+static void test_hover_follows_view_changes(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = state_for(s, 1280, 720);
+    const timeline_view *tv = &v.timeline;
+    /* a pointer over a compute bar of some rank, a third of the way in */
+    double x = tv->plot_x + 0.33 * tv->plot_w, y = -1;
+    for (double yy = tv->plot_y; yy < tv->plot_y + tv->plot_h && y < 0; yy += 1) {
+        timeline_panel_hover h;
+        if (timeline_view_hit(tv, &s->tl, x, yy, &h) && h.kind == TIMELINE_HIT_ACTION)
+            y = yy;
+    }
+    assert_true(y >= 0);
+    apply(&v, CMD_HOVER, x, y);
+    assert_int_equal(v.hover.kind, TIMELINE_HIT_ACTION);
+    /* keys, with the pointer still; each must leave the hover current, and
+     * the timeline's keys must move another bar under it at least once */
+    const struct {
+        command_kind kind;
+        double a, b;
+        const char *what;
+    } keys[] = {
+        {CMD_TL_ZOOM, tv->plot_x + 0.8 * tv->plot_w, 3.0, "w (zoom in around another point)"},
+        {CMD_TL_PAN, 0.1, 0, "d (pan)"},
+        {CMD_TL_PAN, -0.3, 0, "a (pan)"},
+        {CMD_TL_FIT, 0, 0, "f (fit)"},
+        {CMD_TL_ZOOM, tv->plot_x + 0.8 * tv->plot_w, 1 / 1.25, "s (zoom out)"},
+        {CMD_HOME, 0, 0, "Home"},
+        {CMD_END, 0, 0, "End"},
+        {CMD_PRESET, CAMERA_PRESET_TOP, 0, "a preset"},
+        {CMD_SPLIT, 0.5 * 720, 0, "the divider"},
+    };
+    int changed = 0;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        timeline_panel_hover before = v.hover;
+        apply(&v, keys[k].kind, keys[k].a, keys[k].b);
+        expect_hover_fresh(&v, keys[k].what);
+        changed += before.index != v.hover.index || before.rank != v.hover.rank ||
+                   before.kind != v.hover.kind;
+    }
+    assert_true(changed >= 3);
+    /* a resize lays the panel out again: the hover follows */
+    viewer_state_resize(&v, 900, 900);
+    expect_hover_fresh(&v, "a resize");
+    free_session(s);
+}
+
+static void test_zoom_and_speed_stay_in_range(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = state_for(s, 1280, 720);
+    frame_layout l = viewer_state_layout(&v);
+    camera_bounds b = session_camera_bounds(s);
+    float lo, hi;
+    camera_zoom_limits(&v.cam, &b, l.view_w / l.view_h, &lo, &hi);
+    /* the wheel's largest steps, as a script may send them (once 89419) */
+    for (int k = 0; k < 3; k++)
+        apply(&v, CMD_ZOOM, -60, 0);
+    assert_true(v.cam.distance <= hi * 1.0001f);
+    assert_true(scene_fill(&v) > 0.04f);
+    expect_scene_in_view(&v, "zoomed out all the way");
+    for (int k = 0; k < 5; k++)
+        apply(&v, CMD_ZOOM, 100, 0);
+    assert_true(v.cam.distance >= lo * 0.9999f);
+    /* speed: + and - keep to the session's limits, as --speed does */
+    double smin, smax;
+    session_speed_limits(s, &smin, &smax);
+    for (int k = 0; k < 100; k++)
+        apply(&v, CMD_SPEED, 1.5, 0);
+    assert_near_rel(v.speed, smax, 1e-12);
+    for (int k = 0; k < 200; k++)
+        apply(&v, CMD_SPEED, 1 / 1.5, 0);
+    assert_near_rel(v.speed, smin, 1e-12);
+    viewer_state_set_speed(&v, 1e300);
+    assert_near_rel(v.speed, smax, 1e-12);
+    viewer_state_set_speed(&v, NAN);
+    assert_near_rel(v.speed, smin, 1e-12);
+    free_session(s);
+}
+
+static bool overlap(frame_rect a, frame_rect b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+static void test_legend_never_covers_the_hud(void **state)
+{
+    (void)state;
+    /* the cards' sizes as the viewer draws them (body text 1/50 of the
+     * height, 12 px at least): the HUD with "paused ×1", the legend's six rows */
+    const int sizes[][2] = {{1280, 720}, {1920, 1080}, {700, 1000}, {333, 211},
+                            {500, 900},  {2560, 600},  {16, 16}};
+    int beside = 0, under = 0, hidden = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        frame_layout l = frame_layout_compute(sizes[k][0], sizes[k][1], 0);
+        float px = (float)l.body_px, gap = 0.6f * px;
+        frame_rect hud = {l.view_x + gap, l.view_y + gap, l.view_x + gap + 26.0f * px,
+                          l.view_y + gap + 4.8f * px};
+        float w = 11.5f * px, h = 7.5f * px, bottom = l.view_y + l.view_h - 2.5f * px;
+        frame_rect at;
+        if (!frame_legend_place(&l, hud, w, h, gap, bottom, &at)) {
+            hidden++;
+            continue;
+        }
+        if (overlap(at, hud))
+            fail_msg(
+                "%dx%d: the legend (%.0f,%.0f)-(%.0f,%.0f) covers the HUD (%.0f,%.0f)-(%.0f,%.0f)",
+                sizes[k][0], sizes[k][1], at.x0, at.y0, at.x1, at.y1, hud.x0, hud.y0, hud.x1,
+                hud.y1);
+        assert_true(at.x0 >= l.view_x && at.x1 <= l.view_x + l.view_w && at.y1 <= bottom);
+        assert_near(at.x1 - at.x0, w, 1e-3);
+        assert_near(at.y1 - at.y0, h, 1e-3);
+        if (at.y0 >= hud.y1)
+            under++;
+        else
+            beside++;
+        if (sizes[k][0] == 1280 || sizes[k][0] == 1920) /* wide: the top-right corner */
+            assert_near(at.y0, l.view_y + gap, 1e-3);
+        if (sizes[k][0] == 700) /* tall: under the HUD */
+            assert_true(at.y0 >= hud.y1);
+    }
+    /* 333x211 and 16x16 have no room for it */
+    assert_int_equal(hidden, 2);
+    assert_true(beside >= 2 && under >= 2);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resize_refits_the_camera),
+        cmocka_unit_test(test_resize_keeps_a_user_view),
+        cmocka_unit_test(test_hover_follows_view_changes),
+        cmocka_unit_test(test_zoom_and_speed_stay_in_range),
+        cmocka_unit_test(test_legend_never_covers_the_hud),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -51,6 +51,7 @@ bool session_build_scene(session *s, ppf_error *err)
         .batch = (float)s->sc.batch,
         .stage_gap = (float)s->sc.stage_gap,
         .replica_gap = (float)s->sc.replica_gap,
+        .allreduce_tree = s->sc.allreduce.mode == ALLREDUCE_TREE,
     };
     scene_init(&s->scene, &d, &s->tl);
     s->has_scene = true;

@@ -22,6 +22,16 @@
 #include "scene.h"
 #include "schedules.h"
 
+/* The default shows every kind of event the legend names, so a first run
+ * sees communication as well as compute: a p2p hop of a quarter of F (long
+ * enough to watch a tensor cross the gap, short enough to leave 1F1B's
+ * shape alone) and a ring all-reduce of 3 F at D = 2 (2(D-1) = 2 steps of
+ * 1.5 F), which overlaps the last stages' compute and shows the exposed
+ * tail. --p2p 0 --allreduce none, or assets/textbook.json, gives the
+ * textbook's free transfers back. */
+#define SCENARIO_DEFAULT_P2P 0.25
+#define SCENARIO_DEFAULT_ALLREDUCE "3/1/ring"
+
 #define INT_FIELD(name) SCENARIO_FIELD_INT, offsetof(scenario, name)
 #define COST_FIELD(name) SCENARIO_FIELD_COST, offsetof(scenario, name)
 
@@ -77,10 +87,10 @@ static const scenario_field fields[FIELD_COUNT] = {
      "backward-for-weights time (default b/2, or b - i)", true},
     {FIELD_FB, "fb", "fb", "costs.fb", "COST", COST_FIELD(fb), 0, 0, 0, NULL,
      "overlapped forward+backward time (default f + b)", true},
-    {FIELD_P2P, "p2p", "p2p", "costs.p2p", "COST", COST_FIELD(p2p), 0, 0, 0, NULL,
-     "time of one activation or gradient transfer between ranks (default {default})", true},
+    {FIELD_P2P, "p2p", "p2p", "costs.p2p", "COST", COST_FIELD(p2p), 0, 0, SCENARIO_DEFAULT_P2P,
+     NULL, "time of one activation or gradient transfer between ranks (default {default})", true},
     {FIELD_ALLREDUCE, "allreduce", "allreduce", "costs.allreduce", "SPEC", SCENARIO_FIELD_ALLREDUCE,
-     offsetof(scenario, allreduce), 0, 0, 0, "none",
+     offsetof(scenario, allreduce), 0, 0, 0, SCENARIO_DEFAULT_ALLREDUCE,
      "gradient all-reduce of a rank's share: TIME, or BYTES/BANDWIDTH[/ring|tree[/LATENCY]] "
      "(default {default})",
      true},

@@ -3,11 +3,19 @@
 #include "scene.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#define SLICE_INSET 0.08f /* of a micro-batch slice, on each side */
+#define SLICE_INSET 0.08f    /* of a micro-batch slice, on each side */
+#define SLAB_THICKNESS 0.2f  /* of the stage gap: thin enough to read as a moving sheet */
+#define CHUNK_INSET 0.12f    /* of a chunk's share of the layer, on each side */
+#define CHUNK_THICKNESS 0.3f /* of the replica gap (a quarter band when there is none) */
+#define CHUNK_ARC 1.6f       /* a long hop's lift over the picture, in d_model */
+#define STACK_HEIGHT 2.5f    /* a stack of all M micro-batches, in d_model */
+#define STACK_BLOCK 0.4f     /* the tallest block, in d_model (few micro-batches) */
+#define FLASH_FRACTION 200   /* flash_min = makespan / this (scene.h, "Zero time") */
 
 /* ---- layout -------------------------------------------------------------- */
 
@@ -69,6 +77,10 @@ static scene_box box_of(float x0, float x1, float y0, float y1, float z0, float 
     return (scene_box){{x0, y0, z0}, {x1, y1, z1}};
 }
 
+static scene_box slab_box(const scene *s, int stage, int microbatch, int replica, bool backward,
+                          float travel);
+static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int to, float progress);
+
 void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
 {
     assert(s && desc && tl && tl->program);
@@ -87,7 +99,8 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
         .batch = positive_or(desc->batch, SCENE_DEFAULT_BATCH),
         .stage_gap = desc->stage_gap > 0 ? desc->stage_gap : 0,
         .replica_gap = desc->replica_gap > 0 ? desc->replica_gap : 0,
-        .flash_min = desc->flash_min > 0 ? desc->flash_min : (float)(tl->makespan / 120),
+        .flash_min = desc->flash_min > 0 ? desc->flash_min : (float)(tl->makespan / FLASH_FRACTION),
+        .allreduce_tree = desc->allreduce_tree,
         .stage_rank = p->stage_rank,
     };
 
@@ -106,7 +119,8 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     float x1 = layer_x0(s, s->layers - 1) + s->d_hidden;
     float y0, y1;
     scene_replica_y(s, s->replicas - 1, &y0, &y1);
-    s->bounds = box_of(0, x1, 0, y1, -s->d_model, s->d_model);
+    scene_box top = scene_object_box(s, SCENE_STACK, 0, s->microbatches - 1, 0);
+    s->bounds = box_of(0, x1, 0, y1, -s->d_model, top.max[2]);
 }
 
 void scene_deinit(scene *s)
@@ -119,24 +133,28 @@ void scene_deinit(scene *s)
     *s = (scene){0};
 }
 
+static bool per_layer(scene_kind kind)
+{
+    return kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2 || kind == SCENE_ALLREDUCE ||
+           kind == SCENE_CHUNK;
+}
+
 int scene_kind_microbatches(const scene *s, scene_kind kind)
 {
-    return kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2 || kind == SCENE_ALLREDUCE
-               ? 1
-               : s->microbatches;
+    return per_layer(kind) ? 1 : s->microbatches;
 }
 
 /* Objects of one kind per replica, and copies drawn, from the sizes alone:
  * the one place that counts them, for the scene and for the budget. */
 static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64_t microbatches)
 {
-    int64_t per = kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2 || kind == SCENE_ALLREDUCE
-                      ? 1
-                      : microbatches;
+    int64_t per = per_layer(kind) ? 1 : microbatches;
     switch (kind) {
     case SCENE_INPUT:
+    case SCENE_STACK:
         return stages * per;
     case SCENE_P2P:
+    case SCENE_SLAB:
         return (stages - 1) * per;
     default:
         return layers * per;
@@ -145,7 +163,11 @@ static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64
 
 static int64_t kind_copies(scene_kind kind, int64_t replicas)
 {
-    return kind == SCENE_ALLREDUCE ? replicas - 1 : replicas;
+    if (kind == SCENE_ALLREDUCE)
+        return replicas - 1;
+    if (kind == SCENE_CHUNK) /* nothing to reduce with one replica */
+        return replicas > 1 ? replicas : 0;
+    return replicas;
 }
 
 int64_t scene_kind_count(const scene *s, scene_kind kind)
@@ -224,10 +246,134 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int micro
         return box_of(x0 + inset, x0 + s->d_hidden - inset, by1, ny0, -s->d_model * 0.5f,
                       s->d_model * 0.5f);
     }
+    case SCENE_SLAB:
+        return slab_box(s, index, microbatch, replica, false, 0);
+    case SCENE_STACK: {
+        /* Over the stage's last layer, at the near edge of the band, clear
+         * of the faces below and of the GPU label over the stage's middle. */
+        float sx0, sx1;
+        scene_stage_x(s, index, &sx0, &sx1);
+        float unit = fminf(STACK_BLOCK, STACK_HEIGHT / (float)s->microbatches) * s->d_model;
+        float z0 = s->d_model * 1.15f + unit * (float)microbatch;
+        float depth = fminf(s->batch * 0.25f, s->d_hidden * 0.5f);
+        return box_of(sx1 - s->d_hidden * 0.55f, sx1 - s->d_hidden * 0.1f, by0, by0 + depth, z0,
+                      z0 + unit * 0.8f);
+    }
+    case SCENE_CHUNK:
+        return chunk_box(s, index, replica % s->replicas, replica, replica, 0);
     default:
         assert(!"unknown scene kind");
         return (scene_box){{0, 0, 0}, {0, 0, 0}};
     }
+}
+
+/* ---- moving objects -------------------------------------------------------- */
+
+/* The slab of boundary (stage, stage + 1): forward from the stage's end to
+ * the next stage's start, backward the other way, `travel` of the way, in
+ * the micro-batch's slice at the height of the tensor it carries. */
+static scene_box slab_box(const scene *s, int stage, int microbatch, int replica, bool backward,
+                          float travel)
+{
+    float sx0, sx1, nx0, nx1, z0, z1;
+    scene_stage_x(s, stage, &sx0, &sx1);
+    scene_stage_x(s, stage + 1, &nx0, &nx1);
+    z_out(s, (stage + 1) * s->layers_per_stage - 1, &z0, &z1);
+    float gap = nx0 - sx1, th = gap * SLAB_THICKNESS;
+    float x0 = backward ? nx0 - th - travel * (gap - th) : sx1 + travel * (gap - th);
+    float by0, by1;
+    scene_replica_y(s, replica, &by0, &by1);
+    float slice = s->batch / (float)s->microbatches;
+    float y0 = by0 + slice * (float)microbatch + slice * SLICE_INSET;
+    return box_of(x0, x0 + th, y0, y0 + slice * (1 - 2 * SLICE_INSET), z0, z1);
+}
+
+static int wrap(int a, int n)
+{
+    return ((a % n) + n) % n;
+}
+
+static int ceil_log2(int n)
+{
+    int l = 0;
+    while ((1 << l) < n)
+        l++;
+    return l;
+}
+
+bool scene_chunk_move_at(const scene *s, int replica, float travel, scene_chunk_move *out)
+{
+    const int D = s->replicas, r = replica;
+    assert(r >= 0 && r < D);
+    *out = (scene_chunk_move){.chunk = -1, .to = r};
+    if (D < 2)
+        return false;
+    const int L = ceil_log2(D);
+    const int steps = s->allreduce_tree ? 2 * L : 2 * (D - 1);
+    float u = (travel < 0 ? 0 : travel > 1 ? 1 : travel) * (float)steps;
+    int k = (int)u < steps ? (int)u : steps - 1;
+    out->step = k, out->steps = steps;
+    out->progress = fminf(u - (float)k, 1);
+    if (!s->allreduce_tree) {
+        out->chunk = k < D - 1 ? wrap(r - k, D) : wrap(r + 1 - (k - (D - 1)), D);
+        out->to = (r + 1) % D;
+        return true;
+    }
+    if (k < L) { /* reduce: level k's right children send to their parents */
+        int h = 1 << k;
+        if (r % (2 * h) != h)
+            return false;
+        out->to = r - h;
+        return true;
+    }
+    int h = 1 << (2 * L - 1 - k); /* broadcast: parents send to their right children */
+    if (r % (2 * h) != 0 || r + h >= D)
+        return false;
+    out->to = r + h;
+    return true;
+}
+
+/* A chunk (or, -1, the whole gradient) of a layer, `progress` of the way
+ * from replica `from`'s weights to replica `to`'s, arcing over the
+ * replicas between when they are not neighbours. */
+static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int to, float progress)
+{
+    const int D = s->replicas;
+    float x0 = layer_x0(s, layer), w = s->d_hidden, inset;
+    if (chunk >= 0) {
+        w /= (float)D;
+        x0 += w * (float)chunk;
+    }
+    inset = w * CHUNK_INSET;
+    float gap = s->replica_gap > 0 ? s->replica_gap : s->batch * 0.25f;
+    float th = gap * CHUNK_THICKNESS;
+    float a0, a1, b0, b1;
+    scene_replica_y(s, from, &a0, &a1);
+    scene_replica_y(s, to, &b0, &b1);
+    float y = a1 + progress * (b1 - a1);
+    int hop = from > to ? from - to : to - from;
+    float lift = hop > 1 ? sinf(3.14159265f * progress) * s->d_model * CHUNK_ARC : 0;
+    float h = s->d_model * 0.45f;
+    return box_of(x0 + inset, x0 + w - inset, y, y + th, -h + lift, h + lift);
+}
+
+bool scene_object_place(const scene *s, scene_kind kind, int index, int microbatch, int replica,
+                        const object_state *o, scene_box *out)
+{
+    assert(s && o && out);
+    if (kind == SCENE_SLAB) {
+        *out = slab_box(s, index, microbatch, replica, o->label == SCENE_LABEL_GRAD, o->travel);
+        return true;
+    }
+    if (kind == SCENE_CHUNK) {
+        scene_chunk_move mv;
+        if (!scene_chunk_move_at(s, replica, o->travel, &mv))
+            return false;
+        *out = chunk_box(s, index, mv.chunk, replica, mv.to, mv.progress);
+        return true;
+    }
+    *out = scene_object_box(s, kind, index, microbatch, replica);
+    return true;
 }
 
 /* ---- labels -------------------------------------------------------------- */
@@ -273,6 +419,10 @@ void scene_object_label(const scene *s, scene_kind kind, int index, scene_label_
     case SCENE_INPUT:
         stem = "x";
         number = index * s->layers_per_stage;
+        break;
+    case SCENE_SLAB: /* the tensor between stage `index` and the next */
+        stem = "x";
+        number = (index + 1) * s->layers_per_stage;
         break;
     default:
         buf[0] = '\0';

@@ -18,8 +18,11 @@
  * all-reduce box in every gap between neighbouring replicas; per layer and
  * micro-batch the hidden face h^l, the residual face x^(l+1) at the layer's
  * end and the two matmul boxes; per stage and micro-batch the stage's input
- * face x^(first layer) and, between stage s and s+1, a p2p box. Replicas run
- * the same schedule, so an object's state does not depend on its replica.
+ * face x^(first layer) and, between stage s and s+1, a p2p box (the wire)
+ * and a slab (the tensor crossing it); per layer and replica one gradient
+ * chunk of the all-reduce. Replicas run the same schedule, so an object's
+ * state does not depend on its replica; where a moving object is does
+ * (scene_object_place).
  *
  * state(t) - scene_state_at() - is a pure function of (scene, t), the scene
  * holding its timeline: it keeps nothing between calls, so any t in any
@@ -37,14 +40,41 @@
  *            gradient colour, 1/M per micro-batch (fill accumulates).
  *   Memory   a (stage, micro-batch)'s activations vanish when freed, at the
  *            end of its last backward part (B, or W when split): GPipe piles
- *            up M micro-batches, 1F1B at most P. A stage's last output leaves
+ *            up M micro-batches, 1F1B at most P. Over each stage a stack of
+ *            blocks counts them: block k shows while more than k are live
+ *            (timeline.h's rule), so GPipe's tower grows to M while 1F1B's
+ *            stays at P - rank, readable from across the room. A stage's last output leaves
  *            when its p2p send completes (the next stage's input face takes over;
  *            it shows faintly until the stage's F starts, since the timeline
  *            counts a micro-batch as live from the start of its F).
  *   Flashes  p2p boxes during each send (forward: activation; backward:
  *            gradient, label variant GRAD), all-reduce boxes during their
- *            stage's all-reduce. Transfers shorter than flash_min (zero-cost
- *            ones included) stay visible for flash_min so they can be seen.
+ *            stage's all-reduce.
+ *   Tensors  during a send, a slab in the tensor's colour (activation
+ *   flow     forward, gradient backward) travels across the gap from the
+ *            producing stage's last layer to the consuming stage's first:
+ *            travel 0 at the send's start (touching the producer), 1 at its
+ *            end (touching the consumer), linear in t between. During an
+ *            all-reduce each replica's chunk of every layer's gradient moves
+ *            between replicas' weights: a ring runs 2(D-1) equal steps (D-1
+ *            reduce-scatter, D-1 all-gather) in which every replica r sends
+ *            one of the D chunks of the layer to replica r+1 mod D (chunk
+ *            r-k mod D at reduce-scatter step k, r+1-k mod D at all-gather
+ *            step k); a tree runs 2 ceil(log2 D) steps, reducing up a binary
+ *            tree to replica 0 (step k: r = 2^k mod 2^(k+1) sends to
+ *            r - 2^k) and broadcasting back down, each step carrying the
+ *            whole gradient (the pipelined tree streams it; drawn as one
+ *            block). A chunk that passes over other replicas (the ring's
+ *            wrap, long tree edges) arcs above the picture.
+ *   Zero     a transfer shorter than flash_min, zero-cost ones included,
+ *   time     is shown over [start, start + flash_min] instead: a fixed-length
+ *            flash so that the textbook case (free transfers) is not
+ *            silent. flash_min defaults to 1/200 of the iteration: at the
+ *            default playback (the iteration in 20 s) 0.1 s, six frames at
+ *            60 fps, enough to catch the eye yet too short to be read as a
+ *            transfer that costs time; and shorter than the default
+ *            scenario's p2p hop, whose slabs therefore move at their real
+ *            times.
  *
  * What it does not do: no GL, no pixels, no camera; render/ turns states into
  * instances, and picks which labels to draw. No timing rules of its own: when
@@ -95,7 +125,8 @@ typedef struct scene_desc {
     float batch;          /* y extent of a replica's band */
     float stage_gap;      /* x gap between stages; 0 = none */
     float replica_gap;    /* y gap between replicas; 0 = none */
-    float flash_min;      /* shortest visible flash, timeline units; 0: makespan / 120 */
+    float flash_min;      /* shortest visible flash, timeline units; 0: makespan / 200 */
+    bool allreduce_tree;  /* chunks follow the tree's pattern; false: the ring's */
 } scene_desc;
 
 /* The SCENE_DEFAULT_* sizes. */
@@ -111,6 +142,9 @@ typedef enum scene_kind {
     SCENE_MATMUL2,     /* per layer x micro-batch: h^l W2 -> x^(l+1) */
     SCENE_P2P,         /* per stage boundary (s, s+1) x micro-batch */
     SCENE_ALLREDUCE,   /* per layer, in every gap between neighbouring replicas */
+    SCENE_SLAB,        /* per stage boundary x micro-batch: the tensor a send carries */
+    SCENE_CHUNK,       /* per layer, one per replica: its gradient chunk in the all-reduce */
+    SCENE_STACK,       /* per stage x slot k < M: block k of the stage's live-activation stack */
     SCENE_KIND_COUNT
 } scene_kind;
 
@@ -130,15 +164,16 @@ typedef enum scene_label_variant {
     SCENE_LABEL_GRAD,      /* ∇x³, ∇h²; a backward send */
 } scene_label_variant;
 
-/* One object's look at t. 12 bytes. */
+/* One object's look at t. 16 bytes. */
 typedef struct object_state {
     uint8_t visible; /* 0: not drawn at all */
     uint8_t role;    /* scene_role */
-    uint8_t label;   /* scene_label_variant */
+    uint8_t label;   /* scene_label_variant; a slab's GRAD: a backward send */
     uint8_t pad;
     float opacity; /* 0..1: fades in while being computed */
     float flash;   /* 0..1: a matmul running now, a transfer in flight; for
                       weights, the fraction of their gradient accumulated */
+    float travel;  /* 0..1: a slab's or chunk's way through its transfer; else 0 */
 } object_state;
 
 /* What a stage is doing at t. */
@@ -160,6 +195,7 @@ typedef struct scene {
     int layers_per_stage;
     float d_model, d_hidden, batch, stage_gap, replica_gap;
     float flash_min;
+    bool allreduce_tree;
     const int *stage_rank;   /* [stages], the program's map */
     timeline_cells cells;    /* each (stage, micro-batch)'s timing, gathered once */
     double *allreduce_start; /* [stages]; equal to end when none */
@@ -188,10 +224,10 @@ int64_t scene_kind_count(const scene *s, scene_kind kind);
  * be checked before the scene exists. */
 int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
                             int64_t replicas);
-/* How many micro-batch slots an object of this kind has (M, or 1 for weights
- * and all-reduce boxes, which are per layer). */
+/* How many micro-batch slots an object of this kind has (M, or 1 for weights,
+ * all-reduce boxes and chunks, which are per layer). */
 int scene_kind_microbatches(const scene *s, scene_kind kind);
-/* Number of copies of a kind drawn: replicas, or replicas - 1 gaps for all-reduce. */
+/* Number of copies of a kind drawn: replicas, or replicas - 1 gaps for all-reduce boxes. */
 int scene_kind_copies(const scene *s, scene_kind kind);
 
 /* Where an object is, for copy `replica` (the gap index for all-reduce boxes);
@@ -199,6 +235,26 @@ int scene_kind_copies(const scene *s, scene_kind kind);
  * per-layer kinds. Per-micro-batch objects are inset slightly within their
  * slice so neighbouring micro-batches stay apart. */
 scene_box scene_object_box(const scene *s, scene_kind kind, int index, int microbatch, int replica);
+
+/* Where an object in state *o is drawn, for copy `replica`: scene_object_box
+ * for still kinds; a slab or chunk where its travel puts it. False when this
+ * copy is not drawn now (a tree step in which the replica sends nothing). A
+ * moving object's place at travel 0 (and scene_object_box's for it) is at
+ * its sender; at travel 1, at its receiver. Pure, like state(t). */
+bool scene_object_place(const scene *s, scene_kind kind, int index, int microbatch, int replica,
+                        const object_state *o, scene_box *out);
+
+/* One all-reduce chunk move: in the step that `travel` falls in, replica
+ * `replica` sends chunk `chunk` (of D, along the layer's x) to replica `to`,
+ * `progress` (0..1) of the way. False when it sends nothing in that step.
+ * The pattern is in the header's "Tensors flow". */
+typedef struct scene_chunk_move {
+    int step, steps; /* 0 .. steps - 1: 2(D-1) for a ring, 2 ceil(log2 D) for a tree */
+    int chunk;       /* 0 .. D - 1; -1: the whole gradient (tree) */
+    int to;          /* receiving replica */
+    float progress;  /* 0..1 through the step */
+} scene_chunk_move;
+bool scene_chunk_move_at(const scene *s, int replica, float travel, scene_chunk_move *out);
 
 /* The stage a layer belongs to, and the x range of a stage. */
 int scene_layer_stage(const scene *s, int layer);

@@ -11,7 +11,10 @@
 /* Only the running matmul's box shows: drawing the whole action's boxes
  * faintly hid the faces behind a yellow haze. */
 #define MATMUL_LIT_OPACITY 0.45f
-#define TRANSFER_OPACITY 0.85f
+/* The p2p and all-reduce boxes are the wires; the tensors moving through
+ * them (slabs, chunks) carry the story, so the wires stay light enough to
+ * see the tensors inside. */
+#define TRANSFER_OPACITY 0.25f
 #define WAITING_OPACITY 0.4f /* an input that arrived before its stage can use it */
 
 /* ---- state(t) ------------------------------------------------------------ */
@@ -66,14 +69,17 @@ static bool within(double t, double a, double b)
     return t >= a && t < b;
 }
 
-/* A transfer [start, end] is shown for at least flash_min; returns its
- * progress through the shown window, or -1 when t is outside it. */
+/* A transfer [start, end] is shown over [start, start + max(end - start,
+ * flash_min)], both ends included so that its tensor is seen arriving;
+ * returns its progress through that window (0 at the start, 1 at its end),
+ * or -1 when t is outside it. */
 static float flash_window(const scene *s, double start, double end, double t)
 {
     double len = fmax(end - start, s->flash_min);
-    if (!(len > 0) || t < start || t >= start + len)
+    if (!(len > 0) || t < start || t > start + len)
         return -1;
-    return (float)((t - start) / len);
+    float p = (float)((t - start) / len);
+    return p > 1 ? 1 : p;
 }
 
 static object_state hidden_state(void)
@@ -176,19 +182,26 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
     }
     out->kind[SCENE_INPUT][(size_t)stage * M + m] = in;
 
-    /* The send to the next stage and the gradient coming back from it. */
+    /* The send to the next stage and the gradient coming back from it: the
+     * wire flashes and the tensor crosses it. */
     if (stage < s->stages - 1) {
-        object_state x = hidden_state();
+        object_state x = hidden_state(), slab = hidden_state();
         if (s->stage_rank[stage] != s->stage_rank[stage + 1]) {
             const timeline_cell *next = timeline_cell_at(&s->cells, stage + 1, m);
             float pf = flash_window(s, c->f_end, next->in_ready, t);
             float pb = flash_window(s, next->b_end, c->grad_ready, t);
-            if (pf >= 0)
+            if (pf >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_PLAIN, TRANSFER_OPACITY, 1 - 0.5f * pf);
-            else if (pb >= 0)
+                slab = shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 1);
+                slab.travel = pf;
+            } else if (pb >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * pb);
+                slab = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
+                slab.travel = pb;
+            }
         }
         out->kind[SCENE_P2P][(size_t)stage * M + m] = x;
+        out->kind[SCENE_SLAB][(size_t)stage * M + m] = slab;
     }
 }
 
@@ -229,9 +242,17 @@ void scene_state_at(const scene *s, double t, scene_state *out)
     if (t > tl->makespan)
         t = tl->makespan;
     out->t = t;
-    for (int st = 0; st < s->stages; st++)
-        for (int m = 0; m < s->microbatches; m++)
+    for (int st = 0; st < s->stages; st++) {
+        int live = 0;
+        for (int m = 0; m < s->microbatches; m++) {
             cell_state(s, st, m, t, out);
+            const timeline_cell *c = timeline_cell_at(&s->cells, st, m);
+            live += t >= c->f_start && t < c->freed; /* timeline.h's live activations */
+        }
+        for (int k = 0; k < s->microbatches; k++)
+            out->kind[SCENE_STACK][(size_t)st * s->microbatches + k] =
+                k < live ? shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 0) : hidden_state();
+    }
 
     for (int l = 0; l < s->layers; l++) {
         out->kind[SCENE_WEIGHT1][l] =
@@ -245,6 +266,12 @@ void scene_state_at(const scene *s, double t, scene_state *out)
         out->kind[SCENE_ALLREDUCE][l] =
             p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * p)
                    : hidden_state();
+        object_state chunk = hidden_state();
+        if (p >= 0) {
+            chunk = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
+            chunk.travel = p;
+        }
+        out->kind[SCENE_CHUNK][l] = chunk;
     }
 
     for (int st = 0; st < s->stages; st++)

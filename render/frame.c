@@ -193,6 +193,22 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
             place_label(f, ls, l, &v->cam, p, text, th, th->text_dim);
         }
     }
+    /* Tensors crossing a gap, with their micro-batch: what a send carries. */
+    for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
+        const object_state *o = &st->kind[SCENE_SLAB][i];
+        scene_box b;
+        if (!o->visible ||
+            !scene_object_place(s, SCENE_SLAB, i / s->microbatches, i % s->microbatches, 0, o, &b))
+            continue;
+        float c[3];
+        box_centre(&b, c);
+        c[2] = b.max[2]; /* on the slab's top edge, clear of the faces around it */
+        scene_object_label(s, SCENE_SLAB, i / s->microbatches, (scene_label_variant)o->label, text,
+                           sizeof text);
+        char full[96];
+        snprintf(full, sizeof full, "%s  mb %d", text, i % s->microbatches);
+        place_label(f, ls, l, &v->cam, c, full, th, th->role[o->role]);
+    }
     /* Activations only for the micro-batch in flight on each stage. */
     for (int stage = 0; stage < s->stages; stage++) {
         const stage_focus *fo = &st->focus[stage];

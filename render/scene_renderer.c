@@ -231,7 +231,9 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
                 in.params[2] = unit_byte(o.flash);
             bool opaque = face && o.opacity >= 0.999f;
             for (int rep = 0; rep < copies; rep++) {
-                scene_box b = scene_object_box(s, kind, i / per, i % per, rep);
+                scene_box b;
+                if (!scene_object_place(s, kind, i / per, i % per, rep, &o, &b))
+                    continue; /* a tree step in which this replica sends nothing */
                 memcpy(in.min, b.min, sizeof in.min);
                 memcpy(in.max, b.max, sizeof in.max);
                 if (opaque)

@@ -341,10 +341,65 @@ static void draw_p2p(const frame *f)
     }
 }
 
+/* The labels of one rank's memory chart: the count over each plateau wide
+ * enough for its digits, and the peak marked where it is first reached (a
+ * notch and a line at its level, "peak N" when there is room). Counts are
+ * asked only of the steps that start on screen and are a text wide, so a
+ * dense curve costs no more than its columns. */
+static void memory_labels(const frame *f, const timeline_memory_curve *c, float base, float sub,
+                          float scale)
+{
+    const timeline_view *v = f->v;
+    const double end_t = f->p->tl->makespan;
+    const rgba8 ink = f->pal->text, dim = colour_with_alpha(f->pal->text, 150);
+    /* The peak: a line at its level across the lane and a notch at its first time. */
+    const float peak_y = base - scale * (float)c->peak;
+    draw2d_rect(f->d, v->plot_x, peak_y, v->plot_w, 1, colour_with_alpha(f->pal->text, 70));
+    for (int i = 0; i < c->count; i++) {
+        if (c->steps[i].count != c->peak)
+            continue;
+        const float x = tx(f, c->steps[i].time);
+        if (x >= v->plot_x && x <= v->plot_x + v->plot_w) {
+            const float n = maxf(3, minf(sub * 0.3f, v->em * 0.4f));
+            draw2d_triangle(f->d, x - n, peak_y - n, x + n, peak_y - n, x, peak_y, ink);
+        }
+        break;
+    }
+    if (!f->font || sub < f->digit_h * 1.2f)
+        return;
+    const float pad = v->em * 0.3f, y = base - 0.5f * (sub - f->digit_h);
+    char s[32];
+    /* "peak N" at the lane's right end, when the lane holds a line of text */
+    snprintf(s, sizeof s, "peak %d", c->peak);
+    const float pw = text_width(f->font, f->size, s);
+    float right = v->plot_x + v->plot_w;
+    if (sub >= f->font_px * 0.9f && pw + 2 * pad < v->plot_w * 0.2f) {
+        text_draw(f->font, f->d, f->size, right - pad, y, s, dim, TEXT_ALIGN_RIGHT);
+        right -= pw + 2 * pad;
+    }
+    int i = timeline_memory_step_at(c, v->t0);
+    while (i < c->count && c->steps[i].time < v->t1) {
+        const double s1 = i + 1 < c->count ? c->steps[i + 1].time : end_t;
+        const float x0 = maxf(tx(f, c->steps[i].time), v->plot_x), x1 = minf(tx(f, s1), right);
+        const int count = c->steps[i].count;
+        if (count > 0 && x1 - x0 >= f->digit_h * 2.2f) {
+            snprintf(s, sizeof s, "%d", count);
+            if (text_width(f->font, f->size, s) + pad <= x1 - x0)
+                text_draw(f->font, f->d, f->size, 0.5f * (x0 + x1), y, s, ink, TEXT_ALIGN_CENTER);
+        }
+        /* past a run of narrow steps in one go */
+        const int next = timeline_memory_first_step_at_or_after(
+            c, i + 1, timeline_view_x_to_time(v, tx(f, c->steps[i].time) + f->digit_h));
+        i = next > i + 1 ? next - 1 : i + 1;
+    }
+}
+
 /* Live activations: one sub-lane per rank, a filled step plot on the scale
  * of the largest peak so ranks compare (GPipe's pile against 1F1B's
- * staircase). Dense steps merge into 1-pixel columns showing the highest
- * count met (scanning a few steps, then skipping the rest of the column). */
+ * staircase), with a stronger line along its top so the steps read, the
+ * count over each wide plateau and each rank's peak marked. Dense steps
+ * merge into 1-pixel columns showing the highest count met (scanning a few
+ * steps, then skipping the rest of the column). */
 static void draw_memory(const frame *f)
 {
     const timeline_view *v = f->v;
@@ -354,6 +409,7 @@ static void draw_memory(const frame *f)
     const float sub = v->mem_h / (float)v->ranks;
     const float scale = sub * 0.85f / (float)p->memory.peak;
     const double end_t = p->tl->makespan;
+    const rgba8 edge = colour_mix(f->pal->memory, f->pal->text, 0.55f); /* reads on both themes */
     for (int r = 0; r < v->ranks; r++) {
         const timeline_memory_curve *c = &p->memory.rank[r];
         const float base = v->mem_y + sub * (float)(r + 1);
@@ -363,6 +419,7 @@ static void draw_memory(const frame *f)
             draw2d_rect(f->d, v->plot_x, base - 1, v->plot_w, 1, f->pal->grid);
         int i = timeline_memory_step_at(c, v->t0);
         float from = -INFINITY; /* pixels left of this are drawn */
+        float last_top = base;  /* the outline's height so far, for its risers */
         column_run run = {0};
         while (i < c->count && c->steps[i].time < v->t1) {
             const double s1 = i + 1 < c->count ? c->steps[i + 1].time : end_t;
@@ -373,11 +430,18 @@ static void draw_memory(const frame *f)
                 continue;
             }
             if (x1 - x0 >= 1) {
-                if (count > 0) {
-                    const float cx0 = clip_x(f, x0), cx1 = clip_x(f, x1);
-                    run_add(f, &run, cx0, cx1, base - scale * (float)count, scale * (float)count,
-                            f->pal->memory);
+                const float cx0 = clip_x(f, x0), cx1 = clip_x(f, x1);
+                const float top = base - scale * (float)count;
+                if (count > 0)
+                    run_add(f, &run, cx0, cx1, top, scale * (float)count, f->pal->memory);
+                if (sub >= 6) {
+                    run_flush(f, &run);
+                    draw2d_rect(f->d, cx0, minf(top, last_top) - 0.75f, 1.5f,
+                                fabsf(top - last_top) + 1.5f, edge);
+                    if (count > 0)
+                        draw2d_rect(f->d, cx0, top - 0.75f, cx1 - cx0, 1.5f, edge);
                 }
+                last_top = top;
                 from = x1;
                 i++;
                 continue;
@@ -392,11 +456,13 @@ static void draw_memory(const frame *f)
             if (count > 0)
                 run_add(f, &run, col, col + 1, base - scale * (float)count, scale * (float)count,
                         f->pal->memory);
+            last_top = base - scale * (float)count;
             from = col + 1;
             /* the step in force at the column's end goes on from there */
             i = j - 1 > i ? j - 1 : i + 1;
         }
         run_flush(f, &run);
+        memory_labels(f, c, base, sub, scale);
     }
 }
 

@@ -61,6 +61,13 @@ static void test_table(void **state)
     expect_success(&r);
     assert_non_null(strstr(r.out, "schedule 1f1b"));
     assert_non_null(strstr(r.out, "makespan"));
+    /* the default's transfers take time, and the table says why the textbook does not hold */
+    assert_non_null(strstr(r.out, "does not apply: it assumes free transfers, p2p = 0.25"));
+    child_result_deinit(&r);
+
+    /* the textbook case, free transfers: the closed forms hold */
+    r = RUN("schedule", "--p2p", "0", "--allreduce", "none");
+    expect_success(&r);
     assert_non_null(strstr(r.out, "(M+P-1)(F+B) = 11 × 3 = 33"));
     assert_non_null(strstr(r.out, "(P-1)/(M+P-1) = 3/11 = 0.2727"));
     child_result_deinit(&r);
@@ -75,7 +82,7 @@ static void test_table(void **state)
 static void test_gantt(void **state)
 {
     (void)state;
-    child_result r = RUN("schedule", "--format", "gantt", "--width", "100");
+    child_result r = RUN("schedule", "--format", "gantt", "--width", "120");
     expect_success(&r);
     assert_non_null(strstr(r.out, "rank 0 "));
     assert_non_null(strstr(r.out, "rank 3 "));

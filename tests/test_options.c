@@ -330,7 +330,8 @@ static void test_scenario_help_shows_the_table_defaults(void **state)
     fclose(f);
     assert_non_null(strstr(text, "  --stages P             pipeline ranks P (default 4)\n"));
     assert_non_null(strstr(text, "(default 1f1b)"));
-    assert_non_null(strstr(text, "(default none)"));
+    assert_non_null(strstr(text, "(default 3/1/ring)"));
+    assert_non_null(strstr(text, "(default 0.25)"));
     assert_null(strstr(text, "{default}"));
     free(text);
 }

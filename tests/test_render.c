@@ -156,29 +156,58 @@ static void test_activation_face_probe(void **state)
     fixture_free(x);
 }
 
-/* A p2p box flashes in the p2p colour while the send is in flight. */
-static void test_p2p_flash_probe(void **state)
+/* Whether the pixel where a world point lands looks like the role. */
+static bool role_at(const fixture *x, const frame_view *v, const float world[3], int role)
+{
+    theme th = theme_get(v->theme);
+    int px, py;
+    project(x, v, world, &px, &py);
+    return nearest_role(&th, pixel(x, px, py)) == role;
+}
+
+/* The top of the slab of boundary 0 and micro-batch 2, in state o. */
+static void slab_top(const scene *s, const object_state *o, float out[3])
+{
+    scene_box b;
+    assert_true(scene_object_place(s, SCENE_SLAB, 0, 2, 0, o, &b));
+    out[0] = 0.5f * (b.min[0] + b.max[0]);
+    out[1] = 0.5f * (b.min[1] + b.max[1]);
+    out[2] = b.max[2];
+}
+
+/* A send's activation slab is drawn at the producer when the send starts
+ * and at the consumer when it ends, in the activation colour, and the gap
+ * is empty before the send. */
+static void test_p2p_slab_probe(void **state)
 {
     (void)state;
     static const session_flag flags[] = {{"p2p", "0.5"}};
     fixture *x = fixture_new(flags, 1, W, H);
     const scene *s = &x->s.scene;
     const timeline_cell *c = timeline_cell_at(&s->cells, 0, 2);
-    frame_view v = offscreen_default_view(&x->o, c->f_end + 0.25, THEME_DARK, CAMERA_PRESET_TOP);
+    const double arrive = timeline_input_ready(&s->cells, 1, 2);
+    object_state at_start = {.visible = 1, .travel = 0}, at_end = {.visible = 1, .travel = 1};
+    float p0[3], p1[3];
+    slab_top(s, &at_start, p0);
+    slab_top(s, &at_end, p1);
+    frame_view v = offscreen_default_view(&x->o, c->f_end, THEME_DARK, CAMERA_PRESET_TOP);
     v.bare = true;
     draw(x, &v);
-    scene_box b = scene_object_box(s, SCENE_P2P, 0, 2, 0);
-    float top[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
-    expect_role_at(x, &v, top, SCENE_ROLE_P2P, "p2p box 0 -> 1 of micro-batch 2 in flight");
+    if (!role_at(x, &v, p0, SCENE_ROLE_ACTIVATION))
+        fail_msg("no activation slab at the producer when the send starts");
+    if (role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
+        fail_msg("an activation slab at the consumer when the send starts");
+    v.t = arrive;
+    draw(x, &v);
+    if (!role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
+        fail_msg("no activation slab at the consumer when the send ends");
+    if (role_at(x, &v, p0, SCENE_ROLE_ACTIVATION))
+        fail_msg("the slab still at the producer when the send ends");
     /* Before the send, the gap is empty. */
     v.t = c->f_end - 0.5;
     draw(x, &v);
-    int px, py;
-    project(x, &v, top, &px, &py);
-    theme th = theme_get(THEME_DARK);
-    const uint8_t *q = pixel(x, px, py);
-    if (nearest_role(&th, q) == SCENE_ROLE_P2P && q[0] > 80)
-        fail_msg("p2p box drawn before its send: rgb(%d, %d, %d)", q[0], q[1], q[2]);
+    if (role_at(x, &v, p0, SCENE_ROLE_ACTIVATION) || role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
+        fail_msg("a slab drawn before its send");
     fixture_free(x);
 }
 
@@ -477,7 +506,7 @@ int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_activation_face_probe), cmocka_unit_test(test_p2p_flash_probe),
+        cmocka_unit_test(test_activation_face_probe), cmocka_unit_test(test_p2p_slab_probe),
         cmocka_unit_test(test_timeline_cursor),       cmocka_unit_test(test_same_t_same_pixels),
         cmocka_unit_test(test_golden_frames),         cmocka_unit_test(test_viewports_side_by_side),
     };

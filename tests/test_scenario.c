@@ -79,7 +79,10 @@ static void test_default(void **state)
     assert_int_equal(sc.w.count, 0);
     assert_int_equal(sc.fb.count, 0);
     assert_int_equal(sc.p2p.count, 0);
-    assert_int_equal(sc.allreduce.mode, ALLREDUCE_NONE);
+    /* Communication takes time by default, so that it is seen. */
+    assert_int_equal(sc.allreduce.mode, ALLREDUCE_RING);
+    assert_near_rel(sc.allreduce.bytes, 3, REL);
+    assert_near_rel(sc.allreduce.bandwidth, 1, REL);
     assert_int_equal(sc.set_mask, 0);
     assert_string_equal(sc.source, "built-in default");
     scenario_deinit(&sc);
@@ -154,7 +157,9 @@ static void test_field_defaults(void **state)
     scenario_field_default(&t[FIELD_STAGES], def, sizeof def);
     assert_string_equal(def, "4");
     scenario_field_default(&t[FIELD_ALLREDUCE], def, sizeof def);
-    assert_string_equal(def, "none");
+    assert_string_equal(def, "3/1/ring");
+    scenario_field_default(&t[FIELD_P2P], def, sizeof def);
+    assert_string_equal(def, "0.25");
     scenario_deinit(&sc);
 }
 
@@ -498,14 +503,16 @@ static void test_build_default_costs(void **state)
     assert_int_equal(p.microbatches, 8);
     assert_int_equal(c.ranks, 4);
     assert_int_equal(c.dp, 2);
-    assert_int_equal(c.allreduce.mode, ALLREDUCE_NONE);
+    assert_int_equal(c.allreduce.mode, ALLREDUCE_RING);
+    /* ring at D = 2: 2(D-1)/D x 3 / 1 = 3 time units, 3 F */
+    assert_near_rel(allreduce_stage_time(&c.allreduce, c.dp, 1), 3, REL);
     for (int r = 0; r < 4; r++) {
         assert_near_rel(c.f[r], 1, REL);
         assert_near_rel(c.b[r], 2, REL);
         assert_near_rel(c.i[r], 1, REL);
         assert_near_rel(c.w[r], 1, REL);
         assert_near_rel(c.fb[r], 3, REL);
-        assert_near_rel(c.p2p[r], 0, REL);
+        assert_near_rel(c.p2p[r], 0.25, REL);
     }
     timeline_costs_deinit(&c);
     program_deinit(&p);

@@ -347,6 +347,67 @@ static void test_load_file_csv_path(void **state)
     scenario_deinit(&sc);
 }
 
+/* default.json says what the built-in default is: the same fields and, once
+ * resolved, the same cost of every action on every rank. */
+static void check_same_as_default(const scenario *sc)
+{
+    scenario def;
+    scenario_init(&def);
+    assert_string_equal(sc->schedule, def.schedule);
+    assert_int_equal(sc->stages, def.stages);
+    assert_int_equal(sc->microbatches, def.microbatches);
+    assert_int_equal(sc->virtual_stages, def.virtual_stages);
+    assert_int_equal(sc->dp, def.dp);
+    assert_int_equal(sc->layers_per_stage, def.layers_per_stage);
+    ppf_error err = {0};
+    program pa, pb;
+    timeline_costs a, b;
+    assert_true(scenario_build(sc, &pa, &a, &err));
+    assert_true(scenario_build(&def, &pb, &b, &err));
+    assert_int_equal(a.ranks, b.ranks);
+    for (int r = 0; r < a.ranks; r++) {
+        assert_near_rel(a.f[r], b.f[r], REL);
+        assert_near_rel(a.b[r], b.b[r], REL);
+        assert_near_rel(a.i[r], b.i[r], REL);
+        assert_near_rel(a.w[r], b.w[r], REL);
+        assert_near_rel(a.fb[r], b.fb[r], REL);
+        assert_near_rel(a.p2p[r], b.p2p[r], REL);
+    }
+    /* The default shows communication: p2p and all-reduce both take time. */
+    assert_true(b.p2p[0] > 0);
+    assert_int_equal(a.allreduce.mode, b.allreduce.mode);
+    assert_int_equal(b.allreduce.mode, ALLREDUCE_RING);
+    assert_near_rel(a.allreduce.bytes, b.allreduce.bytes, REL);
+    assert_near_rel(a.allreduce.bandwidth, b.allreduce.bandwidth, REL);
+    assert_near_rel(a.allreduce.latency, b.allreduce.latency, REL);
+    assert_true(allreduce_stage_time(&b.allreduce, b.dp, 1) > 0);
+    timeline_costs_deinit(&a);
+    timeline_costs_deinit(&b);
+    program_deinit(&pa);
+    program_deinit(&pb);
+    scenario_deinit(&def);
+}
+
+/* textbook.json is the default with free transfers: the closed form
+ * (M + P - 1)(F + B) holds exactly. */
+static void check_textbook(const scenario *sc)
+{
+    ppf_error err = {0};
+    program p;
+    timeline_costs c;
+    assert_true(scenario_build(sc, &p, &c, &err));
+    for (int r = 0; r < c.ranks; r++)
+        assert_true(c.p2p[r] == 0);
+    assert_int_equal(c.allreduce.mode, ALLREDUCE_NONE);
+    timeline tl;
+    assert_true(timeline_simulate(&tl, &p, &c, &err));
+    double want = (sc->microbatches + sc->stages - 1) * (c.f[0] + c.b[0]);
+    assert_near_rel(tl.makespan, want, REL);
+    timeline_deinit(&tl);
+    timeline_costs_deinit(&c);
+    program_deinit(&p);
+}
+
 /* Every example scenario parses, builds and simulates; default.json is the
  * built-in default. */
 static void test_assets(void **state)
@@ -387,26 +448,16 @@ static void test_assets(void **state)
         timeline_costs_deinit(&c);
         program_deinit(&p);
 
-        if (strcmp(e->d_name, "default.json") == 0) {
-            scenario def;
-            scenario_init(&def);
-            assert_string_equal(sc.schedule, def.schedule);
-            assert_int_equal(sc.stages, def.stages);
-            assert_int_equal(sc.microbatches, def.microbatches);
-            assert_int_equal(sc.virtual_stages, def.virtual_stages);
-            assert_int_equal(sc.dp, def.dp);
-            assert_int_equal(sc.layers_per_stage, def.layers_per_stage);
-            assert_int_equal(sc.allreduce.mode, def.allreduce.mode);
-            assert_int_equal(
-                sc.f.count + sc.b.count + sc.i.count + sc.w.count + sc.fb.count + sc.p2p.count, 0);
-            scenario_deinit(&def);
-        }
+        if (strcmp(e->d_name, "default.json") == 0)
+            check_same_as_default(&sc);
+        if (strcmp(e->d_name, "textbook.json") == 0)
+            check_textbook(&sc);
         scenario_deinit(&sc);
         count++;
     }
     closedir(dir);
     print_message("%d example scenarios\n", count);
-    assert_true(count >= 9);
+    assert_true(count >= 10);
 }
 
 static int setup(void **state)

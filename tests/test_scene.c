@@ -212,6 +212,201 @@ static void test_weight_gradients_accumulate(void **state)
     scene_run_deinit(&x);
 }
 
+static float box_mid(const scene_box *b, int axis)
+{
+    return 0.5f * (b->min[axis] + b->max[axis]);
+}
+
+static scene_box placed(const scene_run *x, scene_kind kind, int index, int m, int replica)
+{
+    scene_box b;
+    object_state o = get(x, kind, index, m);
+    assert_true(o.visible);
+    assert_true(scene_object_place(&x->sc, kind, index, m, replica, &o, &b));
+    return b;
+}
+
+/* A send's slab touches the producer's last layer at the send's start and
+ * the consumer's first layer at its end, in the tensor's colour; the
+ * gradient's slab goes the other way. */
+static void test_slab_crosses_the_gap(void **state)
+{
+    (void)state;
+    scene_run x;
+    scene_run_init(&x, 2,
+                   &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 0.5});
+    float sx0, sx1, nx0, nx1;
+    scene_stage_x(&x.sc, 1, &sx0, &sx1);
+    scene_stage_x(&x.sc, 2, &nx0, &nx1);
+    const timeline_cell *c = cell(&x, 1, 5), *n = cell(&x, 2, 5);
+    assert_near(n->in_ready - c->f_end, 0.5, 1e-12); /* longer than flash_min: real times */
+    assert_true(x.sc.flash_min < 0.5f);
+
+    scene_state_at(&x.sc, c->f_end, &x.st);
+    assert_role(get(&x, SCENE_SLAB, 1, 5), SCENE_ROLE_ACTIVATION);
+    assert_int_equal(get(&x, SCENE_SLAB, 1, 5).label, SCENE_LABEL_PLAIN);
+    scene_box b = placed(&x, SCENE_SLAB, 1, 5, 1);
+    assert_near(b.min[0], sx1, 1e-4); /* at the producer */
+    assert_true(b.max[0] > b.min[0]);
+    scene_box face = scene_object_box(&x.sc, SCENE_RESIDUAL, 3, 5, 1);
+    assert_near(box_mid(&b, 1), box_mid(&face, 1), 1e-4); /* in micro-batch 5's slice */
+    assert_near(box_mid(&b, 2), box_mid(&face, 2), 1e-4); /* at the tensor's height */
+
+    scene_state_at(&x.sc, (c->f_end + n->in_ready) / 2, &x.st);
+    b = placed(&x, SCENE_SLAB, 1, 5, 0);
+    assert_near(box_mid(&b, 0), 0.5f * (sx1 + nx0), 1e-3); /* halfway */
+
+    scene_state_at(&x.sc, n->in_ready, &x.st);
+    b = placed(&x, SCENE_SLAB, 1, 5, 0);
+    assert_near(b.max[0], nx0, 1e-4); /* at the consumer */
+    scene_state_at(&x.sc, n->in_ready + 0.01, &x.st);
+    assert_false(get(&x, SCENE_SLAB, 1, 5).visible);
+
+    /* the gradient, from stage 2's first layer back to stage 1's last */
+    scene_state_at(&x.sc, n->b_end, &x.st);
+    assert_role(get(&x, SCENE_SLAB, 1, 5), SCENE_ROLE_GRADIENT);
+    assert_int_equal(get(&x, SCENE_SLAB, 1, 5).label, SCENE_LABEL_GRAD);
+    b = placed(&x, SCENE_SLAB, 1, 5, 0);
+    assert_near(b.max[0], nx0, 1e-4);
+    scene_state_at(&x.sc, c->grad_ready, &x.st);
+    b = placed(&x, SCENE_SLAB, 1, 5, 0);
+    assert_near(b.min[0], sx1, 1e-4);
+
+    char label[32];
+    scene_object_label(&x.sc, SCENE_SLAB, 1, SCENE_LABEL_GRAD, label, sizeof label);
+    assert_string_equal(label, "∇x⁴");
+    scene_run_deinit(&x);
+}
+
+/* A zero-time send flashes for flash_min = 1/200 of the iteration, its
+ * slab crossing the gap in that time. */
+static void test_zero_time_flash(void **state)
+{
+    (void)state;
+    scene_run x;
+    scene_run_init(&x, 2, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8});
+    assert_near(x.sc.flash_min, x.run.tl.makespan / 200, 1e-6);
+    const timeline_cell *c = cell(&x, 0, 1);
+    assert_true(timeline_input_ready(&x.sc.cells, 1, 1) == c->f_end); /* free */
+    float sx0, sx1, nx0, nx1;
+    scene_stage_x(&x.sc, 0, &sx0, &sx1);
+    scene_stage_x(&x.sc, 1, &nx0, &nx1);
+    scene_state_at(&x.sc, c->f_end, &x.st);
+    assert_near(placed(&x, SCENE_SLAB, 0, 1, 0).min[0], sx1, 1e-4);
+    scene_state_at(&x.sc, c->f_end + x.sc.flash_min * 0.999, &x.st);
+    assert_role(get(&x, SCENE_SLAB, 0, 1), SCENE_ROLE_ACTIVATION);
+    assert_role(get(&x, SCENE_P2P, 0, 1), SCENE_ROLE_P2P);
+    assert_near(placed(&x, SCENE_SLAB, 0, 1, 0).max[0], nx0, 0.01f * (nx0 - sx1));
+    scene_state_at(&x.sc, c->f_end + x.sc.flash_min * 1.01, &x.st);
+    assert_false(get(&x, SCENE_SLAB, 0, 1).visible);
+    assert_false(get(&x, SCENE_P2P, 0, 1).visible);
+    scene_run_deinit(&x);
+}
+
+/* Ring all-reduce over D = 3: 2(D-1) = 4 equal steps; at step k replica r
+ * sends chunk r-k (reduce-scatter) or r+1-(k-2) (all-gather) mod 3 to
+ * r+1 mod 3, from its weights to theirs. */
+static void test_allreduce_ring_chunks(void **state)
+{
+    (void)state;
+    scene_run x;
+    scene_run_init(&x, 2,
+                   &(run_fixture_desc){.schedule = "1f1b", .P = 2, .M = 4, .D = 3, .allreduce = 8});
+    const int D = 3;
+    const transfer *ar = &x.run.tl.allreduces[0];
+    const int layer = ar->stage * 2;
+    const double len = ar->end - ar->start;
+    assert_true(len > x.sc.flash_min);
+    float lx0 = (float)layer * x.sc.d_hidden + (float)ar->stage * x.sc.stage_gap;
+    for (int k = 0; k < 2 * (D - 1); k++) {
+        for (int q = 0; q < 2; q++) {
+            double t = ar->start + len * (k + (q ? 0.999 : 0.0)) / (2 * (D - 1));
+            scene_state_at(&x.sc, t, &x.st);
+            assert_role(get(&x, SCENE_CHUNK, layer, 0), SCENE_ROLE_GRADIENT);
+            for (int r = 0; r < D; r++) {
+                scene_chunk_move mv;
+                object_state o = get(&x, SCENE_CHUNK, layer, 0);
+                assert_true(scene_chunk_move_at(&x.sc, r, o.travel, &mv));
+                assert_int_equal(mv.steps, 4);
+                assert_int_equal(mv.step, k);
+                int want =
+                    k < D - 1 ? ((r - k) % D + D) % D : ((r + 1 - (k - (D - 1))) % D + D) % D;
+                assert_int_equal(mv.chunk, want);
+                assert_int_equal(mv.to, (r + 1) % D);
+                scene_box b = placed(&x, SCENE_CHUNK, layer, 0, r);
+                /* along x: the chunk's share of the layer */
+                float w = x.sc.d_hidden / D;
+                assert_true(b.min[0] > lx0 + w * want && b.max[0] < lx0 + w * (want + 1));
+                /* along y: at the sender's weights at the step's start, the receiver's at its end
+                 */
+                float y0, y1;
+                scene_replica_y(&x.sc, q ? (r + 1) % D : r, &y0, &y1);
+                assert_near(b.min[1], y1, 0.01f * (x.sc.batch + x.sc.replica_gap));
+            }
+        }
+    }
+    /* the wrap from the last replica to the first arcs over the middle one */
+    scene_state_at(&x.sc, ar->start + len * 0.5 / 4, &x.st);
+    scene_box wrap = placed(&x, SCENE_CHUNK, layer, 0, D - 1);
+    scene_box near = placed(&x, SCENE_CHUNK, layer, 0, 0);
+    assert_true(wrap.min[2] > near.min[2] + x.sc.d_model);
+    scene_run_deinit(&x);
+}
+
+/* Tree all-reduce over D = 4: 2 log2 D = 4 steps, up to replica 0 and back. */
+static void test_allreduce_tree_moves(void **state)
+{
+    (void)state;
+    scene_run x;
+    scene_run_init(&x, 1,
+                   &(run_fixture_desc){.schedule = "1f1b", .P = 2, .M = 2, .D = 4, .allreduce = 8});
+    x.sc.allreduce_tree = true;
+    /* senders and receivers of each step: (1->0, 3->2), (2->0), (0->2), (0->1, 2->3) */
+    const int to[4][4] = {{-1, 0, -1, 2}, {-1, -1, 0, -1}, {2, -1, -1, -1}, {1, -1, 3, -1}};
+    for (int k = 0; k < 4; k++)
+        for (int r = 0; r < 4; r++) {
+            scene_chunk_move mv;
+            bool sends = scene_chunk_move_at(&x.sc, r, (k + 0.5f) / 4, &mv);
+            assert_int_equal(mv.steps, 4);
+            assert_int_equal(sends, to[k][r] >= 0);
+            if (sends) {
+                assert_int_equal(mv.to, to[k][r]);
+                assert_int_equal(mv.chunk, -1);
+            }
+        }
+    scene_run_deinit(&x);
+}
+
+/* Each stage's stack shows as many blocks as it has live activations:
+ * GPipe piles up M on every stage, 1F1B at most P - s. */
+static void test_memory_stack(void **state)
+{
+    (void)state;
+    const char *names[] = {"gpipe", "1f1b"};
+    for (int k = 0; k < 2; k++) {
+        scene_run x;
+        scene_run_init(&x, 2, &(run_fixture_desc){.schedule = names[k], .P = 4, .M = 8});
+        for (int st = 0; st < 4; st++) {
+            int most = 0;
+            for (int i = 0; i < 200; i++) {
+                scene_state_at(&x.sc, x.run.tl.makespan * i / 200.0, &x.st);
+                int shown = 0;
+                for (int m = 0; m < 8; m++)
+                    shown += get(&x, SCENE_STACK, st, m).visible;
+                for (int m = 0; m < 8; m++) /* a stack: blocks from the bottom up */
+                    assert_int_equal(get(&x, SCENE_STACK, st, m).visible, m < shown);
+                most = shown > most ? shown : most;
+            }
+            assert_int_equal(most, k == 0 ? 8 : 4 - st);
+            /* block k + 1 sits on block k */
+            scene_box b0 = scene_object_box(&x.sc, SCENE_STACK, st, 0, 0);
+            scene_box b1 = scene_object_box(&x.sc, SCENE_STACK, st, 1, 0);
+            assert_true(b1.min[2] > b0.max[2] - 1e-4f && b0.min[2] > x.sc.d_model);
+        }
+        scene_run_deinit(&x);
+    }
+}
+
 /* p2p boxes flash during sends, all-reduce boxes during all-reduces; a
  * zero-cost send still shows for flash_min. */
 static void test_flashes(void **state)
@@ -412,10 +607,19 @@ int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_forward_instant), cmocka_unit_test(test_backward_instant),
-        cmocka_unit_test(test_memory_story),    cmocka_unit_test(test_weight_gradients_accumulate),
-        cmocka_unit_test(test_flashes),         cmocka_unit_test(test_pure_in_any_order),
-        cmocka_unit_test(test_layout),          cmocka_unit_test(test_labels_and_captions),
+        cmocka_unit_test(test_forward_instant),
+        cmocka_unit_test(test_backward_instant),
+        cmocka_unit_test(test_memory_story),
+        cmocka_unit_test(test_weight_gradients_accumulate),
+        cmocka_unit_test(test_flashes),
+        cmocka_unit_test(test_pure_in_any_order),
+        cmocka_unit_test(test_slab_crosses_the_gap),
+        cmocka_unit_test(test_zero_time_flash),
+        cmocka_unit_test(test_allreduce_ring_chunks),
+        cmocka_unit_test(test_allreduce_tree_moves),
+        cmocka_unit_test(test_memory_stack),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_labels_and_captions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -534,17 +534,19 @@ static void expect_memory_lane(const gl_fixture *g, const panel_run *x, const ti
             fail_msg("rank %d: no step of its memory curve to look at", r);
         const rgba8 lane = r % 2 ? pal->row_alt : pal->background, curve = over(pal->memory, lane);
         const int first = (int)ceilf(top - 0.5f), mid = (int)floorf(0.5f * (top + base - 1));
-        /* a column clear of the grid's lines: the part's own background above the bar */
+        /* a column clear of the grid's lines, the riser at the step's start
+         * and the count centred over it: the part's own background above the
+         * bar's outline and the peak's line, the curve's colour under them */
         int col = -1;
-        for (int dx = -1; dx <= 1 && col < 0; dx++)
-            if (rgba8_distance(gl_fixture_pixel(g, (int)(0.5f * (x0 + x1)) + dx, first - 1),
-                               lane) <= 1)
-                col = (int)(0.5f * (x0 + x1)) + dx;
-        if (col < 0 || rgba8_distance(gl_fixture_pixel(g, col, first), curve) > 1 ||
+        for (int dx = 3; dx <= 5 && col < 0; dx++)
+            if (rgba8_distance(gl_fixture_pixel(g, (int)x0 + dx, first - 3), lane) <= 1)
+                col = (int)x0 + dx;
+        if (col < 0 || rgba8_distance(gl_fixture_pixel(g, col, first + 2), curve) > 1 ||
             rgba8_distance(gl_fixture_pixel(g, col, mid), curve) > 1)
             fail_msg("rank %d, %d live from t = %g: want the part's background at y = %d and the "
                      "curve at y = %d and %d (its top %.2f), column %d",
-                     r, c->steps[best].count, c->steps[best].time, first - 1, first, mid, top, col);
+                     r, c->steps[best].count, c->steps[best].time, first - 3, first + 2, mid, top,
+                     col);
     }
 }
 

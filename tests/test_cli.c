@@ -198,8 +198,8 @@ static void test_viewer_flags(void **state)
 {
     (void)state;
     unsetenv("DISPLAY");
-    /* the default scenario: makespan 33, default speed 33 / 20 = 1.65 */
-    const char *speeds[] = {"-1", "0", "1e-9", "1e12", "0.00164", "1651", "1e-400"};
+    /* the default scenario: makespan 40, default speed 40 / 20 = 2 */
+    const char *speeds[] = {"-1", "0", "1e-9", "1e12", "0.00199", "2001", "1e-400"};
     char rule[200] = "";
     for (size_t k = 0; k < sizeof speeds / sizeof speeds[0]; k++) {
         for (int render = 0; render < 2; render++) {
@@ -216,7 +216,7 @@ static void test_viewer_flags(void **state)
             child_result_deinit(&r);
         }
     }
-    assert_non_null(strstr(rule, "from 0.00165 to 1650"));
+    assert_non_null(strstr(rule, "from 0.002 to 2000"));
     assert_non_null(strstr(rule, "from 1/1000 to 1000 times the default"));
     child_result r = RUN("--speed", "fast");
     expect_bad_input(&r, "from 1/1000 to 1000 times the default");
@@ -225,11 +225,11 @@ static void test_viewer_flags(void **state)
     assert_non_null(strstr(r.out, "from 1/1000 to 1000 times"));
     child_result_deinit(&r);
 
-    const char *times[] = {"1e9", "33.5", "-1", "-0.001"};
+    const char *times[] = {"1e9", "40.5", "-1", "-0.001"};
     for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
         r = RUN("--time", times[k]);
         expect_bad_input(&r, "--time = ");
-        assert_non_null(strstr(r.err, "must be within the iteration, 0 to 33"));
+        assert_non_null(strstr(r.err, "must be within the iteration, 0 to 40"));
         child_result_deinit(&r);
     }
 
@@ -243,10 +243,10 @@ static void test_viewer_flags(void **state)
     child_result_deinit(&r);
 
     /* on the edges: accepted, so the viewer looks for its display */
-    const char *const ok[][2] = {{"--speed", "0.00165"},
-                                 {"--speed", "1650"},
-                                 {"--speed", "1.65"},
-                                 {"--time", "33"},
+    const char *const ok[][2] = {{"--speed", "0.002"},
+                                 {"--speed", "2000"},
+                                 {"--speed", "2"},
+                                 {"--time", "40"},
                                  {"--time", "0"}};
     for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
         r = RUN(ok[k][0], ok[k][1]);

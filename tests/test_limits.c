@@ -44,7 +44,7 @@ static void test_crashes_are_bad_input(void **state)
     /* Times and speeds past the longest iteration, which the viewer would
      * scale to infinity. */
     r = RUN("--speed", "1e308");
-    expect_refused(&r, "--speed = 1e+308: must be from 0.00165 to 1650");
+    expect_refused(&r, "--speed = 1e+308: must be from 0.002 to 2000");
     r = RUN("render", "--still", "1e13", "-o", png);
     expect_refused(&r, "--still");
     r = RUN("schedule", "--f", "1e308", "--b", "1e308");

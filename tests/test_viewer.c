@@ -392,7 +392,8 @@ static double luma_at(const char *png, int x, int y)
 
 /* ---- fixtures ---------------------------------------------------------------- */
 
-#define MAKESPAN 33.0 /* the default scenario: 1f1b P=4 M=8 D=2 (test_cli checks it) */
+#define MAKESPAN                                                                                   \
+    40.0 /* the default scenario: 1f1b P=4 M=8 D=2, p2p 0.25, all-reduce 3 (test_cli checks it) */
 
 /* Skips the current test (cmocka's skip() does not return) when a tool it
  * needs is not on PATH, saying which. */

@@ -93,7 +93,7 @@ typedef struct host {
 static frame_layout host_layout(void *user)
 {
     (void)user;
-    return frame_layout_compute(1280, 720, 0.7f); /* the panel from y = 504 */
+    return frame_layout_compute(1280, 720, 0.7f, 1); /* the panel from y = 504 */
 }
 
 static void host_flush(void *user)

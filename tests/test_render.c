@@ -90,7 +90,7 @@ static int nearest_role(const theme *th, const uint8_t *p)
 /* Where a world point lands in the frame, given the frame's layout. */
 static void project(const fixture *x, const frame_view *v, const float world[3], int *px, int *py)
 {
-    frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split);
+    frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split, v->ui_scale);
     float fx, fy;
     assert_true(camera_project(&v->cam, l.view_w / l.view_h, world, (int)l.view_w, (int)l.view_h,
                                &fx, &fy));
@@ -313,7 +313,7 @@ static frame_view view_for(const session *s, double t, int w, int h)
     frame_view v = {
         .t = t,
         .theme = THEME_DARK,
-        .cam = session_camera(s, CAMERA_PRESET_DEFAULT, w, h, 0),
+        .cam = session_camera(s, CAMERA_PRESET_DEFAULT, w, h, 0, 0),
         .hud_title = s->hud_title,
         .hud_bubble = s->hud_bubble,
         .show_legend = true,

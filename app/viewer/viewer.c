@@ -179,8 +179,10 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
+    v->st.ui_scale = v->st.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
     viewer_state_place_timeline(&v->st);
-    v->st.cam = session_camera(s, o->show.camera, v->st.fb_w, v->st.fb_h, v->st.split);
+    v->st.cam =
+        session_camera(s, o->show.camera, v->st.fb_w, v->st.fb_h, v->st.split, v->st.ui_scale);
     double clock = clock_now_seconds();
     viewer_state_set_time(&v->st, o->time, clock);
 

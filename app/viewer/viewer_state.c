@@ -16,6 +16,8 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .fb_h = fb_h,
         .theme = THEME_DARK,
         .split = FRAME_SPLIT_DEFAULT,
+        .ui_scale = 1,
+        .ui_scale_start = 1,
         .hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1},
         .hover_rank = -1,
     };
@@ -49,7 +51,7 @@ void viewer_state_set_time(viewer_state *v, double t, double clock)
 
 frame_layout viewer_state_layout(const viewer_state *v)
 {
-    return frame_layout_compute(v->fb_w, v->fb_h, v->split);
+    return frame_layout_compute(v->fb_w, v->fb_h, v->split, v->ui_scale);
 }
 
 void viewer_state_place_timeline(viewer_state *v)
@@ -161,8 +163,9 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_PRESET:
         if (!view_usable(v))
             break;
-        move_camera_to(v, session_camera(v->s, (camera_preset)c->a, v->fb_w, v->fb_h, v->split),
-                       clock);
+        move_camera_to(
+            v, session_camera(v->s, (camera_preset)c->a, v->fb_w, v->fb_h, v->split, v->ui_scale),
+            clock);
         break;
     case CMD_FIT_3D: {
         if (!view_usable(v))
@@ -171,7 +174,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         camera to = v->cam;
         frame_layout l = viewer_state_layout(v);
         camera_bounds b = session_camera_bounds(v->s);
-        camera_fit(&to, &b, l.view_w / l.view_h);
+        camera_fit_rect(&to, &b, l.view_w / l.view_h, frame_layout_free_rect(&l));
         move_camera_to(v, to, clock);
         break;
     }
@@ -192,6 +195,11 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     }
     case CMD_THEME:
         v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
+        break;
+    case CMD_UI_SCALE:
+        v->ui_scale =
+            frame_ui_scale_clamp(c->a > 0 ? v->ui_scale * (float)c->a : v->ui_scale_start);
+        viewer_state_place_timeline(v);
         break;
     case CMD_HELP:
         v->show_help = !v->show_help;
@@ -232,6 +240,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         .theme = v->theme,
         .cam = cam,
         .split = v->split,
+        .ui_scale = v->ui_scale,
         .hud_title = v->s->hud_title,
         .hud_bubble = v->s->hud_bubble,
         .status = status,

@@ -460,6 +460,7 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     labels->count = 0;
     const float vx = (float)l.x, vy = (float)l.y, vw = (float)l.width, vh = (float)l.height;
     draw2d_begin(&f->batch, fb_width, fb_height);
+    draw2d_anchor_patterns(&f->batch, vx, vy, vw, vh);
     /* Cards and the HUD may not fit a small viewport: what overflows is cut. */
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {

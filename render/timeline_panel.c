@@ -84,10 +84,11 @@ typedef struct frame {
     const timeline_palette *pal;
     float period;                         /* pattern spacing */
     style styles[ACTION_OVERLAP_F_B + 1]; /* kind_style of each compute kind */
-    int *left_out;   /* bar labels that did not fit this frame: [0] too narrow, [1] too low
-                        (draw_hint says so); NULL: not counted */
-    bool plate;      /* labels on a plate of their bar's colour (over the cursor) */
-    rgba8 mixed[32]; /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
+    int *left_out;    /* bar labels that did not fit this frame: [0] too narrow, [1] too low
+                         (draw_hint says so); NULL: not counted */
+    float cursor_x;   /* the cursor line's x; NAN: none (bar numbers step aside from it) */
+    bool second_pass; /* draw_labels_at: only numbers still on the cursor's line */
+    rgba8 mixed[32];  /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
 } frame;
 
 static float tx(const frame *f, double t)
@@ -143,10 +144,19 @@ static bool draw_label_in_bar(const frame *f, float x0, float x1, float y0, floa
     }
     const float cx = 0.5f * (maxf(x0, f->v->plot_x) + minf(x1, f->v->plot_x + f->v->plot_w));
     /* centred in the visible part of the bar, yet inside the bar */
-    const float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
-    if (f->plate)
-        draw2d_rect(f->d, x - w * 0.5f - px * 0.1f, y0 + 0.5f * (h - cap) - px * 0.1f,
-                    w + px * 0.2f, cap + px * 0.2f, fill);
+    float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
+    /* The bar under the playhead keeps a readable number: it steps aside
+     * from the cursor's line where the bar has room; else it is drawn again
+     * over the line once the cursor is drawn (draw_labels_at). */
+    const float clear = w * 0.5f + maxf(2, px * 0.15f);
+    if (fabsf(f->cursor_x - x) < clear) {
+        if (f->cursor_x - clear - w * 0.5f >= x0 + 1)
+            x = f->cursor_x - clear;
+        else if (f->cursor_x + clear + w * 0.5f <= x1 - 1)
+            x = f->cursor_x + clear;
+    }
+    if (f->second_pass && !(fabsf(f->cursor_x - x) < clear))
+        return true; /* clear of the line: drawn in the first pass */
     text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + cap), s, theme_label_on(f->pal, fill),
               TEXT_ALIGN_CENTER);
     return true;
@@ -452,7 +462,7 @@ static cursor_tab hint_at(const frame *f, const cursor_tab *tab)
     hint.h = f->font_px * 1.35f;
     hint.x = v->plot_x + v->plot_w - hint.w;
     hint.y = v->axis_y + v->em * 0.15f;
-    hint.shown = hint.w < v->plot_w * 0.5f &&
+    hint.shown = hint.w < v->plot_w * 0.8f &&
                  !(tab->shown && tab->x < hint.x + hint.w && hint.x < tab->x + tab->w);
     return hint;
 }
@@ -551,8 +561,8 @@ static void draw_cursor(const frame *f, double t, const cursor_tab *tab)
               tab->text, theme_label_on(f->pal, f->pal->cursor), TEXT_ALIGN_CENTER);
 }
 
-/* The numbers of the bars under the cursor again, on a plate of their
- * bar's colour, so the cursor line never runs through them. */
+/* The numbers of the bars under the cursor that could not step aside from
+ * its line, drawn again over it. */
 static void draw_labels_at(const frame *f, double t)
 {
     const timeline_view *v = f->v;
@@ -561,7 +571,7 @@ static void draw_labels_at(const frame *f, double t)
         return;
     frame g = *f;
     g.left_out = NULL;
-    g.plate = true;
+    g.second_pass = true;
     draw2d_clip(f->d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
     for (int r = 0; r < v->ranks; r++) {
         const program_rank *pr = &tl->program->rank[r];
@@ -644,7 +654,8 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
                .font = font,
                .size = font_size_index,
                .pal = pal,
-               .left_out = left_out};
+               .left_out = left_out,
+               .cursor_x = t >= v->t0 && t <= v->t1 ? (float)timeline_view_time_to_x(v, t) : NAN};
     f.font_px = font ? (float)font->sizes[font_size_index] : v->em;
     f.digit_h = f.font_px * 0.72f; /* DejaVu's digits are 0.73 em tall */
     f.period = maxf(4, roundf(v->em * 0.5f));

@@ -23,6 +23,7 @@
 #include "encoder.h"
 #include "error.h"
 #include "export.h"
+#include "frame.h"
 #include "options.h"
 #include "output.h"
 #include "pdf.h"
@@ -280,6 +281,7 @@ typedef enum option_id {
     OPT_SIZE,
     OPT_THEME,
     OPT_CAMERA,
+    OPT_UI_SCALE,
     OPT_TIME,
     OPT_SPEED,
     OPT_STILL,
@@ -351,6 +353,14 @@ static const option_row rows[OPT_COUNT] = {
                                "first-stage, last-stage or replicas",
                     .help = "camera preset: default, front, top, side, back, low, first-stage, "
                             "last-stage, replicas"},
+    [OPT_UI_SCALE] = {.name = "ui-scale",
+                      .arg = "S",
+                      .type = OPTION_NUMBER,
+                      .field = FIELD(show.ui_scale),
+                      .min = FRAME_UI_SCALE_MIN,
+                      .max = FRAME_UI_SCALE_MAX,
+                      .help = "text and line widths times S, on top of following the window's "
+                              "height (default 1; ctrl+= ctrl+- ctrl+0 in the window)"},
     /* Times past the longest iteration (budget.h) mean nothing; a time past
      * this scenario's iteration is refused once it is known (check_show). */
     [OPT_TIME] = {.name = "time",
@@ -447,15 +457,16 @@ static const option_set schedule_options = {rows, OPT_COUNT,
                                             "schedule"};
 static const option_set run_options = {
     rows, OPT_COUNT,
-    OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_TIME) |
-        OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) | OPT_BIT(OPT_HELP),
+    OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
+        OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
+        OPT_BIT(OPT_HELP),
     "run"};
 static const option_set render_options = {
     rows, OPT_COUNT,
     OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
-        OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_DURATION) |
-        OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) | OPT_BIT(OPT_QUIET) |
-        OPT_BIT(OPT_HELP),
+        OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) |
+        OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) |
+        OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_HELP),
     "render"};
 
 /* Parses argv (argv[0] is the command) into *q, from the command's

@@ -99,11 +99,11 @@ void session_deinit(session *s)
 }
 
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
-                      float split)
+                      float split, float ui_scale)
 {
-    frame_layout l = frame_layout_compute(fb_width, fb_height, split);
+    frame_layout l = frame_layout_compute(fb_width, fb_height, split, ui_scale);
     camera_bounds b = session_camera_bounds(s);
-    return camera_preset_view(preset, &b, l.view_w / l.view_h);
+    return camera_preset_view_rect(preset, &b, l.view_w / l.view_h, frame_layout_free_rect(&l));
 }
 
 double session_default_speed(const session *s)

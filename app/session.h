@@ -58,6 +58,7 @@ typedef struct session_show {
     theme_id theme;       /* 0: dark */
     camera_preset camera; /* 0: the default preset */
     double speed;         /* timeline units per second; 0: session_default_speed */
+    double ui_scale;      /* text and line widths times this (--ui-scale); 0: 1 */
 } session_show;
 
 /* A scenario field set on the command line. */
@@ -94,9 +95,11 @@ bool session_build_scene(session *s, ppf_error *err);
  * it takes the old one's place. Whatever drew the old session (a frame
  * renderer, a timeline view) must be made again for the new one. */
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
-/* The camera preset fitted to the 3D view of a framebuffer of this size. */
+/* The camera preset fitted to the part of the 3D view that the HUD, legend
+ * and caption leave free, in a framebuffer of this size at this UI scale
+ * (0: 1). */
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
-                      float split);
+                      float split, float ui_scale);
 /* The scene's bounds, as the camera fits them. */
 camera_bounds session_camera_bounds(const session *s);
 /* The speed that shows the whole iteration in SESSION_PLAY_SECONDS (one

@@ -140,7 +140,14 @@ static float wedge_for_apex(const vec3 corners[8], int axis, float t_max, float 
 
 void camera_fit(camera *cam, const camera_bounds *bounds, float aspect)
 {
+    camera_fit_rect(cam, bounds, aspect, (camera_rect){0, 0, 1, 1});
+}
+
+void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, camera_rect rect)
+{
     assert(cam && bounds && aspect > 0.0f);
+    assert(rect.x0 >= 0 && rect.x1 <= 1 && rect.y0 >= 0 && rect.y1 <= 1 && rect.x1 > rect.x0 &&
+           rect.y1 > rect.y0 && "a rectangle inside the view");
     if (!(cam->fov_y > 0.0f && cam->fov_y < PI_F))
         cam->fov_y = DEFAULT_FOV_Y;
     cam->pitch = clampf(cam->pitch, -PITCH_LIMIT, PITCH_LIMIT);
@@ -151,7 +158,12 @@ void camera_fit(camera *cam, const camera_bounds *bounds, float aspect)
 
     /* Both screen axes' tightest eyes; the one further back binds, and the
      * other axis is then centred with the narrower wedge that meets it. */
-    float ty = tanf(0.5f * cam->fov_y) * FIT_FILL, tx = ty * aspect;
+    /* The rectangle's share of the view narrows the wedges; the lens shift
+     * then moves what they frame onto the rectangle. */
+    float ty = tanf(0.5f * cam->fov_y) * FIT_FILL * (rect.y1 - rect.y0);
+    float tx = tanf(0.5f * cam->fov_y) * FIT_FILL * aspect * (rect.x1 - rect.x0);
+    cam->shift[0] = rect.x0 + rect.x1 - 1.0f;
+    cam->shift[1] = 1.0f - (rect.y0 + rect.y1);
     float x_lat, x_along, y_lat, y_along;
     wedge_apex(corners, 0, tx, &x_lat, &x_along);
     wedge_apex(corners, 1, ty, &y_lat, &y_along);
@@ -175,6 +187,12 @@ void camera_fit(camera *cam, const camera_bounds *bounds, float aspect)
 
 camera camera_preset_view(camera_preset preset, const camera_bounds *bounds, float aspect)
 {
+    return camera_preset_view_rect(preset, bounds, aspect, (camera_rect){0, 0, 1, 1});
+}
+
+camera camera_preset_view_rect(camera_preset preset, const camera_bounds *bounds, float aspect,
+                               camera_rect rect)
+{
     assert(preset >= 0 && preset < CAMERA_PRESET_COUNT && bounds);
     camera cam = {
         .yaw = PRESETS[preset].yaw, .pitch = PRESETS[preset].pitch, .fov_y = DEFAULT_FOV_Y};
@@ -184,7 +202,7 @@ camera camera_preset_view(camera_preset preset, const camera_bounds *bounds, flo
         b.max[0] = bounds->min[0] + len;
     else if (preset == CAMERA_PRESET_LAST_STAGE)
         b.min[0] = bounds->max[0] - len;
-    camera_fit(&cam, &b, aspect);
+    camera_fit_rect(&cam, &b, aspect, rect);
     return cam;
 }
 
@@ -272,6 +290,10 @@ void camera_view_proj(const camera *cam, float aspect, float view[16], float pro
     mat4 v, p, vp;
     glm_lookat(eye, target, world_up, v);
     glm_perspective(cam->fov_y, aspect, cam->distance / 100.0f, cam->distance * 100.0f, p);
+    /* The lens shift: every point moves by shift in normalised device
+     * coordinates (clip x += shift x * w, and w = -z in view space). */
+    p[2][0] = -cam->shift[0];
+    p[2][1] = -cam->shift[1];
     glm_mat4_mul(p, v, vp);
     if (view)
         memcpy(view, v, sizeof v);
@@ -314,5 +336,7 @@ camera camera_blend(const camera *from, const camera *to, float s)
      * factor, so a long zoom does not rush at the start and crawl at the end. */
     c.distance = expf(glm_lerp(logf(from->distance), logf(to->distance), e));
     c.fov_y = glm_lerp(from->fov_y, to->fov_y, e);
+    for (int k = 0; k < 2; k++)
+        c.shift[k] = glm_lerp(from->shift[k], to->shift[k], e);
     return c;
 }

@@ -33,7 +33,15 @@ typedef struct camera {
     float pitch;     /* radians above the x-y plane, within (-pi/2, pi/2) */
     float distance;  /* from target to eye, > 0 */
     float fov_y;     /* vertical field of view, radians */
+    float shift[2];  /* lens shift: where the target lands on screen, in normalised device
+                        coordinates (x right, y up); 0 = the view's centre */
 } camera;
+
+/* A rectangle of the view as fractions of its width and height (origin
+ * top-left, y down): {0, 0, 1, 1} is the whole view. */
+typedef struct camera_rect {
+    float x0, y0, x1, y1;
+} camera_rect;
 
 /* Presets reachable with keys 1-9. */
 typedef enum camera_preset {
@@ -53,6 +61,10 @@ typedef enum camera_preset {
  * width / height) with a small margin. FIRST/LAST_STAGE fit the first or
  * last tenth of the bounds along x. */
 camera camera_preset_view(camera_preset preset, const camera_bounds *bounds, float aspect);
+/* The same, fitted into a rectangle of the view (the part that cards and
+ * captions leave free), with the lens shift that centres it there. */
+camera camera_preset_view_rect(camera_preset preset, const camera_bounds *bounds, float aspect,
+                               camera_rect rect);
 
 /* The preset's name for the HUD and --camera ("default", "front", ...), and back;
  * camera_preset_find returns -1 for an unknown name. */
@@ -62,6 +74,9 @@ int camera_preset_find(const char *name);
 /* Keeps the direction and moves the target and distance so that bounds fit
  * the view with a margin (the F-key "fit"). */
 void camera_fit(camera *cam, const camera_bounds *bounds, float aspect);
+/* The same into a rectangle of the view: bounds fill it with a margin, and
+ * the lens shift (cam->shift) centres them on it. */
+void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, camera_rect rect);
 
 /* Mouse input, in framebuffer pixels (so HiDPI needs no special case): a
  * drag across the whole height turns the camera by about 180 degrees;

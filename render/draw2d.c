@@ -96,6 +96,7 @@ bool draw2d_init(draw2d *d, ppf_error *err)
         if (!build_fill_program(&d->programs[fill], fill, err))
             goto fail;
         d->loc_viewport[fill] = glGetUniformLocation(d->programs[fill], "u_viewport");
+        d->loc_anchor[fill] = glGetUniformLocation(d->programs[fill], "u_anchor");
     }
     /* The atlas sampler reads unit 0, once and for all. */
     glUseProgram(d->programs[FILL_GLYPH]);
@@ -164,7 +165,16 @@ void draw2d_begin(draw2d *d, int fb_width, int fb_height)
     d->height = fb_height;
     d->count = 0;
     d->segment_count = 0;
+    d->anchor[0] = d->anchor[1] = 0;
     draw2d_clip_off(d);
+}
+
+void draw2d_anchor_patterns(draw2d *d, float x, float y, float w, float h)
+{
+    assert(d);
+    (void)w;
+    d->anchor[0] = x;
+    d->anchor[1] = (float)d->height - (y + h);
 }
 
 /* Rounds the clip rectangle to the pixels whose centres it contains, as a
@@ -382,6 +392,8 @@ void draw2d_flush(draw2d *d)
             glUseProgram(d->programs[fill]);
             if (!viewport_set[fill]) {
                 glUniform2f(d->loc_viewport[fill], (float)d->width, (float)d->height);
+                if (d->loc_anchor[fill] >= 0)
+                    glUniform2f(d->loc_anchor[fill], d->anchor[0], d->anchor[1]);
                 viewport_set[fill] = true;
             }
         }

@@ -57,6 +57,8 @@ enum { DRAW2D_PROGRAMS = 6 };
 typedef struct draw2d {
     unsigned programs[DRAW2D_PROGRAMS]; /* GL programs, indexed by draw2d.c's FILL_* */
     int loc_viewport[DRAW2D_PROGRAMS];  /* their u_viewport uniforms */
+    int loc_anchor[DRAW2D_PROGRAMS];    /* their u_anchor uniforms (patterns' only) */
+    float anchor[2];                    /* where patterns repeat from, GL pixels (y up) */
     unsigned vao, vbo;                  /* GL vertex array and buffer */
     unsigned atlas; /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
     struct draw2d_vertex *vertices;  /* appended since draw2d_begin */
@@ -86,6 +88,10 @@ void draw2d_flush(draw2d *d);
 void draw2d_clip(draw2d *d, float x, float y, float w, float h);
 void draw2d_clip_off(draw2d *d);
 
+/* Patterns repeat from the bottom-left corner of this rectangle (a frame's
+ * viewport) instead of the framebuffer's, so a frame drawn into a viewport
+ * has its patterns where it has them drawn alone. draw2d_begin resets it. */
+void draw2d_anchor_patterns(draw2d *d, float x, float y, float w, float h);
 /* A filled axis-aligned rectangle. */
 void draw2d_rect(draw2d *d, float x, float y, float w, float h, rgba8 color);
 /* A rectangle filled with `fill` and a pattern drawn in `ink`; period is the

@@ -12,9 +12,9 @@
 
 enum { MAX_LABELS = 512 };
 
-frame_layout frame_layout_compute(int fb_width, int fb_height, float split)
+frame_layout frame_layout_compute(int fb_width, int fb_height, float split, float ui_scale)
 {
-    return frame_layout_in((frame_viewport){0, 0, fb_width, fb_height}, split);
+    return frame_layout_in((frame_viewport){0, 0, fb_width, fb_height}, split, ui_scale);
 }
 
 float frame_split_clamp(float split)
@@ -24,22 +24,70 @@ float frame_split_clamp(float split)
                                       : FRAME_SPLIT_MIN; /* NaN too */
 }
 
-frame_layout frame_layout_in(frame_viewport vp, float split)
+float frame_ui_scale_clamp(float s)
+{
+    return !(s > 0)                 ? 1.0f /* 0 and NaN */
+           : s > FRAME_UI_SCALE_MAX ? FRAME_UI_SCALE_MAX
+           : s < FRAME_UI_SCALE_MIN ? FRAME_UI_SCALE_MIN
+                                    : s;
+}
+
+/* DejaVu Sans, per pixel of em: a capital's height, the ascent, the line
+ * height (FreeType's metrics round these up a little; the layout uses
+ * rounded-up values so that what it reserves holds what is drawn). */
+#define CAP_PER_EM 0.729f
+#define ASCENT_PER_EM 0.93f
+#define LINE_PER_EM 1.18f
+
+frame_layout frame_layout_in(frame_viewport vp, float split, float ui_scale)
 {
     split = split > 0 ? frame_split_clamp(split) : FRAME_SPLIT_DEFAULT;
-    frame_layout l = {.x = vp.x, .y = vp.y, .width = vp.w, .height = vp.h};
+    ui_scale = frame_ui_scale_clamp(ui_scale);
+    frame_layout l = {.x = vp.x, .y = vp.y, .width = vp.w, .height = vp.h, .ui_scale = ui_scale};
     float view_h = floorf((float)vp.h * split);
     l.view_x = (float)vp.x, l.view_y = (float)vp.y, l.view_w = (float)vp.w, l.view_h = view_h;
     l.panel_x = (float)vp.x, l.panel_y = (float)vp.y + view_h, l.panel_w = (float)vp.w;
     l.panel_h = (float)vp.h - view_h;
-    l.body_px = (int)ceilf((float)vp.h / 50.0f);
-    if (l.body_px < 12)
-        l.body_px = 12;
-    l.small_px = (int)lrintf((float)l.body_px * 0.82f);
-    if (l.small_px < 10)
-        l.small_px = 10;
-    l.large_px = (int)lrintf((float)l.body_px * 1.3f);
+    /* The smallest text (bar labels, axis, legend, 3D labels) has capitals
+     * of 1/50 of the height; body and title text are larger. The em is
+     * rounded up so the rendered capital is never under the aim. */
+    float cap = fmaxf(ceilf((float)vp.h / 50.0f), FRAME_MIN_CAP_PX) * ui_scale;
+    l.small_px = (int)ceilf(cap / CAP_PER_EM);
+    l.body_px = (int)lrintf((float)l.small_px * 1.12f);
+    l.large_px = (int)lrintf((float)l.body_px * 1.25f);
+    l.line_px = fmaxf(1.0f, roundf((float)l.small_px / 16.0f));
+
+    /* The free area: under the HUD and legend (their top band) and over the
+     * caption, as frame.c draws them (draw_hud, draw_legend, draw_caption). */
+    const float body = (float)l.body_px, small = (float)l.small_px, large = (float)l.large_px;
+    const float hud_pad = body * ASCENT_PER_EM * 0.6f;
+    const float hud = hud_pad + LINE_PER_EM * (large + 2 * body) + 2 * hud_pad;
+    const float leg_pad = small * ASCENT_PER_EM * 0.6f;
+    const float legend = leg_pad + LINE_PER_EM * small * FRAME_LEGEND_ROWS + 2 * leg_pad;
+    const float top = fmaxf(hud, legend) + hud_pad;
+    const float cap_pad = body * ASCENT_PER_EM * 0.5f;
+    const float bottom = LINE_PER_EM * body + cap_pad * 2.5f;
+    l.free_x = l.view_x, l.free_w = l.view_w;
+    l.free_y = l.view_y + top;
+    l.free_h = view_h - top - bottom;
+    /* A window too short for both bands keeps a third of its view for the
+     * scene; the cards then cover part of it. */
+    if (l.free_h < view_h / 3) {
+        l.free_h = view_h / 3;
+        l.free_y = l.view_y + fmaxf(0, fminf(top, view_h - bottom - l.free_h));
+    }
     return l;
+}
+
+camera_rect frame_layout_free_rect(const frame_layout *l)
+{
+    if (!(l->view_w > 0 && l->view_h > 0 && l->free_w > 0 && l->free_h > 0))
+        return (camera_rect){0, 0, 1, 1};
+    camera_rect r = {(l->free_x - l->view_x) / l->view_w, (l->free_y - l->view_y) / l->view_h,
+                     (l->free_x + l->free_w - l->view_x) / l->view_w,
+                     (l->free_y + l->free_h - l->view_y) / l->view_h};
+    r.x0 = fmaxf(r.x0, 0), r.y0 = fmaxf(r.y0, 0), r.x1 = fminf(r.x1, 1), r.y1 = fminf(r.y1, 1);
+    return r;
 }
 
 frame_layout frame_layout_of(const frame_view *v, int target_width, int target_height)
@@ -47,7 +95,7 @@ frame_layout frame_layout_of(const frame_view *v, int target_width, int target_h
     frame_viewport vp = v->viewport;
     if (vp.w <= 0 || vp.h <= 0)
         vp = (frame_viewport){0, 0, target_width, target_height};
-    return frame_layout_in(vp, v->split);
+    return frame_layout_in(vp, v->split, v->ui_scale);
 }
 
 void frame_layout_place_timeline(const frame_layout *l, timeline_view *tv)
@@ -76,7 +124,7 @@ bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, 
     *f = (frame_renderer){0};
     /* Any size will do: the font is loaded now so that a missing font fails
      * here, and its sizes follow the first frame's height when it is drawn. */
-    frame_layout l = frame_layout_compute(1280, 720, 0);
+    frame_layout l = frame_layout_compute(1280, 720, 0, 1);
     text_font_desc fd = font_desc(&l);
     if (!scene_renderer_init(&f->scene, s, err))
         goto fail;
@@ -113,7 +161,8 @@ void frame_renderer_deinit(frame_renderer *f)
  * (the old size stays) only when the font cannot be re-rendered. */
 static bool fit_font(frame_renderer *f, const frame_layout *l, ppf_error *err)
 {
-    if (l->body_px == f->font_body_px)
+    if (l->body_px == f->font_body_px && l->small_px == f->font.sizes[FRAME_FONT_SMALL] &&
+        l->large_px == f->font.sizes[FRAME_FONT_LARGE])
         return true;
     text_font_desc fd = font_desc(l);
     if (!text_font_resize(&f->font, &fd, err))
@@ -156,7 +205,7 @@ static void place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
         return;
     ls->placed[ls->count++] = r;
     draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, colour_with_alpha(th->panel, 215));
-    draw2d_rect(&f->batch, r.x0, r.y0, 3, r.y1 - r.y0, accent);
+    draw2d_rect(&f->batch, r.x0, r.y0, 3 * l->line_px, r.y1 - r.y0, accent);
     text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px, py + m.ascent / 2, text, th->text,
               TEXT_ALIGN_CENTER);
 }
@@ -248,10 +297,11 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
 
 /* ---- HUD, legend, caption, help ------------------------------------------ */
 
-static void draw_card(frame_renderer *f, float x, float y, float w, float h, const theme *th)
+static void draw_card(frame_renderer *f, const frame_layout *l, float x, float y, float w, float h,
+                      const theme *th)
 {
     draw2d_rect(&f->batch, x, y, w, h, colour_with_alpha(th->panel, 225));
-    draw2d_rect_outline(&f->batch, x, y, w, h, 1, colour_with_alpha(th->grid, 255));
+    draw2d_rect_outline(&f->batch, x, y, w, h, l->line_px, colour_with_alpha(th->grid, 255));
 }
 
 /* Returns the HUD card's rectangle. */
@@ -274,7 +324,7 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
         w += text_width(&f->font, FRAME_FONT_BODY, v->status) + pad * 2;
     float h = big.line_height + 2 * body.line_height + pad * 2;
     float x = l->view_x + pad, y = l->view_y + pad;
-    draw_card(f, x, y, w + 2 * pad, h, th);
+    draw_card(f, l, x, y, w + 2 * pad, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w + 2 * pad, y + h};
     float base = y + pad + big.ascent;
     text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base, lines[0], th->text,
@@ -326,6 +376,7 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
         {SCENE_ROLE_ALLREDUCE, "all-reduce"},
     };
     enum { N = sizeof items / sizeof items[0] };
+    _Static_assert(N == FRAME_LEGEND_ROWS, "the layout leaves room for every row");
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
     float w = 0;
@@ -339,7 +390,7 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     if (!frame_legend_place(l, hud, w, h, pad, caption_top(f, l) - pad, &at))
         return;
     float x = at.x0, y = at.y0;
-    draw_card(f, x, y, w, h, th);
+    draw_card(f, l, x, y, w, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
     for (int k = 0; k < N; k++) {
         float base = y + pad + m.line_height * (float)k + m.ascent;
@@ -348,7 +399,8 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
         if (box) {
             draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
                         colour_with_alpha(c, 140));
-            draw2d_rect_outline(&f->batch, x + pad, base - m.ascent, sw, m.ascent, 1.5f, c);
+            draw2d_rect_outline(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
+                                1.5f * l->line_px, c);
         } else {
             draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, c);
         }
@@ -358,7 +410,7 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
 }
 
 static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *l,
-                         const frame_view *v, const theme *th)
+                         const frame_view *v, const theme *th, label_set *ls)
 {
     char text[256];
     int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks ? v->caption_rank
@@ -369,6 +421,8 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
     float x = l->view_x + (l->view_w - w) / 2, y = l->view_y + l->view_h - m.line_height - pad;
     draw2d_rect(&f->batch, x - pad, y - pad * 0.5f, w + 2 * pad, m.line_height + pad,
                 colour_with_alpha(th->panel, 215));
+    ls->placed[ls->count++] =
+        (label_rect){x - pad, y - pad * 0.5f, x + w + pad, y + m.line_height + pad * 0.5f};
     text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x, y + m.ascent, text, th->text,
               TEXT_ALIGN_LEFT);
 }
@@ -397,7 +451,7 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view
     float x = (float)l->x + (((float)l->width - w) / 2 - pad);
     float y = (float)l->y + ((float)l->height - h) / 2;
     draw2d_rect(&f->batch, x, y, w + 2 * pad, h, colour_with_alpha(th->panel, 245));
-    draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2, th->grid);
+    draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2 * l->line_px, th->grid);
     float base = y + pad + m.ascent;
     text_draw(&f->font, &f->batch, size, x + pad, base, "Keys", th->text, TEXT_ALIGN_LEFT);
     base += m.line_height;
@@ -448,19 +502,20 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     labels->count = 0;
     const float vx = (float)l.x, vy = (float)l.y, vw = (float)l.width, vh = (float)l.height;
     draw2d_begin(&f->batch, fb_width, fb_height);
+    draw2d_anchor_patterns(&f->batch, vx, vy, vw, vh);
     /* Cards and the HUD may not fit a small viewport: what overflows is cut. */
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {
         frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
         if (v->show_legend)
             draw_legend(f, &l, &th, labels, hud);
+        draw_caption(f, s, &l, v, &th, labels);
         draw_labels(f, s, &l, v, &th, labels);
-        draw_caption(f, s, &l, v, &th);
     }
     timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
-    draw2d_rect(&f->batch, vx, l.panel_y - 1, vw, 2, th.grid);
+    draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
     if (v->show_help)
         draw_help(f, &l, v, &th);
     draw2d_clip_off(&f->batch);

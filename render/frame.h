@@ -18,9 +18,19 @@
  * Layout (frame_layout_*, pure: the viewer lays out its input with them,
  * without the renderer): the 3D view fills the top `split` of the viewport
  * (0.7 by default), the timeline panel the rest. Text sizes follow the
- * viewport's height (body text 1/50 of it, at least 12 px), so nothing
- * assumes one resolution; the glyph atlas is re-rendered only when that
- * size changes (frames of different heights in one target re-render it).
+ * viewport's height: the smallest text's capitals are 1/50 of it (22 px at
+ * 1080, the floor for a lecture hall), never under FRAME_MIN_CAP_PX, times
+ * the UI scale (--ui-scale, ctrl+= / ctrl+-), which scales line widths too;
+ * so nothing assumes one resolution. The glyph atlas is re-rendered only
+ * when a size changes (frames of different heights in one target re-render
+ * it). The 3D view keeps a free area (free_*) that the HUD, legend and
+ * caption leave uncovered; cameras are fitted into it (camera_fit_rect).
+ *
+ * Labels never overlap: the HUD, legend and caption are placed first, then
+ * the 3D labels in this order, each dropped when it would cover one already
+ * placed: GPU (stage) labels, replica labels, the activations in flight,
+ * the weights. So what is dropped first is what repeats (weights are the
+ * same on every stage).
  *
  * What it does not do: no input, no clock, no state carried from one frame
  * to the next besides caches; no files.
@@ -61,8 +71,22 @@ typedef struct frame_layout {
     int width, height;                        /* the viewport's size */
     float view_x, view_y, view_w, view_h;     /* the 3D view */
     float panel_x, panel_y, panel_w, panel_h; /* the timeline panel */
-    int body_px, small_px, large_px;          /* text sizes */
+    int body_px, small_px, large_px;          /* text sizes (em) */
+    float ui_scale;                           /* the scale these sizes include */
+    float line_px;                            /* width of outlines and rules */
+    float free_x, free_y, free_w, free_h;     /* the part of the 3D view that the HUD,
+                                                 legend and caption leave free */
 } frame_layout;
+
+/* The UI scale's range and the smallest capital height drawn, whatever the
+ * window (below it no text is readable at all). */
+#define FRAME_UI_SCALE_MIN 0.5f
+#define FRAME_UI_SCALE_MAX 3.0f
+#define FRAME_MIN_CAP_PX 8.0f
+/* Rows of the legend card (frame.c), which the layout leaves room for. */
+#define FRAME_LEGEND_ROWS 6
+/* ui_scale brought within its range (0 or NaN: 1). */
+float frame_ui_scale_clamp(float ui_scale);
 
 /* The 3D view's share of the height: FRAME_SPLIT_DEFAULT unless asked,
  * always within [FRAME_SPLIT_MIN, FRAME_SPLIT_MAX] so that neither half
@@ -74,10 +98,14 @@ typedef struct frame_layout {
 float frame_split_clamp(float split);
 
 /* The layout of a frame that fills a framebuffer; split is the 3D view's
- * share of the height (0: FRAME_SPLIT_DEFAULT), clamped by frame_split_clamp. */
-frame_layout frame_layout_compute(int fb_width, int fb_height, float split);
+ * share of the height (0: FRAME_SPLIT_DEFAULT), clamped by frame_split_clamp;
+ * ui_scale multiplies text sizes and line widths (0: 1; frame_ui_scale_clamp). */
+frame_layout frame_layout_compute(int fb_width, int fb_height, float split, float ui_scale);
 /* The same for a frame in a viewport of a target. */
-frame_layout frame_layout_in(frame_viewport viewport, float split);
+frame_layout frame_layout_in(frame_viewport viewport, float split, float ui_scale);
+
+/* The layout's free area as a fraction of its 3D view, for camera_fit_rect. */
+camera_rect frame_layout_free_rect(const frame_layout *l);
 
 /* A rectangle of the target in pixels: left, top, right, bottom. */
 typedef struct frame_rect {
@@ -105,6 +133,7 @@ typedef struct frame_view {
     theme_id theme;
     camera cam;
     float split;            /* 3D view's share of the height; 0: FRAME_SPLIT_DEFAULT */
+    float ui_scale;         /* text and line widths times this; 0: 1 */
     const char *hud_title;  /* "1F1B  P=4  M=8  D=2  V=1" */
     const char *hud_bubble; /* "bubble 27.3%  = (P−1)/(M+P−1)" */
     const char *status;     /* "▶ ×1.0" or "⏸"; NULL = none */
@@ -133,7 +162,7 @@ void frame_layout_place_timeline(const frame_layout *l, timeline_view *tv);
 typedef struct frame_renderer {
     scene_renderer scene;
     draw2d batch;
-    text_font font;
+    text_font font;       /* font.stats may be set to record every string drawn */
     int font_body_px;     /* size the atlas was rendered for */
     timeline_panel panel; /* the memory curves of the timeline */
     scene_state state;

@@ -326,6 +326,9 @@ static bool font_build(text_font *out, const char *path, const text_font_desc *d
             .ascent = m->ascender / 64.0f,
             .descent = -m->descender / 64.0f,
             .line_height = m->height / 64.0f,
+            /* Until 'H' is rendered below: FreeType's scaled cap height is
+             * not in every font, the rendered glyph is. */
+            .cap_height = m->ascender / 64.0f * 0.75f,
         };
         for (int i = 0; i < n_cps; i++) {
             struct text_glyph *g = &out->glyphs[(size_t)s * n_cps + i];
@@ -343,6 +346,8 @@ static bool font_build(text_font *out, const char *path, const text_font_desc *d
                 .top = slot->bitmap_top,
                 .advance = slot->advance.x / 64.0f,
             };
+            if (out->codepoints[i] == 'H' && bm->rows > 0)
+                out->metrics[s].cap_height = (float)slot->bitmap_top;
             if (g->w == 0 || g->h == 0) {
                 g->w = g->h = 0;
                 continue;
@@ -424,6 +429,7 @@ bool text_font_resize(text_font *f, const text_font_desc *desc, ppf_error *err)
     text_font fresh = {0};
     if (!font_build(&fresh, f->path, desc, err))
         return false;
+    fresh.stats = f->stats; /* the caller's record goes on */
     text_font_deinit(f);
     *f = fresh;
     return true;
@@ -458,6 +464,29 @@ text_metrics text_font_metrics(const text_font *f, int size)
     return f->metrics[size];
 }
 
+void text_stats_reset(text_stats *st)
+{
+    st->count = 0;
+    st->min_cap_px = 0;
+    st->rect_count = 0;
+}
+
+/* Counts the string and keeps its ink box: from a little over the cap
+ * height (ascenders) to the descent. */
+static void record(const text_font *f, int size, float x, float y, float width, const char *utf8)
+{
+    text_stats *st = f->stats;
+    const text_metrics *m = &f->metrics[size];
+    if (st->count == 0 || m->cap_height < st->min_cap_px)
+        st->min_cap_px = m->cap_height;
+    st->count++;
+    if (!utf8[0] || !st->rects || st->rect_count >= st->rect_capacity)
+        return;
+    const float base = floorf(y + 0.5f);
+    st->rects[st->rect_count++] =
+        (text_rect){x, base - m->cap_height * 1.05f, x + width, base + m->descent};
+}
+
 float text_draw(const text_font *f, draw2d *batch, int size, float x, float y, const char *utf8,
                 rgba8 color, text_align align)
 {
@@ -467,6 +496,8 @@ float text_draw(const text_font *f, draw2d *batch, int size, float x, float y, c
         x -= 0.5f * width;
     else if (align == TEXT_ALIGN_RIGHT)
         x -= width;
+    if (f->stats)
+        record(f, size, x, y, width, utf8);
     draw2d_set_atlas(batch, f->texture);
 
     /* Whole pixels for every glyph: the pen stays fractional, each glyph's

@@ -50,7 +50,24 @@ typedef struct text_metrics {
     float ascent;      /* pixels above the baseline */
     float descent;     /* pixels below the baseline (positive) */
     float line_height; /* baseline to baseline */
+    float cap_height;  /* pixels of a capital above the baseline ('H' as rendered): the
+                          height legibility rules speak of */
 } text_metrics;
+
+/* The ink box of one drawn string, framebuffer pixels (y down). */
+typedef struct text_rect {
+    float x0, y0, x1, y1;
+} text_rect;
+
+/* A record of what was drawn, for tests that hold the picture to its
+ * legibility promises: set text_font.stats, draw, read it. */
+typedef struct text_stats {
+    int count;         /* strings drawn (empty ones too) */
+    float min_cap_px;  /* smallest cap height drawn; 0 when none was */
+    text_rect *rects;  /* caller's array; NULL: no rectangles kept */
+    int rect_capacity; /* its length */
+    int rect_count;    /* rectangles kept: one per non-empty string, while room lasts */
+} text_stats;
 
 typedef struct text_font {
     unsigned texture; /* GL_R8 atlas; 0 when not initialised */
@@ -62,6 +79,7 @@ typedef struct text_font {
     int glyph_count;
     unsigned *codepoints; /* [glyph_count] sorted, for lookup */
     char path[512];       /* the font file fontconfig chose */
+    text_stats *stats;    /* not owned; when set, text_draw records every string here */
 } text_font;
 
 /* Finds the font, renders the atlas for every size; needs a current GL context. */
@@ -75,8 +93,11 @@ void text_font_deinit(text_font *f);
 float text_width(const text_font *f, int size, const char *utf8);
 /* The size's vertical metrics. */
 text_metrics text_font_metrics(const text_font *f, int size);
+/* Empties a record (keeps its array). */
+void text_stats_reset(text_stats *st);
 /* Appends the string's glyph quads to the batch (setting the batch's atlas)
- * with its baseline at y; returns the width drawn. Newlines are not special. */
+ * with its baseline at y; returns the width drawn. Newlines are not special.
+ * With f->stats set, the string's size and ink box are recorded there. */
 float text_draw(const text_font *f, draw2d *batch, int size, float x, float y, const char *utf8,
                 rgba8 color, text_align align);
 

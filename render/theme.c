@@ -64,7 +64,9 @@ static const theme themes[THEME_COUNT] = {
             .row_alt = HEX(0x262A31),
             .text = DARK_TEXT,
             .grid = HEXA(0xFFFFFF, 26),
-            .bubble = HEXA(0xFFFFFF, 30),
+            /* What a lecture points at: 3:1 against the rows (WCAG contrast of
+             * the hatch's mean luminance; tests/test_legibility.c measures it). */
+            .bubble = HEX(0xB4B8C0),
             .p2p = P2P_ORANGE,
             .cursor = MATMUL_YELLOW,
             .memory = HEXA(0x009E73, 210), /* the activation green, translucent */
@@ -86,7 +88,7 @@ static const theme themes[THEME_COUNT] = {
             .row_alt = HEX(0xE2E2DC),
             .text = LIGHT_TEXT,
             .grid = HEXA(0x000000, 28),
-            .bubble = HEXA(0x000000, 34),
+            .bubble = HEX(0x2A2A2A), /* 3:1 against the rows, as in the dark theme */
             .p2p = HEX(0xC98A00), /* thin arrows on a light panel: a deeper orange */
             .cursor = HEX(0x000000),
             .memory = HEXA(0x009E73, 200),

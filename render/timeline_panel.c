@@ -84,7 +84,11 @@ typedef struct frame {
     const timeline_palette *pal;
     float period;                         /* pattern spacing */
     style styles[ACTION_OVERLAP_F_B + 1]; /* kind_style of each compute kind */
-    rgba8 mixed[32]; /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
+    int *left_out;    /* bar labels that did not fit this frame: [0] too narrow, [1] too low
+                         (draw_hint says so); NULL: not counted */
+    float cursor_x;   /* the cursor line's x; NAN: none (bar numbers step aside from it) */
+    bool second_pass; /* draw_labels_at: only numbers still on the cursor's line */
+    rgba8 mixed[32];  /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
 } frame;
 
 static float tx(const frame *f, double t)
@@ -119,33 +123,52 @@ static int step_decimals(double step)
     return d < 0 ? 0 : d > 9 ? 9 : d;
 }
 
-/* The number in a bar at the frame's text size or, when it does not fit, at
- * the font's next smaller size down to 60% of it; nothing when neither fits. */
-static void draw_label_in_bar(const frame *f, float x0, float x1, float y0, float h, const char *s,
+/* The number in a bar at the frame's text size, never smaller: that size
+ * is the legibility floor (frame.h). A number that does not fit its bar is
+ * shown at the next zoom level instead (or with a taller panel), and the
+ * frame counts it so that the panel says so (draw_hint): never dropped
+ * silently. Returns whether it was drawn. */
+static bool draw_label_in_bar(const frame *f, float x0, float x1, float y0, float h, const char *s,
                               rgba8 fill)
 {
     if (!f->font)
-        return;
-    int size = -1;
-    float w = 0, px = 0;
-    for (int k = 0; k < f->font->size_count; k++) {
-        const float kpx = (float)f->font->sizes[k];
-        if (kpx > f->font_px || kpx < 0.6f * f->font_px || kpx <= px || h < kpx * 0.85f)
-            continue;
-        const float kw = text_width(f->font, k, s);
-        if (kw + kpx * 0.25f + 2 <= x1 - x0) {
-            size = k;
-            w = kw;
-            px = kpx;
-        }
+        return false;
+    const int size = f->size;
+    const float px = f->font_px, cap = text_font_metrics(f->font, size).cap_height;
+    const float w = text_width(f->font, size, s);
+    const bool low = h < cap * 1.15f;
+    if (low || w + px * 0.25f + 2 > x1 - x0) {
+        if (f->left_out)
+            f->left_out[low ? 1 : 0]++;
+        return false;
     }
-    if (size < 0)
-        return;
     const float cx = 0.5f * (maxf(x0, f->v->plot_x) + minf(x1, f->v->plot_x + f->v->plot_w));
     /* centred in the visible part of the bar, yet inside the bar */
-    const float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
-    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + px * 0.72f), s, theme_label_on(f->pal, fill),
+    float x = minf(maxf(cx, x0 + w * 0.5f + 1), x1 - w * 0.5f - 1);
+    /* The bar under the playhead keeps a readable number: it steps aside
+     * from the cursor's line where the bar has room; else it is drawn again
+     * over the line once the cursor is drawn (draw_labels_at). */
+    const float clear = w * 0.5f + maxf(2, px * 0.15f);
+    if (fabsf(f->cursor_x - x) < clear) {
+        if (f->cursor_x - clear - w * 0.5f >= x0 + 1)
+            x = f->cursor_x - clear;
+        else if (f->cursor_x + clear + w * 0.5f <= x1 - 1)
+            x = f->cursor_x + clear;
+    }
+    if (f->second_pass && !(fabsf(f->cursor_x - x) < clear))
+        return true; /* clear of the line: drawn in the first pass */
+    text_draw(f->font, f->d, size, x, y0 + 0.5f * (h + cap), s, theme_label_on(f->pal, fill),
               TEXT_ALIGN_CENTER);
+    return true;
+}
+
+/* The micro-batch number of action k of rank r, as its bar shows it. */
+static void bar_label(const action *act, char *s, size_t n)
+{
+    if (act->kind == ACTION_OVERLAP_F_B)
+        snprintf(s, n, "%d|%d", (int)act->microbatch, (int)act->microbatch2);
+    else
+        snprintf(s, n, "%d", (int)act->microbatch);
 }
 
 /* Adjacent 1-pixel columns of the same colour and height become one quad:
@@ -218,6 +241,8 @@ static void draw_bars(const frame *f, int r)
         }
         const float x0 = tx(f, a[k].start), x1 = tx(f, a[k].end);
         if (x1 - x0 < 1) {
+            if (f->left_out)
+                f->left_out[0]++;
             /* the column where the bar ends; the next bar ends further right */
             const float col = floorf(x1);
             const double col_end = timeline_view_x_to_time(v, col + 1);
@@ -247,10 +272,7 @@ static void draw_bars(const frame *f, int r)
                                 f->period);
         if (f->font) {
             char s[32];
-            if (act->kind == ACTION_OVERLAP_F_B)
-                snprintf(s, sizeof s, "%d|%d", (int)act->microbatch, (int)act->microbatch2);
-            else
-                snprintf(s, sizeof s, "%d", (int)act->microbatch);
+            bar_label(act, s, sizeof s);
             draw_label_in_bar(f, x0, x1 - gap, y0, h, s, st.fill);
         }
         k++;
@@ -492,9 +514,33 @@ static cursor_tab cursor_tab_at(const frame *f, double t)
     return tab;
 }
 
+/* Where the note on left-out bar numbers goes: the right end of the axis
+ * strip, unless the cursor's tab is there (the tab matters more). */
+static cursor_tab hint_at(const frame *f, const cursor_tab *tab)
+{
+    const timeline_view *v = f->v;
+    cursor_tab hint = {0};
+    if (!f->font || !f->left_out || (f->left_out[0] == 0 && f->left_out[1] == 0))
+        return hint;
+    snprintf(hint.text, sizeof hint.text, "%s",
+             f->left_out[0] > 0 ? "numbers: zoom in" : "numbers: taller panel");
+    hint.w = text_width(f->font, f->size, hint.text) + v->em * 0.6f;
+    hint.h = f->font_px * 1.35f;
+    hint.x = v->plot_x + v->plot_w - hint.w;
+    hint.y = v->axis_y + v->em * 0.15f;
+    hint.shown = hint.w < v->plot_w * 0.8f &&
+                 !(tab->shown && tab->x < hint.x + hint.w && hint.x < tab->x + tab->w);
+    return hint;
+}
+
+static bool covers(const cursor_tab *t, float x, float half)
+{
+    return t->shown && x + half > t->x && x - half < t->x + t->w;
+}
+
 /* Ticks every 1, 2 or 5 times a power of ten, about 7 em apart; labels the
- * cursor's tab would cover are left out. */
-static void draw_axis(const frame *f, const cursor_tab *tab)
+ * cursor's tab or the hint would cover are left out. */
+static void draw_axis(const frame *f, const cursor_tab *tab, const cursor_tab *hint)
 {
     const timeline_view *v = f->v;
     const double span = v->t1 - v->t0;
@@ -512,7 +558,7 @@ static void draw_axis(const frame *f, const cursor_tab *tab)
         char s[32];
         snprintf(s, sizeof s, "%.*f", dec, fabs(t) < step * 1e-6 ? 0.0 : t);
         const float half = 0.5f * text_width(f->font, f->size, s) + v->em * 0.3f;
-        if (tab->shown && x + half > tab->x && x - half < tab->x + tab->w)
+        if (covers(tab, x, half) || covers(hint, x, half))
             continue;
         text_draw(f->font, f->d, f->size, x, v->axis_y + tick + f->font_px * 0.95f, s, f->pal->text,
                   TEXT_ALIGN_CENTER);
@@ -581,6 +627,36 @@ static void draw_cursor(const frame *f, double t, const cursor_tab *tab)
               tab->text, theme_label_on(f->pal, f->pal->cursor), TEXT_ALIGN_CENTER);
 }
 
+/* The numbers of the bars under the cursor that could not step aside from
+ * its line, drawn again over it. */
+static void draw_labels_at(const frame *f, double t)
+{
+    const timeline_view *v = f->v;
+    const timeline *tl = f->p->tl;
+    if (!f->font || t < v->t0 || t > v->t1)
+        return;
+    frame g = *f;
+    g.left_out = NULL;
+    g.second_pass = true;
+    draw2d_clip(f->d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
+    for (int r = 0; r < v->ranks; r++) {
+        const program_rank *pr = &tl->program->rank[r];
+        const int k = timeline_first_end_after(tl, r, 0, pr->count, t);
+        if (k >= pr->count || tl->time[r][k].start > t ||
+            !action_is_compute((action_kind)pr->actions[k].kind))
+            continue;
+        const float x0 = tx(f, tl->time[r][k].start), x1 = tx(f, tl->time[r][k].end);
+        if (x1 - x0 < 1)
+            continue;
+        const float gap = x1 - x0 >= 4 ? 1 : 0;
+        char s[32];
+        bar_label(&pr->actions[k], s, sizeof s);
+        draw_label_in_bar(&g, x0, x1 - gap, row_top(v, r), v->bar_h, s,
+                          f->styles[pr->actions[k].kind].fill);
+    }
+    draw2d_clip_off(f->d);
+}
+
 static void draw_hover(const frame *f, const timeline_panel_hover *hv)
 {
     const timeline_view *v = f->v;
@@ -637,7 +713,15 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     assert(!font || (font_size_index >= 0 && font_size_index < font->size_count));
     if (v->w <= 0 || v->h <= 0)
         return;
-    frame f = {.p = p, .v = v, .d = d, .font = font, .size = font_size_index, .pal = pal};
+    int left_out[2] = {0, 0};
+    frame f = {.p = p,
+               .v = v,
+               .d = d,
+               .font = font,
+               .size = font_size_index,
+               .pal = pal,
+               .left_out = left_out,
+               .cursor_x = t >= v->t0 && t <= v->t1 ? (float)timeline_view_time_to_x(v, t) : NAN};
     f.font_px = font ? (float)font->sizes[font_size_index] : v->em;
     f.digit_h = f.font_px * 0.72f; /* DejaVu's digits are 0.73 em tall */
     f.period = maxf(4, roundf(v->em * 0.5f));
@@ -667,9 +751,14 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     draw2d_clip(d, v->x, v->y, v->w, v->h);
     draw_labels(&f);
     const cursor_tab tab = cursor_tab_at(&f, t);
-    draw_axis(&f, &tab);
+    const cursor_tab hint = hint_at(&f, &tab);
+    draw_axis(&f, &tab, &hint);
+    if (hint.shown)
+        text_draw(font, d, f.size, hint.x + hint.w, hint.y + 0.5f * (hint.h + f.digit_h), hint.text,
+                  colour_with_alpha(pal->text, 190), TEXT_ALIGN_RIGHT);
     draw2d_clip_off(d);
     draw_cursor(&f, t, &tab);
+    draw_labels_at(&f, t);
     draw_hover(&f, hover);
     draw2d_clip_off(d);
 }

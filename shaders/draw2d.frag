@@ -64,9 +64,11 @@ float stripes(float s, float period)
     return clamp((0.2 * period - d) * INV_SQRT2 + 0.5, 0.0, 1.0);
 }
 
+uniform vec2 u_anchor; // where patterns repeat from (draw2d_anchor_patterns), GL pixels
+
 void main()
 {
-    vec2 p = gl_FragCoord.xy;
+    vec2 p = gl_FragCoord.xy - u_anchor;
     float period = v_param;
 #if DRAW2D_FILL == FILL_DOTS
     vec2 c = mod(p, period) - 0.5 * period;

@@ -24,10 +24,16 @@ static void test_no_key_bound_twice(void **state)
         for (int k = 0; k < KEYMAP_KEYS_MAX && rows[r].bind[k].key; k++, keys++)
             for (int r2 = 0; r2 < n; r2++)
                 for (int k2 = 0; k2 < KEYMAP_KEYS_MAX && rows[r2].bind[k2].key; k2++)
-                    if ((r2 != r || k2 != k) && rows[r2].bind[k2].key == rows[r].bind[k].key)
+                    if ((r2 != r || k2 != k) && rows[r2].bind[k2].key == rows[r].bind[k].key &&
+                        rows[r2].bind[k2].mods == rows[r].bind[k].mods)
                         fail_msg("key %d is bound in rows %d (%s) and %d (%s)", rows[r].bind[k].key,
                                  r, rows[r].keys, r2, rows[r2].keys);
     print_message("%d rows, %d keys\n", n, keys);
+    /* a key with ctrl finds its own row, not the plain key's */
+    assert_int_equal(keymap_find(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL)->command, CMD_UI_SCALE);
+    assert_int_equal(keymap_find(GLFW_KEY_EQUAL, 0)->command, CMD_SPEED);
+    assert_int_equal(keymap_find(GLFW_KEY_0, GLFW_MOD_CONTROL)->command, CMD_UI_SCALE);
+    assert_int_equal(keymap_find(GLFW_KEY_0, 0)->command, CMD_FIT_3D);
 }
 
 static void test_card_is_the_table(void **state)
@@ -93,7 +99,7 @@ typedef struct host {
 static frame_layout host_layout(void *user)
 {
     (void)user;
-    return frame_layout_compute(1280, 720, 0.7f); /* the panel from y = 504 */
+    return frame_layout_compute(1280, 720, 0.7f, 1); /* the panel from y = 504 */
 }
 
 static void host_flush(void *user)

@@ -90,7 +90,7 @@ static int nearest_role(const theme *th, const uint8_t *p)
 /* Where a world point lands in the frame, given the frame's layout. */
 static void project(const fixture *x, const frame_view *v, const float world[3], int *px, int *py)
 {
-    frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split);
+    frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split, v->ui_scale);
     float fx, fy;
     assert_true(camera_project(&v->cam, l.view_w / l.view_h, world, (int)l.view_w, (int)l.view_h,
                                &fx, &fy));
@@ -182,7 +182,7 @@ static void test_p2p_slab_probe(void **state)
 {
     (void)state;
     static const session_flag flags[] = {{"p2p", "0.5"}};
-    fixture *x = fixture_new(flags, 1, W, H);
+    fixture *x = fixture_new(flags, 1, 2 * W, 2 * H); /* the slab big enough to probe */
     const scene *s = &x->s.scene;
     const timeline_cell *c = timeline_cell_at(&s->cells, 0, 2);
     const double arrive = timeline_input_ready(&s->cells, 1, 2);
@@ -342,7 +342,7 @@ static frame_view view_for(const session *s, double t, int w, int h)
     frame_view v = {
         .t = t,
         .theme = THEME_DARK,
-        .cam = session_camera(s, CAMERA_PRESET_DEFAULT, w, h, 0),
+        .cam = session_camera(s, CAMERA_PRESET_DEFAULT, w, h, 0, 0),
         .hud_title = s->hud_title,
         .hud_bubble = s->hud_bubble,
         .show_legend = true,

@@ -103,8 +103,9 @@ static void expect_scene_in_view(const viewer_state *v, const char *what)
     }
 }
 
-/* The scene's projected size across the view, as a fraction of the view's
- * width and height: the larger of the two. */
+/* The scene's projected size across the area the HUD, legend and caption
+ * leave free (frame_layout_free_rect), as a fraction of its width and
+ * height: the larger of the two. */
 static float scene_fill(const viewer_state *v)
 {
     camera_bounds b = session_camera_bounds(v->s);
@@ -116,7 +117,9 @@ static float scene_fill(const viewer_state *v)
         x0 = fminf(x0, x), x1 = fmaxf(x1, x), y0 = fminf(y0, y), y1 = fmaxf(y1, y);
     }
     frame_layout l = viewer_state_layout(v);
-    return fmaxf((x1 - x0) / l.view_w, (y1 - y0) / l.view_h);
+    camera_rect free = frame_layout_free_rect(&l);
+    return fmaxf((x1 - x0) / (l.view_w * (free.x1 - free.x0)),
+                 (y1 - y0) / (l.view_h * (free.y1 - free.y0)));
 }
 
 static void expect_same_camera(const camera *a, const camera *b, const char *what)
@@ -158,7 +161,7 @@ static void test_resize_refits_the_camera(void **state)
         viewer_state_resize(&v, 1280, 720);
         apply(&v, CMD_PRESET, p, 0);
         viewer_state_resize(&v, 700, 1000);
-        camera want = session_camera(s, (camera_preset)p, 700, 1000, v.split);
+        camera want = session_camera(s, (camera_preset)p, 700, 1000, v.split, v.ui_scale);
         expect_same_camera(&v.cam, &want, camera_preset_name((camera_preset)p));
         expect_same_camera(&v.cam_to, &want, "the move's end");
     }
@@ -215,7 +218,7 @@ static void test_resize_keeps_a_user_view(void **state)
     /* a preset ends the user's view: resizes fit again */
     apply(&v, CMD_PRESET, CAMERA_PRESET_TOP, 0);
     viewer_state_resize(&v, 700, 1000);
-    camera want = session_camera(s, CAMERA_PRESET_TOP, 700, 1000, v.split);
+    camera want = session_camera(s, CAMERA_PRESET_TOP, 700, 1000, v.split, v.ui_scale);
     expect_same_camera(&v.cam, &want, "a preset after the user's view");
     free_session(s);
 }
@@ -328,7 +331,7 @@ static void test_legend_never_covers_the_hud(void **state)
                             {500, 900},  {2560, 600},  {16, 16}};
     int beside = 0, under = 0, hidden = 0;
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        frame_layout l = frame_layout_compute(sizes[k][0], sizes[k][1], 0);
+        frame_layout l = frame_layout_compute(sizes[k][0], sizes[k][1], 0, 1);
         float px = (float)l.body_px, gap = 0.6f * px;
         frame_rect hud = {l.view_x + gap, l.view_y + gap, l.view_x + gap + 26.0f * px,
                           l.view_y + gap + 4.8f * px};

@@ -41,7 +41,7 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
     frame_view v = {
         .t = t,
         .theme = theme,
-        .cam = session_camera(o->session, preset, o->width, o->height, 0),
+        .cam = session_camera(o->session, preset, o->width, o->height, 0, 0),
         .hud_title = o->session->hud_title,
         .hud_bubble = o->session->hud_bubble,
         .show_legend = true,

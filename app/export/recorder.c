@@ -176,6 +176,8 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
         return RECORDER_FAILED;
     /* Only the time changes from frame to frame. */
     frame_view view = offscreen_default_view(&o, d->t0, d->show.theme, d->show.camera);
+    view.ui_scale = (float)d->show.ui_scale;
+    view.cam = session_camera(s, d->show.camera, d->show.width, d->show.height, 0, view.ui_scale);
     encoder_kind kind;
     if (!encoder_kind_of(d->path, &kind, err))
         goto out;

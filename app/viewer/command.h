@@ -28,6 +28,7 @@ typedef enum command_kind {
     CMD_HOVER,      /* a, b: framebuffer x, y */
     CMD_FULLSCREEN, /* the window's */
     CMD_THEME,
+    CMD_UI_SCALE,   /* a: factor on the text and line sizes; 0: back to the start's scale */
     CMD_SCREENSHOT, /* the window's: saved once the next frame is drawn */
     CMD_HELP,
     CMD_ESCAPE,

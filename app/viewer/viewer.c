@@ -179,6 +179,7 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
+    v->st.ui_scale = v->st.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
     viewer_state_place_timeline(&v->st);
     viewer_state_set_camera(&v->st, o->show.camera);
     double clock = clock_now_seconds();

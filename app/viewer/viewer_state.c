@@ -16,6 +16,8 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .fb_h = fb_h,
         .theme = THEME_DARK,
         .split = FRAME_SPLIT_DEFAULT,
+        .ui_scale = 1,
+        .ui_scale_start = 1,
         .hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1},
         .hover_rank = -1,
     };
@@ -55,7 +57,7 @@ void viewer_state_set_time(viewer_state *v, double t, double clock)
 
 frame_layout viewer_state_layout(const viewer_state *v)
 {
-    return frame_layout_compute(v->fb_w, v->fb_h, v->split);
+    return frame_layout_compute(v->fb_w, v->fb_h, v->split, v->ui_scale);
 }
 
 void viewer_state_place_timeline(viewer_state *v)
@@ -109,9 +111,11 @@ static float view_aspect(const viewer_state *v)
 static camera fitted_camera(const viewer_state *v, camera direction)
 {
     if (v->cam_preset != VIEWER_CAMERA_FIT)
-        return session_camera(v->s, (camera_preset)v->cam_preset, v->fb_w, v->fb_h, v->split);
+        return session_camera(v->s, (camera_preset)v->cam_preset, v->fb_w, v->fb_h, v->split,
+                              v->ui_scale);
+    frame_layout l = viewer_state_layout(v);
     camera_bounds b = session_camera_bounds(v->s);
-    camera_fit(&direction, &b, view_aspect(v));
+    camera_fit_rect(&direction, &b, view_aspect(v), frame_layout_free_rect(&l));
     return direction;
 }
 
@@ -121,6 +125,16 @@ static void camera_by_user(viewer_state *v)
     v->cam_user = true;
     v->cam_user_view = v->cam;
     v->cam_user_aspect = v->cam_aspect = view_aspect(v);
+}
+
+/* The preset (or the fit) placed again for the view as it is now; a move
+ * under way goes on, to the preset as it now fits. */
+static void refit_camera(viewer_state *v)
+{
+    camera to = fitted_camera(v, v->cam_moving ? v->cam_to : v->cam);
+    if (v->cam_moving)
+        v->cam_to = to;
+    v->cam = to;
 }
 
 /* The 3D view's aspect changed (a resize, the divider): see the header. */
@@ -140,10 +154,7 @@ static void follow_view_aspect(viewer_state *v)
             v->cam.distance *= v->cam_user_aspect / aspect;
         return;
     }
-    camera to = fitted_camera(v, v->cam_moving ? v->cam_to : v->cam);
-    if (v->cam_moving)
-        v->cam_to = to; /* the move goes on, to the preset as it now fits */
-    v->cam = to;
+    refit_camera(v);
 }
 
 /* The bar under the last pointer position, in the timeline as laid out now. */
@@ -169,7 +180,7 @@ void viewer_state_set_camera(viewer_state *v, camera_preset preset)
     v->cam_aspect = 0; /* unknown until the view is usable */
     if (!view_usable(v))
         return;
-    v->cam = session_camera(v->s, preset, v->fb_w, v->fb_h, v->split);
+    v->cam = session_camera(v->s, preset, v->fb_w, v->fb_h, v->split, v->ui_scale);
     v->cam_aspect = view_aspect(v);
 }
 
@@ -281,6 +292,14 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_THEME:
         v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
         break;
+    case CMD_UI_SCALE:
+        v->ui_scale =
+            frame_ui_scale_clamp(c->a > 0 ? v->ui_scale * (float)c->a : v->ui_scale_start);
+        viewer_state_place_timeline(v);
+        /* Larger text leaves less room for the scene: a preset fits again. */
+        if (!v->cam_user && view_usable(v))
+            refit_camera(v);
+        break;
     case CMD_HELP:
         v->show_help = !v->show_help;
         break;
@@ -324,6 +343,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         .theme = v->theme,
         .cam = cam,
         .split = v->split,
+        .ui_scale = v->ui_scale,
         .hud_title = v->s->hud_title,
         .hud_bubble = v->s->hud_bubble,
         .status = status,

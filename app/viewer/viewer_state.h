@@ -75,7 +75,9 @@ typedef struct viewer_state {
         play_anchor_clock; /* while playing, t = anchor_t + (clock - anchor_clock) * speed */
     /* what is shown */
     theme_id theme;
-    float split; /* the 3D view's share of the height */
+    float split;                    /* the 3D view's share of the height */
+    float ui_scale, ui_scale_start; /* text and line sizes (frame_view.ui_scale); the start's,
+                                       which ctrl+0 goes back to */
     bool show_help;
     camera cam; /* where the camera is, or goes to while moving */
     camera cam_from, cam_to;

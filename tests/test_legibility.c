@@ -1,0 +1,522 @@
+/* test_legibility.c - the picture read from the back row of a lecture hall,
+ * on whole frames drawn headless the way export draws them:
+ *   - every string drawn at 1920x1080 has capitals at least 22 px tall
+ *     (1/50 of the height), measured from the text renderer's metrics of
+ *     every text_draw call (text_font.stats), HUD, legend, caption, labels,
+ *     bar numbers, axis, tooltip and key card included; sizes follow the
+ *     height and the UI scale;
+ *   - no two strings overlap, on frames of every asset at three times;
+ *   - every camera preset puts the scene inside the area that the HUD,
+ *     legend and caption leave free, at several window shapes;
+ *   - the bubble (idle) area differs from its row's background by at least
+ *     3:1 (WCAG contrast of relative luminance) in both themes;
+ *   - F, B, I, W, bubble, p2p and all-reduce, as drawn, stay apart under
+ *     simulated protanopia, deuteranopia and tritanopia (Machado, Oliveira
+ *     and Fernandes 2009, severity 1), by CIELAB distance or, where two
+ *     colours come close, by a second cue (pattern or shape).
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+#include "offscreen.h"
+#include "session.h"
+#include "support/check.h"
+
+enum { MAX_RECTS = 4096 };
+
+typedef struct fixture {
+    session s;
+    offscreen o;
+    uint8_t *pixels;
+    text_stats stats;
+    text_rect rects[MAX_RECTS];
+} fixture;
+
+static fixture *fixture_new(const char *path, const session_flag *flags, int n, int w, int h)
+{
+    fixture *x = calloc(1, sizeof *x);
+    ppf_error err = {{0}};
+    if (!session_build(&x->s, path, flags, n, &err) || !session_build_scene(&x->s, &err))
+        fail_msg("session %s: %s", path ? path : "default", err.message);
+    if (!offscreen_init(&x->o, &x->s, w, h, &err))
+        fail_msg("offscreen: %s", err.message);
+    x->pixels = malloc((size_t)w * h * 4);
+    x->stats.rects = x->rects;
+    x->stats.rect_capacity = MAX_RECTS;
+    x->o.frame.font.stats = &x->stats;
+    return x;
+}
+
+static void fixture_free(fixture *x)
+{
+    offscreen_deinit(&x->o);
+    session_deinit(&x->s);
+    free(x->pixels);
+    free(x);
+}
+
+static void draw(fixture *x, const frame_view *v)
+{
+    text_stats_reset(&x->stats);
+    offscreen_draw(&x->o, v);
+    offscreen_read(&x->o, x->pixels);
+}
+
+/* The view export starts from, at a UI scale. */
+static frame_view view_at(const fixture *x, double t, theme_id theme, float ui_scale)
+{
+    frame_view v = offscreen_default_view(&x->o, t, theme, CAMERA_PRESET_DEFAULT);
+    v.ui_scale = ui_scale;
+    v.cam = session_camera(&x->s, CAMERA_PRESET_DEFAULT, x->o.width, x->o.height, 0, ui_scale);
+    return v;
+}
+
+/* The timeline view as the frame lays it out. */
+static timeline_view placed_timeline(const fixture *x, const frame_view *v)
+{
+    frame_layout l = frame_layout_of(v, x->o.width, x->o.height);
+    timeline_view tv = v->timeline;
+    frame_layout_place_timeline(&l, &tv);
+    return tv;
+}
+
+/* ---- text height ----------------------------------------------------------- */
+
+static void test_text_height(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, NULL, 0, 1920, 1080);
+    frame_help_item help[KEYMAP_ROWS_MAX];
+    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
+    const double T = x->s.tl.makespan;
+    for (int theme = 0; theme < THEME_COUNT; theme++) {
+        for (int k = 0; k < 3; k++) {
+            frame_view v = view_at(x, T * (0.2 + 0.3 * k), (theme_id)theme, 1);
+            /* a tooltip: the first action of rank 0 */
+            v.hover = (timeline_panel_hover){.kind = TIMELINE_HIT_ACTION, .rank = 0, .index = 0};
+            draw(x, &v);
+            assert_true(x->stats.count > 20);
+            print_message("theme %d t=%.1f: %d strings, smallest capital %.1f px\n", theme, v.t,
+                          x->stats.count, x->stats.min_cap_px);
+            assert_true(x->stats.min_cap_px >= 22.0f);
+            /* the key card too */
+            v.show_help = true, v.help = help, v.help_count = help_count;
+            draw(x, &v);
+            assert_true(x->stats.min_cap_px >= 22.0f);
+        }
+    }
+    /* Sizes follow the height, and the UI scale multiplies them. */
+    float at_1080 = x->stats.min_cap_px;
+    fixture_free(x);
+    x = fixture_new(NULL, NULL, 0, 1280, 720);
+    frame_view v = view_at(x, 10, THEME_DARK, 1);
+    draw(x, &v);
+    float at_720 = x->stats.min_cap_px;
+    v = view_at(x, 10, THEME_DARK, 1.5f);
+    draw(x, &v);
+    float scaled = x->stats.min_cap_px;
+    print_message("smallest capital: %.1f px at 1080, %.1f at 720, %.1f at 720 x1.5\n", at_1080,
+                  at_720, scaled);
+    assert_true(at_720 >= 720.0f / 50);
+    assert_true(at_720 < at_1080);
+    assert_true(scaled >= at_720 * 1.4f);
+    fixture_free(x);
+}
+
+/* ---- overlaps -------------------------------------------------------------- */
+
+static bool same_rect(const text_rect *a, const text_rect *b)
+{
+    return fabsf(a->x0 - b->x0) < 0.5f && fabsf(a->x1 - b->x1) < 0.5f &&
+           fabsf(a->y0 - b->y0) < 0.5f && fabsf(a->y1 - b->y1) < 0.5f;
+}
+
+/* Pairs of strings whose ink boxes overlap (a string drawn twice in the
+ * same place, as bar numbers are over the cursor, is one string). */
+static int count_overlaps(const text_stats *st, const char *what)
+{
+    int n = 0;
+    for (int i = 0; i < st->rect_count; i++)
+        for (int j = i + 1; j < st->rect_count; j++) {
+            const text_rect *a = &st->rects[i], *b = &st->rects[j];
+            if (same_rect(a, b))
+                continue;
+            if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1) {
+                if (n++ < 3)
+                    print_message("%s: strings %d (%.0f,%.0f)-(%.0f,%.0f) and %d "
+                                  "(%.0f,%.0f)-(%.0f,%.0f) overlap\n",
+                                  what, i, a->x0, a->y0, a->x1, a->y1, j, b->x0, b->y0, b->x1,
+                                  b->y1);
+            }
+        }
+    return n;
+}
+
+static void test_no_overlaps(void **state)
+{
+    (void)state;
+    const char *dir_path = PPFLOW_SOURCE_DIR "/assets";
+    DIR *dir = opendir(dir_path);
+    assert_non_null(dir);
+    int assets = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
+        fixture *x = fixture_new(path, NULL, 0, 1920, 1080);
+        for (int k = 0; k < 3; k++) {
+            frame_view v = view_at(x, x->s.tl.makespan * (0.15 + 0.35 * k), THEME_DARK, 1);
+            draw(x, &v);
+            char what[600];
+            snprintf(what, sizeof what, "%s at t=%.2f", e->d_name, v.t);
+            assert_true(x->stats.rect_count > 10 && x->stats.rect_count < MAX_RECTS);
+            assert_int_equal(count_overlaps(&x->stats, what), 0);
+        }
+        fixture_free(x);
+        assets++;
+    }
+    closedir(dir);
+    assert_int_equal(assets, 10); /* the nine schedules and textbook.json */
+}
+
+/* The corners of the scene's bounds, projected, lie in the free area. */
+static void test_presets_fit_free_area(void **state)
+{
+    (void)state;
+    session s;
+    ppf_error err = {{0}};
+    assert_true(session_build(&s, NULL, NULL, 0, &err) && session_build_scene(&s, &err));
+    const int sizes[][2] = {{1920, 1080}, {1280, 720}, {700, 1000}, {1600, 500}, {1000, 1000}};
+    camera_bounds b = session_camera_bounds(&s);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int w = sizes[k][0], h = sizes[k][1];
+        frame_layout l = frame_layout_compute(w, h, 0, 1);
+        for (int p = 0; p < CAMERA_PRESET_COUNT; p++) {
+            if (p == CAMERA_PRESET_FIRST_STAGE || p == CAMERA_PRESET_LAST_STAGE)
+                continue; /* close-ups: part of the scene on purpose */
+            camera cam = session_camera(&s, (camera_preset)p, w, h, 0, 1);
+            float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
+            for (int i = 0; i < 8; i++) {
+                float c[3] = {(i & 1) ? b.max[0] : b.min[0], (i & 2) ? b.max[1] : b.min[1],
+                              (i & 4) ? b.max[2] : b.min[2]};
+                float px, py;
+                assert_true(camera_project(&cam, l.view_w / l.view_h, c, (int)l.view_w,
+                                           (int)l.view_h, &px, &py));
+                px += l.view_x, py += l.view_y;
+                lo[0] = fminf(lo[0], px), lo[1] = fminf(lo[1], py);
+                hi[0] = fmaxf(hi[0], px), hi[1] = fmaxf(hi[1], py);
+            }
+            const bool inside = lo[0] >= l.free_x - 1 && lo[1] >= l.free_y - 1 &&
+                                hi[0] <= l.free_x + l.free_w + 1 &&
+                                hi[1] <= l.free_y + l.free_h + 1;
+            /* and it fills a fair part of it: fitted, not merely inside */
+            const bool fills =
+                (hi[0] - lo[0]) >= 0.6f * l.free_w || (hi[1] - lo[1]) >= 0.6f * l.free_h;
+            if (!inside || !fills)
+                print_message(
+                    "%dx%d %s: scene (%.0f,%.0f)-(%.0f,%.0f), free (%.0f,%.0f)-(%.0f,%.0f)\n", w, h,
+                    camera_preset_name((camera_preset)p), lo[0], lo[1], hi[0], hi[1], l.free_x,
+                    l.free_y, l.free_x + l.free_w, l.free_y + l.free_h);
+            assert_true(inside);
+            assert_true(fills);
+        }
+    }
+    session_deinit(&s);
+}
+
+/* ---- colour -------------------------------------------------------------- */
+
+static double to_linear(double c)
+{
+    c /= 255;
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+static double luminance_lin(const double lin[3])
+{
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+}
+
+static double contrast(double l1, double l2)
+{
+    return (fmax(l1, l2) + 0.05) / (fmin(l1, l2) + 0.05);
+}
+
+/* What a region of the frame looks like: the mean of its linear colour,
+ * the mean relative luminance, and how much the luminance varies (a
+ * pattern varies, a solid fill does not). */
+typedef struct region {
+    double lin[3];
+    double lum, lum_sd;
+} region;
+
+static region measure(const fixture *x, int x0, int y0, int x1, int y1)
+{
+    region r = {{0, 0, 0}, 0, 0};
+    double n = 0, sq = 0;
+    if (!(x1 > x0 && y1 > y0))
+        print_message("region (%d,%d)-(%d,%d)\n", x0, y0, x1, y1);
+    assert_true(x0 >= 0 && y0 >= 0 && x1 <= x->o.width && y1 <= x->o.height && x1 > x0 && y1 > y0);
+    for (int y = y0; y < y1; y++)
+        for (int xx = x0; xx < x1; xx++) {
+            const uint8_t *p = x->pixels + ((size_t)y * x->o.width + xx) * 4;
+            double lin[3] = {to_linear(p[0]), to_linear(p[1]), to_linear(p[2])};
+            double l = luminance_lin(lin);
+            for (int k = 0; k < 3; k++)
+                r.lin[k] += lin[k];
+            r.lum += l, sq += l * l, n++;
+        }
+    for (int k = 0; k < 3; k++)
+        r.lin[k] /= n;
+    r.lum /= n;
+    r.lum_sd = sqrt(fmax(0, sq / n - r.lum * r.lum));
+    return r;
+}
+
+/* Two regions as one (weighted by area). */
+static region merge(region a, double na, region b, double nb)
+{
+    region r;
+    const double n = na + nb;
+    for (int k = 0; k < 3; k++)
+        r.lin[k] = (a.lin[k] * na + b.lin[k] * nb) / n;
+    r.lum = (a.lum * na + b.lum * nb) / n;
+    const double sq =
+        ((a.lum_sd * a.lum_sd + a.lum * a.lum) * na + (b.lum_sd * b.lum_sd + b.lum * b.lum) * nb) /
+        n;
+    r.lum_sd = sqrt(fmax(0, sq - r.lum * r.lum));
+    return r;
+}
+
+/* The inside of a bar of rank r over [s, e], a few pixels in from its edges;
+ * with `label`, the columns of its centred number left out. */
+static region measure_bar(const fixture *x, const timeline_view *tv, double s, double e, int r,
+                          const char *label)
+{
+    const float top = tv->row_y + (float)r * tv->row_pitch;
+    const int x0 = (int)ceilf((float)timeline_view_time_to_x(tv, s)) + 3;
+    const int x1 = (int)floorf((float)timeline_view_time_to_x(tv, e)) - 3;
+    const int y0 = (int)ceilf(top) + 1, y1 = (int)floorf(top + tv->bar_h) - 1;
+    if (!label)
+        return measure(x, x0, y0, x1, y1);
+    const float half = 0.5f * text_width(&x->o.frame.font, FRAME_FONT_SMALL, label) + 3;
+    const int c = (x0 + x1) / 2, l1 = (int)floorf((float)c - half),
+              r0 = (int)ceilf((float)c + half);
+    assert_true(l1 - x0 >= 4 && x1 - r0 >= 4);
+    return merge(measure(x, x0, y0, l1, y1), l1 - x0, measure(x, r0, y0, x1, y1), x1 - r0);
+}
+
+/* An idle stretch of rank r inside the view: the first gap between two
+ * bars at least `min` long, as [*s, *e]; false when there is none. */
+static bool find_gap(const timeline *tl, int r, double min, double *s, double *e)
+{
+    const int n = tl->program->rank[r].count;
+    double prev = 0;
+    for (int k = 0; k < n; k++) {
+        if (!action_is_compute((action_kind)tl->program->rank[r].actions[k].kind))
+            continue;
+        if (tl->time[r][k].start - prev >= min) {
+            *s = prev, *e = tl->time[r][k].start;
+            return true;
+        }
+        prev = tl->time[r][k].end;
+    }
+    return false;
+}
+
+static void test_bubble_contrast(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, NULL, 0, 1920, 1080);
+    for (int theme = 0; theme < THEME_COUNT; theme++) {
+        frame_view v = view_at(x, 0, (theme_id)theme, 1);
+        draw(x, &v);
+        timeline_view tv = placed_timeline(x, &v);
+        const timeline_palette pal = theme_get((theme_id)theme).timeline;
+        for (int r = 1; r < x->s.tl.program->ranks; r++) {
+            double s, e;
+            assert_true(find_gap(&x->s.tl, r, x->s.tl.makespan * 0.02, &s, &e));
+            region idle = measure_bar(x, &tv, s, e, r, NULL);
+            const rgba8 bg = r % 2 ? pal.row_alt : pal.background;
+            double bg_lin[3] = {to_linear(bg.r), to_linear(bg.g), to_linear(bg.b)};
+            double c = contrast(idle.lum, luminance_lin(bg_lin));
+            print_message("%s rank %d: idle [%.2f, %.2f] luminance %.3f, row %.3f: %.2f:1\n",
+                          theme_get((theme_id)theme).name, r, s, e, idle.lum, luminance_lin(bg_lin),
+                          c);
+            assert_true(c >= 3.0);
+        }
+    }
+    fixture_free(x);
+}
+
+/* Machado, Oliveira and Fernandes (2009), severity 1.0, on linear RGB. */
+static const double MACHADO[3][3][3] = {
+    {{0.152286, 1.052583, -0.204868},
+     {0.114503, 0.786281, 0.099216},
+     {-0.003882, -0.048116, 1.051998}}, /* protanopia */
+    {{0.367322, 0.860646, -0.227968},
+     {0.280085, 0.672501, 0.047413},
+     {-0.011820, 0.042940, 0.968881}}, /* deuteranopia */
+    {{1.255528, -0.076749, -0.178779},
+     {-0.078411, 0.930809, 0.147602},
+     {0.004733, 0.691367, 0.303900}}, /* tritanopia */
+};
+static const char *const CVD_NAME[] = {"protanopia", "deuteranopia", "tritanopia"};
+
+static void simulate(int kind, const double in[3], double out[3])
+{
+    for (int i = 0; i < 3; i++) {
+        out[i] = 0;
+        for (int j = 0; j < 3; j++)
+            out[i] += MACHADO[kind][i][j] * in[j];
+        out[i] = out[i] < 0 ? 0 : out[i] > 1 ? 1 : out[i];
+    }
+}
+
+static double lab_f(double t)
+{
+    return t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116;
+}
+
+/* Linear sRGB (D65) to CIELAB. */
+static void lab(const double lin[3], double out[3])
+{
+    const double X = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047;
+    const double Y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+    const double Z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883;
+    const double fx = lab_f(X), fy = lab_f(Y), fz = lab_f(Z);
+    out[0] = 116 * fy - 16, out[1] = 500 * (fx - fy), out[2] = 200 * (fy - fz);
+}
+
+/* The second cue each element carries besides its colour. */
+typedef enum cue { CUE_SOLID, CUE_HATCH, CUE_DOTS, CUE_ARROW, CUE_LANE } cue;
+
+typedef struct element {
+    const char *name;
+    double lin[3]; /* its mean colour as drawn */
+    cue cue;
+} element;
+
+static void test_colour_blind(void **state)
+{
+    (void)state;
+    /* ZB-H1 draws F, B (as I) and W; 1F1B B; a data-parallel run with
+     * visible p2p and all-reduce times draws both. */
+    const session_flag flags[] = {{"p2p", "0.3"}, {"allreduce", "4"}, {"dp", "2"}};
+    const char *assets[] = {PPFLOW_SOURCE_DIR "/assets/1f1b.json",
+                            PPFLOW_SOURCE_DIR "/assets/zb-h1.json"};
+    const double MIN_DELTA_E = 12;
+    for (int theme = 0; theme < THEME_COUNT; theme++) {
+        element el[7];
+        int n = 0;
+        bool have[ACTION_OVERLAP_F_B + 1] = {false};
+        for (int a = 0; a < 2; a++) {
+            fixture *x = fixture_new(assets[a], flags, 3, 1920, 1080);
+            frame_view v = view_at(x, 0, (theme_id)theme, 1);
+            v.bare = true;
+            draw(x, &v);
+            timeline_view tv = placed_timeline(x, &v);
+            const timeline *tl = &x->s.tl;
+            /* the widest bar of each kind, so patterns average out */
+            for (int kind = ACTION_F; kind <= ACTION_W; kind++) {
+                if (have[kind])
+                    continue;
+                int best_r = -1, best_k = -1;
+                double best = 0;
+                for (int r = 0; r < tl->program->ranks; r++)
+                    for (int k = 0; k < tl->program->rank[r].count; k++)
+                        if (tl->program->rank[r].actions[k].kind == kind &&
+                            tl->time[r][k].end - tl->time[r][k].start > best)
+                            best = tl->time[r][k].end - tl->time[r][k].start, best_r = r,
+                            best_k = k;
+                if (best_r < 0)
+                    continue;
+                char label[16];
+                snprintf(label, sizeof label, "%d",
+                         (int)tl->program->rank[best_r].actions[best_k].microbatch);
+                region g = measure_bar(x, &tv, tl->time[best_r][best_k].start,
+                                       tl->time[best_r][best_k].end, best_r, label);
+                static const char *const names[] = {
+                    [ACTION_F] = "F", [ACTION_B] = "B", [ACTION_I] = "I", [ACTION_W] = "W"};
+                el[n] = (element){names[kind],
+                                  {g.lin[0], g.lin[1], g.lin[2]},
+                                  kind == ACTION_F   ? CUE_SOLID
+                                  : kind == ACTION_W ? CUE_DOTS
+                                                     : CUE_HATCH};
+                print_message("%s: sd of luminance %.3f\n", names[kind], g.lum_sd);
+                /* the pattern is really there, or really not */
+                assert_true(kind == ACTION_F ? g.lum_sd < 0.01 : g.lum_sd > 0.02);
+                n++;
+                have[kind] = true;
+            }
+            if (a == 0) {
+                double s, e;
+                assert_true(find_gap(tl, 1, tl->makespan * 0.02, &s, &e));
+                region g = measure_bar(x, &tv, s, e, 1, NULL);
+                assert_true(g.lum_sd > 0.02);
+                el[n++] = (element){"bubble", {g.lin[0], g.lin[1], g.lin[2]}, CUE_HATCH};
+                /* an all-reduce bar in rank 0's lane */
+                assert_true(tl->allreduce_count > 0 && tv.lane_h > 4);
+                const transfer *ar = &tl->allreduces[0];
+                for (int i = 0; i < tl->allreduce_count; i++)
+                    if (tl->allreduces[i].src_rank == 0)
+                        ar = &tl->allreduces[i];
+                const float top = tv.row_y + (float)ar->src_rank * tv.row_pitch + tv.lane_y;
+                region q = measure(x, (int)timeline_view_time_to_x(&tv, ar->start) + 2,
+                                   (int)(top + tv.lane_h * 0.35f),
+                                   (int)timeline_view_time_to_x(&tv, ar->end) - 2,
+                                   (int)(top + tv.lane_h * 0.65f));
+                el[n++] = (element){"all-reduce", {q.lin[0], q.lin[1], q.lin[2]}, CUE_LANE};
+                /* a p2p arrow's middle, from rank 0 down to rank 1 */
+                p2p_cursor cur = {.rank = 0, .index = 0};
+                transfer t;
+                assert_true(timeline_next_p2p(tl, &cur, &t) && t.end > t.start);
+                const float ys = tv.row_y + (float)t.src_rank * tv.row_pitch + tv.bar_h;
+                const float ye = tv.row_y + (float)t.dst_rank * tv.row_pitch;
+                const int px = (int)lrint(0.5 * (timeline_view_time_to_x(&tv, t.start) +
+                                                 timeline_view_time_to_x(&tv, t.end)));
+                const int py = (int)lrintf(0.5f * (ys + ye));
+                region p = measure(x, px, py, px + 1, py + 1);
+                el[n++] = (element){"p2p", {p.lin[0], p.lin[1], p.lin[2]}, CUE_ARROW};
+            }
+            fixture_free(x);
+        }
+        assert_int_equal(n, 7);
+        for (int kind = 0; kind < 3; kind++) {
+            double lab_of[7][3];
+            for (int i = 0; i < n; i++) {
+                double sim[3];
+                simulate(kind, el[i].lin, sim);
+                lab(sim, lab_of[i]);
+            }
+            for (int i = 0; i < n; i++)
+                for (int j = i + 1; j < n; j++) {
+                    const double d = sqrt(pow(lab_of[i][0] - lab_of[j][0], 2) +
+                                          pow(lab_of[i][1] - lab_of[j][1], 2) +
+                                          pow(lab_of[i][2] - lab_of[j][2], 2));
+                    if (d >= MIN_DELTA_E)
+                        continue;
+                    print_message("%s, %s theme: %s and %s are %.1f apart in CIELAB; cues %d, %d\n",
+                                  CVD_NAME[kind], theme_get((theme_id)theme).name, el[i].name,
+                                  el[j].name, d, el[i].cue, el[j].cue);
+                    assert_true(el[i].cue != el[j].cue);
+                }
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_height),           cmocka_unit_test(test_no_overlaps),
+        cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_bubble_contrast),
+        cmocka_unit_test(test_colour_blind),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -103,7 +103,9 @@ camera session_camera(const session *s, camera_preset preset, int fb_width, int 
 {
     frame_layout l = frame_layout_compute(fb_width, fb_height, split, ui_scale);
     camera_bounds b = session_camera_bounds(s);
-    return camera_preset_view_rect(preset, &b, l.view_w / l.view_h, frame_layout_free_rect(&l));
+    camera_rect free[FRAME_FREE_MAX];
+    int n = frame_layout_free_rects(&l, free);
+    return camera_preset_view_best(preset, &b, l.view_w / l.view_h, free, n);
 }
 
 double session_default_speed(const session *s)

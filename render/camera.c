@@ -185,6 +185,22 @@ void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, cam
     cam->distance = clampf(-along, DISTANCE_MIN, DISTANCE_MAX);
 }
 
+int camera_fit_best(camera *cam, const camera_bounds *bounds, float aspect,
+                    const camera_rect *rects, int n)
+{
+    assert(cam && rects && n >= 1);
+    camera best = *cam;
+    int which = 0;
+    for (int i = 0; i < n; i++) {
+        camera c = *cam;
+        camera_fit_rect(&c, bounds, aspect, rects[i]);
+        if (i == 0 || c.distance < best.distance)
+            best = c, which = i;
+    }
+    *cam = best;
+    return which;
+}
+
 camera camera_preset_view(camera_preset preset, const camera_bounds *bounds, float aspect)
 {
     return camera_preset_view_rect(preset, bounds, aspect, (camera_rect){0, 0, 1, 1});
@@ -204,6 +220,19 @@ camera camera_preset_view_rect(camera_preset preset, const camera_bounds *bounds
         b.min[0] = bounds->max[0] - len;
     camera_fit_rect(&cam, &b, aspect, rect);
     return cam;
+}
+
+camera camera_preset_view_best(camera_preset preset, const camera_bounds *bounds, float aspect,
+                               const camera_rect *rects, int n)
+{
+    assert(rects && n >= 1);
+    camera best = camera_preset_view_rect(preset, bounds, aspect, rects[0]);
+    for (int i = 1; i < n; i++) {
+        camera c = camera_preset_view_rect(preset, bounds, aspect, rects[i]);
+        if (c.distance < best.distance)
+            best = c;
+    }
+    return best;
 }
 
 const char *camera_preset_name(camera_preset preset)

@@ -77,6 +77,13 @@ void camera_fit(camera *cam, const camera_bounds *bounds, float aspect);
 /* The same into a rectangle of the view: bounds fill it with a margin, and
  * the lens shift (cam->shift) centres them on it. */
 void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, camera_rect rect);
+/* Fits into each of n >= 1 rectangles and keeps the nearest camera (the
+ * largest scene); returns the index of the rectangle kept. */
+int camera_fit_best(camera *cam, const camera_bounds *bounds, float aspect,
+                    const camera_rect *rects, int n);
+/* camera_preset_view_rect into the best of n >= 1 rectangles. */
+camera camera_preset_view_best(camera_preset preset, const camera_bounds *bounds, float aspect,
+                               const camera_rect *rects, int n);
 
 /* Mouse input, in framebuffer pixels (so HiDPI needs no special case): a
  * drag across the whole height turns the camera by about 180 degrees;

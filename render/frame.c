@@ -39,6 +39,64 @@ float frame_ui_scale_clamp(float s)
 #define ASCENT_PER_EM 0.93f
 #define LINE_PER_EM 1.18f
 
+/* The legend's longest row, "weights W (fill: gradient)", per pixel of
+ * the small em, rounded up over every size from FRAME_MIN_CAP_PX to 4K
+ * (glyph advances are rounded to pixels; tests measure it). */
+#define LEGEND_TEXT_PER_EM 12.9f
+
+static bool rect_meets(frame_rect a, frame_rect b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* The cards' rectangles and the free rectangles, as frame.c draws them
+ * (draw_hud, draw_legend, draw_caption). See frame.h, "Free area". */
+static void frame_layout_cards(frame_layout *l)
+{
+    const float body = (float)l->body_px, small = (float)l->small_px, large = (float)l->large_px;
+    const float vx0 = l->view_x, vy0 = l->view_y, vx1 = vx0 + l->view_w, vy1 = vy0 + l->view_h;
+    const float gap = body * ASCENT_PER_EM * 0.6f; /* the HUD's pad and inset */
+    l->hud = (frame_rect){vx0 + gap, vy0 + gap, vx0 + gap + FRAME_HUD_EM * large + 2 * gap,
+                          vy0 + gap + LINE_PER_EM * (large + 2 * body) + 2 * gap};
+    const float cap_pad = body * ASCENT_PER_EM * 0.5f;
+    const float caption_y = vy1 - (LINE_PER_EM * body + cap_pad * 2.5f);
+    const float leg_pad = small * ASCENT_PER_EM * 0.6f;
+    const float leg_w = LEGEND_TEXT_PER_EM * small + small * ASCENT_PER_EM + 3 * leg_pad;
+    const float leg_h = LINE_PER_EM * small * FRAME_LEGEND_ROWS + 2 * leg_pad;
+    frame_rect leg = {0, 0, 0, 0};
+    bool has_legend = frame_legend_place(l, l->hud, ceilf(leg_w), ceilf(leg_h), leg_pad,
+                                         caption_y - leg_pad, &leg);
+    l->legend = has_legend ? leg : (frame_rect){vx1, vy0, vx1, vy0};
+
+    const float under_hud = l->hud.y1 + gap;
+    const float under_both = has_legend ? fmaxf(under_hud, leg.y1 + gap) : under_hud;
+    const float min_h = l->view_h / 3, min_w = l->view_w / 4;
+    l->free_count = 0;
+    frame_rect band = {vx0, under_both, vx1, caption_y};
+    if (band.y1 - band.y0 < min_h) {
+        /* A window too short for the cards keeps a third of its view for
+         * the scene; the cards then cover part of it. */
+        band.y0 = vy0 + fmaxf(0, fminf(under_both - vy0, caption_y - vy0 - min_h));
+        band.y1 = fminf(vy1, band.y0 + fmaxf(min_h, caption_y - band.y0));
+    }
+    l->free[l->free_count++] = band;
+    if (has_legend) {
+        /* Beside the legend, under the HUD; and between the two cards from
+         * the top, when the legend is top-right. */
+        frame_rect cand[2] = {{vx0, under_hud, leg.x0 - gap, caption_y},
+                              {l->hud.x1 + gap, vy0, leg.x0 - gap, caption_y}};
+        for (int k = 0; k < 2; k++) {
+            frame_rect c = cand[k];
+            if (c.x1 - c.x0 < min_w || c.y1 - c.y0 < min_h || rect_meets(c, l->hud) ||
+                rect_meets(c, leg))
+                continue;
+            l->free[l->free_count++] = c;
+        }
+    }
+    l->free_x = band.x0, l->free_y = band.y0;
+    l->free_w = band.x1 - band.x0, l->free_h = band.y1 - band.y0;
+}
+
 frame_layout frame_layout_in(frame_viewport vp, float split, float ui_scale)
 {
     split = split > 0 ? frame_split_clamp(split) : FRAME_SPLIT_DEFAULT;
@@ -57,25 +115,7 @@ frame_layout frame_layout_in(frame_viewport vp, float split, float ui_scale)
     l.large_px = (int)lrintf((float)l.body_px * 1.25f);
     l.line_px = fmaxf(1.0f, roundf((float)l.small_px / 16.0f));
 
-    /* The free area: under the HUD and legend (their top band) and over the
-     * caption, as frame.c draws them (draw_hud, draw_legend, draw_caption). */
-    const float body = (float)l.body_px, small = (float)l.small_px, large = (float)l.large_px;
-    const float hud_pad = body * ASCENT_PER_EM * 0.6f;
-    const float hud = hud_pad + LINE_PER_EM * (large + 2 * body) + 2 * hud_pad;
-    const float leg_pad = small * ASCENT_PER_EM * 0.6f;
-    const float legend = leg_pad + LINE_PER_EM * small * FRAME_LEGEND_ROWS + 2 * leg_pad;
-    const float top = fmaxf(hud, legend) + hud_pad;
-    const float cap_pad = body * ASCENT_PER_EM * 0.5f;
-    const float bottom = LINE_PER_EM * body + cap_pad * 2.5f;
-    l.free_x = l.view_x, l.free_w = l.view_w;
-    l.free_y = l.view_y + top;
-    l.free_h = view_h - top - bottom;
-    /* A window too short for both bands keeps a third of its view for the
-     * scene; the cards then cover part of it. */
-    if (l.free_h < view_h / 3) {
-        l.free_h = view_h / 3;
-        l.free_y = l.view_y + fmaxf(0, fminf(top, view_h - bottom - l.free_h));
-    }
+    frame_layout_cards(&l);
     return l;
 }
 
@@ -88,6 +128,24 @@ camera_rect frame_layout_free_rect(const frame_layout *l)
                      (l->free_y + l->free_h - l->view_y) / l->view_h};
     r.x0 = fmaxf(r.x0, 0), r.y0 = fmaxf(r.y0, 0), r.x1 = fminf(r.x1, 1), r.y1 = fminf(r.y1, 1);
     return r;
+}
+
+int frame_layout_free_rects(const frame_layout *l, camera_rect out[FRAME_FREE_MAX])
+{
+    int n = 0;
+    for (int k = 0; k < l->free_count && k < FRAME_FREE_MAX; k++) {
+        frame_rect f = l->free[k];
+        if (!(l->view_w > 0 && l->view_h > 0 && f.x1 > f.x0 && f.y1 > f.y0))
+            continue;
+        camera_rect r = {(f.x0 - l->view_x) / l->view_w, (f.y0 - l->view_y) / l->view_h,
+                         (f.x1 - l->view_x) / l->view_w, (f.y1 - l->view_y) / l->view_h};
+        r.x0 = fmaxf(r.x0, 0), r.y0 = fmaxf(r.y0, 0), r.x1 = fminf(r.x1, 1), r.y1 = fminf(r.y1, 1);
+        if (r.x1 > r.x0 && r.y1 > r.y0)
+            out[n++] = r;
+    }
+    if (n == 0)
+        out[n++] = (camera_rect){0, 0, 1, 1};
+    return n;
 }
 
 frame_layout frame_layout_of(const frame_view *v, int target_width, int target_height)
@@ -386,9 +444,14 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     }
     w += sw + 3 * pad;
     float h = m.line_height * N + 2 * pad;
-    frame_rect at;
-    if (!frame_legend_place(l, hud, w, h, pad, caption_top(f, l) - pad, &at))
+    /* Where the layout reserved room (the cameras keep clear of it), as
+     * large as reserved; beside a HUD wider than FRAME_HUD_EM, under it. */
+    frame_rect at = l->legend;
+    if (at.x1 - at.x0 >= w && at.y1 - at.y0 >= h && !rect_meets(at, hud)) {
+        w = at.x1 - at.x0, h = at.y1 - at.y0;
+    } else if (!frame_legend_place(l, hud, w, h, pad, caption_top(f, l) - pad, &at)) {
         return;
+    }
     float x = at.x0, y = at.y0;
     draw_card(f, l, x, y, w, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};

@@ -23,8 +23,20 @@
  * the UI scale (--ui-scale, ctrl+= / ctrl+-), which scales line widths too;
  * so nothing assumes one resolution. The glyph atlas is re-rendered only
  * when a size changes (frames of different heights in one target re-render
- * it). The 3D view keeps a free area (free_*) that the HUD, legend and
- * caption leave uncovered; cameras are fitted into it (camera_fit_rect).
+ * it).
+ *
+ * Free area: the layout knows the cards' sizes without the renderer: the
+ * HUD is three lines at most FRAME_HUD_EM large ems wide, the legend's size
+ * comes from its fixed rows with per-em widths rounded up (the drawn cards
+ * are exactly these rectangles, or smaller), the caption one body line. The
+ * legend goes top-right, or under the HUD when they would meet. What stays
+ * uncovered is offered as up to three rectangles (free[]), each above the
+ * caption: the band under both cards, the part left of the legend under
+ * the HUD, and the part right of the HUD under the legend. A camera is
+ * fitted into each and the one that shows the scene largest is kept, so the
+ * scene is never under a card and is as large as the cards allow. A window
+ * too short for any of them keeps a third of its view for the scene, and
+ * the cards then cover part of it.
  *
  * Labels never overlap: the HUD, legend and caption are placed first, then
  * the 3D labels in this order, each dropped when it would cover one already
@@ -65,6 +77,14 @@ typedef struct frame_viewport {
     int x, y, w, h;
 } frame_viewport;
 
+/* A rectangle of the target in pixels: left, top, right, bottom. */
+typedef struct frame_rect {
+    float x0, y0, x1, y1;
+} frame_rect;
+
+/* Candidate free rectangles of the 3D view at most (frame_layout.free). */
+#define FRAME_FREE_MAX 3
+
 /* Where things go, in the target's pixels (origin top-left, y down). */
 typedef struct frame_layout {
     int x, y;                                 /* the viewport's top-left corner */
@@ -74,8 +94,12 @@ typedef struct frame_layout {
     int body_px, small_px, large_px;          /* text sizes (em) */
     float ui_scale;                           /* the scale these sizes include */
     float line_px;                            /* width of outlines and rules */
-    float free_x, free_y, free_w, free_h;     /* the part of the 3D view that the HUD,
-                                                 legend and caption leave free */
+    float free_x, free_y, free_w, free_h;     /* the band under both cards and over the
+                                                 caption: free[0] */
+    frame_rect hud;                           /* the HUD card at its widest (FRAME_HUD_EM) */
+    frame_rect legend;                        /* the legend card; x1 <= x0: none fits */
+    frame_rect free[FRAME_FREE_MAX];          /* rectangles that no card covers */
+    int free_count;                           /* 1..FRAME_FREE_MAX */
 } frame_layout;
 
 /* The UI scale's range and the smallest capital height drawn, whatever the
@@ -85,6 +109,11 @@ typedef struct frame_layout {
 #define FRAME_MIN_CAP_PX 8.0f
 /* Rows of the legend card (frame.c), which the layout leaves room for. */
 #define FRAME_LEGEND_ROWS 6
+/* The widest HUD the layout reserves room for, in ems of the large (title)
+ * size: the title of any built-in schedule at P, M < 100 with the play
+ * status beside it (tests hold every asset's HUD to it). A wider HUD still
+ * shows; the legend then goes under it. */
+#define FRAME_HUD_EM 23.0f
 /* ui_scale brought within its range (0 or NaN: 1). */
 float frame_ui_scale_clamp(float ui_scale);
 
@@ -106,11 +135,10 @@ frame_layout frame_layout_in(frame_viewport viewport, float split, float ui_scal
 
 /* The layout's free area as a fraction of its 3D view, for camera_fit_rect. */
 camera_rect frame_layout_free_rect(const frame_layout *l);
-
-/* A rectangle of the target in pixels: left, top, right, bottom. */
-typedef struct frame_rect {
-    float x0, y0, x1, y1;
-} frame_rect;
+/* Every free rectangle (l->free) as fractions of the 3D view; returns
+ * their count. Cameras are fitted into each and the nearest wins
+ * (camera_preset_view_best, camera_fit_best): the largest scene. */
+int frame_layout_free_rects(const frame_layout *l, camera_rect out[FRAME_FREE_MAX]);
 
 /* Where the legend card (w x h pixels) goes in the layout's 3D view, the
  * HUD's card being `hud`: the view's top-right corner, `gap` in from its

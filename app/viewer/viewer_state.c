@@ -115,7 +115,9 @@ static camera fitted_camera(const viewer_state *v, camera direction)
                               v->ui_scale);
     frame_layout l = viewer_state_layout(v);
     camera_bounds b = session_camera_bounds(v->s);
-    camera_fit_rect(&direction, &b, view_aspect(v), frame_layout_free_rect(&l));
+    camera_rect free[FRAME_FREE_MAX];
+    int n = frame_layout_free_rects(&l, free);
+    camera_fit_best(&direction, &b, view_aspect(v), free, n);
     return direction;
 }
 

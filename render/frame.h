@@ -113,7 +113,7 @@ typedef struct frame_layout {
  * size: the title of any built-in schedule at P, M < 100 with the play
  * status beside it (tests hold every asset's HUD to it). A wider HUD still
  * shows; the legend then goes under it. */
-#define FRAME_HUD_EM 23.0f
+#define FRAME_HUD_EM 26.0f
 /* ui_scale brought within its range (0 or NaN: 1). */
 float frame_ui_scale_clamp(float ui_scale);
 

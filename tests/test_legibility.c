@@ -185,7 +185,18 @@ static void test_no_overlaps(void **state)
     assert_int_equal(assets, 10); /* the nine schedules and textbook.json */
 }
 
-/* The corners of the scene's bounds, projected, lie in the free area. */
+static bool rect_inside(const float lo[2], const float hi[2], frame_rect r)
+{
+    return lo[0] >= r.x0 - 1 && lo[1] >= r.y0 - 1 && hi[0] <= r.x1 + 1 && hi[1] <= r.y1 + 1;
+}
+
+static bool rect_meets(frame_rect a, frame_rect b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* The corners of the scene's bounds, projected, lie in one of the free
+ * rectangles, which no card covers, and fill a fair part of it. */
 static void test_presets_fit_free_area(void **state)
 {
     (void)state;
@@ -197,6 +208,14 @@ static void test_presets_fit_free_area(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         const int w = sizes[k][0], h = sizes[k][1];
         frame_layout l = frame_layout_compute(w, h, 0, 1);
+        assert_true(l.free_count >= 1 && l.free_count <= FRAME_FREE_MAX);
+        /* a window too short for the cards: the band under them is a third
+           of the view and the cards cover part of it */
+        const bool short_view = l.free_h <= l.view_h / 3 + 1;
+        for (int f = short_view ? 1 : 0; f < l.free_count; f++) {
+            assert_false(rect_meets(l.free[f], l.hud));
+            assert_false(rect_meets(l.free[f], l.legend));
+        }
         for (int p = 0; p < CAMERA_PRESET_COUNT; p++) {
             if (p == CAMERA_PRESET_FIRST_STAGE || p == CAMERA_PRESET_LAST_STAGE)
                 continue; /* close-ups: part of the scene on purpose */
@@ -212,22 +231,72 @@ static void test_presets_fit_free_area(void **state)
                 lo[0] = fminf(lo[0], px), lo[1] = fminf(lo[1], py);
                 hi[0] = fmaxf(hi[0], px), hi[1] = fmaxf(hi[1], py);
             }
-            const bool inside = lo[0] >= l.free_x - 1 && lo[1] >= l.free_y - 1 &&
-                                hi[0] <= l.free_x + l.free_w + 1 &&
-                                hi[1] <= l.free_y + l.free_h + 1;
+            int in = -1;
+            for (int f = 0; f < l.free_count && in < 0; f++)
+                if (rect_inside(lo, hi, l.free[f]))
+                    in = f;
             /* and it fills a fair part of it: fitted, not merely inside */
+            frame_rect r = l.free[in < 0 ? 0 : in];
             const bool fills =
-                (hi[0] - lo[0]) >= 0.6f * l.free_w || (hi[1] - lo[1]) >= 0.6f * l.free_h;
-            if (!inside || !fills)
-                print_message(
-                    "%dx%d %s: scene (%.0f,%.0f)-(%.0f,%.0f), free (%.0f,%.0f)-(%.0f,%.0f)\n", w, h,
-                    camera_preset_name((camera_preset)p), lo[0], lo[1], hi[0], hi[1], l.free_x,
-                    l.free_y, l.free_x + l.free_w, l.free_y + l.free_h);
-            assert_true(inside);
+                (hi[0] - lo[0]) >= 0.6f * (r.x1 - r.x0) || (hi[1] - lo[1]) >= 0.6f * (r.y1 - r.y0);
+            /* and no smaller than in the band under both cards */
+            const bool large =
+                (hi[0] - lo[0]) >= 0.6f * l.free_w * 0.99f || (hi[1] - lo[1]) >= 0.6f * l.free_h;
+            if (in < 0 || !fills || !large)
+                print_message("%dx%d %s: scene (%.0f,%.0f)-(%.0f,%.0f), in free rect %d of %d\n", w,
+                              h, camera_preset_name((camera_preset)p), lo[0], lo[1], hi[0], hi[1],
+                              in, l.free_count);
+            assert_true(in >= 0);
             assert_true(fills);
+            assert_true(large);
         }
     }
     session_deinit(&s);
+}
+
+/* The HUD and legend as drawn lie inside the rectangles the layout reserves
+ * for them (which the cameras keep clear of), for every asset, at several
+ * window shapes, with the widest play status. */
+static void test_cards_within_reserve(void **state)
+{
+    (void)state;
+    const char *dir_path = PPFLOW_SOURCE_DIR "/assets";
+    const int sizes[][2] = {{1920, 1080}, {1280, 720}, {700, 1000}, {3840, 2160}};
+    DIR *dir = opendir(dir_path);
+    assert_non_null(dir);
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            fixture *x = fixture_new(path, NULL, 0, sizes[k][0], sizes[k][1]);
+            frame_view v = view_at(x, x->s.tl.makespan * 0.5, THEME_DARK, 1);
+            v.status = "\u25b6 \u00d710.0";
+            v.show_legend = true;
+            draw(x, &v);
+            frame_layout l = frame_layout_of(&v, x->o.width, x->o.height);
+            assert_true(x->stats.rect_count >= 4 + FRAME_LEGEND_ROWS);
+            for (int i = 0; i < 4 + FRAME_LEGEND_ROWS; i++) {
+                const text_rect *t = &x->stats.rects[i];
+                frame_rect r = i < 4 ? l.hud : l.legend;
+                float lo[2] = {t->x0, t->y0}, hi[2] = {t->x1, t->y1};
+                if (!rect_inside(lo, hi, r))
+                    print_message("%s %dx%d: string %d (%.0f,%.0f)-(%.0f,%.0f) outside its card "
+                                  "(%.0f,%.0f)-(%.0f,%.0f)\n",
+                                  e->d_name, sizes[k][0], sizes[k][1], i, t->x0, t->y0, t->x1,
+                                  t->y1, r.x0, r.y0, r.x1, r.y1);
+                assert_true(rect_inside(lo, hi, r));
+                /* the legend's rows start after its swatches, from the card's
+                   reserved left edge: the card was drawn where reserved */
+                if (i >= 4)
+                    assert_true(t->x0 >= l.legend.x0 + 1.9f * (float)l.small_px);
+            }
+            fixture_free(x);
+        }
+    }
+    closedir(dir);
 }
 
 /* ---- colour -------------------------------------------------------------- */
@@ -515,8 +584,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_height),           cmocka_unit_test(test_no_overlaps),
-        cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_bubble_contrast),
-        cmocka_unit_test(test_colour_blind),
+        cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
+        cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -104,8 +104,8 @@ static void expect_scene_in_view(const viewer_state *v, const char *what)
 }
 
 /* The scene's projected size across the area the HUD, legend and caption
- * leave free (frame_layout_free_rect), as a fraction of its width and
- * height: the larger of the two. */
+ * leave free (the one of frame_layout_free_rects that holds it; 0: none), as a fraction of its
+ * width and height: the larger of the two. */
 static float scene_fill(const viewer_state *v)
 {
     camera_bounds b = session_camera_bounds(v->s);
@@ -116,10 +116,20 @@ static float scene_fill(const viewer_state *v)
         assert_true(project(v, p, &x, &y));
         x0 = fminf(x0, x), x1 = fmaxf(x1, x), y0 = fminf(y0, y), y1 = fmaxf(y1, y);
     }
+    /* in the free rectangle that holds it (frame_layout_free_rects) */
     frame_layout l = viewer_state_layout(v);
-    camera_rect free = frame_layout_free_rect(&l);
-    return fmaxf((x1 - x0) / (l.view_w * (free.x1 - free.x0)),
-                 (y1 - y0) / (l.view_h * (free.y1 - free.y0)));
+    camera_rect free[FRAME_FREE_MAX];
+    const int n = frame_layout_free_rects(&l, free);
+    float fill = 0;
+    for (int k = 0; k < n; k++) {
+        const camera_rect r = free[k];
+        if (x0 < r.x0 * l.view_w - 1 || x1 > r.x1 * l.view_w + 1 || y0 < r.y0 * l.view_h - 1 ||
+            y1 > r.y1 * l.view_h + 1)
+            continue;
+        fill = fmaxf(fill, fmaxf((x1 - x0) / (l.view_w * (r.x1 - r.x0)),
+                                 (y1 - y0) / (l.view_h * (r.y1 - r.y0))));
+    }
+    return fill;
 }
 
 static void expect_same_camera(const camera *a, const camera *b, const char *what)

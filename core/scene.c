@@ -119,7 +119,14 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     float x1 = layer_x0(s, s->layers - 1) + s->d_hidden;
     float y0, y1;
     scene_replica_y(s, s->replicas - 1, &y0, &y1);
-    scene_box top = scene_object_box(s, SCENE_STACK, 0, s->microbatches - 1, 0);
+    /* The stacks never rise above the most live activations any rank holds
+     * (M for GPipe, P for 1F1B): the box ends there, so cameras fit what is
+     * drawn, not an M-high stack that never comes. */
+    int peak = 1;
+    for (int r = 0; r < p->ranks; r++)
+        peak = tl->per_rank[r].peak_activations > peak ? tl->per_rank[r].peak_activations : peak;
+    peak = peak < s->microbatches ? peak : s->microbatches;
+    scene_box top = scene_object_box(s, SCENE_STACK, 0, peak - 1, 0);
     s->bounds = box_of(0, x1, 0, y1, -s->d_model, top.max[2]);
 }
 

@@ -10,6 +10,7 @@ flat in vec4 v_params;
 
 uniform vec3 u_light;      // direction towards the light, normalised
 uniform vec3 u_edge_color;
+uniform float u_edge_px;   // the rim's width in pixels (the frame's line width)
 
 out vec4 frag;
 
@@ -29,7 +30,8 @@ void main()
     c = mix(c, vec3(1.0), v_params.z * 0.12);
     // Distance to the nearest edge in pixels, from the uv's screen derivatives.
     vec2 d = min(v_uv, 1.0 - v_uv) / max(fwidth(v_uv), vec2(1e-6));
-    float edge = 1.0 - smoothstep(0.6, 1.6, min(d.x, d.y));
+    // Solid to u_edge_px - 0.4, then a one-pixel fade (0.6..1.6 at a width of 1).
+    float edge = 1.0 - smoothstep(u_edge_px - 0.4, u_edge_px + 0.6, min(d.x, d.y));
     c = mix(c, u_edge_color, edge * v_params.y);
     frag = vec4(c, max(v_color.a, edge * v_params.y * 0.9));
 }

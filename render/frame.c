@@ -558,7 +558,7 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     scene_state_at(s, v->t, &f->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
     scene_renderer_draw(&f->scene, s, &f->state, &th, &v->cam, (int)l.view_x, gl_y, (int)l.view_w,
-                        (int)l.view_h);
+                        (int)l.view_h, l.line_px);
     glViewport(0, 0, fb_width, fb_height);
 
     label_set *labels = f->labels;

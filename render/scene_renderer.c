@@ -109,6 +109,7 @@ bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
     r->loc_face_mode = glGetUniformLocation(r->program, "u_face_mode");
     r->loc_light = glGetUniformLocation(r->program, "u_light");
     r->loc_edge_color = glGetUniformLocation(r->program, "u_edge_color");
+    r->loc_edge_px = glGetUniformLocation(r->program, "u_edge_px");
 
     mesh_vertex cube[36];
     cube_mesh(cube);
@@ -261,7 +262,7 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
 }
 
 void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
-                         const camera *cam, int x, int y, int w, int h)
+                         const camera *cam, int x, int y, int w, int h, float edge_px)
 {
     assert(r && s && st && th && cam && r->program);
     if (w <= 0 || h <= 0)
@@ -299,6 +300,7 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
     float light[3] = {0.35f, -0.55f, 0.76f};
     glUniform3fv(r->loc_light, 1, light);
     glUniform3f(r->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
+    glUniform1f(r->loc_edge_px, edge_px >= 1 ? edge_px : 1); /* NaN fails the test too */
 
     /* Opaque faces: both sides visible, depth writes on. */
     glDisable(GL_BLEND);

@@ -17,7 +17,7 @@
  *
  * Call order (a current GL 3.3 context):
  *     scene_renderer r; scene_renderer_init(&r, &scene, &err);
- *     each frame: scene_renderer_draw(&r, &scene, &state, &theme, &cam, x, y, w, h);
+ *     each frame: scene_renderer_draw(&r, &scene, &state, &theme, &cam, x, y, w, h, edge_px);
  *     scene_renderer_deinit(&r);
  *
  * Errors: init returns false with the shader log in *err.
@@ -35,7 +35,7 @@
 
 typedef struct scene_renderer {
     unsigned program;
-    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color;
+    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px;
     unsigned cube_vbo, quad_vbo, instance_vbo;
     unsigned box_vao, face_vao;
     struct scene_instance *instances; /* CPU copy: [opaque faces | translucent] */
@@ -57,8 +57,11 @@ void scene_renderer_deinit(scene_renderer *r); /* accepts a zeroed or deinited r
 
 /* Draws the state into the viewport (x, y, w, h in framebuffer pixels, GL's
  * bottom-left origin) of the bound framebuffer, which must have a depth
- * buffer; clears the viewport's depth but not its colour. */
+ * buffer; clears the viewport's depth but not its colour. edge_px is the
+ * width of the faces' rims in pixels (frame_layout.line_px, so that rims
+ * grow with the window's height and the UI scale like the 2D lines);
+ * under 1 or not a number: 1. */
 void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
-                         const camera *cam, int x, int y, int w, int h);
+                         const camera *cam, int x, int y, int w, int h, float edge_px);
 
 #endif

@@ -10,6 +10,7 @@ flat in vec4 v_params;
 
 uniform vec3 u_light;      // direction towards the light, normalised
 uniform vec3 u_edge_color;
+uniform float u_edge_px;   // the rim's width in pixels (the frame's line width)
 
 out vec4 frag;
 
@@ -28,8 +29,14 @@ void main()
     // A flash lightens a little; hue stays (orange p2p must not turn yellow).
     c = mix(c, vec3(1.0), v_params.z * 0.12);
     // Distance to the nearest edge in pixels, from the uv's screen derivatives.
-    vec2 d = min(v_uv, 1.0 - v_uv) / max(fwidth(v_uv), vec2(1e-6));
-    float edge = 1.0 - smoothstep(0.6, 1.6, min(d.x, d.y));
+    vec2 px = 1.0 / max(fwidth(v_uv), vec2(1e-6)); // the face's size in pixels
+    vec2 d = min(v_uv, 1.0 - v_uv) * px;
+    // Rims as wide as the frame's lines, but never over a sixth of the
+    // face across them (a far scene would turn to rims) nor under a pixel;
+    // solid to w - 0.4, then a one-pixel fade (0.6..1.6 at a width of 1).
+    vec2 w = clamp(px / 6.0, vec2(1.0), vec2(u_edge_px));
+    vec2 e = d - w;
+    float edge = 1.0 - smoothstep(-0.4, 0.6, min(e.x, e.y));
     c = mix(c, u_edge_color, edge * v_params.y);
     frag = vec4(c, max(v_color.a, edge * v_params.y * 0.9));
 }

@@ -13,6 +13,7 @@
 #include "input.h"
 #include "keymap.h"
 #include "support/check.h"
+#include "viewer_script.h"
 
 static void test_no_key_bound_twice(void **state)
 {
@@ -85,6 +86,57 @@ static void test_keys_and_modifiers(void **state)
     assert_null(keymap_find(GLFW_KEY_ENTER, 0));
     assert_null(keymap_find(GLFW_KEY_Z, 0));
     assert_null(keymap_find(0, 0));
+}
+
+/* ---- script key names, which the keymap's keys must be reachable by ------ */
+
+/* Parses a one-line script; false (and the message in err) if it is refused. */
+static bool parse_one(const char *line, viewer_script_event *e, ppf_error *err)
+{
+    size_t n = strlen(line);
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    memcpy(text, line, n + 1);
+    viewer_script sc = {0};
+    bool ok = viewer_script_parse(&sc, text, n, "t.script", err);
+    if (ok) {
+        assert_int_equal(sc.count, 1);
+        *e = sc.events[0];
+    }
+    viewer_script_deinit(&sc);
+    return ok;
+}
+
+static void expect_script_key(const char *line, int key, int mods)
+{
+    viewer_script_event e;
+    ppf_error err = {{0}};
+    if (!parse_one(line, &e, &err))
+        fail_msg("\"%s\" refused: %s", line, err.message);
+    if (e.verb != VIEWER_SCRIPT_KEY || e.key != key || e.mods != mods)
+        fail_msg("\"%s\": verb %d key %d mods %d, want key %d mods %d", line, e.verb, e.key, e.mods,
+                 key, mods);
+}
+
+/* The UI scale's keys (ctrl and =, -, 0) can be written in a script, and
+ * reach the keymap's UI scale rows. */
+static void test_script_names_ui_scale_keys(void **state)
+{
+    (void)state;
+    expect_script_key("key equal ctrl\n", GLFW_KEY_EQUAL, GLFW_MOD_CONTROL);
+    expect_script_key("key plus ctrl\n", GLFW_KEY_EQUAL, GLFW_MOD_CONTROL);
+    expect_script_key("key minus ctrl\n", GLFW_KEY_MINUS, GLFW_MOD_CONTROL);
+    expect_script_key("key 0 ctrl\n", GLFW_KEY_0, GLFW_MOD_CONTROL);
+    expect_script_key("key equal\n", GLFW_KEY_EQUAL, 0);
+    expect_key(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL, CMD_UI_SCALE, 1.25);
+    expect_key(GLFW_KEY_MINUS, GLFW_MOD_CONTROL, CMD_UI_SCALE, 1 / 1.25);
+    expect_key(GLFW_KEY_0, GLFW_MOD_CONTROL, CMD_UI_SCALE, 0);
+    /* an unknown name is refused, naming the known ones */
+    viewer_script_event e;
+    ppf_error err = {{0}};
+    assert_false(parse_one("key equals ctrl\n", &e, &err));
+    assert_non_null(strstr(err.message, "t.script:1:"));
+    assert_non_null(strstr(err.message, "equal, minus"));
 }
 
 /* ---- input, with a host that records what it applies ---------------------- */
@@ -190,9 +242,12 @@ int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_key_bound_twice), cmocka_unit_test(test_card_is_the_table),
-        cmocka_unit_test(test_keys_and_modifiers), cmocka_unit_test(test_input_to_commands),
+        cmocka_unit_test(test_no_key_bound_twice),
+        cmocka_unit_test(test_card_is_the_table),
+        cmocka_unit_test(test_keys_and_modifiers),
+        cmocka_unit_test(test_input_to_commands),
         cmocka_unit_test(test_input_never_drops),
+        cmocka_unit_test(test_script_names_ui_scale_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

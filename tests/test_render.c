@@ -334,6 +334,52 @@ static void test_golden_frames(void **state)
     fixture_free(x);
 }
 
+/* ---- rims follow the UI scale -------------------------------------------------- */
+
+/* Pixels of the 3D view within 24 of the theme's edge colour. */
+static long edge_pixels(const fixture *x, const frame_view *v)
+{
+    frame_layout l = frame_layout_compute(x->o.width, x->o.height, v->split, v->ui_scale);
+    rgba8 e = theme_get(v->theme).edge;
+    long n = 0;
+    for (int py = (int)l.view_y; py < (int)(l.view_y + l.view_h); py++)
+        for (int px = (int)l.view_x; px < (int)(l.view_x + l.view_w); px++) {
+            const uint8_t *p = pixel(x, px, py);
+            n += abs(p[0] - e.r) <= 24 && abs(p[1] - e.g) <= 24 && abs(p[2] - e.b) <= 24;
+        }
+    return n;
+}
+
+/* The faces' rims in 3D are as wide as the frame's lines: the same view at
+ * UI scale 2 (lines 3 px at 720 rows, against 1 at scale 1) has about as
+ * many more rim pixels (faces are near enough for rims that wide), so rims
+ * stay visible wherever text is made larger. */
+static void test_rims_follow_ui_scale(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, 0, 2 * W, 2 * H);
+    frame_view v = offscreen_default_view(&x->o, 6.5, THEME_LIGHT, CAMERA_PRESET_DEFAULT);
+    v.bare = true; /* no labels or cards over the scene: only the 3D view changes */
+    /* closer, so that faces are wide enough for 3 px rims (rims stay under a
+     * sixth of a face) */
+    v.cam.distance *= 0.5f;
+    long count[2];
+    float line[2];
+    for (int k = 0; k < 2; k++) {
+        v.ui_scale = k == 0 ? 1 : 2; /* the camera stays: only the rims may change */
+        line[k] = frame_layout_compute(x->o.width, x->o.height, v.split, v.ui_scale).line_px;
+        draw(x, &v);
+        count[k] = edge_pixels(x, &v);
+    }
+    print_message("rim pixels: %ld at ui 1 (lines %.0f px), %ld at ui 2 (lines %.0f px)\n",
+                  count[0], line[0], count[1], line[1]);
+    assert_true(line[1] >= 2 * line[0]);
+    if (!(count[0] > 1000 && count[1] > 2 * count[0]))
+        fail_msg("rim pixels: %ld at UI scale 1, %ld at 2: want over 1000 and twice as many",
+                 count[0], count[1]);
+    fixture_free(x);
+}
+
 /* ---- viewports ---------------------------------------------------------------- */
 
 /* The view a frame of session s at time t starts from, for a viewport of w x h. */
@@ -509,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_activation_face_probe), cmocka_unit_test(test_p2p_slab_probe),
         cmocka_unit_test(test_timeline_cursor),       cmocka_unit_test(test_same_t_same_pixels),
         cmocka_unit_test(test_golden_frames),         cmocka_unit_test(test_viewports_side_by_side),
+        cmocka_unit_test(test_rims_follow_ui_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

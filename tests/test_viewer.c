@@ -16,6 +16,9 @@
  *     256) are all applied, and the largest values a script may hold leave
  *     the state finite; the wheel's zoom-out stops where the scene is still
  *     seen (`scroll -60` once went to distance 89419).
+ *   - the UI scale: ctrl+= twice, ctrl+-, ctrl+0 change it (state line
+ *     `ui=`), it stops at its largest, ctrl+0 brings the start's back, and
+ *     the HUD card in the screenshots grows with it and shrinks back.
  *   - the window resized by xdotool (1280x720 -> 700x1000 -> 1280x720): the
  *     camera is fitted again each time, and back where it started.
  *   - the window destroyed from outside (`xdotool windowclose`): ppflow
@@ -44,6 +47,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "frame.h"
 #include "image_png.h"
 #include "support/ppflow_run.h"
 #include "timeline_panel.h"
@@ -253,6 +257,7 @@ typedef struct viewer_state {
     double t0, t1;                         /* visible time range */
     double plot_x, plot_y, plot_w, plot_h; /* framebuffer pixels */
     int fb_w, fb_h, win_w, win_h;
+    double ui; /* the UI scale */
 } viewer_state;
 
 /* The value of `key=` in a state line (a key starts the line or follows a space). */
@@ -279,11 +284,12 @@ static viewer_state parse_state(const char *line)
               sscanf(field(line, "plot"), "%lf:%lf:%lf:%lf", &s.plot_x, &s.plot_y, &s.plot_w,
                      &s.plot_h) == 4 &&
               sscanf(field(line, "fb"), "%dx%d", &s.fb_w, &s.fb_h) == 2 &&
-              sscanf(field(line, "window"), "%dx%d", &s.win_w, &s.win_h) == 2;
+              sscanf(field(line, "window"), "%dx%d", &s.win_w, &s.win_h) == 2 &&
+              sscanf(field(line, "ui"), "%lf", &s.ui) == 1;
     if (!ok)
         fail_msg("cannot read the state line: %s", line);
     if (!(s.t1 > s.t0) || !(s.plot_w > 0) || !(s.plot_h > 0) || s.fb_w <= 0 || s.fb_h <= 0 ||
-        s.win_w <= 0 || s.win_h <= 0)
+        s.win_w <= 0 || s.win_h <= 0 || !(s.ui >= FRAME_UI_SCALE_MIN && s.ui <= FRAME_UI_SCALE_MAX))
         fail_msg("implausible state line: %s", line);
     return s;
 }
@@ -724,6 +730,89 @@ static void test_script_zoom_bounded(void **state)
                  l.distance);
 }
 
+/* ---- the UI scale from the keyboard ------------------------------------------------ */
+
+/* The HUD card's outline (the grid colour, opaque) in the top-left third of
+ * a screenshot: its first row from the top, then the run of that colour
+ * down its left side and along its top; false if there is none. */
+static bool hud_card_size(const char *png, rgba8 grid, int *w, int *h)
+{
+    image img = {0};
+    ppf_error err = {{0}};
+    if (!image_read_png(png, &img, &err))
+        fail_msg("screenshot: %s", err.message);
+    const int tol = 6;
+#define PX(x, y) (img.rgba + ((size_t)(y)*img.width + (x)) * 4)
+    bool found = false;
+    for (int y = 0; y < img.height / 3 && !found; y++)
+        for (int x = 0; x < img.width / 3 && !found; x++)
+            if (near_colour(PX(x, y), grid, tol)) {
+                int yy = y, xx = x;
+                while (yy < img.height && near_colour(PX(x, yy), grid, tol))
+                    yy++;
+                while (xx < img.width && near_colour(PX(xx, y), grid, tol))
+                    xx++;
+                *w = xx - x, *h = yy - y;
+                found = true;
+            }
+#undef PX
+    image_deinit(&img);
+    return found;
+}
+
+static void test_script_ui_scale_keys(void **state)
+{
+    (void)state;
+    skip_without_tools();
+    char shot[3][400], script[2048];
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "a/ui%d.png", k);
+        scratch_join(shot[k], sizeof shot[k], scratch, name);
+    }
+    snprintf(script, sizeof script,
+             "frames 2\nprint\nscreenshot %s\n"
+             "key equal ctrl\nframes 1\nprint\n"
+             "key equal ctrl\nframes 1\nprint\nscreenshot %s\n"
+             "key minus ctrl\nframes 1\nprint\n"
+             "key 0 ctrl\nframes 1\nprint\nscreenshot %s\n"
+             "key plus ctrl\nkey plus ctrl\nkey plus ctrl\nkey plus ctrl\nkey plus ctrl\n"
+             "key plus ctrl\nkey plus ctrl\nframes 1\nprint\n"
+             "key 0 ctrl\nquit\n",
+             shot[0], shot[1], shot[2]);
+    char *out = run_script("ui.script", script);
+    viewer_state st[STATES_MAX];
+    int n = parse_states(out, st, STATES_MAX);
+    if (n != 7)
+        fail_msg("expected 6 print lines and the --print-state line, got %d:\n%s", n, out);
+    /* 1, 1.25, 1.5625, 1.25, back to 1, the largest after seven more steps
+     * (1.25^7 = 4.8), and 1 on quit; the state line prints 3 decimals */
+    const double want[7] = {1, 1.25, 1.5625, 1.25, 1, FRAME_UI_SCALE_MAX, 1};
+    for (int k = 0; k < n; k++)
+        if (fabs(st[k].ui - want[k]) > 0.0006)
+            fail_msg("state line %d: ui = %.4f, want %.4f:\n%s", k, st[k].ui, want[k], out);
+    free(out);
+    /* the keys scale text, not the time or the view of the timeline's range */
+    assert_true(st[1].t == st[0].t && st[4].t0 == st[0].t0 && st[4].t1 == st[0].t1);
+    assert_true(st[4].plot_x == st[0].plot_x && st[4].plot_h == st[0].plot_h);
+
+    /* the HUD card: larger text makes it taller and wider, and ctrl+0 its size of the start */
+    rgba8 grid = theme_get(THEME_DARK).grid;
+    int w[3], h[3];
+    for (int k = 0; k < 3; k++)
+        if (!hud_card_size(shot[k], grid, &w[k], &h[k]))
+            fail_msg("%s: no HUD card outline (#%02x%02x%02x) in the top-left third", shot[k],
+                     grid.r, grid.g, grid.b);
+    print_message("HUD card: %dx%d at ui 1, %dx%d at 1.5625, %dx%d after ctrl+0\n", w[0], h[0],
+                  w[1], h[1], w[2], h[2]);
+    if (!(h[1] > 1.35 * h[0] && w[1] > 1.2 * w[0]))
+        fail_msg("the HUD card at ui 1.5625 is %dx%d, at 1 %dx%d: want it 1.35 times as tall and "
+                 "1.2 times as wide at least",
+                 w[1], h[1], w[0], h[0]);
+    if (abs(w[2] - w[0]) > 1 || abs(h[2] - h[0]) > 1)
+        fail_msg("after ctrl+0 the HUD card is %dx%d, at the start %dx%d", w[2], h[2], w[0], h[0]);
+}
+
 /* ---- test B: real input from xdotool --------------------------------------------- */
 
 /* Starts Xvfb on a display it picks itself (-displayfd: no race with other
@@ -1049,6 +1138,7 @@ int main(void)
         cmocka_unit_test_teardown(test_script_long_replayed_whole, after_each),
         cmocka_unit_test_teardown(test_xdotool_drag_screenshot_quit, after_each),
         cmocka_unit_test_teardown(test_script_zoom_bounded, after_each),
+        cmocka_unit_test_teardown(test_script_ui_scale_keys, after_each),
         cmocka_unit_test_teardown(test_xdotool_resize_refits, after_each),
         cmocka_unit_test_teardown(test_xdotool_windowclose, after_each),
     };

@@ -27,6 +27,7 @@
  * (viewer_state.h says which):
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
  *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
+ *     ui=1.250
  *
  * Errors: viewer_run returns 2 (EXIT_STATUS_USAGE) with one line "FILE:LINE:
  * what is wrong" for a bad script, before anything opens; 1 with one line

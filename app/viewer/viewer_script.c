@@ -126,10 +126,11 @@ static int key_by_name(const char *name)
         const char *name;
         int key;
     } keys[] = {
-        {"space", GLFW_KEY_SPACE},   {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},
-        {"home", GLFW_KEY_HOME},     {"end", GLFW_KEY_END},       {"plus", GLFW_KEY_EQUAL},
-        {"minus", GLFW_KEY_MINUS},   {"period", GLFW_KEY_PERIOD}, {"comma", GLFW_KEY_COMMA},
-        {"escape", GLFW_KEY_ESCAPE}, {"f11", GLFW_KEY_F11},       {"question", GLFW_KEY_SLASH},
+        {"space", GLFW_KEY_SPACE},    {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},
+        {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},       {"plus", GLFW_KEY_EQUAL},
+        {"equal", GLFW_KEY_EQUAL},    {"minus", GLFW_KEY_MINUS},   {"period", GLFW_KEY_PERIOD},
+        {"comma", GLFW_KEY_COMMA},    {"escape", GLFW_KEY_ESCAPE}, {"f11", GLFW_KEY_F11},
+        {"question", GLFW_KEY_SLASH},
     };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (strcmp(name, keys[k].name) == 0)
@@ -199,7 +200,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         if (e->key < 0)
             return bad(r,
                        "key \"%.40s\": unknown key (space, left, right, home, end, plus, "
-                       "minus, period, comma, escape, f11, question, a..z, 0..9)",
+                       "equal, minus, period, comma, escape, f11, question, a..z, 0..9)",
                        w[0]);
         return modifiers(r, "key", w + 1, n - 1, &e->mods);
     }

@@ -4,8 +4,9 @@
  * A script is input events, one per line, with window coordinates as GLFW
  * reports them (viewer.c feeds them to the same handlers as real input):
  *     key NAME [shift|ctrl|alt ...]   a key press (space, left, right, home, end,
- *                                     a..z, 0..9, plus, minus, period, comma,
- *                                     escape, f11, question)
+ *                                     a..z, 0..9, plus, equal, minus, period,
+ *                                     comma, escape, f11, question; plus and
+ *                                     equal are the same key, "=" and "+")
  *     down left|right X Y             a mouse button pressed at (X, Y)
  *     move X Y                        the pointer moved (drags if a button is down)
  *     up left|right X Y               released

@@ -362,9 +362,10 @@ void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
     const timeline_view *tv = &v->timeline;
     fprintf(f,
             "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
-            "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d\n",
+            "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
+            "ui=%.3f\n",
             v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
             v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
-            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h);
+            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale);
     fflush(f);
 }

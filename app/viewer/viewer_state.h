@@ -43,8 +43,11 @@
  * The state line (viewer_state_print) is one line of key=value pairs:
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
  *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
+ *     ui=1.250
  * timeline is the visible time range, plot the timeline's plot area in
- * framebuffer pixels, fb and window the framebuffer and window sizes.
+ * framebuffer pixels, fb and window the framebuffer and window sizes, ui
+ * the UI scale (--ui-scale, ctrl+= / ctrl+- / ctrl+0). New keys go at the
+ * end so that readers of the older keys keep working.
  */
 #ifndef PPFLOW_VIEWER_STATE_H
 #define PPFLOW_VIEWER_STATE_H

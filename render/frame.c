@@ -363,23 +363,57 @@ static void draw_card(frame_renderer *f, const frame_layout *l, float x, float y
 }
 
 /* Returns the HUD card's rectangle. */
+/* Shortens text (UTF-8, NUL-terminated, in a buffer of `size`) from its end
+ * until it and an ellipsis fit max_w pixels, cutting only between
+ * characters; returns its width. A caption cut short beats one cut off at
+ * both edges of a narrow window or a large UI scale. */
+static float fit_with_ellipsis(const frame_renderer *f, int font, char *text, size_t size,
+                               float max_w)
+{
+    float w = text_width(&f->font, font, text);
+    if (w <= max_w)
+        return w;
+    static const char ellipsis[] = "…";
+    size_t n = strlen(text);
+    while (n > 0) {
+        do
+            n--;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80); /* a continuation byte */
+        while (n > 0 && text[n - 1] == ' ')
+            n--;
+        if (n + sizeof ellipsis > size)
+            continue;
+        memcpy(text + n, ellipsis, sizeof ellipsis);
+        w = text_width(&f->font, font, text);
+        if (w <= max_w)
+            return w;
+    }
+    text[0] = '\0'; /* not even one character fits */
+    return 0;
+}
+
 static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *l,
                            const frame_view *v, const theme *th, label_set *ls)
 {
     text_metrics big = text_font_metrics(&f->font, FRAME_FONT_LARGE);
     text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
-    char line[160];
-    snprintf(line, sizeof line, "t = %.2f / %.2f", v->t, tl->makespan);
-    const char *lines[3] = {v->hud_title ? v->hud_title : "", line,
-                            v->hud_bubble ? v->hud_bubble : ""};
+    char lines[3][160];
+    snprintf(lines[0], sizeof lines[0], "%s", v->hud_title ? v->hud_title : "");
+    snprintf(lines[1], sizeof lines[1], "t = %.2f / %.2f", v->t, tl->makespan);
+    snprintf(lines[2], sizeof lines[2], "%s", v->hud_bubble ? v->hud_bubble : "");
     float pad = body.ascent * 0.6f;
-    float w = text_width(&f->font, FRAME_FONT_LARGE, lines[0]);
+    /* A window too narrow for a line shortens it (fit_with_ellipsis): the
+     * card, status included, stays inside the view. */
+    const float room = l->view_w - 4 * pad;
+    const float status_w =
+        v->status ? text_width(&f->font, FRAME_FONT_BODY, v->status) + pad * 2 : 0;
+    float w = fit_with_ellipsis(f, FRAME_FONT_LARGE, lines[0], sizeof lines[0], room - status_w);
     for (int k = 1; k < 3; k++) {
-        float lw = text_width(&f->font, FRAME_FONT_BODY, lines[k]);
+        float lw =
+            fit_with_ellipsis(f, FRAME_FONT_BODY, lines[k], sizeof lines[k], room - status_w);
         w = lw > w ? lw : w;
     }
-    if (v->status)
-        w += text_width(&f->font, FRAME_FONT_BODY, v->status) + pad * 2;
+    w += status_w;
     float h = big.line_height + 2 * body.line_height + pad * 2;
     float x = l->view_x + pad, y = l->view_y + pad;
     draw_card(f, l, x, y, w + 2 * pad, h, th);
@@ -480,7 +514,8 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
                                                                   : scene_caption_rank(s, v->t);
     scene_caption(s, v->t, rank, text, sizeof text);
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
-    float w = text_width(&f->font, FRAME_FONT_BODY, text), pad = m.ascent * 0.5f;
+    float pad = m.ascent * 0.5f;
+    float w = fit_with_ellipsis(f, FRAME_FONT_BODY, text, sizeof text, l->view_w - 4 * pad);
     float x = l->view_x + (l->view_w - w) / 2, y = l->view_y + l->view_h - m.line_height - pad;
     draw2d_rect(&f->batch, x - pad, y - pad * 0.5f, w + 2 * pad, m.line_height + pad,
                 colour_with_alpha(th->panel, 215));

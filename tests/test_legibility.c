@@ -580,12 +580,46 @@ static void test_colour_blind(void **state)
     }
 }
 
+/* ---- the caption stays inside the window ----------------------------------- */
+
+/* In a narrow window or at a large UI scale the caption is shortened with
+ * an ellipsis rather than cut off at both edges: no text of the 3D view's
+ * cards reaches past the window's sides. */
+static void test_caption_fits(void **state)
+{
+    (void)state;
+    const struct {
+        int w, h;
+        float ui_scale;
+    } cases[] = {{700, 1000, 1}, {1920, 1080, 2}, {480, 640, 1.5f}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fixture *x = fixture_new(NULL, NULL, 0, cases[c].w, cases[c].h);
+        frame_view v = view_at(x, 3.12, THEME_DARK, cases[c].ui_scale);
+        draw(x, &v);
+        frame_layout l = frame_layout_of(&v, x->o.width, x->o.height);
+        int in_view = 0;
+        for (int k = 0; k < x->stats.rect_count; k++) {
+            const text_rect *r = &x->stats.rects[k];
+            if (r->y1 > l.view_y + l.view_h)
+                continue; /* the timeline's own texts: its labels scroll with the plot */
+            in_view++;
+            if (r->x0 < 0 || r->x1 > (float)cases[c].w)
+                fail_msg("%dx%d ui %.1f: a text at x %.1f..%.1f reaches past the window",
+                         cases[c].w, cases[c].h, (double)cases[c].ui_scale, (double)r->x0,
+                         (double)r->x1);
+        }
+        assert_true(in_view > 3); /* the HUD's lines and the caption at least */
+        fixture_free(x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_height),           cmocka_unit_test(test_no_overlaps),
         cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
         cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
+        cmocka_unit_test(test_caption_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

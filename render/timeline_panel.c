@@ -109,20 +109,6 @@ static float row_top(const timeline_view *v, int r)
     return v->row_y + (float)r * v->row_pitch;
 }
 
-/* The 1-2-5 step closest above `raw`. */
-static double nice_step(double raw)
-{
-    const double e = pow(10, floor(log10(raw)));
-    const double m = raw / e;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
-}
-
-static int step_decimals(double step)
-{
-    const int d = (int)-floor(log10(step) + 1e-9);
-    return d < 0 ? 0 : d > 9 ? 9 : d;
-}
-
 /* The number in a bar at the frame's text size, never smaller: that size
  * is the legibility floor (frame.h). A number that does not fit its bar is
  * shown at the next zoom level instead (or with a taller panel), and the
@@ -544,8 +530,8 @@ static void draw_axis(const frame *f, const cursor_tab *tab, const cursor_tab *h
 {
     const timeline_view *v = f->v;
     const double span = v->t1 - v->t0;
-    const double step = nice_step(span * (v->em * 7) / v->plot_w);
-    const int dec = step_decimals(step);
+    const double step = timeline_axis_step(span * (v->em * 7) / v->plot_w);
+    const int dec = timeline_axis_decimals(step);
     const double i0 = ceil(v->t0 / step), i1 = floor(v->t1 / step);
     const float tick = v->em * 0.35f;
     draw2d_rect(f->d, v->plot_x, v->axis_y, v->plot_w, 1, f->pal->grid);
@@ -568,7 +554,7 @@ static void draw_axis(const frame *f, const cursor_tab *tab, const cursor_tab *h
 static void draw_grid(const frame *f)
 {
     const timeline_view *v = f->v;
-    const double step = nice_step((v->t1 - v->t0) * (v->em * 7) / v->plot_w);
+    const double step = timeline_axis_step((v->t1 - v->t0) * (v->em * 7) / v->plot_w);
     const double i0 = ceil(v->t0 / step), i1 = floor(v->t1 / step);
     for (double i = i0; i <= i1 && i - i0 < 1000; i++)
         draw2d_rect(f->d, floorf(tx(f, i * step)), v->plot_y, 1, v->plot_h, f->pal->grid);

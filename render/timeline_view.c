@@ -212,3 +212,16 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
     }
     return false;
 }
+
+double timeline_axis_step(double raw)
+{
+    const double e = pow(10, floor(log10(raw)));
+    const double m = raw / e;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
+}
+
+int timeline_axis_decimals(double step)
+{
+    const int d = (int)-floor(log10(step) + 1e-9);
+    return d < 0 ? 0 : d > 9 ? 9 : d;
+}

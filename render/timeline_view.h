@@ -103,4 +103,10 @@ typedef struct timeline_panel_hover {
 bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
                        timeline_panel_hover *out);
 
+/* The time axis's rule, shared by the panel and the SVG figure: ticks every
+ * 1, 2 or 5 times a power of ten, the step closest above `raw` (time units
+ * per tick wanted), labelled with as many decimals as the step needs. */
+double timeline_axis_step(double raw);
+int timeline_axis_decimals(double step);
+
 #endif

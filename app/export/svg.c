@@ -65,20 +65,6 @@ static void put_paint(FILE *f, const char *name, rgba8 c)
         fprintf(f, " %s-opacity=\"%.3g\"", name, c.a / 255.0);
 }
 
-/* The 1-2-5 step closest above `raw` (the window's axis rule). */
-static double nice_step(double raw)
-{
-    const double e = pow(10, floor(log10(raw)));
-    const double m = raw / e;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
-}
-
-static int step_decimals(double step)
-{
-    const int d = (int)-floor(log10(step) + 1e-9);
-    return d < 0 ? 0 : d > 9 ? 9 : d;
-}
-
 /* ---- names and alt text ------------------------------------------------- */
 
 const char *svg_schedule_title(const char *generator, char *buf, size_t n)
@@ -248,7 +234,7 @@ static void put_background(const fig *g)
 /* The axis's tick step: about 7 em apart, as in the window. */
 static double tick_step(const fig *g)
 {
-    return nice_step((g->v.t1 - g->v.t0) * (g->em * 7) / g->v.plot_w);
+    return timeline_axis_step((g->v.t1 - g->v.t0) * (g->em * 7) / g->v.plot_w);
 }
 
 static void put_grid(const fig *g)
@@ -535,7 +521,7 @@ static void put_axis(const fig *g, const tab *cursor)
 {
     const timeline_view *v = &g->v;
     const double step = tick_step(g);
-    const int dec = step_decimals(step);
+    const int dec = timeline_axis_decimals(step);
     const float tick = g->em * 0.35f;
     fputs("  <g class=\"axis\" text-anchor=\"middle\">\n", g->f);
     fprintf(g->f, "    <line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke-width=\"1\"",

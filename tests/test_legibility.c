@@ -25,13 +25,13 @@
 #include "offscreen.h"
 #include "session.h"
 #include "support/check.h"
+#include "support/frame_fixture.h"
 
 enum { MAX_RECTS = 4096 };
 
+/* A frame fixture that also records every string drawn (text_stats). */
 typedef struct fixture {
-    session s;
-    offscreen o;
-    uint8_t *pixels;
+    frame_fixture *f;
     text_stats stats;
     text_rect rects[MAX_RECTS];
 } fixture;
@@ -39,46 +39,40 @@ typedef struct fixture {
 static fixture *fixture_new(const char *path, const session_flag *flags, int n, int w, int h)
 {
     fixture *x = calloc(1, sizeof *x);
-    ppf_error err = {{0}};
-    if (!session_build(&x->s, path, flags, n, &err) || !session_build_scene(&x->s, &err))
-        fail_msg("session %s: %s", path ? path : "default", err.message);
-    if (!offscreen_init(&x->o, &x->s, w, h, &err))
-        fail_msg("offscreen: %s", err.message);
-    x->pixels = malloc((size_t)w * h * 4);
+    assert_non_null(x);
+    x->f = frame_fixture_new(path, flags, n, w, h);
     x->stats.rects = x->rects;
     x->stats.rect_capacity = MAX_RECTS;
-    x->o.frame.font.stats = &x->stats;
+    x->f->o.frame.font.stats = &x->stats;
     return x;
 }
 
 static void fixture_free(fixture *x)
 {
-    offscreen_deinit(&x->o);
-    session_deinit(&x->s);
-    free(x->pixels);
+    frame_fixture_free(x->f);
     free(x);
 }
 
 static void draw(fixture *x, const frame_view *v)
 {
     text_stats_reset(&x->stats);
-    offscreen_draw(&x->o, v);
-    offscreen_read(&x->o, x->pixels);
+    frame_fixture_draw(x->f, v);
 }
 
 /* The view export starts from, at a UI scale. */
 static frame_view view_at(const fixture *x, double t, theme_id theme, float ui_scale)
 {
-    frame_view v = offscreen_default_view(&x->o, t, theme, CAMERA_PRESET_DEFAULT);
+    frame_view v = offscreen_default_view(&x->f->o, t, theme, CAMERA_PRESET_DEFAULT);
     v.ui_scale = ui_scale;
-    v.cam = session_camera(&x->s, CAMERA_PRESET_DEFAULT, x->o.width, x->o.height, 0, ui_scale);
+    v.cam =
+        session_camera(&x->f->s, CAMERA_PRESET_DEFAULT, x->f->o.width, x->f->o.height, 0, ui_scale);
     return v;
 }
 
 /* The timeline view as the frame lays it out. */
 static timeline_view placed_timeline(const fixture *x, const frame_view *v)
 {
-    frame_layout l = frame_layout_of(v, x->o.width, x->o.height);
+    frame_layout l = frame_layout_of(v, x->f->o.width, x->f->o.height);
     timeline_view tv = v->timeline;
     frame_layout_place_timeline(&l, &tv);
     return tv;
@@ -92,7 +86,7 @@ static void test_text_height(void **state)
     fixture *x = fixture_new(NULL, NULL, 0, 1920, 1080);
     frame_help_item help[KEYMAP_ROWS_MAX];
     const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
-    const double T = x->s.tl.makespan;
+    const double T = x->f->s.tl.makespan;
     for (int theme = 0; theme < THEME_COUNT; theme++) {
         for (int k = 0; k < 3; k++) {
             frame_view v = view_at(x, T * (0.2 + 0.3 * k), (theme_id)theme, 1);
@@ -171,7 +165,7 @@ static void test_no_overlaps(void **state)
         snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
         fixture *x = fixture_new(path, NULL, 0, 1920, 1080);
         for (int k = 0; k < 3; k++) {
-            frame_view v = view_at(x, x->s.tl.makespan * (0.15 + 0.35 * k), THEME_DARK, 1);
+            frame_view v = view_at(x, x->f->s.tl.makespan * (0.15 + 0.35 * k), THEME_DARK, 1);
             draw(x, &v);
             char what[600];
             snprintf(what, sizeof what, "%s at t=%.2f", e->d_name, v.t);
@@ -272,11 +266,11 @@ static void test_cards_within_reserve(void **state)
         snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             fixture *x = fixture_new(path, NULL, 0, sizes[k][0], sizes[k][1]);
-            frame_view v = view_at(x, x->s.tl.makespan * 0.5, THEME_DARK, 1);
+            frame_view v = view_at(x, x->f->s.tl.makespan * 0.5, THEME_DARK, 1);
             v.status = "\u25b6 \u00d710.0";
             v.show_legend = true;
             draw(x, &v);
-            frame_layout l = frame_layout_of(&v, x->o.width, x->o.height);
+            frame_layout l = frame_layout_of(&v, x->f->o.width, x->f->o.height);
             assert_true(x->stats.rect_count >= 4 + FRAME_LEGEND_ROWS);
             for (int i = 0; i < 4 + FRAME_LEGEND_ROWS; i++) {
                 const text_rect *t = &x->stats.rects[i];
@@ -331,10 +325,11 @@ static region measure(const fixture *x, int x0, int y0, int x1, int y1)
     double n = 0, sq = 0;
     if (!(x1 > x0 && y1 > y0))
         print_message("region (%d,%d)-(%d,%d)\n", x0, y0, x1, y1);
-    assert_true(x0 >= 0 && y0 >= 0 && x1 <= x->o.width && y1 <= x->o.height && x1 > x0 && y1 > y0);
+    assert_true(x0 >= 0 && y0 >= 0 && x1 <= x->f->o.width && y1 <= x->f->o.height && x1 > x0 &&
+                y1 > y0);
     for (int y = y0; y < y1; y++)
         for (int xx = x0; xx < x1; xx++) {
-            const uint8_t *p = x->pixels + ((size_t)y * x->o.width + xx) * 4;
+            const uint8_t *p = x->f->pixels + ((size_t)y * x->f->o.width + xx) * 4;
             double lin[3] = {to_linear(p[0]), to_linear(p[1]), to_linear(p[2])};
             double l = luminance_lin(lin);
             for (int k = 0; k < 3; k++)
@@ -374,7 +369,7 @@ static region measure_bar(const fixture *x, const timeline_view *tv, double s, d
     const int y0 = (int)ceilf(top) + 1, y1 = (int)floorf(top + tv->bar_h) - 1;
     if (!label)
         return measure(x, x0, y0, x1, y1);
-    const float half = 0.5f * text_width(&x->o.frame.font, FRAME_FONT_SMALL, label) + 3;
+    const float half = 0.5f * text_width(&x->f->o.frame.font, FRAME_FONT_SMALL, label) + 3;
     const int c = (x0 + x1) / 2, l1 = (int)floorf((float)c - half),
               r0 = (int)ceilf((float)c + half);
     assert_true(l1 - x0 >= 4 && x1 - r0 >= 4);
@@ -408,9 +403,9 @@ static void test_bubble_contrast(void **state)
         draw(x, &v);
         timeline_view tv = placed_timeline(x, &v);
         const timeline_palette pal = theme_get((theme_id)theme).timeline;
-        for (int r = 1; r < x->s.tl.program->ranks; r++) {
+        for (int r = 1; r < x->f->s.tl.program->ranks; r++) {
             double s, e;
-            assert_true(find_gap(&x->s.tl, r, x->s.tl.makespan * 0.02, &s, &e));
+            assert_true(find_gap(&x->f->s.tl, r, x->f->s.tl.makespan * 0.02, &s, &e));
             region idle = measure_bar(x, &tv, s, e, r, NULL);
             const rgba8 bg = r % 2 ? pal.row_alt : pal.background;
             double bg_lin[3] = {to_linear(bg.r), to_linear(bg.g), to_linear(bg.b)};
@@ -491,7 +486,7 @@ static void test_colour_blind(void **state)
             v.bare = true;
             draw(x, &v);
             timeline_view tv = placed_timeline(x, &v);
-            const timeline *tl = &x->s.tl;
+            const timeline *tl = &x->f->s.tl;
             /* the widest bar of each kind, so patterns average out */
             for (int kind = ACTION_F; kind <= ACTION_W; kind++) {
                 if (have[kind])
@@ -596,7 +591,7 @@ static void test_caption_fits(void **state)
         fixture *x = fixture_new(NULL, NULL, 0, cases[c].w, cases[c].h);
         frame_view v = view_at(x, 3.12, THEME_DARK, cases[c].ui_scale);
         draw(x, &v);
-        frame_layout l = frame_layout_of(&v, x->o.width, x->o.height);
+        frame_layout l = frame_layout_of(&v, x->f->o.width, x->f->o.height);
         int in_view = 0;
         for (int k = 0; k < x->stats.rect_count; k++) {
             const text_rect *r = &x->stats.rects[k];

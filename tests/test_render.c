@@ -20,46 +20,11 @@
 #include "offscreen.h"
 #include "session.h"
 #include "support/check.h"
+#include "support/frame_fixture.h"
 
 enum { W = 640, H = 360 };
 
-typedef struct fixture {
-    session s;
-    offscreen o;
-    uint8_t *pixels;
-} fixture;
-
-static fixture *fixture_new(const session_flag *flags, int n, int w, int h)
-{
-    fixture *x = calloc(1, sizeof *x);
-    ppf_error err = {{0}};
-    if (!session_build(&x->s, NULL, flags, n, &err) || !session_build_scene(&x->s, &err))
-        fail_msg("session: %s", err.message);
-    if (!offscreen_init(&x->o, &x->s, w, h, &err))
-        fail_msg("offscreen: %s", err.message);
-    x->pixels = malloc((size_t)w * h * 4);
-    return x;
-}
-
-static void fixture_free(fixture *x)
-{
-    offscreen_deinit(&x->o);
-    session_deinit(&x->s);
-    free(x->pixels);
-    free(x);
-}
-
-static void draw(fixture *x, const frame_view *v)
-{
-    offscreen_draw(&x->o, v);
-    offscreen_read(&x->o, x->pixels);
-}
-
-static const uint8_t *pixel(const fixture *x, int px, int py)
-{
-    assert_true(px >= 0 && px < x->o.width && py >= 0 && py < x->o.height);
-    return x->pixels + ((size_t)py * x->o.width + px) * 4;
-}
+typedef frame_fixture fixture;
 
 /* The role whose colour is nearest in brightness-normalised RGB (faces are
  * shaded x0.72..1, so compare directions), each role taken as drawn over
@@ -118,7 +83,7 @@ static void expect_role_at(const fixture *x, const frame_view *v, const float wo
     theme th = theme_get(v->theme);
     int px, py;
     project(x, v, world, &px, &py);
-    const uint8_t *p = pixel(x, px, py);
+    const uint8_t *p = frame_fixture_pixel(x, px, py);
     int got = nearest_role(&th, p);
     if (got != role)
         fail_msg("%s at (%d, %d): rgb(%d, %d, %d) looks like role %d, expected role %d", what, px,
@@ -130,13 +95,13 @@ static void expect_role_at(const fixture *x, const frame_view *v, const float wo
 static void test_activation_face_probe(void **state)
 {
     (void)state;
-    fixture *x = fixture_new(NULL, 0, W, H);
+    fixture *x = frame_fixture_new(NULL, NULL, 0, W, H);
     const scene *s = &x->s.scene;
     const timeline_cell *c = timeline_cell_at(&s->cells, 1, 3);
     frame_view v = offscreen_default_view(&x->o, c->f_start + 0.9 * (c->f_end - c->f_start),
                                           THEME_DARK, CAMERA_PRESET_TOP);
     v.bare = true;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     /* Layer 2 is stage 1's first layer; its hidden face h² lies flat at z = 0. */
     scene_box h = scene_object_box(s, SCENE_HIDDEN, 2, 3, 0);
     float p[3];
@@ -144,16 +109,16 @@ static void test_activation_face_probe(void **state)
     expect_role_at(x, &v, p, SCENE_ROLE_ACTIVATION, "h² of micro-batch 3 during its F");
 
     v.t = c->b_end + 0.01;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     int px, py;
     project(x, &v, p, &px, &py);
     theme th = theme_get(THEME_DARK);
-    const uint8_t *q = pixel(x, px, py);
+    const uint8_t *q = frame_fixture_pixel(x, px, py);
     /* Nothing is left there but, maybe, micro-batches drawn below; not green. */
     if (nearest_role(&th, q) == SCENE_ROLE_ACTIVATION && q[1] > 60)
         fail_msg("h² of micro-batch 3 still drawn after its backward: rgb(%d, %d, %d)", q[0], q[1],
                  q[2]);
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 /* Whether the pixel where a world point lands looks like the role. */
@@ -162,7 +127,7 @@ static bool role_at(const fixture *x, const frame_view *v, const float world[3],
     theme th = theme_get(v->theme);
     int px, py;
     project(x, v, world, &px, &py);
-    return nearest_role(&th, pixel(x, px, py)) == role;
+    return nearest_role(&th, frame_fixture_pixel(x, px, py)) == role;
 }
 
 /* The top of the slab of boundary 0 and micro-batch 2, in state o. */
@@ -182,7 +147,7 @@ static void test_p2p_slab_probe(void **state)
 {
     (void)state;
     static const session_flag flags[] = {{"p2p", "0.5"}};
-    fixture *x = fixture_new(flags, 1, 2 * W, 2 * H); /* the slab big enough to probe */
+    fixture *x = frame_fixture_new(NULL, flags, 1, 2 * W, 2 * H); /* the slab big enough to probe */
     const scene *s = &x->s.scene;
     const timeline_cell *c = timeline_cell_at(&s->cells, 0, 2);
     const double arrive = timeline_input_ready(&s->cells, 1, 2);
@@ -192,35 +157,35 @@ static void test_p2p_slab_probe(void **state)
     slab_top(s, &at_end, p1);
     frame_view v = offscreen_default_view(&x->o, c->f_end, THEME_DARK, CAMERA_PRESET_TOP);
     v.bare = true;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     if (!role_at(x, &v, p0, SCENE_ROLE_ACTIVATION))
         fail_msg("no activation slab at the producer when the send starts");
     if (role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
         fail_msg("an activation slab at the consumer when the send starts");
     v.t = arrive;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     if (!role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
         fail_msg("no activation slab at the consumer when the send ends");
     if (role_at(x, &v, p0, SCENE_ROLE_ACTIVATION))
         fail_msg("the slab still at the producer when the send ends");
     /* Before the send, the gap is empty. */
     v.t = c->f_end - 0.5;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     if (role_at(x, &v, p0, SCENE_ROLE_ACTIVATION) || role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
         fail_msg("a slab drawn before its send");
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 /* The timeline cursor is drawn at time_to_x(t) in every row. */
 static void test_timeline_cursor(void **state)
 {
     (void)state;
-    fixture *x = fixture_new(NULL, 0, W, H);
+    fixture *x = frame_fixture_new(NULL, NULL, 0, W, H);
     timeline_palette pal = theme_get(THEME_DARK).timeline;
     const double ts[] = {0.5, 7.25, 20, 32.5};
     for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
         frame_view v = offscreen_default_view(&x->o, ts[k], THEME_DARK, CAMERA_PRESET_DEFAULT);
-        draw(x, &v);
+        frame_fixture_draw(x, &v);
         /* the view as the frame placed it */
         frame_layout l = frame_layout_of(&v, x->o.width, x->o.height);
         timeline_view placed = v.timeline;
@@ -231,7 +196,7 @@ static void test_timeline_cursor(void **state)
         for (float y = tv->plot_y + 2; y < tv->plot_y + tv->plot_h - 2; y += tv->plot_h / 12) {
             probes++;
             for (int dx = -1; dx <= 1; dx++) {
-                const uint8_t *p = pixel(x, cx + dx, (int)y);
+                const uint8_t *p = frame_fixture_pixel(x, cx + dx, (int)y);
                 if (abs(p[0] - pal.cursor.r) < 12 && abs(p[1] - pal.cursor.g) < 12 &&
                     abs(p[2] - pal.cursor.b) < 12) {
                     hits++;
@@ -243,28 +208,28 @@ static void test_timeline_cursor(void **state)
             fail_msg("t = %g: cursor colour at x = %d in %d of %d rows probed", ts[k], cx, hits,
                      probes);
     }
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 /* The picture at t does not depend on what was drawn before. */
 static void test_same_t_same_pixels(void **state)
 {
     (void)state;
-    fixture *x = fixture_new(NULL, 0, 320, 180);
+    fixture *x = frame_fixture_new(NULL, NULL, 0, 320, 180);
     size_t n = 320 * 180 * 4;
     uint8_t *first = malloc(n);
     frame_view v = offscreen_default_view(&x->o, 12.3, THEME_DARK, CAMERA_PRESET_DEFAULT);
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     memcpy(first, x->pixels, n);
     v.t = 30;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     v.t = 1;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     v.t = 12.3;
-    draw(x, &v);
+    frame_fixture_draw(x, &v);
     assert_memory_equal(first, x->pixels, n);
     free(first);
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 /* Compares the frame with a golden PNG: at most 0.5% of pixels may differ
@@ -309,7 +274,7 @@ static void compare_golden(const fixture *x, const char *name)
 static void test_golden_frames(void **state)
 {
     (void)state;
-    fixture *x = fixture_new(NULL, 0, W, H);
+    fixture *x = frame_fixture_new(NULL, NULL, 0, W, H);
     frame_help_item help[KEYMAP_ROWS_MAX];
     const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
     struct {
@@ -328,10 +293,10 @@ static void test_golden_frames(void **state)
         v.show_help = frames[k].help;
         v.help = help;
         v.help_count = help_count;
-        draw(x, &v);
+        frame_fixture_draw(x, &v);
         compare_golden(x, frames[k].name);
     }
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 /* ---- rims follow the UI scale -------------------------------------------------- */
@@ -344,7 +309,7 @@ static long edge_pixels(const fixture *x, const frame_view *v)
     long n = 0;
     for (int py = (int)l.view_y; py < (int)(l.view_y + l.view_h); py++)
         for (int px = (int)l.view_x; px < (int)(l.view_x + l.view_w); px++) {
-            const uint8_t *p = pixel(x, px, py);
+            const uint8_t *p = frame_fixture_pixel(x, px, py);
             n += abs(p[0] - e.r) <= 24 && abs(p[1] - e.g) <= 24 && abs(p[2] - e.b) <= 24;
         }
     return n;
@@ -357,7 +322,7 @@ static long edge_pixels(const fixture *x, const frame_view *v)
 static void test_rims_follow_ui_scale(void **state)
 {
     (void)state;
-    fixture *x = fixture_new(NULL, 0, 2 * W, 2 * H);
+    fixture *x = frame_fixture_new(NULL, NULL, 0, 2 * W, 2 * H);
     frame_view v = offscreen_default_view(&x->o, 6.5, THEME_LIGHT, CAMERA_PRESET_DEFAULT);
     v.bare = true; /* no labels or cards over the scene: only the 3D view changes */
     /* closer, so that faces are wide enough for 3 px rims (rims stay under a
@@ -368,7 +333,7 @@ static void test_rims_follow_ui_scale(void **state)
     for (int k = 0; k < 2; k++) {
         v.ui_scale = k == 0 ? 1 : 2; /* the camera stays: only the rims may change */
         line[k] = frame_layout_compute(x->o.width, x->o.height, v.split, v.ui_scale).line_px;
-        draw(x, &v);
+        frame_fixture_draw(x, &v);
         count[k] = edge_pixels(x, &v);
     }
     print_message("rim pixels: %ld at ui 1 (lines %.0f px), %ld at ui 2 (lines %.0f px)\n",
@@ -377,7 +342,7 @@ static void test_rims_follow_ui_scale(void **state)
     if (!(count[0] > 1000 && count[1] > 2 * count[0]))
         fail_msg("rim pixels: %ld at UI scale 1, %ld at 2: want over 1000 and twice as many",
                  count[0], count[1]);
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 /* ---- viewports ---------------------------------------------------------------- */
@@ -458,7 +423,7 @@ static long magenta_inside(const uint8_t *whole, int x, int y, int w, int h)
 static void test_viewports_side_by_side(void **state)
 {
     (void)state;
-    fixture *x = fixture_new(NULL, 0, W, H); /* 1F1B; its context, target, renderer */
+    fixture *x = frame_fixture_new(NULL, NULL, 0, W, H); /* 1F1B; its context, target, renderer */
     static const session_flag gpipe[] = {{"schedule", "gpipe"}, {"microbatches", "6"}};
     session other;
     ppf_error err = {{0}};
@@ -545,7 +510,7 @@ static void test_viewports_side_by_side(void **state)
     free(before);
     frame_renderer_deinit(&fr);
     session_deinit(&other);
-    fixture_free(x);
+    frame_fixture_free(x);
 }
 
 int main(void)

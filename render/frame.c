@@ -525,6 +525,31 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
               TEXT_ALIGN_LEFT);
 }
 
+/* The key card's table at one text size in one or two columns. */
+typedef struct help_card {
+    int size, cols, rows;
+    text_metrics m;
+    float kw, pad, gap, col_w, w, h; /* w without the padding */
+} help_card;
+
+static help_card measure_help(const frame_renderer *f, const frame_help_item *help, int n, int size,
+                              int cols)
+{
+    help_card c = {.size = size, .cols = cols, .rows = (n + cols - 1) / cols};
+    c.m = text_font_metrics(&f->font, size);
+    float ww = 0;
+    for (int k = 0; k < n; k++) {
+        float a = text_width(&f->font, size, help[k].keys);
+        float b = text_width(&f->font, size, help[k].what);
+        c.kw = a > c.kw ? a : c.kw;
+        ww = b > ww ? b : ww;
+    }
+    c.pad = c.m.ascent, c.gap = c.m.ascent * 1.5f, c.col_w = c.kw + c.gap + ww;
+    c.w = c.col_w * (float)cols + 2 * c.gap * (float)(cols - 1);
+    c.h = c.m.line_height * (float)(c.rows + 1) + 2 * c.pad;
+    return c;
+}
+
 static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view *v,
                       const theme *th)
 {
@@ -532,31 +557,34 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view
     const int n = v->help_count;
     if (!help || n <= 0)
         return;
-    /* The small size when the body size would not fit the window's height. */
-    int size = FRAME_FONT_BODY;
-    if (text_font_metrics(&f->font, size).line_height * (float)(n + 3) > (float)l->height * 0.95f)
-        size = FRAME_FONT_SMALL;
-    text_metrics m = text_font_metrics(&f->font, size);
-    float kw = 0, ww = 0;
-    for (int k = 0; k < n; k++) {
-        float a = text_width(&f->font, size, help[k].keys);
-        float b = text_width(&f->font, size, help[k].what);
-        kw = a > kw ? a : kw;
-        ww = b > ww ? b : ww;
+    /* The first that fits three quarters of the height and most of the
+     * width: body text in one column, then in two side by side, then the
+     * small size in one or two. When none does, the small size in one
+     * column: a card taller than the window beats one cut at its sides. */
+    static const struct {
+        int size, cols;
+    } tries[] = {
+        {FRAME_FONT_BODY, 1}, {FRAME_FONT_BODY, 2}, {FRAME_FONT_SMALL, 1}, {FRAME_FONT_SMALL, 2}};
+    help_card c = measure_help(f, help, n, FRAME_FONT_SMALL, 1);
+    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        help_card try = measure_help(f, help, n, tries[t].size, tries[t].cols);
+        if (try.h <= (float)l->height * 0.75f && try.w + 2 * try.pad <= (float)l->width * 0.95f) {
+            c = try;
+            break;
+        }
     }
-    float pad = m.ascent, gap = m.ascent * 1.5f, w = kw + gap + ww;
-    float h = m.line_height * (float)(n + 1) + 2 * pad;
-    float x = (float)l->x + (((float)l->width - w) / 2 - pad);
-    float y = (float)l->y + ((float)l->height - h) / 2;
-    draw2d_rect(&f->batch, x, y, w + 2 * pad, h, colour_with_alpha(th->panel, 245));
-    draw2d_rect_outline(&f->batch, x, y, w + 2 * pad, h, 2 * l->line_px, th->grid);
-    float base = y + pad + m.ascent;
-    text_draw(&f->font, &f->batch, size, x + pad, base, "Keys", th->text, TEXT_ALIGN_LEFT);
-    base += m.line_height;
-    for (int k = 0; k < n; k++, base += m.line_height) {
-        text_draw(&f->font, &f->batch, size, x + pad, base, help[k].keys, th->text,
-                  TEXT_ALIGN_LEFT);
-        text_draw(&f->font, &f->batch, size, x + pad + kw + gap, base, help[k].what, th->text_dim,
+    float x = (float)l->x + (((float)l->width - c.w) / 2 - c.pad);
+    float y = (float)l->y + ((float)l->height - c.h) / 2;
+    draw2d_rect(&f->batch, x, y, c.w + 2 * c.pad, c.h, colour_with_alpha(th->panel, 245));
+    draw2d_rect_outline(&f->batch, x, y, c.w + 2 * c.pad, c.h, 2 * l->line_px, th->grid);
+    const float top = y + c.pad + c.m.ascent;
+    text_draw(&f->font, &f->batch, c.size, x + c.pad, top, "Keys", th->text, TEXT_ALIGN_LEFT);
+    for (int k = 0; k < n; k++) {
+        /* Down the first column, then the next: the table's order reads on. */
+        const float cx = x + c.pad + (float)(k / c.rows) * (c.col_w + 2 * c.gap);
+        const float base = top + c.m.line_height * (float)(k % c.rows + 1);
+        text_draw(&f->font, &f->batch, c.size, cx, base, help[k].keys, th->text, TEXT_ALIGN_LEFT);
+        text_draw(&f->font, &f->batch, c.size, cx + c.kw + c.gap, base, help[k].what, th->text_dim,
                   TEXT_ALIGN_LEFT);
     }
 }

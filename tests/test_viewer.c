@@ -239,6 +239,24 @@ static int finish_child(pid_t pid, double seconds, const char *what)
     return WEXITSTATUS(status);
 }
 
+/* Waits for a child that must exit 0 (finish_child) and returns what it
+ * wrote on standard output; its standard error goes into *log when log is
+ * not NULL, and into the message when it fails (free what is returned). */
+static char *finish_ok(pid_t pid, double seconds, const char *what, const char *out,
+                       const char *err, char **log)
+{
+    int code = finish_child(pid, seconds, what);
+    char *text, *errors;
+    read_outputs(out, err, &text, &errors);
+    if (code != 0)
+        fail_msg("%s exited with %d; stderr:\n%.3000s", what, code, errors);
+    if (log)
+        *log = errors;
+    else
+        free(errors);
+    return text;
+}
+
 static void stop_all_children(void)
 {
     for (int k = 0; k < CHILDREN_MAX; k++)
@@ -435,13 +453,7 @@ static char *run_script(const char *name, const char *script)
                           NULL};
     pid_t pid = spawn(
         argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true, .group = true});
-    int code = finish_child(pid, RUN_SECONDS, "ppflow --script under xvfb-run");
-    char *text, *log;
-    read_outputs(out, err, &text, &log);
-    if (code != 0)
-        fail_msg("ppflow --script exited with %d; stderr:\n%.3000s", code, log);
-    free(log);
-    return text;
+    return finish_ok(pid, RUN_SECONDS, "ppflow --script under xvfb-run", out, err, NULL);
 }
 
 /* The viewer's state line after two frames with no input: its layout. */
@@ -942,11 +954,7 @@ static void test_xdotool_drag_screenshot_quit(void **state)
         sleep_seconds(0.05);
     }
     free(XDO(display, "key", "q"));
-    int code = finish_child(ppflow, RUN_SECONDS, "ppflow after q");
-    char *text, *log;
-    read_outputs(out, err, &text, &log);
-    if (code != 0)
-        fail_msg("ppflow exited with %d; stderr:\n%.3000s", code, log);
+    char *log, *text = finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, &log);
     if (!strstr(log, "saved ppflow-screenshot-001.png"))
         fail_msg("ppflow did not report the screenshot; stderr:\n%.3000s", log);
     free(log);
@@ -1016,12 +1024,7 @@ static viewer_state quit_and_state(const char *display, const char *window, pid_
 {
     free(XDO(display, "mousemove", "--window", window, "100", "100"));
     free(XDO(display, "key", "q"));
-    int code = finish_child(ppflow, RUN_SECONDS, "ppflow after q");
-    char *text, *log;
-    read_outputs(out, err, &text, &log);
-    if (code != 0)
-        fail_msg("ppflow exited with %d; stderr:\n%.3000s", code, log);
-    free(log);
+    char *text = finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, NULL);
     viewer_state st[STATES_MAX];
     if (parse_states(text, st, STATES_MAX) != 1)
         fail_msg("expected one state line, got:\n%s", text);

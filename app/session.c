@@ -122,8 +122,10 @@ void session_speed_limits(const session *s, double *min_speed, double *max_speed
 
 camera_bounds session_camera_bounds(const session *s)
 {
-    camera_bounds b;
+    camera_bounds b = {0};
     memcpy(b.min, s->scene.bounds.min, sizeof b.min);
     memcpy(b.max, s->scene.bounds.max, sizeof b.max);
+    b.points = (const float (*)[3])s->scene.fit_points;
+    b.point_count = s->scene.fit_point_count;
     return b;
 }

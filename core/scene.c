@@ -81,6 +81,45 @@ static scene_box slab_box(const scene *s, int stage, int microbatch, int replica
                           float travel);
 static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int to, float progress);
 
+static void add_corners(scene *s, scene_box b)
+{
+    for (int i = 0; i < 8; i++) {
+        float *p = s->fit_points[s->fit_point_count++];
+        p[0] = (i & 1) ? b.max[0] : b.min[0];
+        p[1] = (i & 2) ? b.max[1] : b.min[1];
+        p[2] = (i & 4) ? b.max[2] : b.min[2];
+    }
+}
+
+/* See scene.fit_points. A chunk hopping past a neighbour (ring wrap-round,
+ * tree) arcs over the picture, so with more than two replicas the gaps
+ * reach up to the arc's top. */
+static void fit_points_init(scene *s, float x1)
+{
+    const int S = s->stages, D = s->replicas;
+    s->fit_points = ppf_malloc((size_t)8 * (size_t)(D * (S + 2)) * sizeof *s->fit_points);
+    const float h = s->d_model * 0.45f + (D > 2 ? s->d_model * CHUNK_ARC : 0);
+    for (int r = 0; r < D; r++) {
+        float y0, y1;
+        scene_replica_y(s, r, &y0, &y1);
+        add_corners(s, box_of(0, x1, y0, y1, -s->d_model, s->d_model));
+        if (r + 1 < D) {
+            float ny0, ny1;
+            scene_replica_y(s, r + 1, &ny0, &ny1);
+            add_corners(s, box_of(0, x1, y1, ny0, -h, h));
+        }
+        for (int st = 0; st < S; st++) {
+            int rank = s->stage_rank ? s->stage_rank[st] : st;
+            int peak = s->timeline->per_rank[rank].peak_activations;
+            peak = peak < 1 ? 1 : peak > s->microbatches ? s->microbatches : peak;
+            scene_box lo = scene_object_box(s, SCENE_STACK, st, 0, r);
+            scene_box hi = scene_object_box(s, SCENE_STACK, st, peak - 1, r);
+            add_corners(s, (scene_box){{lo.min[0], lo.min[1], lo.min[2]},
+                                       {hi.max[0], hi.max[1], hi.max[2]}});
+        }
+    }
+}
+
 void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
 {
     assert(s && desc && tl && tl->program);
@@ -128,6 +167,7 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     peak = peak < s->microbatches ? peak : s->microbatches;
     scene_box top = scene_object_box(s, SCENE_STACK, 0, peak - 1, 0);
     s->bounds = box_of(0, x1, 0, y1, -s->d_model, top.max[2]);
+    fit_points_init(s, x1);
 }
 
 void scene_deinit(scene *s)
@@ -137,6 +177,7 @@ void scene_deinit(scene *s)
     timeline_cells_deinit(&s->cells);
     free(s->allreduce_start);
     free(s->allreduce_end);
+    free(s->fit_points);
     *s = (scene){0};
 }
 

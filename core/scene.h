@@ -201,6 +201,11 @@ typedef struct scene {
     double *allreduce_start; /* [stages]; equal to end when none */
     double *allreduce_end;
     scene_box bounds; /* everything, for fitting the camera */
+    /* The corners of the parts of `bounds` that hold something (each
+     * replica's band, the gaps between them, each stage's stack up to its
+     * rank's peak): cameras frame these, not the box's empty corners. */
+    float (*fit_points)[3];
+    int fit_point_count;
 } scene;
 
 /* Every object's state at one t. Arrays are indexed [index * M + m] where

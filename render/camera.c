@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cglm/cglm.h>
@@ -39,7 +40,7 @@ static const struct {
     const char *name;
     float yaw, pitch; /* radians */
 } PRESETS[CAMERA_PRESET_COUNT] = {
-    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-14.0f), DEG(40.0f)},
+    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-14.0f), DEG(30.0f)},
     [CAMERA_PRESET_FRONT] = {"front", 0.0f, 0.0f},
     [CAMERA_PRESET_TOP] = {"top", 0.0f, PITCH_LIMIT},
     /* Looking along +x from before the first layer: the batch runs across
@@ -80,27 +81,56 @@ static void camera_basis(float yaw, float pitch, vec3 right, vec3 up, vec3 forwa
     glm_vec3_cross(right, forward, up);
 }
 
-/* Corners of the bounds relative to their centre, in the camera frame:
- * out[i] = (along right, along up, along forward). A box reduced to a point
- * becomes a unit cube so that fitting always has something to fit. */
-static void frame_corners(const camera_bounds *b, const vec3 right, const vec3 up,
-                          const vec3 forward, vec3 centre, vec3 out[8])
+int camera_bounds_point_count(const camera_bounds *b)
 {
-    vec3 half;
+    return b->points && b->point_count > 0 ? b->point_count : 8;
+}
+
+void camera_bounds_point(const camera_bounds *b, int i, float out[3])
+{
+    if (b->points && b->point_count > 0) {
+        assert(i >= 0 && i < b->point_count);
+        memcpy(out, b->points[i], 3 * sizeof(float));
+        return;
+    }
+    assert(i >= 0 && i < 8);
+    out[0] = (i & 1) ? b->max[0] : b->min[0];
+    out[1] = (i & 2) ? b->max[1] : b->min[1];
+    out[2] = (i & 4) ? b->max[2] : b->min[2];
+}
+
+/* What must be framed (camera_bounds_point) relative to the box's centre,
+ * in the camera frame: out[i] = (along right, along up, along forward). A
+ * box reduced to a point becomes a unit cube so that fitting always has
+ * something to fit. Returns the count; *out is malloc'd, the caller's. */
+static int frame_points(const camera_bounds *b, const vec3 right, const vec3 up,
+                        const vec3 forward, vec3 centre, vec3 **out)
+{
+    camera_bounds box = *b;
+    bool degenerate = true;
     for (int k = 0; k < 3; k++) {
         assert(b->min[k] <= b->max[k]);
         centre[k] = 0.5f * (b->min[k] + b->max[k]);
-        half[k] = 0.5f * (b->max[k] - b->min[k]);
+        degenerate = degenerate && b->max[k] <= b->min[k];
     }
-    if (half[0] <= 0.0f && half[1] <= 0.0f && half[2] <= 0.0f)
-        half[0] = half[1] = half[2] = 0.5f;
-    for (int i = 0; i < 8; i++) {
-        vec3 c = {(i & 1) ? half[0] : -half[0], (i & 2) ? half[1] : -half[1],
-                  (i & 4) ? half[2] : -half[2]};
-        out[i][0] = glm_vec3_dot(c, (float *)right);
-        out[i][1] = glm_vec3_dot(c, (float *)up);
-        out[i][2] = glm_vec3_dot(c, (float *)forward);
+    if (degenerate) {
+        box.points = NULL, box.point_count = 0;
+        for (int k = 0; k < 3; k++)
+            box.min[k] = centre[k] - 0.5f, box.max[k] = centre[k] + 0.5f;
     }
+    const int n = camera_bounds_point_count(&box);
+    vec3 *p = malloc((size_t)n * sizeof *p);
+    assert(p && "camera: out of memory");
+    for (int i = 0; i < n; i++) {
+        vec3 w, c;
+        camera_bounds_point(&box, i, w);
+        glm_vec3_sub(w, centre, c);
+        p[i][0] = glm_vec3_dot(c, (float *)right);
+        p[i][1] = glm_vec3_dot(c, (float *)up);
+        p[i][2] = glm_vec3_dot(c, (float *)forward);
+    }
+    *out = p;
+    return n;
 }
 
 /* The apex of the narrowest symmetric wedge of half-angle atan(t) around
@@ -109,10 +139,11 @@ static void frame_corners(const camera_bounds *b, const vec3 right, const vec3 u
  * at lateral `*lateral` and forward `*along` sees the corners exactly
  * fill [-t, t] of that axis, centred. Each wedge side is the plane
  * lateral - t * forward = max over corners; the two sides meet at the apex. */
-static void wedge_apex(const vec3 corners[8], int axis, float t, float *lateral, float *along)
+static void wedge_apex(const vec3 *corners, int n, int axis, float t, float *lateral,
+                       float *along)
 {
     float m_pos = -INFINITY, m_neg = -INFINITY;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < n; i++) {
         float l = corners[i][axis], f = corners[i][2];
         m_pos = fmaxf(m_pos, l - t * f);
         m_neg = fmaxf(m_neg, -l - t * f);
@@ -124,12 +155,12 @@ static void wedge_apex(const vec3 corners[8], int axis, float t, float *lateral,
 /* The half-angle tangent u in (0, t_max] whose wedge apex lies at `along`.
  * The apex moves forward monotonically as the wedge widens, so bisection
  * finds it; the caller guarantees apex(t_max) >= along. */
-static float wedge_for_apex(const vec3 corners[8], int axis, float t_max, float along)
+static float wedge_for_apex(const vec3 *corners, int n, int axis, float t_max, float along)
 {
     float lo = 0.0f, hi = t_max;
     for (int i = 0; i < 48; i++) {
         float mid = 0.5f * (lo + hi), l, f;
-        wedge_apex(corners, axis, mid, &l, &f);
+        wedge_apex(corners, n, axis, mid, &l, &f);
         if (f < along)
             lo = mid;
         else
@@ -152,9 +183,9 @@ void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, cam
         cam->fov_y = DEFAULT_FOV_Y;
     cam->pitch = clampf(cam->pitch, -PITCH_LIMIT, PITCH_LIMIT);
 
-    vec3 right, up, forward, centre, corners[8];
+    vec3 right, up, forward, centre, *corners;
     camera_basis(cam->yaw, cam->pitch, right, up, forward);
-    frame_corners(bounds, right, up, forward, centre, corners);
+    int n = frame_points(bounds, right, up, forward, centre, &corners);
 
     /* Both screen axes' tightest eyes; the one further back binds, and the
      * other axis is then centred with the narrower wedge that meets it. */
@@ -165,17 +196,17 @@ void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, cam
     cam->shift[0] = rect.x0 + rect.x1 - 1.0f;
     cam->shift[1] = 1.0f - (rect.y0 + rect.y1);
     float x_lat, x_along, y_lat, y_along;
-    wedge_apex(corners, 0, tx, &x_lat, &x_along);
-    wedge_apex(corners, 1, ty, &y_lat, &y_along);
+    wedge_apex(corners, n, 0, tx, &x_lat, &x_along);
+    wedge_apex(corners, n, 1, ty, &y_lat, &y_along);
     float along;
     if (x_along <= y_along) {
         along = x_along;
-        float u = wedge_for_apex(corners, 1, ty, along);
-        wedge_apex(corners, 1, u, &y_lat, &y_along);
+        float u = wedge_for_apex(corners, n, 1, ty, along);
+        wedge_apex(corners, n, 1, u, &y_lat, &y_along);
     } else {
         along = y_along;
-        float u = wedge_for_apex(corners, 0, tx, along);
-        wedge_apex(corners, 0, u, &x_lat, &x_along);
+        float u = wedge_for_apex(corners, n, 0, tx, along);
+        wedge_apex(corners, n, 0, u, &x_lat, &x_along);
     }
 
     /* The eye is centre + x_lat right + y_lat up + along forward; the target
@@ -183,6 +214,7 @@ void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, cam
     for (int k = 0; k < 3; k++)
         cam->target[k] = centre[k] + x_lat * right[k] + y_lat * up[k];
     cam->distance = clampf(-along, DISTANCE_MIN, DISTANCE_MAX);
+    free(corners);
 }
 
 int camera_fit_best(camera *cam, const camera_bounds *bounds, float aspect,
@@ -218,6 +250,8 @@ camera camera_preset_view_rect(camera_preset preset, const camera_bounds *bounds
         b.max[0] = bounds->min[0] + len;
     else if (preset == CAMERA_PRESET_LAST_STAGE)
         b.min[0] = bounds->max[0] - len;
+    if (preset == CAMERA_PRESET_FIRST_STAGE || preset == CAMERA_PRESET_LAST_STAGE)
+        b.points = NULL, b.point_count = 0; /* they describe the whole scene */
     camera_fit_rect(&cam, &b, aspect, rect);
     return cam;
 }

@@ -25,6 +25,11 @@
 
 typedef struct camera_bounds {
     float min[3], max[3]; /* world-space box that must stay in view */
+    /* Optional, borrowed: points inside the box that outline what is drawn
+     * (the corners of its parts). Fits frame these instead of the box's
+     * corners, so a scene whose box has empty corners fills the view. */
+    const float (*points)[3];
+    int point_count;
 } camera_bounds;
 
 typedef struct camera {
@@ -36,6 +41,11 @@ typedef struct camera {
     float shift[2];  /* lens shift: where the target lands on screen, in normalised device
                         coordinates (x right, y up); 0 = the view's centre */
 } camera;
+
+/* What fits frame: the bounds' points when it has them, else the box's
+ * eight corners. i in [0, camera_bounds_point_count(b)). */
+int camera_bounds_point_count(const camera_bounds *b);
+void camera_bounds_point(const camera_bounds *b, int i, float out[3]);
 
 /* A rectangle of the view as fractions of its width and height (origin
  * top-left, y down): {0, 0, 1, 1} is the whole view. */

@@ -38,6 +38,9 @@ float frame_ui_scale_clamp(float s)
 #define CAP_PER_EM 0.729f
 #define ASCENT_PER_EM 0.93f
 #define LINE_PER_EM 1.18f
+/* A label's plate plus its offset from the point it names (place_label),
+ * per em of the small text, rounded up. */
+#define LABEL_ROW_PER_EM 1.6f
 
 /* The legend's longest row, "weights W (fill: gradient)", per pixel of
  * the small em, rounded up over every size from FRAME_MIN_CAP_PX to 4K
@@ -137,8 +140,12 @@ int frame_layout_free_rects(const frame_layout *l, camera_rect out[FRAME_FREE_MA
         frame_rect f = l->free[k];
         if (!(l->view_w > 0 && l->view_h > 0 && f.x1 > f.x0 && f.y1 > f.y0))
             continue;
+        /* the GPU labels hang under the scene's front edge (draw_labels):
+           their row stays clear of the caption */
+        const float label_row = fminf(LABEL_ROW_PER_EM * (float)l->small_px, 0.25f * (f.y1 - f.y0));
         camera_rect r = {(f.x0 - l->view_x) / l->view_w, (f.y0 - l->view_y) / l->view_h,
-                         (f.x1 - l->view_x) / l->view_w, (f.y1 - l->view_y) / l->view_h};
+                         (f.x1 - l->view_x) / l->view_w,
+                         (f.y1 - label_row - l->view_y) / l->view_h};
         r.x0 = fmaxf(r.x0, 0), r.y0 = fmaxf(r.y0, 0), r.x1 = fminf(r.x1, 1), r.y1 = fminf(r.y1, 1);
         if (r.x1 > r.x0 && r.y1 > r.y0)
             out[n++] = r;
@@ -241,31 +248,49 @@ static bool overlaps(const label_set *ls, label_rect r)
     return false;
 }
 
-/* Draws a label centred on the projection of a world point, on a plate,
- * unless it would cover one already placed or leave the 3D view. */
-static void place_label(frame_renderer *f, label_set *ls, const frame_layout *l, const camera *cam,
-                        const float world[3], const char *text, const theme *th, rgba8 accent)
+/* Where a label sits against the projection of its world point. */
+typedef enum label_side {
+    LABEL_CENTRED, /* on the point: the object it names */
+    LABEL_BELOW,   /* hung under the point: under the scene's front edge */
+    LABEL_ABOVE,   /* standing on the point: over the scene's back edge */
+    LABEL_LEFT,    /* ending at the point: left of the scene */
+} label_side;
+
+/* Draws a label against the projection of a world point, on a plate,
+ * unless it would cover one already placed or leave the 3D view: the
+ * labels placed first win (draw_labels' order). True when drawn. */
+static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l, const camera *cam,
+                        const float world[3], label_side side, const char *text, const theme *th,
+                        rgba8 accent)
 {
     float px, py;
     if (ls->count >= MAX_LABELS || !text[0])
-        return;
+        return false;
     if (!camera_project(cam, l->view_w / l->view_h, world, (int)l->view_w, (int)l->view_h, &px,
                         &py))
-        return;
+        return false;
     px += l->view_x, py += l->view_y;
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float w = text_width(&f->font, FRAME_FONT_SMALL, text);
     float pad = m.ascent * 0.25f;
+    const float half_h = m.ascent / 2 + pad + m.descent * 0.75f;
+    if (side == LABEL_BELOW)
+        py += half_h + pad;
+    else if (side == LABEL_ABOVE)
+        py -= half_h + pad;
+    else if (side == LABEL_LEFT)
+        px -= w / 2 + 2 * pad;
     label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2, px + w / 2 + pad,
                     py + m.ascent / 2 + pad + m.descent};
     if (r.x0 < l->view_x || r.y0 < l->view_y || r.x1 > l->view_x + l->view_w ||
         r.y1 > l->view_y + l->view_h || overlaps(ls, r))
-        return;
+        return false;
     ls->placed[ls->count++] = r;
     draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, colour_with_alpha(th->panel, 215));
     draw2d_rect(&f->batch, r.x0, r.y0, 3 * l->line_px, r.y1 - r.y0, accent);
     text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px, py + m.ascent / 2, text, th->text,
               TEXT_ALIGN_CENTER);
+    return true;
 }
 
 static void box_centre(const scene_box *b, float out[3])
@@ -284,20 +309,21 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
         float x0, x1, y0, y1;
         scene_stage_x(s, stage, &x0, &x1);
         scene_replica_y(s, 0, &y0, &y1);
-        float p[3] = {0.5f * (x0 + x1), y0, s->d_model * 1.45f};
+        /* under the front edge, where they cover nothing */
+        float p[3] = {0.5f * (x0 + x1), y0, -s->d_model};
         if (s->stages > s->ranks)
             snprintf(text, sizeof text, "GPU %d · stage %d", s->stage_rank[stage], stage);
         else
             snprintf(text, sizeof text, "GPU %d", s->stage_rank[stage]);
-        place_label(f, ls, l, &v->cam, p, text, th, th->text_dim);
+        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
     }
     if (s->replicas > 1) {
         for (int r = 0; r < s->replicas; r++) {
             float y0, y1;
             scene_replica_y(s, r, &y0, &y1);
-            float p[3] = {-s->d_hidden * 0.9f, 0.5f * (y0 + y1), 0};
+            float p[3] = {-s->d_hidden * 0.1f, 0.5f * (y0 + y1), 0};
             snprintf(text, sizeof text, "replica %d", r);
-            place_label(f, ls, l, &v->cam, p, text, th, th->text_dim);
+            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
         }
     }
     /* Tensors crossing a gap, with their micro-batch: what a send carries. */
@@ -314,7 +340,7 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
                            sizeof text);
         char full[96];
         snprintf(full, sizeof full, "%s  mb %d", text, i % s->microbatches);
-        place_label(f, ls, l, &v->cam, c, full, th, th->role[o->role]);
+        place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, full, th, th->role[o->role]);
     }
     /* Activations only for the micro-batch in flight on each stage. */
     for (int stage = 0; stage < s->stages; stage++) {
@@ -337,18 +363,26 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
                                sizeof text);
             char full[96];
             snprintf(full, sizeof full, "%s  mb %d", text, m);
-            place_label(f, ls, l, &v->cam, c, full, th, th->role[o.role]);
+            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, full, th, th->role[o.role]);
         }
     }
-    /* Weights once per layer, on the first replica. */
+    /* Weights once per layer, over the last replica's back edge, where they
+     * cover nothing: the upper face of each layer (W1 and W2 alternate); on
+     * the face when the HUD is in the way. */
     for (int layer = 0; layer < s->layers; layer++) {
         for (int w = 0; w < 2; w++) {
             scene_kind kind = w ? SCENE_WEIGHT2 : SCENE_WEIGHT1;
-            scene_box b = scene_object_box(s, kind, layer, 0, 0);
+            scene_box b = scene_object_box(s, kind, layer, 0, s->replicas - 1);
+            if (b.min[2] < 0)
+                continue;
             float c[3];
             box_centre(&b, c);
             scene_object_label(s, kind, layer, SCENE_LABEL_PLAIN, text, sizeof text);
-            place_label(f, ls, l, &v->cam, c, text, th, th->role[SCENE_ROLE_WEIGHT]);
+            float top[3] = {c[0], c[1], b.max[2]};
+            if (!place_label(f, ls, l, &v->cam, top, LABEL_ABOVE, text, th,
+                             th->role[SCENE_ROLE_WEIGHT]))
+                place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
+                            th->role[SCENE_ROLE_WEIGHT]);
         }
     }
 }

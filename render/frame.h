@@ -135,7 +135,8 @@ frame_layout frame_layout_in(frame_viewport viewport, float split, float ui_scal
 
 /* The layout's free area as a fraction of its 3D view, for camera_fit_rect. */
 camera_rect frame_layout_free_rect(const frame_layout *l);
-/* Every free rectangle (l->free) as fractions of the 3D view; returns
+/* Every free rectangle (l->free) as fractions of the 3D view, less a
+ * label's row at the bottom for the labels hung under the scene; returns
  * their count. Cameras are fitted into each and the nearest wins
  * (camera_preset_view_best, camera_fit_best): the largest scene. */
 int frame_layout_free_rects(const frame_layout *l, camera_rect out[FRAME_FREE_MAX]);

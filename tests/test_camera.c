@@ -11,8 +11,8 @@
 #define PI_F 3.14159265358979323846f
 #define DEG(d) ((d) * (PI_F / 180.0f))
 
-static const camera_bounds WIDE = {{0.0f, 0.0f, -8.0f}, {164.0f, 112.0f, 8.0f}};
-static const camera_bounds LONG = {{-500.0f, -50.0f, -8.0f}, {500.0f, 50.0f, 8.0f}};
+static const camera_bounds WIDE = {.min = {0.0f, 0.0f, -8.0f}, .max = {164.0f, 112.0f, 8.0f}};
+static const camera_bounds LONG = {.min = {-500.0f, -50.0f, -8.0f}, .max = {500.0f, 50.0f, 8.0f}};
 
 typedef struct extent {
     float min_x, max_x, min_y, max_y; /* projected corners, pixels */
@@ -65,6 +65,47 @@ static void test_default_fits_wide_box(void **state)
         assert_true(cam.pitch > DEG(20.0f) && cam.pitch < DEG(45.0f));
         assert_true(cam.yaw < 0.0f && cam.yaw > DEG(-60.0f));
         check_fits(&cam, &WIDE, w, h);
+    }
+}
+
+/* A box whose back-top corners are empty (an L in side view, like the
+ * scene: a low, deep model with a tall stack at its front): fitting its
+ * points frames them, centred, and never further than fitting the box. */
+static void test_points_fit_tighter_than_their_box(void **state)
+{
+    (void)state;
+    static const float pts[16][3] = {
+        {0, 0, -8},   {164, 0, -8},   {0, 112, -8},  {164, 112, -8},
+        {0, 0, 8},    {164, 0, 8},    {0, 112, 8},   {164, 112, 8},
+        {0, 0, 8},    {164, 0, 8},    {0, 12, 8},    {164, 12, 8},
+        {0, 0, 80},   {164, 0, 80},   {0, 12, 80},   {164, 12, 80},
+    };
+    camera_bounds box = {.min = {0, 0, -8}, .max = {164, 112, 80}};
+    camera_bounds with = box;
+    with.points = pts, with.point_count = 16;
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        int w = SIZES[i][0], h = SIZES[i][1];
+        float aspect = (float)w / (float)h;
+        camera a = camera_preset_view(CAMERA_PRESET_DEFAULT, &box, aspect);
+        camera b = camera_preset_view(CAMERA_PRESET_DEFAULT, &with, aspect);
+        print_message("%dx%d: box %.1f points %.1f\n", w, h, a.distance, b.distance);
+        /* Never further; at 16:9 the height binds and the empty corner
+         * costs the box a tenth of the view. */
+        assert_true(b.distance <= a.distance * 1.0001f);
+        if (w == 1920)
+            assert_true(b.distance < 0.93f * a.distance);
+        extent e = {INFINITY, -INFINITY, INFINITY, -INFINITY, true};
+        for (int k = 0; k < 16; k++) {
+            float px, py;
+            assert_true(camera_project(&b, aspect, pts[k], w, h, &px, &py));
+            e.min_x = fminf(e.min_x, px), e.max_x = fmaxf(e.max_x, px);
+            e.min_y = fminf(e.min_y, py), e.max_y = fmaxf(e.max_y, py);
+        }
+        assert_true(e.min_x >= 0 && e.max_x <= (float)w && e.min_y >= 0 && e.max_y <= (float)h);
+        float fill_x = (e.max_x - e.min_x) / (float)w, fill_y = (e.max_y - e.min_y) / (float)h;
+        assert_true(fmaxf(fill_x, fill_y) >= 0.85f);
+        assert_near(0.5f * (e.min_x + e.max_x), 0.5f * (float)w, 0.01 * w);
+        assert_near(0.5f * (e.min_y + e.max_y), 0.5f * (float)h, 0.01 * h);
     }
 }
 
@@ -341,10 +382,10 @@ static void test_view_proj_is_projection_times_view(void **state)
 static void test_degenerate_bounds(void **state)
 {
     (void)state;
-    camera_bounds point = {{3, 4, 5}, {3, 4, 5}};
+    camera_bounds point = {.min = {3, 4, 5}, .max = {3, 4, 5}};
     camera cam = camera_preset_view(CAMERA_PRESET_DEFAULT, &point, 1.0f);
     assert_true(cam.distance > 0.0f && isfinite(cam.distance));
-    camera_bounds flat = {{0, 0, 0}, {100, 50, 0}};
+    camera_bounds flat = {.min = {0, 0, 0}, .max = {100, 50, 0}};
     cam = camera_preset_view(CAMERA_PRESET_TOP, &flat, 1.0f);
     check_fits(&cam, &flat, 800, 800);
 }
@@ -355,6 +396,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_fits_wide_box),
         cmocka_unit_test(test_default_fits_long_box),
+        cmocka_unit_test(test_points_fit_tighter_than_their_box),
         cmocka_unit_test(test_every_preset_fits),
         cmocka_unit_test(test_stage_presets_are_closer),
         cmocka_unit_test(test_fit_keeps_direction),

@@ -189,7 +189,7 @@ static bool rect_meets(frame_rect a, frame_rect b)
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-/* The corners of the scene's bounds, projected, lie in one of the free
+/* What the camera frames (camera_bounds_point), projected, lies in one of the free
  * rectangles, which no card covers, and fill a fair part of it. */
 static void test_presets_fit_free_area(void **state)
 {
@@ -215,10 +215,9 @@ static void test_presets_fit_free_area(void **state)
                 continue; /* close-ups: part of the scene on purpose */
             camera cam = session_camera(&s, (camera_preset)p, w, h, 0, 1);
             float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
-            for (int i = 0; i < 8; i++) {
-                float c[3] = {(i & 1) ? b.max[0] : b.min[0], (i & 2) ? b.max[1] : b.min[1],
-                              (i & 4) ? b.max[2] : b.min[2]};
-                float px, py;
+            for (int i = 0; i < camera_bounds_point_count(&b); i++) {
+                float c[3], px, py;
+                camera_bounds_point(&b, i, c);
                 assert_true(camera_project(&cam, l.view_w / l.view_h, c, (int)l.view_w,
                                            (int)l.view_h, &px, &py));
                 px += l.view_x, py += l.view_y;

@@ -68,25 +68,18 @@ static bool in_view(const viewer_state *v, const float p[3])
     return project(v, p, &x, &y) && x >= 0 && y >= 0 && x <= l.view_w && y <= l.view_h;
 }
 
-static void corner(const camera_bounds *b, int i, float p[3])
-{
-    p[0] = (i & 1) ? b->max[0] : b->min[0];
-    p[1] = (i & 2) ? b->max[1] : b->min[1];
-    p[2] = (i & 4) ? b->max[2] : b->min[2];
-}
-
-/* Every corner of the scene's bounds is in the 3D view, and the GPU labels
+/* Every point the camera frames (camera_bounds_point) is in the 3D view, and the GPU labels
  * of the first and last stage are where the frame puts them (over the
  * first replica). */
 static void expect_scene_in_view(const viewer_state *v, const char *what)
 {
     camera_bounds b = session_camera_bounds(v->s);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3], x, y;
-        corner(&b, i, p);
+        camera_bounds_point(&b, i, p);
         if (!in_view(v, p)) {
             bool front = project(v, p, &x, &y);
-            fail_msg("%s (%dx%d): corner %d of the scene at (%.1f, %.1f)%s, view %.0fx%.0f", what,
+            fail_msg("%s (%dx%d): point %d of the scene at (%.1f, %.1f)%s, view %.0fx%.0f", what,
                      v->fb_w, v->fb_h, i, x, y, front ? "" : " behind the eye",
                      viewer_state_layout(v).view_w, viewer_state_layout(v).view_h);
         }
@@ -110,9 +103,9 @@ static float scene_fill(const viewer_state *v)
 {
     camera_bounds b = session_camera_bounds(v->s);
     float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3], x, y;
-        corner(&b, i, p);
+        camera_bounds_point(&b, i, p);
         assert_true(project(v, p, &x, &y));
         x0 = fminf(x0, x), x1 = fmaxf(x1, x), y0 = fminf(y0, y), y1 = fmaxf(y1, y);
     }
@@ -201,10 +194,11 @@ static void test_resize_keeps_a_user_view(void **state)
     const camera user = v.cam;
     /* what the user sees: the corners in view, and the target's pixel */
     camera_bounds b = session_camera_bounds(s);
-    bool seen[8];
-    for (int i = 0; i < 8; i++) {
+    bool seen[1024];
+    assert_true(camera_bounds_point_count(&b) <= 1024);
+    for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3];
-        corner(&b, i, p);
+        camera_bounds_point(&b, i, p);
         seen[i] = in_view(&v, p);
     }
     viewer_state_resize(&v, 700, 1000);
@@ -214,11 +208,11 @@ static void test_resize_keeps_a_user_view(void **state)
     for (int k = 0; k < 3; k++)
         assert_near(v.cam.target[k], user.target[k], 1e-6);
     assert_true(v.cam.distance > user.distance);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3];
-        corner(&b, i, p);
+        camera_bounds_point(&b, i, p);
         if (seen[i] && !in_view(&v, p))
-            fail_msg("corner %d was in view at 1280x720 and is lost at 700x1000", i);
+            fail_msg("point %d was in view at 1280x720 and is lost at 700x1000", i);
     }
     /* back: their view exactly; a wider view keeps it as it is */
     viewer_state_resize(&v, 1280, 720);

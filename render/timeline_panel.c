@@ -349,6 +349,15 @@ static void draw_p2p(const frame *f)
     }
 }
 
+/* The width of draw_memory_readout's plates: the widest count (the peak's
+ * digits, two at least) and its pad. */
+static float readout_plate_w(const frame *f)
+{
+    char s[16];
+    snprintf(s, sizeof s, "%d", f->p->memory.peak > 9 ? f->p->memory.peak : 10);
+    return text_width(f->font, f->size, s) + 2 * maxf(2, f->v->em * 0.2f);
+}
+
 /* The labels of one rank's memory chart: the count over each plateau wide
  * enough for its digits, and the peak marked where it is first reached (a
  * notch and a line at its level, "peak N" when there is room). Counts are
@@ -385,10 +394,19 @@ static void memory_labels(const frame *f, const timeline_memory_curve *c, float 
         text_draw(f->font, f->d, f->size, right - pad, y, s, dim, TEXT_ALIGN_RIGHT);
         right -= pw + 2 * pad;
     }
+    /* the cursor's readout (draw_memory_readout) covers the counts near it */
+    const float near = 2 * (readout_plate_w(f) + maxf(2, v->em * 0.25f)) + v->em * 0.3f;
     int i = timeline_memory_step_at(c, v->t0);
     while (i < c->count && c->steps[i].time < v->t1) {
         const double s1 = i + 1 < c->count ? c->steps[i + 1].time : end_t;
-        const float x0 = maxf(tx(f, c->steps[i].time), v->plot_x), x1 = minf(tx(f, s1), right);
+        float x0 = maxf(tx(f, c->steps[i].time), v->plot_x), x1 = minf(tx(f, s1), right);
+        if (f->cursor_x == f->cursor_x && x0 < f->cursor_x + near && x1 > f->cursor_x - near) {
+            /* the wider side of the plateau the readout leaves */
+            if (f->cursor_x - near - x0 >= x1 - (f->cursor_x + near))
+                x1 = f->cursor_x - near;
+            else
+                x0 = f->cursor_x + near;
+        }
         const int count = c->steps[i].count;
         if (count > 0 && x1 - x0 >= f->digit_h * 2.2f) {
             snprintf(s, sizeof s, "%d", count);
@@ -613,6 +631,49 @@ static void draw_cursor(const frame *f, double t, const cursor_tab *tab)
               tab->text, theme_label_on(f->pal, f->pal->cursor), TEXT_ALIGN_CENTER);
 }
 
+/* Each rank's live activations at the cursor, on a plate beside its line
+ * level with the rank's memory sub-lane: the count a lecturer reads out
+ * while scrubbing. Sub-lanes thinner than a plate alternate sides of the
+ * line so plates never overlap; thinner than half a plate (many ranks in a
+ * short lane) show none, the chart alone: a grid of numbers no one could
+ * match to its rank. */
+static void draw_memory_readout(const frame *f, double t)
+{
+    const timeline_view *v = f->v;
+    const timeline_panel *p = f->p;
+    if (!f->font || p->memory.peak <= 0 || v->ranks <= 0 || t < v->t0 || t > v->t1)
+        return;
+    const float sub = v->mem_h / (float)v->ranks;
+    const float pad = maxf(2, v->em * 0.2f), plate_h = f->digit_h + 2 * pad;
+    const int columns = (int)ceilf(plate_h / maxf(sub, 1e-3f));
+    if (columns > 2 || v->mem_h < plate_h)
+        return;
+    const float x = tx(f, t), gap = maxf(2, v->em * 0.25f);
+    const float w = readout_plate_w(f);
+    /* the columns' places: right of the line, left of it, then further out
+       on either side, skipping those past the plot's ends */
+    const float places[4] = {x + gap, x - gap - w, x + 2 * gap + w, x - 2 * gap - 2 * w};
+    float column_x[2];
+    int found = 0;
+    for (int k = 0; k < 4 && found < columns; k++)
+        if (places[k] >= v->plot_x && places[k] + w <= v->plot_x + v->plot_w)
+            column_x[found++] = places[k];
+    if (found < columns)
+        return;
+    for (int r = 0; r < v->ranks; r++) {
+        char s[16];
+        snprintf(s, sizeof s, "%d", timeline_memory_live_at(&p->memory.rank[r], t));
+        const float x0 = column_x[r % columns];
+        const float yc = v->mem_y + sub * ((float)r + 0.5f);
+        draw2d_rect(f->d, x0, yc - plate_h * 0.5f, w, plate_h,
+                    colour_with_alpha(f->pal->background, 235));
+        draw2d_rect_outline(f->d, x0, yc - plate_h * 0.5f, w, plate_h, maxf(1, v->em * 0.05f),
+                            f->pal->memory);
+        text_draw(f->font, f->d, f->size, x0 + w * 0.5f, yc + f->digit_h * 0.5f, s, f->pal->text,
+                  TEXT_ALIGN_CENTER);
+    }
+}
+
 /* The numbers of the bars under the cursor that could not step aside from
  * its line, drawn again over it. */
 static void draw_labels_at(const frame *f, double t)
@@ -745,6 +806,7 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     draw2d_clip_off(d);
     draw_cursor(&f, t, &tab);
     draw_labels_at(&f, t);
+    draw_memory_readout(&f, t);
     draw_hover(&f, hover);
     draw2d_clip_off(d);
 }

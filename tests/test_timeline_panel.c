@@ -773,6 +773,58 @@ static void test_draw_features(void **state)
     }
 }
 
+/* The live activations at the cursor: one number per rank, level with its
+ * memory sub-lane, beside the cursor's line and never on it, no two
+ * overlapping (thin sub-lanes alternate sides). */
+static void test_memory_readout(void **state)
+{
+    gl_fixture *g = *state;
+    panel_run fx;
+    panel_run_init(&fx, &(run_fixture_desc){.schedule = "gpipe", .P = 4, .M = 8, .V = 1}, 0, 0,
+                   BIG_W, BIG_H, (float)g->font.sizes[1]);
+    const timeline_view *v = &fx.view;
+    gl_fixture_resize(g, BIG_W, BIG_H);
+    text_rect rects[256];
+    text_stats stats = {.rects = rects, .rect_capacity = 256};
+    g->font.stats = &stats;
+    const timeline_palette pal = theme_get(THEME_DARK).timeline;
+    const double times[] = {0.2, 9.5, fx.run.tl.makespan - 0.2}; /* both ends: one side only */
+    for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+        text_stats_reset(&stats);
+        render(g, &fx, 1, &pal, times[k], NULL);
+        const float cx = time_x(v, times[k]), sub = v->mem_h / (float)v->ranks;
+        int found[4] = {0};
+        int which[4] = {-1, -1, -1, -1};
+        for (int i = 0; i < stats.rect_count; i++) {
+            const text_rect *r = &rects[i];
+            const float yc = 0.5f * (r->y0 + r->y1);
+            /* the plates reach two columns out (two digits and pads each);
+               the plateaus' own counts keep clear of them, further out */
+            const float xc = 0.5f * (r->x0 + r->x1);
+            if (yc < v->mem_y || yc > v->mem_y + v->mem_h || fabsf(xc - cx) > 3.8f * v->em ||
+                r->x0 < v->plot_x)
+                continue;
+            const int rank = (int)((yc - v->mem_y) / sub);
+            assert_true(rank >= 0 && rank < 4);
+            found[rank]++;
+            which[rank] = i;
+            assert_false(r->x0 <= cx && r->x1 >= cx); /* beside the line */
+        }
+        for (int r = 0; r < 4; r++) {
+            if (found[r] != 1)
+                fail_msg("t=%.2f: rank %d has %d numbers in its sub-lane", times[k], r, found[r]);
+            for (int q = 0; q < r; q++) {
+                const text_rect *a = &rects[which[r]], *b = &rects[which[q]];
+                assert_false(a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1);
+            }
+        }
+        print_message("t=%.2f: readout of 4 ranks, sub-lanes %.1f px\n", times[k], sub);
+    }
+    g->font.stats = NULL;
+    gl_fixture_dump(g, "timeline_memory_readout");
+    panel_run_deinit(&fx);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -790,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_draw_cursor_bar_bubble),
         cmocka_unit_test(test_draw_dense_is_bounded),
         cmocka_unit_test(test_draw_features),
+        cmocka_unit_test(test_memory_readout),
     };
     int failed = cmocka_run_group_tests_name("view model", pure, setup_pure, teardown_pure);
     failed += cmocka_run_group_tests_name("drawing", gl, setup_gl, gl_fixture_teardown);

@@ -770,7 +770,8 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
                .left_out = left_out,
                .cursor_x = t >= v->t0 && t <= v->t1 ? (float)timeline_view_time_to_x(v, t) : NAN};
     f.font_px = font ? (float)font->sizes[font_size_index] : v->em;
-    f.digit_h = f.font_px * 0.72f; /* DejaVu's digits are 0.73 em tall */
+    /* digits are as tall as capitals in the fonts we use (DejaVu: 0.73 em) */
+    f.digit_h = font ? text_font_metrics(font, font_size_index).cap_height : f.font_px * 0.73f;
     f.period = maxf(4, roundf(v->em * 0.5f));
     for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++)
         f.styles[kind] = kind_style(pal, kind);

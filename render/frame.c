@@ -368,7 +368,8 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
     }
     /* Weights once per layer, over the last replica's back edge, where they
      * cover nothing: the upper face of each layer (W1 and W2 alternate); on
-     * the face when the HUD is in the way. */
+     * the face when the HUD is in the way and the face is wider than the
+     * label (zoomed in), so a label never hides the face it names. */
     for (int layer = 0; layer < s->layers; layer++) {
         for (int w = 0; w < 2; w++) {
             scene_kind kind = w ? SCENE_WEIGHT2 : SCENE_WEIGHT1;
@@ -379,8 +380,15 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
             box_centre(&b, c);
             scene_object_label(s, kind, layer, SCENE_LABEL_PLAIN, text, sizeof text);
             float top[3] = {c[0], c[1], b.max[2]};
-            if (!place_label(f, ls, l, &v->cam, top, LABEL_ABOVE, text, th,
-                             th->role[SCENE_ROLE_WEIGHT]))
+            if (place_label(f, ls, l, &v->cam, top, LABEL_ABOVE, text, th,
+                            th->role[SCENE_ROLE_WEIGHT]))
+                continue;
+            const float a[3] = {b.min[0], c[1], c[2]}, z[3] = {b.max[0], c[1], c[2]};
+            float ax, ay, zx, zy;
+            const float aspect = l->view_w / l->view_h;
+            if (camera_project(&v->cam, aspect, a, (int)l->view_w, (int)l->view_h, &ax, &ay) &&
+                camera_project(&v->cam, aspect, z, (int)l->view_w, (int)l->view_h, &zx, &zy) &&
+                hypotf(zx - ax, zy - ay) >= 1.5f * text_width(&f->font, FRAME_FONT_SMALL, text))
                 place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
                             th->role[SCENE_ROLE_WEIGHT]);
         }

@@ -120,21 +120,34 @@ static bool frame_count(const reader *r, const char *word, int *out)
     return true;
 }
 
-static int key_by_name(const char *name)
+/* The key a name stands for, and the modifiers typing it takes on a US
+ * layout: "?" is shift+slash and "+" shift+equal, as a person types them. */
+static int key_by_name(const char *name, int *implied_mods)
 {
     static const struct {
         const char *name;
-        int key;
+        int key, mods;
     } keys[] = {
-        {"space", GLFW_KEY_SPACE},    {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},
-        {"home", GLFW_KEY_HOME},      {"end", GLFW_KEY_END},       {"plus", GLFW_KEY_EQUAL},
-        {"equal", GLFW_KEY_EQUAL},    {"minus", GLFW_KEY_MINUS},   {"period", GLFW_KEY_PERIOD},
-        {"comma", GLFW_KEY_COMMA},    {"escape", GLFW_KEY_ESCAPE}, {"f11", GLFW_KEY_F11},
-        {"question", GLFW_KEY_SLASH},
+        {"space", GLFW_KEY_SPACE, 0},
+        {"left", GLFW_KEY_LEFT, 0},
+        {"right", GLFW_KEY_RIGHT, 0},
+        {"home", GLFW_KEY_HOME, 0},
+        {"end", GLFW_KEY_END, 0},
+        {"plus", GLFW_KEY_EQUAL, GLFW_MOD_SHIFT},
+        {"equal", GLFW_KEY_EQUAL, 0},
+        {"minus", GLFW_KEY_MINUS, 0},
+        {"period", GLFW_KEY_PERIOD, 0},
+        {"comma", GLFW_KEY_COMMA, 0},
+        {"escape", GLFW_KEY_ESCAPE, 0},
+        {"f11", GLFW_KEY_F11, 0},
+        {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
     };
+    *implied_mods = 0;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (strcmp(name, keys[k].name) == 0)
+        if (strcmp(name, keys[k].name) == 0) {
+            *implied_mods = keys[k].mods;
             return keys[k].key;
+        }
     if (strlen(name) == 1 && isalpha((unsigned char)name[0]))
         return GLFW_KEY_A + (toupper((unsigned char)name[0]) - 'A');
     if (strlen(name) == 1 && isdigit((unsigned char)name[0]))
@@ -196,13 +209,17 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         if (n < 1 || n > 4)
             return bad(r, "expected: key NAME [shift|ctrl|alt ...]");
         e->verb = VIEWER_SCRIPT_KEY;
-        e->key = key_by_name(w[0]);
+        int implied = 0;
+        e->key = key_by_name(w[0], &implied);
         if (e->key < 0)
             return bad(r,
                        "key \"%.40s\": unknown key (space, left, right, home, end, plus, "
                        "equal, minus, period, comma, escape, f11, question, a..z, 0..9)",
                        w[0]);
-        return modifiers(r, "key", w + 1, n - 1, &e->mods);
+        if (!modifiers(r, "key", w + 1, n - 1, &e->mods))
+            return false;
+        e->mods |= implied;
+        return true;
     }
     if (strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) {
         if (n != 3 || (strcmp(w[0], "left") != 0 && strcmp(w[0], "right") != 0))

@@ -6,7 +6,8 @@
  *     key NAME [shift|ctrl|alt ...]   a key press (space, left, right, home, end,
  *                                     a..z, 0..9, plus, equal, minus, period,
  *                                     comma, escape, f11, question; plus and
- *                                     equal are the same key, "=" and "+")
+ *                                     equal are the same key, "+" with shift
+ *                                     and "=" without; question is shift+slash)
  *     down left|right X Y             a mouse button pressed at (X, Y)
  *     move X Y                        the pointer moved (drags if a button is down)
  *     up left|right X Y               released

@@ -287,6 +287,7 @@ typedef enum option_id {
     OPT_STILL,
     OPT_SCRIPT,
     OPT_PRINT_STATE,
+    OPT_PRESENT,
     OPT_FPS,
     OPT_DURATION,
     OPT_RANGE,
@@ -396,6 +397,11 @@ static const option_row rows[OPT_COUNT] = {
                          .field = FIELD(view.print_state),
                          .help = "on quit, print the final time, speed and camera on standard "
                                  "output"},
+    [OPT_PRESENT] = {.name = "present",
+                     .type = OPTION_SWITCH,
+                     .field = FIELD(view.present),
+                     .help = "start presenting: fullscreen, larger text, a clicker's keys move "
+                             "between beats (F5 in the window; Esc goes back)"},
     [OPT_FPS] = {.name = "fps",
                  .arg = "N",
                  .type = OPTION_INT,
@@ -459,7 +465,7 @@ static const option_set run_options = {
     rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
         OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
-        OPT_BIT(OPT_HELP),
+        OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_HELP),
     "run"};
 static const option_set render_options = {
     rows, OPT_COUNT,

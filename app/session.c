@@ -34,7 +34,8 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err)
     snprintf(s->hud_title, sizeof s->hud_title, "%s   P=%d  M=%d  D=%d  V=%d", s->prog.schedule,
              s->prog.ranks, s->prog.microbatches, s->tl.dp, s->prog.stages_per_rank);
     closed_forms_bubble_line(&s->tl, &s->costs, s->hud_bubble, sizeof s->hud_bubble);
-    return true;
+    beat_specs none = {0};
+    return beats_build(&s->beats, &s->tl, &none, err);
 }
 
 bool session_build_scene(session *s, ppf_error *err)
@@ -92,6 +93,7 @@ void session_deinit(session *s)
     if (s->has_scene)
         scene_deinit(&s->scene);
     timeline_deinit(&s->tl);
+    beat_list_deinit(&s->beats);
     timeline_costs_deinit(&s->costs);
     program_deinit(&s->prog);
     scenario_deinit(&s->sc);

@@ -33,6 +33,7 @@
 
 #include <stdbool.h>
 
+#include "beats.h"
 #include "camera.h"
 #include "error.h"
 #include "program.h"
@@ -76,6 +77,7 @@ typedef struct session {
     bool has_scene;
     char hud_title[160];  /* "1F1B  P=4  M=8  D=2  V=1" */
     char hud_bubble[160]; /* "bubble 27.3% = (P-1)/(M+P-1) = 3/11" */
+    beat_list beats;      /* the talk's pause points in this iteration (beats.h) */
 } session;
 
 /* The built-in default, then the file (when path is not NULL), then the

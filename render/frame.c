@@ -552,9 +552,14 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
                          const frame_view *v, const theme *th, label_set *ls)
 {
     char text[256];
-    int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks ? v->caption_rank
-                                                                  : scene_caption_rank(s, v->t);
-    scene_caption(s, v->t, rank, text, sizeof text);
+    if (v->caption) {
+        snprintf(text, sizeof text, "%s", v->caption);
+    } else {
+        int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks
+                       ? v->caption_rank
+                       : scene_caption_rank(s, v->t);
+        scene_caption(s, v->t, rank, text, sizeof text);
+    }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
     float pad = m.ascent * 0.5f;
     float w = fit_with_ellipsis(f, FRAME_FONT_BODY, text, sizeof text, l->view_w - 4 * pad);
@@ -565,6 +570,17 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
         (label_rect){x - pad, y - pad * 0.5f, x + w + pad, y + m.line_height + pad * 0.5f};
     text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x, y + m.ascent, text, th->text,
               TEXT_ALIGN_LEFT);
+}
+
+/* A laser pointer's dot: red with a white rim, large enough to follow from
+ * the back row (a third of a line), on top of everything. */
+static void draw_laser(frame_renderer *f, const frame_layout *l, const frame_view *v)
+{
+    const float r = (float)l->small_px * 0.35f, rim = fmaxf(1.5f, l->line_px * 1.5f);
+    const float x = v->laser_x, y = v->laser_y;
+    draw2d_rect(&f->batch, x - r - rim, y - r - rim, 2 * (r + rim), 2 * (r + rim),
+                (rgba8){255, 255, 255, 230});
+    draw2d_rect(&f->batch, x - r, y - r, 2 * r, 2 * r, (rgba8){230, 20, 20, 255});
 }
 
 /* The key card's table at one text size in one or two columns. */
@@ -650,15 +666,22 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     frame_layout_place_timeline(&l, &tv);
     theme th = theme_get(v->theme);
 
-    /* Only the viewport is cleared: a frame beside it keeps its pixels. */
+    /* Only the viewport is cleared: a frame beside it keeps its pixels. A
+     * blackout is that black clear and nothing else. */
     glViewport(0, 0, fb_width, fb_height);
     glEnable(GL_SCISSOR_TEST);
     glScissor(l.x, fb_height - (l.y + l.height), l.width, l.height);
-    glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f, 1);
+    if (v->blackout)
+        glClearColor(0, 0, 0, 1);
+    else
+        glClearColor(th.background.r / 255.0f, th.background.g / 255.0f,
+                     th.background.b / 255.0f, 1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
+    if (v->blackout)
+        return;
 
     scene_state_at(s, v->t, &f->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
@@ -686,6 +709,8 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
     if (v->show_help)
         draw_help(f, &l, v, &th);
+    if (v->laser)
+        draw_laser(f, &l, v);
     draw2d_clip_off(&f->batch);
     draw2d_flush(&f->batch);
 }

@@ -178,6 +178,10 @@ typedef struct frame_view {
                                     iteration */
     const frame_help_item *help; /* the key card's rows, [help_count], shown with show_help */
     int help_count;
+    bool blackout;               /* the whole viewport black, nothing else (presenting's B) */
+    const char *caption;         /* the caption line; NULL: what happens at t (scene_caption) */
+    bool laser;                  /* a laser dot at (laser_x, laser_y), target pixels */
+    float laser_x, laser_y;
 } frame_view;
 
 /* The layout of the frame this view asks for in a target of this size

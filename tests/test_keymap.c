@@ -25,16 +25,19 @@ static void test_no_key_bound_twice(void **state)
         for (int k = 0; k < KEYMAP_KEYS_MAX && rows[r].bind[k].key; k++, keys++)
             for (int r2 = 0; r2 < n; r2++)
                 for (int k2 = 0; k2 < KEYMAP_KEYS_MAX && rows[r2].bind[k2].key; k2++)
-                    if ((r2 != r || k2 != k) && rows[r2].bind[k2].key == rows[r].bind[k].key &&
+                    if ((r2 != r || k2 != k) && (rows[r].modes & rows[r2].modes) &&
+                        rows[r2].bind[k2].key == rows[r].bind[k].key &&
                         rows[r2].bind[k2].mods == rows[r].bind[k].mods)
                         fail_msg("key %d is bound in rows %d (%s) and %d (%s)", rows[r].bind[k].key,
                                  r, rows[r].keys, r2, rows[r2].keys);
     print_message("%d rows, %d keys\n", n, keys);
     /* a key with ctrl finds its own row, not the plain key's */
-    assert_int_equal(keymap_find(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL)->command, CMD_UI_SCALE);
-    assert_int_equal(keymap_find(GLFW_KEY_EQUAL, 0)->command, CMD_SPEED);
-    assert_int_equal(keymap_find(GLFW_KEY_0, GLFW_MOD_CONTROL)->command, CMD_UI_SCALE);
-    assert_int_equal(keymap_find(GLFW_KEY_0, 0)->command, CMD_FIT_3D);
+    for (keymap_mode m = KEYMAP_WINDOW; m <= KEYMAP_PRESENT; m++) {
+        assert_int_equal(keymap_find(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL, m)->command, CMD_UI_SCALE);
+        assert_int_equal(keymap_find(GLFW_KEY_EQUAL, 0, m)->command, CMD_SPEED);
+        assert_int_equal(keymap_find(GLFW_KEY_0, GLFW_MOD_CONTROL, m)->command, CMD_UI_SCALE);
+        assert_int_equal(keymap_find(GLFW_KEY_0, 0, m)->command, CMD_DIGIT);
+    }
 }
 
 static void test_card_is_the_table(void **state)
@@ -43,25 +46,39 @@ static void test_card_is_the_table(void **state)
     int n;
     const keymap_row *rows = keymap_rows(&n);
     frame_help_item card[KEYMAP_ROWS_MAX];
-    assert_int_equal(keymap_card(card, KEYMAP_ROWS_MAX), n);
-    for (int r = 0; r < n; r++) {
-        assert_ptr_equal(card[r].keys, rows[r].keys);
-        assert_ptr_equal(card[r].what, rows[r].what);
-        assert_true(rows[r].keys[0] && rows[r].what[0]);
+    /* each mode's card is the table's rows of that mode, in order */
+    for (keymap_mode m = KEYMAP_WINDOW; m <= KEYMAP_PRESENT; m++) {
+        const int count = keymap_card(card, KEYMAP_ROWS_MAX, m);
+        int i = 0;
+        for (int r = 0; r < n; r++) {
+            assert_true(rows[r].keys[0] && rows[r].what[0] && (rows[r].modes & KEYMAP_BOTH));
+            if (!(rows[r].modes & m))
+                continue;
+            assert_true(i < count);
+            assert_ptr_equal(card[i].keys, rows[r].keys);
+            assert_ptr_equal(card[i].what, rows[r].what);
+            i++;
+        }
+        assert_int_equal(i, count);
+        print_message("mode %d: %d rows on the card\n", m, count);
     }
     /* a short buffer takes the first rows */
-    assert_int_equal(keymap_card(card, 3), 3);
-    assert_string_equal(card[0].keys, rows[0].keys);
+    assert_int_equal(keymap_card(card, 3, KEYMAP_WINDOW), 3);
 }
 
-static void expect_key(int key, int mods, command_kind kind, double arg)
+static void expect_key_in(keymap_mode mode, int key, int mods, command_kind kind, double arg)
 {
-    const keymap_key *k = keymap_find(key, mods);
+    const keymap_key *k = keymap_find(key, mods, mode);
     if (!k)
         fail_msg("key %d with mods %d: nothing, want command %d", key, mods, kind);
     if (k->command != kind || k->arg != arg)
         fail_msg("key %d with mods %d: command %d (%g), want %d (%g)", key, mods, k->command,
                  k->arg, kind, arg);
+}
+
+static void expect_key(int key, int mods, command_kind kind, double arg)
+{
+    expect_key_in(KEYMAP_WINDOW, key, mods, kind, arg);
 }
 
 static void test_keys_and_modifiers(void **state)
@@ -74,18 +91,55 @@ static void test_keys_and_modifiers(void **state)
     expect_key(GLFW_KEY_KP_SUBTRACT, 0, CMD_SPEED, 1 / 1.5);
     expect_key(GLFW_KEY_S, 0, CMD_TL_ZOOM, 1 / 1.25);
     expect_key(GLFW_KEY_Q, GLFW_MOD_CONTROL, CMD_QUIT, 0);
+    expect_key(GLFW_KEY_Q, 0, CMD_QUIT, 0);
     expect_key(GLFW_KEY_ESCAPE, 0, CMD_ESCAPE, 0);
-    for (int k = 1; k <= 9; k++)
-        expect_key(GLFW_KEY_0 + k, 0, CMD_PRESET, k - 1);
-    expect_key(GLFW_KEY_0, 0, CMD_FIT_3D, 0);
+    for (int k = 0; k <= 9; k++)
+        expect_key(GLFW_KEY_0 + k, 0, CMD_DIGIT, k);
+    /* a clicker works before presenting too */
+    expect_key(GLFW_KEY_PAGE_DOWN, 0, CMD_BEAT_NEXT, 0);
+    expect_key(GLFW_KEY_PAGE_UP, 0, CMD_BEAT_PREV, 0);
+    expect_key(GLFW_KEY_F5, 0, CMD_PRESENT, 0);
     /* "?" is shift and slash; alt and Enter is fullscreen: not without them */
     expect_key(GLFW_KEY_SLASH, GLFW_MOD_SHIFT, CMD_HELP, 0);
-    assert_null(keymap_find(GLFW_KEY_SLASH, 0));
+    assert_null(keymap_find(GLFW_KEY_SLASH, 0, KEYMAP_WINDOW));
     expect_key(GLFW_KEY_ENTER, GLFW_MOD_ALT, CMD_FULLSCREEN, 0);
     expect_key(GLFW_KEY_ENTER, GLFW_MOD_ALT | GLFW_MOD_SHIFT, CMD_FULLSCREEN, 0);
-    assert_null(keymap_find(GLFW_KEY_ENTER, 0));
-    assert_null(keymap_find(GLFW_KEY_Z, 0));
-    assert_null(keymap_find(0, 0));
+    assert_null(keymap_find(GLFW_KEY_ENTER, 0, KEYMAP_WINDOW));
+    assert_null(keymap_find(GLFW_KEY_Z, 0, KEYMAP_WINDOW));
+    assert_null(keymap_find(0, 0, KEYMAP_WINDOW));
+}
+
+/* Presenting mode gives a clicker's keys their presenting meaning
+ * (PRESENTING.md's table); q alone does not quit a talk, ctrl+Q does. */
+static void test_presenting_keys(void **state)
+{
+    (void)state;
+    const keymap_mode P = KEYMAP_PRESENT;
+    const int next[] = {GLFW_KEY_PAGE_DOWN, GLFW_KEY_SPACE, GLFW_KEY_RIGHT, GLFW_KEY_N};
+    for (size_t k = 0; k < sizeof next / sizeof next[0]; k++)
+        expect_key_in(P, next[k], 0, CMD_BEAT_NEXT, 0);
+    expect_key_in(P, GLFW_KEY_ENTER, 0, CMD_ENTER, 0); /* next, or the typed beat */
+    const int prev[] = {GLFW_KEY_PAGE_UP, GLFW_KEY_LEFT, GLFW_KEY_BACKSPACE, GLFW_KEY_P};
+    for (size_t k = 0; k < sizeof prev / sizeof prev[0]; k++)
+        expect_key_in(P, prev[k], 0, CMD_BEAT_PREV, 0);
+    expect_key_in(P, GLFW_KEY_HOME, 0, CMD_BEAT_FIRST, 0);
+    expect_key_in(P, GLFW_KEY_END, 0, CMD_BEAT_LAST, 0);
+    expect_key_in(P, GLFW_KEY_R, 0, CMD_BEAT_REPLAY, 0);
+    expect_key_in(P, GLFW_KEY_V, 0, CMD_BEAT_REVERSE, 0);
+    expect_key_in(P, GLFW_KEY_G, 0, CMD_BEAT_GOTO, 0);
+    expect_key_in(P, GLFW_KEY_3, 0, CMD_DIGIT, 3);
+    expect_key_in(P, GLFW_KEY_B, 0, CMD_BLACKOUT, 0);
+    expect_key_in(P, GLFW_KEY_PERIOD, 0, CMD_BLACKOUT, 0);
+    expect_key_in(P, GLFW_KEY_L, GLFW_MOD_CONTROL, CMD_LASER, 0);
+    expect_key_in(P, GLFW_KEY_F5, 0, CMD_PRESENT, 0);
+    expect_key_in(P, GLFW_KEY_ESCAPE, 0, CMD_ESCAPE, 0);
+    expect_key_in(P, GLFW_KEY_Q, GLFW_MOD_CONTROL, CMD_QUIT, 0);
+    assert_null(keymap_find(GLFW_KEY_Q, 0, P));
+    expect_key_in(P, GLFW_KEY_ENTER, GLFW_MOD_ALT, CMD_FULLSCREEN, 0); /* alt wins over Enter */
+    /* the engineer's keys that mean something else when presenting */
+    expect_key(GLFW_KEY_SPACE, 0, CMD_PLAY_TOGGLE, 0);
+    expect_key(GLFW_KEY_PERIOD, 0, CMD_EVENT_STEP, 1);
+    expect_key(GLFW_KEY_P, 0, CMD_SCREENSHOT, 0);
 }
 
 /* ---- script key names, which the keymap's keys must be reachable by ------ */
@@ -128,6 +182,18 @@ static void test_script_names_ui_scale_keys(void **state)
     expect_script_key("key minus ctrl\n", GLFW_KEY_MINUS, GLFW_MOD_CONTROL);
     expect_script_key("key 0 ctrl\n", GLFW_KEY_0, GLFW_MOD_CONTROL);
     expect_script_key("key equal\n", GLFW_KEY_EQUAL, 0);
+    expect_script_key("key pagedown\n", GLFW_KEY_PAGE_DOWN, 0);
+    expect_script_key("key f5\n", GLFW_KEY_F5, 0);
+    expect_script_key("key backspace\n", GLFW_KEY_BACKSPACE, 0);
+    {
+        viewer_script_event e;
+        ppf_error err = {{0}};
+        assert_true(parse_one("key pagedown repeat\n", &e, &err));
+        assert_true(e.repeat && e.key == GLFW_KEY_PAGE_DOWN);
+        assert_true(parse_one("key pagedown\n", &e, &err));
+        assert_false(e.repeat);
+        assert_false(parse_one("scroll 1 repeat\n", &e, &err)); /* keys only */
+    }
     expect_key(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL, CMD_UI_SCALE, 1.25);
     expect_key(GLFW_KEY_MINUS, GLFW_MOD_CONTROL, CMD_UI_SCALE, 1 / 1.25);
     expect_key(GLFW_KEY_0, GLFW_MOD_CONTROL, CMD_UI_SCALE, 0);
@@ -190,11 +256,11 @@ static void test_input_to_commands(void **state)
     /* W over the 3D view zooms around the panel's middle, over the panel around the pointer */
     input_move(&h->in, 100, 200);
     assert_int_equal(last(h)->kind, CMD_HOVER);
-    input_key(&h->in, GLFW_KEY_W, 0);
+    input_key(&h->in, GLFW_KEY_W, 0, false);
     assert_int_equal(last(h)->kind, CMD_TL_ZOOM);
     assert_true(last(h)->a == 640 && last(h)->b == 1.25);
     input_move(&h->in, 100, 600);
-    input_key(&h->in, GLFW_KEY_W, 0);
+    input_key(&h->in, GLFW_KEY_W, 0, false);
     assert_true(last(h)->a == 100 && last(h)->b == 1.25);
     /* a left drag in the panel scrubs */
     input_button(&h->in, GLFW_MOUSE_BUTTON_LEFT, true);
@@ -224,8 +290,31 @@ static void test_input_to_commands(void **state)
     const int queued = h->in.queued;
     input_scroll(&h->in, NAN, 0);
     input_scroll(&h->in, INFINITY, 0);
-    input_key(&h->in, GLFW_KEY_Z, 0);
+    input_key(&h->in, GLFW_KEY_Z, 0, false);
     assert_int_equal(h->in.queued, queued);
+    free(h);
+}
+
+/* A held key repeats only what steps (events, zoom); a beat key acts on
+ * its press alone, so a held or bouncing clicker button advances one beat. */
+static void test_repeat_never_skips_beats(void **state)
+{
+    (void)state;
+    host *h = host_new();
+    input_key(&h->in, GLFW_KEY_RIGHT, 0, true);
+    assert_int_equal(last(h)->kind, CMD_EVENT_STEP);
+    const int queued = h->in.queued;
+    input_key(&h->in, GLFW_KEY_PAGE_DOWN, 0, false);
+    assert_int_equal(last(h)->kind, CMD_BEAT_NEXT);
+    for (int k = 0; k < 20; k++)
+        input_key(&h->in, GLFW_KEY_PAGE_DOWN, 0, true);
+    assert_int_equal(h->in.queued, queued + 1);
+    h->in.mode = KEYMAP_PRESENT;
+    input_key(&h->in, GLFW_KEY_RIGHT, 0, true); /* a beat key now */
+    input_key(&h->in, GLFW_KEY_SPACE, 0, true);
+    assert_int_equal(h->in.queued, queued + 1);
+    input_key(&h->in, GLFW_KEY_RIGHT, 0, false);
+    assert_int_equal(last(h)->kind, CMD_BEAT_NEXT);
     free(h);
 }
 
@@ -236,7 +325,7 @@ static void test_input_never_drops(void **state)
     (void)state;
     host *h = host_new();
     for (int k = 0; k < 1000; k++)
-        input_key(&h->in, GLFW_KEY_RIGHT, 0);
+        input_key(&h->in, GLFW_KEY_RIGHT, 0, false);
     assert_int_equal(h->flushes, 1000 / INPUT_QUEUE_MAX);
     host_flush(h);
     assert_int_equal(h->count, 1000);
@@ -252,6 +341,8 @@ int main(void)
         cmocka_unit_test(test_no_key_bound_twice),
         cmocka_unit_test(test_card_is_the_table),
         cmocka_unit_test(test_keys_and_modifiers),
+        cmocka_unit_test(test_presenting_keys),
+        cmocka_unit_test(test_repeat_never_skips_beats),
         cmocka_unit_test(test_input_to_commands),
         cmocka_unit_test(test_input_never_drops),
         cmocka_unit_test(test_script_names_ui_scale_keys),

@@ -85,7 +85,7 @@ static void test_text_height(void **state)
     (void)state;
     fixture *x = fixture_new(NULL, NULL, 0, 1920, 1080);
     frame_help_item help[KEYMAP_ROWS_MAX];
-    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
+    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
     const double T = x->f->s.tl.makespan;
     for (int theme = 0; theme < THEME_COUNT; theme++) {
         for (int k = 0; k < 3; k++) {

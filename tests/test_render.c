@@ -276,7 +276,7 @@ static void test_golden_frames(void **state)
     (void)state;
     fixture *x = frame_fixture_new(NULL, NULL, 0, W, H);
     frame_help_item help[KEYMAP_ROWS_MAX];
-    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
+    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
     struct {
         double t;
         theme_id theme;
@@ -433,7 +433,7 @@ static void test_viewports_side_by_side(void **state)
     if (!frame_renderer_init(&fr, &other.scene, &other.tl, &err))
         fail_msg("frame renderer: %s", err.message);
     frame_help_item help[KEYMAP_ROWS_MAX];
-    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX);
+    const int help_count = keymap_card(help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
     const int half = W / 2, pw = 160, ph = 90, px = W - pw - 10, py = 10;
     frame_view left = view_for(&x->s, 12.3, half, H);

@@ -31,8 +31,21 @@ typedef enum command_kind {
     CMD_UI_SCALE,   /* a: factor on the text and line sizes; 0: back to the start's scale */
     CMD_SCREENSHOT, /* the window's: saved once the next frame is drawn */
     CMD_HELP,
-    CMD_ESCAPE,
+    CMD_ESCAPE, /* backs out one layer: key card, goto typing, blackout, presenting; never quits */
     CMD_QUIT,
+    /* beats (beats.h) and presenting */
+    CMD_BEAT_NEXT,    /* play to the next beat and stop on it; playing: land on it at once */
+    CMD_BEAT_PREV,    /* the previous beat's end state, no replay */
+    CMD_BEAT_FIRST,   /* the first beat */
+    CMD_BEAT_LAST,    /* the last beat */
+    CMD_BEAT_REPLAY,  /* the current beat again, from the beat before it */
+    CMD_BEAT_REVERSE, /* play backwards to the previous beat */
+    CMD_BEAT_GOTO,    /* start typing a beat's number (digits, then Enter) */
+    CMD_DIGIT,        /* a: 0..9; a camera preset (0: fit) unless a beat's number is typed */
+    CMD_ENTER,        /* the typed beat, or the next beat */
+    CMD_BLACKOUT,     /* a black screen, and back */
+    CMD_PRESENT,      /* enter presenting mode at the current beat (the window's fullscreen too) */
+    CMD_LASER,        /* a dot at the pointer, and off */
 } command_kind;
 
 typedef struct command {

@@ -22,10 +22,10 @@ static bool in_panel(const frame_layout *l, double y)
     return y >= l->panel_y;
 }
 
-void input_key(viewer_input *in, int key, int mods)
+void input_key(viewer_input *in, int key, int mods, bool repeat)
 {
-    const keymap_key *k = keymap_find(key, mods);
-    if (!k)
+    const keymap_key *k = keymap_find(key, mods, in->mode ? in->mode : KEYMAP_WINDOW);
+    if (!k || (repeat && !k->on_repeat))
         return;
     if (k->command == CMD_TL_ZOOM) {
         /* around the pointer when it is over the timeline, else its middle */
@@ -35,6 +35,8 @@ void input_key(viewer_input *in, int key, int mods)
         return;
     }
     push(in, k->command, k->arg, 0);
+    if (k->command == CMD_PRESENT || k->command == CMD_ESCAPE)
+        in->flush(in->user);
 }
 
 void input_button(viewer_input *in, int button, bool press)

@@ -27,6 +27,7 @@
 
 #include "command.h"
 #include "frame.h"
+#include "keymap.h"
 
 enum { INPUT_QUEUE_MAX = 256 };
 /* Wheel steps taken from one scroll event, whatever a device reports: a
@@ -49,14 +50,18 @@ typedef struct viewer_input {
     input_drag drag;
     command queue[INPUT_QUEUE_MAX];
     int queued;
+    keymap_mode mode; /* which keys act (keymap.h); the host keeps it current */
     /* the host */
     void *user;
     frame_layout (*layout)(void *user); /* the frame's layout now */
     void (*flush)(void *user);          /* applies the queue in order and empties it */
 } viewer_input;
 
-/* A key pressed (or repeated) with modifiers (GLFW_MOD_*). */
-void input_key(viewer_input *in, int key, int mods);
+/* A key pressed, or repeated by the keyboard while held (repeat), with
+ * modifiers (GLFW_MOD_*). A repeat acts only for keys that allow it
+ * (keymap_key.on_repeat). A key that changes the mode (F5, Esc) flushes the
+ * queue at once, so the keys after it are read in the new mode. */
+void input_key(viewer_input *in, int key, int mods, bool repeat);
 /* A mouse button (GLFW_MOUSE_BUTTON_*) pressed or released where the pointer is. */
 void input_button(viewer_input *in, int button, bool press);
 /* The pointer moved to (x, y). */

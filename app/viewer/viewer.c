@@ -21,6 +21,9 @@
 #include "viewer_state.h"
 #include "window.h"
 
+/* Presenting, the pointer hides after standing still this long. */
+#define VIEWER_POINTER_HIDE_SECONDS 2.0
+
 /* Everything the viewer is; the window's callbacks reach it through the
  * input's and the window's user pointers. */
 typedef struct viewer {
@@ -28,8 +31,10 @@ typedef struct viewer {
     viewer_input in;
     viewer_window win;
     frame_renderer frame;
-    frame_help_item help[KEYMAP_ROWS_MAX]; /* the key card, from the keymap */
+    frame_help_item help[KEYMAP_ROWS_MAX]; /* the key card of the mode, from the keymap */
     int help_count;
+    bool presenting_shown; /* the window made fullscreen for presenting mode */
+    double pointer_moved;  /* clock of the pointer's last move: it hides 2 s later */
     int screenshots;
     bool screenshot_pending;
     const char *screenshot_path; /* NULL: ppflow-screenshot-NNN.png; else in script.text */
@@ -40,6 +45,21 @@ typedef struct viewer {
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
+
+/* Presenting mode is fullscreen, with its keys and its key card; leaving
+ * it gives the window back as it was. */
+static void follow_mode(viewer *v)
+{
+    const bool on = v->st.presenting;
+    v->in.mode = on ? KEYMAP_PRESENT : KEYMAP_WINDOW;
+    if (on == v->presenting_shown)
+        return;
+    v->presenting_shown = on;
+    v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, v->in.mode);
+    window_set_fullscreen(&v->win, on);
+    if (!on)
+        window_hide_cursor(&v->win, false);
+}
 
 /* The queue in order: the window's commands here, the rest to the state. */
 static void apply_queue(viewer *v, double clock)
@@ -55,9 +75,12 @@ static void apply_queue(viewer *v, double clock)
             v->screenshot_pending = true;
             break;
         default:
+            if (c->kind == CMD_HOVER)
+                v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
             break;
         }
+        follow_mode(v);
     }
     v->in.queued = 0;
 }
@@ -103,7 +126,7 @@ static bool script_step(viewer *v)
         window_to_fb(&v->win, &x, &y);
         switch (e->verb) {
         case VIEWER_SCRIPT_KEY:
-            input_key(&v->in, e->key, e->mods);
+            input_key(&v->in, e->key, e->mods, e->repeat);
             break;
         case VIEWER_SCRIPT_DOWN:
         case VIEWER_SCRIPT_UP:
@@ -160,7 +183,8 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
         goto done;
     }
     v->in = (viewer_input){.user = v, .layout = input_layout, .flush = input_flush};
-    v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX);
+    v->in.mode = KEYMAP_WINDOW;
+    v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
     char title[200];
     snprintf(title, sizeof title, "ppflow — %s", s->hud_title);
@@ -184,10 +208,18 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     viewer_state_set_camera(&v->st, o->show.camera);
     double clock = clock_now_seconds();
     viewer_state_set_time(&v->st, o->time, clock);
+    v->pointer_moved = clock;
+    if (o->present) {
+        viewer_state_set_presenting(&v->st, true);
+        follow_mode(v);
+    }
 
     bool script_done = !o->script;
     while (!v->st.quit && !window_should_close(&v->win)) {
-        bool animating = v->st.playing || v->st.cam_moving || !script_done || v->in.queued > 0;
+        /* presenting, the pointer hides after standing still: wake to hide it */
+        const bool pointer_shown = v->st.presenting && !v->win.cursor_hidden;
+        bool animating = v->st.playing || v->st.cam_moving || !script_done || v->in.queued > 0 ||
+                         pointer_shown;
         window_wait_events(&v->win, animating);
         /* Closed, or destroyed from outside: nothing more is drawn on it. */
         if (window_should_close(&v->win))
@@ -198,6 +230,8 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
         /* Input acts on the timeline as the last frame laid it out, resized. */
         viewer_state_place_timeline(&v->st);
         apply_queue(v, clock);
+        window_hide_cursor(&v->win, v->st.presenting &&
+                                        clock - v->pointer_moved > VIEWER_POINTER_HIDE_SECONDS);
         /* A screenshot asked for just before quitting is still taken. */
         if (v->st.quit && !v->screenshot_pending)
             break;

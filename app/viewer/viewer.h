@@ -49,6 +49,7 @@ typedef struct viewer_options {
     double time;        /* start time */
     const char *script; /* NULL: none */
     bool print_state;   /* print the state line on quit */
+    bool present;       /* start in presenting mode (--present) */
 } viewer_options;
 
 /* The options with ppflow's defaults: a 1280x720 window. */

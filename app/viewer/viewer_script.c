@@ -140,6 +140,11 @@ static int key_by_name(const char *name, int *implied_mods)
         {"comma", GLFW_KEY_COMMA, 0},
         {"escape", GLFW_KEY_ESCAPE, 0},
         {"f11", GLFW_KEY_F11, 0},
+        {"f5", GLFW_KEY_F5, 0},
+        {"pagedown", GLFW_KEY_PAGE_DOWN, 0},
+        {"pageup", GLFW_KEY_PAGE_UP, 0},
+        {"enter", GLFW_KEY_ENTER, 0},
+        {"backspace", GLFW_KEY_BACKSPACE, 0},
         {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
     };
     *implied_mods = 0;
@@ -155,19 +160,24 @@ static int key_by_name(const char *name, int *implied_mods)
     return -1;
 }
 
-/* The modifier words words[0..n); false on an unknown one. */
-static bool modifiers(const reader *r, const char *verb, char **words, int n, int *mods)
+/* The modifier words words[0..n); false on an unknown one. "repeat" (keys
+ * only: repeat != NULL) marks the keyboard's repeat of a held key. */
+static bool modifiers(const reader *r, const char *verb, char **words, int n, int *mods,
+                      bool *repeat)
 {
     *mods = 0;
     for (int k = 0; k < n; k++) {
-        if (strcmp(words[k], "shift") == 0)
+        if (repeat && strcmp(words[k], "repeat") == 0)
+            *repeat = true;
+        else if (strcmp(words[k], "shift") == 0)
             *mods |= GLFW_MOD_SHIFT;
         else if (strcmp(words[k], "ctrl") == 0)
             *mods |= GLFW_MOD_CONTROL;
         else if (strcmp(words[k], "alt") == 0)
             *mods |= GLFW_MOD_ALT;
         else
-            return bad(r, "%s: unknown modifier \"%.40s\" (shift, ctrl, alt)", verb, words[k]);
+            return bad(r, "%s: unknown modifier \"%.40s\" (shift, ctrl, alt%s)", verb, words[k],
+                       repeat ? ", repeat" : "");
     }
     return true;
 }
@@ -206,17 +216,18 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
     char *w[WORDS_MAX];
     int n = split_words(rest, w);
     if (strcmp(verb, "key") == 0) {
-        if (n < 1 || n > 4)
-            return bad(r, "expected: key NAME [shift|ctrl|alt ...]");
+        if (n < 1 || n > 5)
+            return bad(r, "expected: key NAME [shift|ctrl|alt|repeat ...]");
         e->verb = VIEWER_SCRIPT_KEY;
         int implied = 0;
         e->key = key_by_name(w[0], &implied);
         if (e->key < 0)
             return bad(r,
-                       "key \"%.40s\": unknown key (space, left, right, home, end, plus, "
-                       "equal, minus, period, comma, escape, f11, question, a..z, 0..9)",
+                       "key \"%.40s\": unknown key (space, left, right, home, end, pagedown, "
+                       "pageup, enter, backspace, f5, plus, equal, minus, period, comma, "
+                       "escape, f11, question, a..z, 0..9)",
                        w[0]);
-        if (!modifiers(r, "key", w + 1, n - 1, &e->mods))
+        if (!modifiers(r, "key", w + 1, n - 1, &e->mods, &e->repeat))
             return false;
         e->mods |= implied;
         return true;
@@ -241,7 +252,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
             return bad(r, "expected: scroll DY [shift|ctrl|alt ...]");
         e->verb = VIEWER_SCRIPT_SCROLL;
         return number(r, verb, "DY", w[0], VIEWER_SCRIPT_SCROLL_MAX, &e->y) &&
-               modifiers(r, "scroll", w + 1, n - 1, &e->mods);
+               modifiers(r, "scroll", w + 1, n - 1, &e->mods, NULL);
     }
     if (strcmp(verb, "frames") == 0) {
         if (n != 1)

@@ -3,9 +3,12 @@
  *
  * A script is input events, one per line, with window coordinates as GLFW
  * reports them (viewer.c feeds them to the same handlers as real input):
- *     key NAME [shift|ctrl|alt ...]   a key press (space, left, right, home, end,
+ *     key NAME [shift|ctrl|alt|repeat ...]
+ *                                     a key press (space, left, right, home, end,
+ *                                     pagedown, pageup, enter, backspace, f5,
  *                                     a..z, 0..9, plus, equal, minus, period,
- *                                     comma, escape, f11, question; plus and
+ *                                     comma, escape, f11, question; "repeat":
+ *                                     the keyboard's repeat of a held key; plus and
  *                                     equal are the same key, "+" with shift
  *                                     and "=" without; question is shift+slash)
  *     down left|right X Y             a mouse button pressed at (X, Y)
@@ -85,6 +88,7 @@ typedef struct viewer_script_event {
     int line;         /* 1-based line of the file, for messages */
     int key;          /* KEY: a GLFW_KEY_* code */
     int mods;         /* KEY, SCROLL: GLFW_MOD_* bits */
+    bool repeat;      /* KEY: the keyboard's repeat of a held key, not a press */
     int button;       /* DOWN, UP: GLFW_MOUSE_BUTTON_LEFT or _RIGHT */
     double x, y;      /* DOWN, UP, MOVE: window coordinates; SCROLL: y is the steps */
     int frames;       /* FRAMES: 1..VIEWER_SCRIPT_FRAMES_MAX */

@@ -20,6 +20,8 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .ui_scale_start = 1,
         .hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1},
         .hover_rank = -1,
+        .stop_at = -1,
+        .beat = -1,
     };
     timeline_panel_view_init(&v->timeline, &s->tl);
 }
@@ -55,9 +57,14 @@ void viewer_state_set_time(viewer_state *v, double t, double clock)
     set_time(v, t, clock);
 }
 
+float viewer_state_ui_scale(const viewer_state *v)
+{
+    return frame_ui_scale_clamp(v->ui_scale * (v->presenting ? VIEWER_PRESENT_SCALE : 1.0f));
+}
+
 frame_layout viewer_state_layout(const viewer_state *v)
 {
-    return frame_layout_compute(v->fb_w, v->fb_h, v->split, v->ui_scale);
+    return frame_layout_compute(v->fb_w, v->fb_h, v->split, viewer_state_ui_scale(v));
 }
 
 void viewer_state_place_timeline(viewer_state *v)
@@ -112,7 +119,7 @@ static camera fitted_camera(const viewer_state *v, camera direction)
 {
     if (v->cam_preset != VIEWER_CAMERA_FIT)
         return session_camera(v->s, (camera_preset)v->cam_preset, v->fb_w, v->fb_h, v->split,
-                              v->ui_scale);
+                              viewer_state_ui_scale(v));
     frame_layout l = viewer_state_layout(v);
     camera_bounds b = session_camera_bounds(v->s);
     camera_rect free[FRAME_FREE_MAX];
@@ -182,7 +189,7 @@ void viewer_state_set_camera(viewer_state *v, camera_preset preset)
     v->cam_aspect = 0; /* unknown until the view is usable */
     if (!view_usable(v))
         return;
-    v->cam = session_camera(v->s, preset, v->fb_w, v->fb_h, v->split, v->ui_scale);
+    v->cam = session_camera(v->s, preset, v->fb_w, v->fb_h, v->split, viewer_state_ui_scale(v));
     v->cam_aspect = view_aspect(v);
 }
 
@@ -194,8 +201,99 @@ void viewer_state_resize(viewer_state *v, int fb_w, int fb_h)
     refresh_hover(v);
 }
 
+/* ---- beats ---------------------------------------------------------------- */
+
+static const beat_list *beats_of(const viewer_state *v)
+{
+    return &v->s->beats;
+}
+
+/* Plays from t to beat k (forwards or backwards) and stops exactly on it. */
+static void play_to_beat(viewer_state *v, int k, double clock)
+{
+    v->beat = k;
+    v->stop_at = beats_of(v)->beats[k].t;
+    v->play_dir = v->stop_at >= v->t ? 1 : -1;
+    v->playing = true;
+    set_time(v, v->t, clock);
+}
+
+/* Lands on beat k at once: its end state, nothing replayed. */
+static void land_on_beat(viewer_state *v, int k, double clock)
+{
+    v->beat = k;
+    v->playing = false;
+    v->stop_at = -1;
+    v->play_dir = 1;
+    set_time(v, beats_of(v)->beats[k].t, clock);
+}
+
+/* The beat a beat key counts from: the one being played to, else the last
+ * one at or before t. Between beats (after a scrub) Next goes on from the
+ * beat before t, so it lands where the talk was going, not on a beat the
+ * scrub skipped: see README, "Presenting". */
+static int beat_from(const viewer_state *v)
+{
+    if (v->playing && v->stop_at >= 0)
+        return v->beat;
+    return beats_current(beats_of(v), &v->s->tl, v->t);
+}
+
+static void beat_next(viewer_state *v, double clock)
+{
+    const beat_list *bl = beats_of(v);
+    if (bl->count == 0)
+        return;
+    if (v->playing && v->stop_at >= 0) { /* Next during the animation finishes it */
+        land_on_beat(v, v->beat, clock);
+        return;
+    }
+    int k = beats_next(bl, &v->s->tl, v->t);
+    if (k >= 0)
+        play_to_beat(v, k, clock);
+}
+
+static void beat_prev(viewer_state *v, double clock)
+{
+    const beat_list *bl = beats_of(v);
+    if (bl->count == 0)
+        return;
+    int from = beat_from(v);
+    /* on a beat (or playing to one): the one before it; between: the one before t */
+    int k = v->playing && v->stop_at >= 0                  ? from - 1
+            : beats_at(bl, &v->s->tl, v->t) >= 0           ? beats_prev(bl, &v->s->tl, v->t)
+            : from >= 0                                    ? from
+                                                           : -1;
+    land_on_beat(v, k >= 0 ? k : 0, clock);
+}
+
+/* The end of goto typing: beat N (1-based, as the HUD counts), if there is one. */
+static void goto_typed(viewer_state *v, double clock)
+{
+    v->goto_typing = false;
+    const int n = v->goto_number;
+    v->goto_number = 0;
+    if (n >= 1 && n <= beats_of(v)->count)
+        land_on_beat(v, n - 1, clock);
+}
+
+/* While the screen is black only the keys that end it act (reveal.js,
+ * PowerPoint): a stray click of the clicker changes nothing unseen. */
+static bool acts_in_blackout(command_kind kind)
+{
+    return kind == CMD_BLACKOUT || kind == CMD_ESCAPE || kind == CMD_QUIT || kind == CMD_HOVER;
+}
+
 void viewer_state_apply(viewer_state *v, const command *c, double clock)
 {
+    if (v->blackout && !acts_in_blackout(c->kind))
+        return;
+    if (v->goto_typing && c->kind != CMD_DIGIT && c->kind != CMD_ENTER && c->kind != CMD_HOVER) {
+        v->goto_typing = false; /* any other key abandons the number */
+        v->goto_number = 0;
+        if (c->kind == CMD_ESCAPE)
+            return;
+    }
     timeline_view *tv = &v->timeline;
     const timeline *tl = &v->s->tl;
     switch (c->kind) {
@@ -203,6 +301,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         if (!v->playing && v->t >= tl->makespan)
             v->t = 0;
         v->playing = !v->playing;
+        v->stop_at = -1, v->play_dir = 1;
         set_time(v, v->t, clock);
         break;
     case CMD_EVENT_STEP: {
@@ -263,8 +362,19 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         camera_by_user(v);
         break;
     }
+    case CMD_DIGIT:
+        if (v->goto_typing) {
+            if (v->goto_number < 100000)
+                v->goto_number = v->goto_number * 10 + (int)c->a;
+            break;
+        }
+        viewer_state_apply(v,
+                           &(command){c->a == 0 ? CMD_FIT_3D : CMD_PRESET,
+                                      c->a == 0 ? 0 : c->a - 1, 0},
+                           clock);
+        return;
     case CMD_PRESET:
-        if (!view_usable(v))
+        if (!view_usable(v) || !(c->a >= 0 && c->a < CAMERA_PRESET_COUNT))
             break;
         v->cam_preset = (int)c->a;
         v->cam_user = false;
@@ -305,11 +415,66 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_HELP:
         v->show_help = !v->show_help;
         break;
-    case CMD_ESCAPE:
+    case CMD_ESCAPE: /* one layer at a time, and never out of the program */
         if (v->show_help)
             v->show_help = false;
+        else if (v->laser)
+            v->laser = false;
+        else if (v->blackout)
+            v->blackout = false;
+        else if (v->presenting)
+            viewer_state_set_presenting(v, false);
+        break;
+    case CMD_BEAT_NEXT:
+        beat_next(v, clock);
+        break;
+    case CMD_BEAT_PREV:
+        beat_prev(v, clock);
+        break;
+    case CMD_BEAT_FIRST:
+        if (beats_of(v)->count > 0)
+            land_on_beat(v, 0, clock);
+        break;
+    case CMD_BEAT_LAST:
+        if (beats_of(v)->count > 0)
+            land_on_beat(v, beats_of(v)->count - 1, clock);
+        break;
+    case CMD_BEAT_REPLAY: {
+        /* from the beat before the current one, playing to the current one */
+        int k = beat_from(v);
+        if (k < 0)
+            break;
+        set_time(v, k > 0 ? beats_of(v)->beats[k - 1].t : 0, clock);
+        play_to_beat(v, k, clock);
+        break;
+    }
+    case CMD_BEAT_REVERSE: {
+        const beat_list *bl = beats_of(v);
+        int k = beats_prev(bl, tl, v->t);
+        if (k >= 0)
+            play_to_beat(v, k, clock);
+        else if (bl->count > 0)
+            land_on_beat(v, 0, clock);
+        break;
+    }
+    case CMD_BEAT_GOTO:
+        v->goto_typing = true;
+        v->goto_number = 0;
+        break;
+    case CMD_ENTER:
+        if (v->goto_typing)
+            goto_typed(v, clock);
         else
-            v->quit = true;
+            beat_next(v, clock);
+        break;
+    case CMD_BLACKOUT:
+        v->blackout = !v->blackout;
+        break;
+    case CMD_PRESENT:
+        viewer_state_set_presenting(v, true);
+        break;
+    case CMD_LASER:
+        v->laser = !v->laser;
         break;
     case CMD_QUIT:
         v->quit = true;
@@ -324,33 +489,79 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     refresh_hover(v);
 }
 
+/* A beat's own caption while t is on it; else the automatic one (NULL). */
+static const char *beat_caption(const viewer_state *v)
+{
+    const beat_list *bl = beats_of(v);
+    const int k = beats_at(bl, &v->s->tl, v->t);
+    return k >= 0 && bl->beats[k].caption[0] ? bl->beats[k].caption : NULL;
+}
+
+void viewer_state_set_presenting(viewer_state *v, bool on)
+{
+    if (v->presenting == on)
+        return; /* F5 again (a clicker's start button) resets nothing */
+    v->presenting = on;
+    v->blackout = false;
+    v->laser = false;
+    v->goto_typing = false;
+    /* the text is larger: the timeline and a preset's camera follow */
+    viewer_state_place_timeline(v);
+    if (!v->cam_user && view_usable(v))
+        refit_camera(v);
+    refresh_hover(v);
+}
+
 frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, size_t n)
 {
     /* The view input acts on is the one drawn, and so is the hover. */
     viewer_state_place_timeline(v);
     refresh_hover(v);
     if (v->playing) {
-        v->t = clamp_t(v, v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed);
-        if (v->t >= v->s->tl.makespan)
+        double t = v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed * v->play_dir;
+        /* a beat is landed on exactly: t is the beat's time, not a frame near it */
+        if (v->stop_at >= 0 && (v->play_dir > 0 ? t >= v->stop_at : t <= v->stop_at)) {
+            t = v->stop_at;
             v->playing = false;
+            v->stop_at = -1;
+            v->play_dir = 1;
+        }
+        v->t = clamp_t(v, t);
+        if (v->playing && (v->t >= v->s->tl.makespan || (v->play_dir < 0 && v->t <= 0))) {
+            v->playing = false;
+            v->play_dir = 1;
+        }
     }
     camera cam = current_camera(v, clock);
     if (v->cam_moving && clock - v->cam_move_start >= VIEWER_CAMERA_MOVE_SECONDS)
         v->cam_moving = false;
-    /* DejaVu Sans has no pause sign: the word says it. */
-    snprintf(status, n, "%s ×%.2g", v->playing ? "▶" : "paused",
-             v->speed / session_default_speed(v->s));
+    /* DejaVu Sans has no pause sign: the word says it. Presenting, the
+     * beat: the one played to, the one landed on, or the last passed. */
+    const beat_list *bl = beats_of(v);
+    const int k = v->playing && v->stop_at >= 0 ? v->beat : beats_current(bl, &v->s->tl, v->t);
+    if (v->goto_typing)
+        snprintf(status, n, "go to beat %d…", v->goto_number);
+    else if (v->presenting && k >= 0)
+        snprintf(status, n, "beat %d/%d · %s", k + 1, bl->count, bl->beats[k].title);
+    else
+        snprintf(status, n, "%s ×%.2g", v->playing ? "▶" : "paused",
+                 v->speed / session_default_speed(v->s));
     return (frame_view){
         .t = v->t,
         .theme = v->theme,
         .cam = cam,
         .split = v->split,
-        .ui_scale = v->ui_scale,
+        .ui_scale = viewer_state_ui_scale(v),
         .hud_title = v->s->hud_title,
         .hud_bubble = v->s->hud_bubble,
         .status = status,
         .show_help = v->show_help,
         .show_legend = true,
+        .blackout = v->blackout,
+        .caption = beat_caption(v),
+        .laser = v->laser && v->pointer_known,
+        .laser_x = (float)v->pointer_x,
+        .laser_y = (float)v->pointer_y,
         .hover = v->hover,
         .caption_rank = v->hover_rank,
         .timeline = v->timeline,
@@ -363,9 +574,10 @@ void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
     fprintf(f,
             "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
             "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
-            "ui=%.3f\n",
+            "ui=%.3f presenting=%d blackout=%d beat=%d\n",
             v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
             v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
-            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale);
+            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting,
+            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1);
     fflush(f);
 }

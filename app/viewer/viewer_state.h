@@ -30,6 +30,14 @@
  * every command and resize (a key that zooms, pans or fits the timeline
  * moves the bars under a still pointer).
  *
+ * Beats (session.beats): Next plays from t to the next beat at the current
+ * speed and stops with t equal to the beat's time; Next while that plays
+ * lands on the beat at once; Previous lands on the previous beat's end
+ * state without replaying; R replays the current beat from the one before;
+ * V plays backwards to the previous beat; G, digits, Enter lands on beat N.
+ * Esc backs out one layer (key card, laser, blackout, presenting) and
+ * never quits; while the screen is black only Esc, B and . act.
+ *
  * Call order:
  *     viewer_state v; viewer_state_init(&v, &session, fb_w, fb_h);
  *     viewer_state_set_speed(&v, ...); v.theme = ...;
@@ -43,10 +51,11 @@
  * The state line (viewer_state_print) is one line of key=value pairs:
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
  *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
- *     ui=1.250
+ *     ui=1.250 presenting=0 blackout=0 beat=3
  * timeline is the visible time range, plot the timeline's plot area in
  * framebuffer pixels, fb and window the framebuffer and window sizes, ui
- * the UI scale (--ui-scale, ctrl+= / ctrl+- / ctrl+0). New keys go at the
+ * the UI scale (--ui-scale, ctrl+= / ctrl+- / ctrl+0), beat the number
+ * (from 1) of the beat t is on, 0 when between beats. New keys go at the
  * end so that readers of the older keys keep working.
  */
 #ifndef PPFLOW_VIEWER_STATE_H
@@ -64,6 +73,9 @@
 #include "timeline_view.h"
 
 #define VIEWER_CAMERA_MOVE_SECONDS 0.45
+/* Presenting mode's text and lines, times the UI scale: capitals of 1/40 of
+ * the height (the back row's size) where the window's are 1/50. */
+#define VIEWER_PRESENT_SCALE 1.25f
 /* The camera was fitted by key 0 (its direction kept), not from a preset. */
 #define VIEWER_CAMERA_FIT (-1)
 
@@ -96,6 +108,15 @@ typedef struct viewer_state {
     int hover_rank;              /* the caption's rank: the row under the pointer, or -1 */
     double pointer_x, pointer_y; /* the last pointer position, framebuffer pixels */
     bool pointer_known;          /* a CMD_HOVER has given it */
+    /* presenting (keymap.h's KEYMAP_PRESENT) and beats (session.beats) */
+    bool presenting;
+    bool blackout;    /* the screen black; only Esc, B and . act */
+    bool laser;       /* a dot at the pointer */
+    bool goto_typing; /* G pressed: digits make a beat's number, Enter goes there */
+    int goto_number;
+    int beat;       /* the beat being played to, or last landed on; -1 none */
+    double stop_at; /* while playing to a beat: its t, where playback stops exactly; -1 none */
+    int play_dir;   /* +1 forwards, -1 backwards (V) */
     bool quit;
 } viewer_state;
 
@@ -113,6 +134,13 @@ void viewer_state_set_camera(viewer_state *v, camera_preset preset);
 void viewer_state_resize(viewer_state *v, int fb_w, int fb_h);
 /* Goes to t (clamped to the iteration), keeping playback's clock anchored. */
 void viewer_state_set_time(viewer_state *v, double t, double clock);
+
+/* The UI scale the frame is drawn at: the user's, larger while presenting. */
+float viewer_state_ui_scale(const viewer_state *v);
+/* Enters or leaves presenting mode (the window's fullscreen is the loop's);
+ * entering again changes nothing, so a clicker's stray F5 keeps the talk
+ * where it is. */
+void viewer_state_set_presenting(viewer_state *v, bool on);
 
 /* The frame's layout for the framebuffer and split. */
 frame_layout viewer_state_layout(const viewer_state *v);

@@ -30,7 +30,7 @@ static void key_callback(GLFWwindow *g, int key, int scancode, int action, int m
 {
     (void)scancode;
     if (action == GLFW_PRESS || action == GLFW_REPEAT)
-        input_key(of(g)->desc.input, key, mods);
+        input_key(of(g)->desc.input, key, mods, action == GLFW_REPEAT);
 }
 
 static void button_callback(GLFWwindow *g, int button, int action, int mods)
@@ -186,24 +186,61 @@ void window_swap(viewer_window *w)
     glfwSwapBuffers(w->glfw);
 }
 
-void window_toggle_fullscreen(viewer_window *w)
+/* The monitor holding the window's centre (a lecturer drags the window to
+ * the projector, then presents there), else the primary one. */
+static GLFWmonitor *monitor_of_window(GLFWwindow *g)
 {
-    if (!usable(w))
+    int n = 0, x, y, w, h;
+    GLFWmonitor **all = glfwGetMonitors(&n);
+    glfwGetWindowPos(g, &x, &y);
+    glfwGetWindowSize(g, &w, &h);
+    const int cx = x + w / 2, cy = y + h / 2;
+    for (int k = 0; k < n; k++) {
+        int mx, my;
+        const GLFWvidmode *m = glfwGetVideoMode(all[k]);
+        glfwGetMonitorPos(all[k], &mx, &my);
+        if (m && cx >= mx && cx < mx + m->width && cy >= my && cy < my + m->height)
+            return all[k];
+    }
+    return glfwGetPrimaryMonitor();
+}
+
+bool window_is_fullscreen(const viewer_window *w)
+{
+    return usable(w) && glfwGetWindowMonitor(w->glfw) != NULL;
+}
+
+void window_set_fullscreen(viewer_window *w, bool on)
+{
+    if (!usable(w) || window_is_fullscreen(w) == on)
         return;
     watch_x_errors(w);
     int *saved = w->windowed; /* x, y, width, height */
-    GLFWmonitor *monitor = glfwGetWindowMonitor(w->glfw);
-    if (monitor) {
+    if (!on) {
         glfwSetWindowMonitor(w->glfw, NULL, saved[0], saved[1], saved[2], saved[3], 0);
         return;
     }
-    monitor = glfwGetPrimaryMonitor();
+    GLFWmonitor *monitor = monitor_of_window(w->glfw);
     const GLFWvidmode *mode = monitor ? glfwGetVideoMode(monitor) : NULL;
     if (!mode)
         return;
     glfwGetWindowPos(w->glfw, &saved[0], &saved[1]);
     glfwGetWindowSize(w->glfw, &saved[2], &saved[3]);
     glfwSetWindowMonitor(w->glfw, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+void window_toggle_fullscreen(viewer_window *w)
+{
+    window_set_fullscreen(w, !window_is_fullscreen(w));
+}
+
+void window_hide_cursor(viewer_window *w, bool hidden)
+{
+    if (!usable(w) || w->cursor_hidden == hidden)
+        return;
+    watch_x_errors(w);
+    glfwSetInputMode(w->glfw, GLFW_CURSOR, hidden ? GLFW_CURSOR_HIDDEN : GLFW_CURSOR_NORMAL);
+    w->cursor_hidden = hidden;
 }
 
 void window_screenshot(const viewer_window *w, const char *path)

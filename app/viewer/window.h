@@ -47,6 +47,7 @@ typedef struct viewer_window {
     int fb_w, fb_h;   /* framebuffer pixels */
     int win_w, win_h; /* screen coordinates */
     int windowed[4];  /* x, y, width, height before fullscreen */
+    bool cursor_hidden;
     bool gone;        /* destroyed from outside: closed, nothing more is drawn on it */
     int x_error;      /* an X error other than that (its code), or 0 */
     window_desc desc;
@@ -70,6 +71,11 @@ void window_swap(viewer_window *w);
 void window_to_fb(const viewer_window *w, double *x, double *y);
 /* Fullscreen on the primary monitor, or back to where it was. */
 void window_toggle_fullscreen(viewer_window *w);
+/* Fullscreen on the monitor the window is on, or back to the window it was. */
+void window_set_fullscreen(viewer_window *w, bool on);
+bool window_is_fullscreen(const viewer_window *w);
+/* Hides the pointer over the window (presenting, after it stood still). */
+void window_hide_cursor(viewer_window *w, bool hidden);
 /* Saves the frame just drawn as a PNG; says what it did on stderr. */
 void window_screenshot(const viewer_window *w, const char *path);
 

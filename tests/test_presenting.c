@@ -1,0 +1,255 @@
+/* Tests of presenting mode without a window: beats, a clicker's commands
+ * and the layers Esc backs out of, applied to the default scenario's
+ * session (1F1B, P=4, M=8, D=2) with a clock the test moves.
+ *
+ *   - Next plays to the next beat and stops with t equal to the beat's time
+ *     (not a frame near it), through every beat; Next while it plays lands
+ *     at once; Previous lands on the previous beat's end state, paused;
+ *   - R replays the current beat from the one before; V plays backwards to
+ *     the previous beat and stops on it;
+ *   - G, digits, Enter lands on beat N; a wrong number goes nowhere;
+ *   - blackout ignores every key but Esc, B and .; Esc backs out one layer
+ *     at a time and never quits; F5 again keeps the talk where it is;
+ *   - presenting draws text at 1/40 of the height. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "support/check.h"
+#include "viewer_state.h"
+
+static session *default_session(void)
+{
+    session *s = calloc(1, sizeof *s);
+    ppf_error err = {{0}};
+    if (!session_build(s, NULL, NULL, 0, &err) || !session_build_scene(s, &err))
+        fail_msg("default session: %s", err.message);
+    return s;
+}
+
+static viewer_state presenting(const session *s)
+{
+    viewer_state v;
+    viewer_state_init(&v, s, 1920, 1080);
+    viewer_state_set_speed(&v, session_default_speed(s));
+    viewer_state_place_timeline(&v);
+    viewer_state_set_camera(&v, CAMERA_PRESET_DEFAULT);
+    viewer_state_set_presenting(&v, true);
+    return v;
+}
+
+static void apply(viewer_state *v, command_kind kind, double a, double clock)
+{
+    viewer_state_apply(v, &(command){kind, a, 0}, clock);
+}
+
+/* Draws frames every 1/60 s from *clock until playback stops (or a limit). */
+static void play_out(viewer_state *v, double *clock)
+{
+    char status[64];
+    for (int k = 0; k < 100000 && v->playing; k++) {
+        *clock += 1.0 / 60;
+        viewer_state_frame_view(v, *clock, status, sizeof status);
+    }
+    assert_false(v->playing);
+}
+
+static void test_next_lands_exactly_on_every_beat(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    const beat_list *bl = &s->beats;
+    assert_true(bl->count >= 3);
+    viewer_state v = presenting(s);
+    double clock = 100;
+    assert_int_equal(v.t, 0);
+    for (int k = 1; k < bl->count; k++) {
+        apply(&v, CMD_BEAT_NEXT, 0, clock);
+        assert_true(v.playing);
+        play_out(&v, &clock);
+        if (v.t != bl->beats[k].t) /* exactly, not a frame near it */
+            fail_msg("Next %d: t = %.17g, beat %d is at %.17g", k, v.t, k + 1, bl->beats[k].t);
+        char status[64];
+        viewer_state_frame_view(&v, clock + 5, status, sizeof status);
+        assert_true(v.t == bl->beats[k].t); /* and stays there */
+        char want[64];
+        snprintf(want, sizeof want, "beat %d/%d · ", k + 1, bl->count);
+        assert_non_null(strstr(status, want));
+    }
+    /* past the last beat, Next does nothing */
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    assert_false(v.playing);
+    assert_true(v.t == bl->beats[bl->count - 1].t);
+    print_message("%d beats, each landed on exactly\n", bl->count);
+    session_deinit(s);
+    free(s);
+}
+
+static void test_next_while_playing_and_previous(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    const beat_list *bl = &s->beats;
+    viewer_state v = presenting(s);
+    double clock = 0;
+    char status[64];
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    clock += 0.01;
+    viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_true(v.playing && v.t > 0 && v.t < bl->beats[1].t);
+    apply(&v, CMD_BEAT_NEXT, 0, clock); /* finishes the animation: on the beat, paused */
+    assert_false(v.playing);
+    assert_true(v.t == bl->beats[1].t);
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    play_out(&v, &clock);
+    assert_true(v.t == bl->beats[2].t);
+    /* Previous: the previous beat's end state at once, no replay */
+    apply(&v, CMD_BEAT_PREV, 0, clock);
+    assert_false(v.playing);
+    assert_true(v.t == bl->beats[1].t);
+    apply(&v, CMD_BEAT_PREV, 0, clock);
+    assert_true(v.t == bl->beats[0].t);
+    apply(&v, CMD_BEAT_PREV, 0, clock); /* at the first: stays */
+    assert_true(v.t == bl->beats[0].t);
+    /* Previous while playing to beat 2 lands on beat 1 */
+    apply(&v, CMD_BEAT_LAST, 0, clock);
+    assert_true(v.t == bl->beats[bl->count - 1].t);
+    apply(&v, CMD_BEAT_FIRST, 0, clock);
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    apply(&v, CMD_BEAT_NEXT, 0, clock); /* playing to beat 3 */
+    assert_true(v.playing);
+    apply(&v, CMD_BEAT_PREV, 0, clock);
+    assert_false(v.playing);
+    assert_true(v.t == bl->beats[1].t);
+    session_deinit(s);
+    free(s);
+}
+
+static void test_replay_reverse_and_goto(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    const beat_list *bl = &s->beats;
+    viewer_state v = presenting(s);
+    double clock = 0;
+    char status[64];
+    apply(&v, CMD_BEAT_LAST, 0, clock);
+    const int last = bl->count - 1;
+    /* R: from the beat before, playing to this one */
+    apply(&v, CMD_BEAT_REPLAY, 0, clock);
+    assert_true(v.playing && v.t == bl->beats[last - 1].t);
+    play_out(&v, &clock);
+    assert_true(v.t == bl->beats[last].t);
+    /* V: backwards to the previous beat, stopping on it */
+    apply(&v, CMD_BEAT_REVERSE, 0, clock);
+    clock += 0.01;
+    viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_true(v.playing && v.t < bl->beats[last].t && v.t > bl->beats[last - 1].t);
+    play_out(&v, &clock);
+    assert_true(v.t == bl->beats[last - 1].t);
+    /* G 3 Enter: beat 3 (the HUD counts from 1) */
+    apply(&v, CMD_BEAT_GOTO, 0, clock);
+    apply(&v, CMD_DIGIT, 3, clock);
+    viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_non_null(strstr(status, "go to beat 3"));
+    const camera cam = v.cam;
+    apply(&v, CMD_ENTER, 0, clock);
+    assert_true(v.t == bl->beats[2].t && !v.playing);
+    assert_true(v.cam.yaw == cam.yaw); /* the digit typed a number, not a camera preset */
+    /* a beat that does not exist goes nowhere; Esc abandons the typing */
+    apply(&v, CMD_BEAT_GOTO, 0, clock);
+    apply(&v, CMD_DIGIT, 9, clock);
+    apply(&v, CMD_DIGIT, 9, clock);
+    apply(&v, CMD_ENTER, 0, clock);
+    assert_true(v.t == bl->beats[2].t && !v.goto_typing);
+    apply(&v, CMD_BEAT_GOTO, 0, clock);
+    apply(&v, CMD_DIGIT, 1, clock);
+    apply(&v, CMD_ESCAPE, 0, clock);
+    assert_false(v.goto_typing);
+    assert_true(v.presenting && v.t == bl->beats[2].t);
+    session_deinit(s);
+    free(s);
+}
+
+static void test_blackout_and_escape_layers(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = presenting(s);
+    double clock = 0;
+    char status[64];
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    apply(&v, CMD_BEAT_NEXT, 0, clock); /* on beat 2 */
+    const double t = v.t;
+    apply(&v, CMD_BLACKOUT, 0, clock);
+    assert_true(v.blackout);
+    frame_view fv = viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_true(fv.blackout);
+    /* nothing acts unseen: beats, time, camera, theme, quitting by q */
+    const command_kind ignored[] = {CMD_BEAT_NEXT, CMD_BEAT_PREV, CMD_PLAY_TOGGLE, CMD_END,
+                                    CMD_DIGIT,     CMD_THEME,     CMD_HELP,        CMD_BEAT_LAST};
+    const camera cam = v.cam;
+    for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
+        apply(&v, ignored[k], 3, clock);
+    assert_true(v.t == t && !v.playing && v.cam.yaw == cam.yaw && v.theme == THEME_DARK);
+    assert_false(v.show_help);
+    apply(&v, CMD_BLACKOUT, 0, clock); /* B again: back */
+    assert_false(v.blackout);
+    /* Esc: key card, then blackout, then presenting; never quits */
+    apply(&v, CMD_BLACKOUT, 0, clock);
+    apply(&v, CMD_ESCAPE, 0, clock);
+    assert_false(v.blackout);
+    assert_true(v.presenting);
+    apply(&v, CMD_HELP, 0, clock);
+    apply(&v, CMD_ESCAPE, 0, clock);
+    assert_false(v.show_help);
+    assert_true(v.presenting);
+    apply(&v, CMD_ESCAPE, 0, clock);
+    assert_false(v.presenting);
+    for (int k = 0; k < 5; k++)
+        apply(&v, CMD_ESCAPE, 0, clock);
+    assert_false(v.quit);
+    /* F5 comes back at the current beat; F5 again (a clicker's start button) resets nothing */
+    apply(&v, CMD_PRESENT, 0, clock);
+    assert_true(v.presenting && v.t == t);
+    apply(&v, CMD_PRESENT, 0, clock);
+    assert_true(v.presenting && v.t == t);
+    apply(&v, CMD_QUIT, 0, clock); /* ctrl+Q */
+    assert_true(v.quit);
+    session_deinit(s);
+    free(s);
+}
+
+/* Presenting draws every text a quarter larger: capitals of 1/40 of the
+ * height where the window's are 1/50 (27 px at 1080). */
+static void test_presenting_text_is_larger(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = presenting(s);
+    frame_layout on = viewer_state_layout(&v);
+    viewer_state_set_presenting(&v, false);
+    frame_layout off = viewer_state_layout(&v);
+    print_message("small text: %d px em presenting, %d px in the window\n", on.small_px,
+                  off.small_px);
+    assert_true(on.small_px * 0.729f >= 1080.0f / 40.0f);
+    assert_true(on.small_px > off.small_px);
+    session_deinit(s);
+    free(s);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_next_lands_exactly_on_every_beat),
+        cmocka_unit_test(test_next_while_playing_and_previous),
+        cmocka_unit_test(test_replay_reverse_and_goto),
+        cmocka_unit_test(test_blackout_and_escape_layers),
+        cmocka_unit_test(test_presenting_text_is_larger),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

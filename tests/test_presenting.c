@@ -5,6 +5,7 @@
  *   - Next plays to the next beat and stops with t equal to the beat's time
  *     (not a frame near it), through every beat; Next while it plays lands
  *     at once; Previous lands on the previous beat's end state, paused;
+ *     after a scrub between beats both go on from the beat landed on;
  *   - R replays the current beat from the one before; V plays backwards to
  *     the previous beat and stops on it;
  *   - G, digits, Enter lands on beat N; a wrong number goes nowhere;
@@ -123,6 +124,18 @@ static void test_next_while_playing_and_previous(void **state)
     assert_true(v.playing);
     apply(&v, CMD_BEAT_PREV, 0, clock);
     assert_false(v.playing);
+    assert_true(v.t == bl->beats[1].t);
+    /* a look aside (a scrub past later beats) does not move the talk: Next
+       goes on from beat 2 to beat 3, Previous back to beat 1 */
+    viewer_state_set_time(&v, 0.5 * (bl->beats[bl->count - 2].t + bl->beats[bl->count - 1].t),
+                          clock);
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    assert_true(v.playing && v.t == bl->beats[1].t);
+    play_out(&v, &clock);
+    assert_true(v.t == bl->beats[2].t);
+    viewer_state_set_time(&v, bl->beats[bl->count - 1].t, clock); /* scrubbed onto the last */
+    viewer_state_set_time(&v, 0.5 * (bl->beats[0].t + bl->beats[1].t), clock);
+    apply(&v, CMD_BEAT_PREV, 0, clock);
     assert_true(v.t == bl->beats[1].t);
     session_deinit(s);
     free(s);

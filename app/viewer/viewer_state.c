@@ -22,6 +22,7 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .hover_rank = -1,
         .stop_at = -1,
         .beat = -1,
+        .target = -1,
     };
     timeline_panel_view_init(&v->timeline, &s->tl);
 }
@@ -208,10 +209,11 @@ static const beat_list *beats_of(const viewer_state *v)
     return &v->s->beats;
 }
 
-/* Plays from t to beat k (forwards or backwards) and stops exactly on it. */
+/* Plays from t to beat k (forwards or backwards) and stops exactly on it;
+ * landing makes it the talk's beat (viewer_state_frame_view). */
 static void play_to_beat(viewer_state *v, int k, double clock)
 {
-    v->beat = k;
+    v->target = k;
     v->stop_at = beats_of(v)->beats[k].t;
     v->play_dir = v->stop_at >= v->t ? 1 : -1;
     v->playing = true;
@@ -222,21 +224,30 @@ static void play_to_beat(viewer_state *v, int k, double clock)
 static void land_on_beat(viewer_state *v, int k, double clock)
 {
     v->beat = k;
+    v->target = -1;
     v->playing = false;
     v->stop_at = -1;
     v->play_dir = 1;
     set_time(v, beats_of(v)->beats[k].t, clock);
 }
 
-/* The beat a beat key counts from: the one being played to, else the last
- * one at or before t. Between beats (after a scrub) Next goes on from the
- * beat before t, so it lands where the talk was going, not on a beat the
- * scrub skipped: see README, "Presenting". */
-static int beat_from(const viewer_state *v)
+static bool playing_to_beat(const viewer_state *v)
 {
-    if (v->playing && v->stop_at >= 0)
+    return v->playing && v->stop_at >= 0;
+}
+
+/* Where the talk is: the beat t stands on, else the last beat landed on
+ * (a scrub or an orbit between beats is a look aside, not a move in the
+ * talk: README, "Presenting"), else the last beat at or before t. */
+static int talk_beat(const viewer_state *v)
+{
+    const beat_list *bl = beats_of(v);
+    const int on = beats_at(bl, &v->s->tl, v->t);
+    if (on >= 0)
+        return on;
+    if (v->beat >= 0 && v->beat < bl->count)
         return v->beat;
-    return beats_current(beats_of(v), &v->s->tl, v->t);
+    return beats_current(bl, &v->s->tl, v->t);
 }
 
 static void beat_next(viewer_state *v, double clock)
@@ -244,13 +255,16 @@ static void beat_next(viewer_state *v, double clock)
     const beat_list *bl = beats_of(v);
     if (bl->count == 0)
         return;
-    if (v->playing && v->stop_at >= 0) { /* Next during the animation finishes it */
-        land_on_beat(v, v->beat, clock);
+    if (playing_to_beat(v)) { /* Next during the animation finishes it */
+        land_on_beat(v, v->target, clock);
         return;
     }
-    int k = beats_next(bl, &v->s->tl, v->t);
-    if (k >= 0)
-        play_to_beat(v, k, clock);
+    const int from = talk_beat(v);
+    if (from + 1 >= bl->count)
+        return;
+    if (from >= 0) /* back from a look aside: on from the beat */
+        set_time(v, bl->beats[from].t, clock);
+    play_to_beat(v, from + 1, clock);
 }
 
 static void beat_prev(viewer_state *v, double clock)
@@ -258,13 +272,8 @@ static void beat_prev(viewer_state *v, double clock)
     const beat_list *bl = beats_of(v);
     if (bl->count == 0)
         return;
-    int from = beat_from(v);
-    /* on a beat (or playing to one): the one before it; between: the one before t */
-    int k = v->playing && v->stop_at >= 0                  ? from - 1
-            : beats_at(bl, &v->s->tl, v->t) >= 0           ? beats_prev(bl, &v->s->tl, v->t)
-            : from >= 0                                    ? from
-                                                           : -1;
-    land_on_beat(v, k >= 0 ? k : 0, clock);
+    const int from = playing_to_beat(v) ? v->target : talk_beat(v);
+    land_on_beat(v, from > 0 ? from - 1 : 0, clock);
 }
 
 /* The end of goto typing: beat N (1-based, as the HUD counts), if there is one. */
@@ -284,10 +293,22 @@ static bool acts_in_blackout(command_kind kind)
     return kind == CMD_BLACKOUT || kind == CMD_ESCAPE || kind == CMD_QUIT || kind == CMD_HOVER;
 }
 
+/* Commands that move time outside the beats end a play to a beat there. */
+static bool moves_time(command_kind kind)
+{
+    return kind == CMD_PLAY_TOGGLE || kind == CMD_EVENT_STEP || kind == CMD_HOME ||
+           kind == CMD_END || kind == CMD_SCRUB;
+}
+
 void viewer_state_apply(viewer_state *v, const command *c, double clock)
 {
     if (v->blackout && !acts_in_blackout(c->kind))
         return;
+    if (moves_time(c->kind) && playing_to_beat(v)) {
+        v->stop_at = -1;
+        v->target = -1;
+        v->play_dir = 1;
+    }
     if (v->goto_typing && c->kind != CMD_DIGIT && c->kind != CMD_ENTER && c->kind != CMD_HOVER) {
         v->goto_typing = false; /* any other key abandons the number */
         v->goto_number = 0;
@@ -441,7 +462,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     case CMD_BEAT_REPLAY: {
         /* from the beat before the current one, playing to the current one */
-        int k = beat_from(v);
+        int k = playing_to_beat(v) ? v->target : talk_beat(v);
         if (k < 0)
             break;
         set_time(v, k > 0 ? beats_of(v)->beats[k - 1].t : 0, clock);
@@ -450,7 +471,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     }
     case CMD_BEAT_REVERSE: {
         const beat_list *bl = beats_of(v);
-        int k = beats_prev(bl, tl, v->t);
+        int k = playing_to_beat(v) ? v->target - 1 : beats_prev(bl, tl, v->t);
         if (k >= 0)
             play_to_beat(v, k, clock);
         else if (bl->count > 0)
@@ -522,6 +543,8 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         /* a beat is landed on exactly: t is the beat's time, not a frame near it */
         if (v->stop_at >= 0 && (v->play_dir > 0 ? t >= v->stop_at : t <= v->stop_at)) {
             t = v->stop_at;
+            v->beat = v->target;
+            v->target = -1;
             v->playing = false;
             v->stop_at = -1;
             v->play_dir = 1;
@@ -538,7 +561,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     /* DejaVu Sans has no pause sign: the word says it. Presenting, the
      * beat: the one played to, the one landed on, or the last passed. */
     const beat_list *bl = beats_of(v);
-    const int k = v->playing && v->stop_at >= 0 ? v->beat : beats_current(bl, &v->s->tl, v->t);
+    const int k = playing_to_beat(v) ? v->target : talk_beat(v);
     if (v->goto_typing)
         snprintf(status, n, "go to beat %d…", v->goto_number);
     else if (v->presenting && k >= 0)

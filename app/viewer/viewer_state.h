@@ -30,9 +30,10 @@
  * every command and resize (a key that zooms, pans or fits the timeline
  * moves the bars under a still pointer).
  *
- * Beats (session.beats): Next plays from t to the next beat at the current
- * speed and stops with t equal to the beat's time; Next while that plays
- * lands on the beat at once; Previous lands on the previous beat's end
+ * Beats (session.beats): Next plays to the next beat at the current speed
+ * and stops with t equal to the beat's time; Next while that plays lands on
+ * the beat at once. The talk is at the last beat landed on: after a scrub
+ * between beats, Next goes on from that beat, not from the scrubbed t; Previous lands on the previous beat's end
  * state without replaying; R replays the current beat from the one before;
  * V plays backwards to the previous beat; G, digits, Enter lands on beat N.
  * Esc backs out one layer (key card, laser, blackout, presenting) and
@@ -114,7 +115,8 @@ typedef struct viewer_state {
     bool laser;       /* a dot at the pointer */
     bool goto_typing; /* G pressed: digits make a beat's number, Enter goes there */
     int goto_number;
-    int beat;       /* the beat being played to, or last landed on; -1 none */
+    int beat;       /* the talk's beat: the last landed on; -1 none */
+    int target;     /* the beat being played to; -1 none */
     double stop_at; /* while playing to a beat: its t, where playback stops exactly; -1 none */
     int play_dir;   /* +1 forwards, -1 backwards (V) */
     bool quit;

@@ -59,10 +59,12 @@
  * Candidates closer than beats_epsilon() are one moment, and the more
  * telling one keeps it, in this order: end, start, first backward, overlap
  * begins, first forward reaches rank R, cool-down, backward reaches stage
- * 0, reaches the last stage, last backward, compute done, all-reduce
- * begins, last all-reduce. So GPipe's first backward, which starts as its
+ * 0, reaches the last stage, all-reduce begins, last backward, compute
+ * done, last all-reduce. So GPipe's first backward, which starts as its
  * last forward ends, is one beat, "all forwards done: backward pass
- * begins", and the last all-reduce ending with the iteration is the end.
+ * begins"; a zero-bubble schedule whose ranks all finish at once starts
+ * its all-reduces as compute ends, "all-reduce begins"; and the last
+ * all-reduce ending with the iteration is the end.
  */
 #include "beats.h"
 
@@ -343,9 +345,9 @@ static beat *add(candidates *c, double t, int priority, const char *title)
 /* The more telling moment keeps a time that two candidates share. */
 enum {
     PRI_AR_LAST = 35,
-    PRI_AR_FIRST = 40,
     PRI_COMPUTE_DONE = 45,
     PRI_LAST_BWD = 50,
+    PRI_AR_FIRST = 52, /* compute ending as the all-reduces start: they are the news */
     PRI_LAST_STAGE = 55,
     PRI_BWD_STAGE0 = 60,
     PRI_COOL = 65,
@@ -540,7 +542,8 @@ static void add_allreduce(candidates *c, const timeline *tl, const facts *x)
     snprintf(b->caption, sizeof b->caption,
              "Stage %d's gradients are final: its %d replicas start averaging them at t = %s%s.",
              x->ar_first_stage, tl->dp, show(x->ar_first).s,
-             x->ar_first < tl->compute_end - eps ? ", while other stages compute" : "");
+             x->ar_first < tl->compute_end - eps ? ", while other stages compute"
+                                                 : "; all compute is done");
     b = add(c, x->ar_last, PRI_AR_LAST, "last all-reduce ends");
     snprintf(b->caption, sizeof b->caption,
              "Stage %d's all-reduce ends at t = %s: every replica holds the same averaged "

@@ -45,6 +45,7 @@
 
 typedef struct format_ctx {
     const timeline *tl;
+    const beat_list *beats; /* the session's: json lists them, beats prints them */
     const timeline_costs *costs;
     FILE *f;
     int width;   /* Gantt columns */
@@ -69,7 +70,14 @@ static bool write_gantt(const format_ctx *c, ppf_error *err)
 static bool write_json(const format_ctx *c, ppf_error *err)
 {
     (void)err;
-    export_timeline_json(c->tl, c->f);
+    export_timeline_json_beats(c->tl, c->beats, c->f);
+    return true;
+}
+
+static bool write_beats(const format_ctx *c, ppf_error *err)
+{
+    (void)err;
+    report_beats(c->beats, c->f);
     return true;
 }
 
@@ -114,6 +122,9 @@ static const output_format formats[] = {
      "the timeline as a vector figure with real text, alt text and a legend (light theme "
      "unless --theme dark)"},
     {"pdf", write_pdf, "the svg figure as a PDF that keeps its text (needs rsvg-convert)"},
+    {"beats", write_beats,
+     "the beats (pause points of a talk) as a table: number, time, title, caption; --format json "
+     "lists them too, in the form a scenario's \"beats\" takes"},
 };
 
 enum { FORMAT_COUNT = sizeof formats / sizeof formats[0] };
@@ -307,11 +318,10 @@ static const option_row rows[OPT_COUNT] = {
                     .field = FIELD(format),
                     .find = format_find,
                     .name_of = format_name,
-                    .refused =
-                        "unknown format; use table, gantt, json, csv, chrome-trace, svg or pdf",
-                    .help =
-                        "output format: table, gantt, json, csv, chrome-trace, svg, pdf (default "
-                        "{default})"},
+                    .refused = "unknown format; use table, gantt, json, csv, chrome-trace, svg, "
+                               "pdf or beats",
+                    .help = "output format: table, gantt, json, csv, chrome-trace, svg, pdf, beats "
+                            "(default {default})"},
     [OPT_OUTPUT] = {.name = "output",
                     .short_name = 'o',
                     .arg = "FILE",
@@ -573,6 +583,7 @@ static int write_output(const cli_request *q, bool dark, const session *b, ppf_e
     const bool to_stdout = output_is_stdout(q->output);
     const format_ctx ctx = {
         .tl = &b->tl,
+        .beats = &b->beats,
         .costs = &b->costs,
         .f = out.file,
         .width = q->width    ? q->width

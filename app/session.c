@@ -31,11 +31,12 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err)
         return false;
     if (!timeline_simulate(&s->tl, &s->prog, &s->costs, err))
         return false;
+    if (!beats_build(&s->beats, &s->tl, &s->sc.beats, err))
+        return false;
     snprintf(s->hud_title, sizeof s->hud_title, "%s   P=%d  M=%d  D=%d  V=%d", s->prog.schedule,
              s->prog.ranks, s->prog.microbatches, s->tl.dp, s->prog.stages_per_rank);
     closed_forms_bubble_line(&s->tl, &s->costs, s->hud_bubble, sizeof s->hud_bubble);
-    beat_specs none = {0};
-    return beats_build(&s->beats, &s->tl, &none, err);
+    return true;
 }
 
 bool session_build_scene(session *s, ppf_error *err)
@@ -61,7 +62,8 @@ bool session_build_scene(session *s, ppf_error *err)
 
 /* Moves a built session: its struct copied, then the two pointers into
  * itself (the timeline's program, the scene's timeline) aimed at the copy.
- * Everything else it holds is on the heap and stays where it is. */
+ * Everything else it holds (the beats included) is on the heap and stays
+ * where it is. */
 static void session_move(session *dst, session *src)
 {
     *dst = *src;
@@ -92,8 +94,8 @@ void session_deinit(session *s)
         return;
     if (s->has_scene)
         scene_deinit(&s->scene);
-    timeline_deinit(&s->tl);
     beat_list_deinit(&s->beats);
+    timeline_deinit(&s->tl);
     timeline_costs_deinit(&s->costs);
     program_deinit(&s->prog);
     scenario_deinit(&s->sc);
@@ -127,7 +129,7 @@ camera_bounds session_camera_bounds(const session *s)
     camera_bounds b = {0};
     memcpy(b.min, s->scene.bounds.min, sizeof b.min);
     memcpy(b.max, s->scene.bounds.max, sizeof b.max);
-    b.points = (const float (*)[3])s->scene.fit_points;
+    b.points = (const float(*)[3])s->scene.fit_points;
     b.point_count = s->scene.fit_point_count;
     return b;
 }

@@ -1,5 +1,6 @@
 /* session.h - everything one ppflow run shows, built from a scenario: the
- * program, its simulated timeline, the 3D scene and the HUD's lines.
+ * program, its simulated timeline, its beats (the pause points of a talk),
+ * the 3D scene and the HUD's lines.
  *
  * For: the viewer, `ppflow render`, `ppflow bench render`, which must all
  * show the same thing for the same scenario and flags. A session is built
@@ -11,7 +12,7 @@
  *     session s;
  *     if (!session_build(&s, path_or_NULL, flags, n, &err)) { one line, exit 2 }
  *     if (!session_build_scene(&s, &err)) { one line, exit 2 }   (when something will be drawn)
- *     ... s.tl, s.scene, s.hud_title ...
+ *     ... s.tl, s.beats, s.scene, s.hud_title ...
  *     a changed scenario (live changes):
  *         scenario sc; scenario_copy(&sc, &s.sc); scenario_set(&sc, ...);
  *         if (!session_rebuild(&s, &sc, &err)) { s is as it was }
@@ -24,9 +25,10 @@
  * program and its scene at its timeline (session_rebuild moves one safely).
  *
  * Errors: the builds return false with one line naming the field, the value
- * and the rule (bad scenario, bad flag, a deadlocking program, a scenario or
- * scene over the budget); a session whose build failed is safe to deinit,
- * and one whose rebuild failed is unchanged.
+ * and the rule (bad scenario, bad flag, a deadlocking program, a beat whose
+ * "after" names no action of the program, a scenario or scene over the
+ * budget); a session whose build failed is safe to deinit, and one whose
+ * rebuild failed is unchanged.
  */
 #ifndef PPFLOW_SESSION_H
 #define PPFLOW_SESSION_H
@@ -72,20 +74,20 @@ typedef struct session {
     scenario sc; /* its own copy of the scenario it was built from */
     program prog;
     timeline_costs costs;
-    timeline tl; /* of prog */
-    scene scene; /* of tl, once session_build_scene succeeded */
+    timeline tl;     /* of prog */
+    beat_list beats; /* of tl: the scenario's beats and the automatic ones (beats.h) */
+    scene scene;     /* of tl, once session_build_scene succeeded */
     bool has_scene;
     char hud_title[160];  /* "1F1B  P=4  M=8  D=2  V=1" */
     char hud_bubble[160]; /* "bubble 27.3% = (P-1)/(M+P-1) = 3/11" */
-    beat_list beats;      /* the talk's pause points in this iteration (beats.h) */
 } session;
 
 /* The built-in default, then the file (when path is not NULL), then the
  * flags in order; then session_build_from. */
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err);
-/* The program and its simulation (no scene) from a copy of the scenario;
- * *s must not be built. */
+/* The program, its simulation and its beats (no scene) from a copy of the
+ * scenario; *s must not be built. */
 bool session_build_from(session *s, const scenario *sc, ppf_error *err);
 /* Lays out the 3D scene from the scenario's sizes; false with one line when
  * it would draw more objects than the budget allows (budget.h), checked

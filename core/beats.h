@@ -39,7 +39,7 @@
 #include "timeline.h"
 
 enum {
-    BEAT_TITLE_MAX = 96,    /* bytes with the NUL; longer titles are refused, not cut */
+    BEAT_TITLE_MAX = 96, /* bytes with the NUL; longer titles are refused, not cut */
     BEAT_CAPTION_MAX = 256,
     BEAT_NOTES_MAX = 2048,
     BEAT_CAMERA_MAX = 32,
@@ -53,10 +53,10 @@ enum {
 typedef struct beat {
     double t;
     char title[BEAT_TITLE_MAX];
-    char caption[BEAT_CAPTION_MAX];   /* "" = the automatic caption */
-    char notes[BEAT_NOTES_MAX];       /* "" = none; for the presenter */
-    char camera[BEAT_CAMERA_MAX];     /* preset name, "" = keep the camera */
-    bool automatic;                   /* derived by beats_auto */
+    char caption[BEAT_CAPTION_MAX]; /* "" = the automatic caption */
+    char notes[BEAT_NOTES_MAX];     /* "" = none; for the presenter */
+    char camera[BEAT_CAMERA_MAX];   /* preset name, "" = keep the camera */
+    bool automatic;                 /* derived by beats_auto */
 } beat;
 
 typedef struct beat_list {
@@ -79,7 +79,7 @@ typedef struct beat_spec {
 typedef struct beat_specs {
     beat_spec *items; /* [count], in the file's order */
     int count;
-    bool no_auto; /* "auto_beats": false, or --beats none / FILE without them */
+    bool no_auto; /* "auto_beats": false (in a scenario or a --beats FILE), or --beats none */
 } beat_specs;
 
 void beat_specs_deinit(beat_specs *s); /* accepts a zeroed or deinited one */
@@ -97,6 +97,10 @@ void beats_auto(beat_list *out, const timeline *tl);
 bool beats_build(beat_list *out, const timeline *tl, const beat_specs *specs, ppf_error *err);
 
 void beat_list_deinit(beat_list *bl); /* accepts a zeroed or deinited one */
+
+/* How close two times of tl are to be one moment: BEATS_EPSILON x its
+ * makespan (0 for an iteration that takes no time). */
+double beats_epsilon(const timeline *tl);
 
 /* The first beat strictly after t (by more than BEATS_EPSILON x makespan),
  * or -1. */

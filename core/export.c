@@ -259,7 +259,32 @@ static void put_transfer(writer *w, const transfer *x, bool first)
     put(w, "}");
 }
 
+/* One entry of the JSON "beats" list, on its own line. */
+static void put_beat(writer *w, const beat *b, bool first)
+{
+    put(w, first ? "\n{\"t\":" : ",\n{\"t\":");
+    put_number(w, b->t);
+    put(w, ",\"title\":");
+    put_string(w, b->title);
+    put(w, ",\"caption\":");
+    put_string(w, b->caption);
+    if (b->camera[0]) {
+        put(w, ",\"camera\":");
+        put_string(w, b->camera);
+    }
+    if (b->notes[0]) {
+        put(w, ",\"notes\":");
+        put_string(w, b->notes);
+    }
+    put(w, "}");
+}
+
 void export_timeline_json(const timeline *tl, FILE *f)
+{
+    export_timeline_json_beats(tl, NULL, f);
+}
+
+void export_timeline_json_beats(const timeline *tl, const beat_list *beats, FILE *f)
 {
     assert(tl && tl->program && f);
     const program *p = tl->program;
@@ -350,6 +375,11 @@ void export_timeline_json(const timeline *tl, FILE *f)
     for (int t = 0; t < tl->allreduce_count; t++) {
         put_transfer(w, &tl->allreduces[t], first);
         first = false;
+    }
+    if (beats) {
+        put(w, "],\n\"beats\":[");
+        for (int k = 0; k < beats->count; k++)
+            put_beat(w, &beats->beats[k], k == 0);
     }
     put(w, "]}\n");
     writer_free(w);

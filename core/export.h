@@ -13,7 +13,9 @@
  * half's and b_stage/b_microbatch the B half's), transfers [{kind ("p2p_f",
  * "p2p_b", "allreduce"), src_rank, dst_rank, stage, microbatch, start, end}]
  * (the p2p transfers first, in timeline_next_p2p() order, then the
- * all-reduces).
+ * all-reduces), and with export_timeline_json_beats beats [{t, title,
+ * caption, and camera and notes when set}] (beats.h), in the form a
+ * scenario's "beats" takes, so they can be copied into one.
  *
  * Chrome trace: one process "pipeline", one thread (track) per rank named
  * "rank R", compute actions as complete ("X") events, p2p transfers as flow
@@ -26,9 +28,13 @@
 
 #include <stdio.h>
 
+#include "beats.h"
 #include "timeline.h"
 
 void export_timeline_json(const timeline *tl, FILE *f);
+/* export_timeline_json with "beats" last (`ppflow schedule --format json`);
+ * beats NULL writes none. */
+void export_timeline_json_beats(const timeline *tl, const beat_list *beats, FILE *f);
 void export_chrome_trace(const timeline *tl, FILE *f);
 
 #endif

@@ -94,6 +94,12 @@ static const scenario_field fields[FIELD_COUNT] = {
      "gradient all-reduce of a rank's share: TIME, or BYTES/BANDWIDTH[/ring|tree[/LATENCY]] "
      "(default {default})",
      true},
+    {FIELD_BEATS, "beats", "beats", "beats", "auto|none|FILE", SCENARIO_FIELD_BEATS,
+     offsetof(scenario, beats), 0, 0, 0, "auto",
+     "pause points of a talk: auto (the automatic ones only), none, or FILE, a JSON file "
+     "{\"beats\": [...], \"auto_beats\": false} in place of the scenario's (default: the "
+     "scenario's \"beats\" and the automatic ones)",
+     false},
 };
 
 #undef INT_FIELD
@@ -331,6 +337,8 @@ void scenario_init(scenario *sc)
             (void)ok;
             break;
         }
+        case SCENARIO_FIELD_BEATS:
+            break; /* none of its own: the automatic ones */
         }
     }
 }
@@ -342,12 +350,14 @@ void scenario_deinit(scenario *sc)
     for (int k = 0; k < FIELD_COUNT; k++)
         if (fields[k].type == SCENARIO_FIELD_COST)
             cost_list_deinit(field_value(sc, &fields[k]));
+    beat_specs_deinit(&sc->beats);
     memset(sc, 0, sizeof *sc);
 }
 
 void scenario_copy(scenario *dst, const scenario *src)
 {
     *dst = *src;
+    beat_specs_copy(&dst->beats, &src->beats);
     for (int k = 0; k < FIELD_COUNT; k++) {
         if (fields[k].type != SCENARIO_FIELD_COST)
             continue;
@@ -394,6 +404,21 @@ static bool set_schedule(scenario *sc, const char *value, ppf_error *err)
     return true;
 }
 
+/* --beats auto|none|FILE: the scenario's beats replaced whole. */
+static bool set_beats(scenario *sc, const char *value, ppf_error *err)
+{
+    beat_specs next = {0};
+    if (strcmp(value, "none") == 0)
+        next.no_auto = true;
+    else if (value[0] == '\0')
+        return ppf_fail(err, "beats = \"\": give auto, none, or a beats file's path");
+    else if (strcmp(value, "auto") != 0 && !scenario_load_beats_file(&next, value, err))
+        return false;
+    beat_specs_deinit(&sc->beats);
+    sc->beats = next;
+    return true;
+}
+
 bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error *err)
 {
     assert(sc && field && value);
@@ -412,6 +437,10 @@ bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error 
         break;
     case SCENARIO_FIELD_ALLREDUCE:
         if (!allreduce_parse(&sc->allreduce, value, err))
+            return false;
+        break;
+    case SCENARIO_FIELD_BEATS:
+        if (!set_beats(sc, value, err))
             return false;
         break;
     case SCENARIO_FIELD_COST: {

@@ -18,9 +18,20 @@
  *     "d_model": 8, "d_hidden": 16, "batch": 48,   sizes of the 3D picture (scene units)
  *     "stage_gap": 12, "replica_gap": 16,
  *     "costs": { "f": 1, "b": [2, 2, 2, 2.5], "i": 1, "w": 1, "fb": 3, "p2p": 0.1,
- *                "allreduce": 4 }
+ *                "allreduce": 4 },
  *              (allreduce may be {"bytes":..,"bandwidth":..,"algorithm":"ring","latency":..})
+ *     "beats": [{"t": 12.5, "title": "steady state", "caption": "...", "camera": "top",
+ *                "notes": "..."}, {"after": "3B0", "title": "..."}],
+ *     "auto_beats": false               (default true: the automatic beats too)
  *   }
+ * A beat (beats.h) has exactly one of "t" (a time from 0) and "after" (the
+ * compute action in PyTorch's notation whose end it is), a non-empty one-line
+ * title, and optional caption, camera (a preset's name, checked by app/) and
+ * notes (which may hold newlines); longer texts than beats.h's limits are
+ * refused, naming the field ("beats[2].title"). As a flag, --beats auto keeps
+ * the automatic beats only, --beats none drops them all, and --beats FILE
+ * reads {"beats": [...], "auto_beats": ...} from FILE in place of the
+ * scenario's.
  * A cost is a number or one number per rank (JSON array, or a comma list on
  * the command line). --allreduce takes seconds ("4") or the model form
  * BYTES/BANDWIDTH[/ring|tree[/LATENCY]] (numbers may carry k, M, G, T or
@@ -47,6 +58,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "beats.h"
 #include "error.h"
 #include "program.h"
 #include "timeline.h"
@@ -85,6 +97,7 @@ typedef enum scenario_field_id {
     FIELD_FB,
     FIELD_P2P,
     FIELD_ALLREDUCE,
+    FIELD_BEATS,
     FIELD_COUNT
 } scenario_field_id;
 
@@ -93,6 +106,8 @@ typedef enum scenario_field_type {
     SCENARIO_FIELD_INT,       /* a whole number from min to max (int) */
     SCENARIO_FIELD_COST,      /* one cost, or one per rank (cost_list) */
     SCENARIO_FIELD_ALLREDUCE, /* the all-reduce's cost model (allreduce_cost) */
+    SCENARIO_FIELD_BEATS,     /* the pause points of a talk (beat_specs): an array in JSON,
+                                 auto, none or FILE as a flag */
 } scenario_field_type;
 
 /* One row of the field table. The JSON reader, the flag parser, --help,
@@ -128,6 +143,7 @@ typedef struct scenario {
     int replica_gap; /* scene: gap between data-parallel replicas along y (the all-reduce wire) */
     cost_list f, b, i, w, fb, p2p;
     allreduce_cost allreduce;
+    beat_specs beats;  /* "beats" and "auto_beats" (or --beats): resolved by beats_build */
     unsigned set_mask; /* bit (1u << field id) for each field given by a file or a flag */
     char source[256];  /* "built-in default" or the scenario file's path */
 } scenario;
@@ -158,6 +174,12 @@ bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error 
  * Besides the fields, a top-level "description" string is allowed (free
  * text for example files); duplicate keys are errors. */
 bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err);
+
+/* Reads a beats file, {"beats": [...], "auto_beats": true|false} (at most 16
+ * MiB; auto_beats defaults to true), into *out (not initialised; left zeroed
+ * on failure): what --beats FILE puts in place of a scenario's beats.
+ * Messages start with the path and name the field ("beats[2].title"). */
+bool scenario_load_beats_file(beat_specs *out, const char *path, ppf_error *err);
 
 /* Reads a JSON scenario file (at most 16 MiB) and applies it over *sc; sets
  * sc->source to the path. A relative "csv:PATH" in the file is taken

@@ -3,6 +3,8 @@
  * The fields come from scenario.h's table: a key is a field's JSON name,
  * costs go under "costs", and a top-level "description" is free text. A
  * text is applied to a copy and committed only when all of it is good.
+ * "beats" is an array of beat objects (beats.h), "auto_beats" a boolean; a
+ * beats file (--beats FILE) is the same reader with only those two keys.
  * Messages quote the value as the user wrote it: cJSON keeps no text for
  * numbers, so keep_number_text puts it back before any check runs.
  */
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action.h"
 #include "file_read.h"
 #include "quote.h"
 
@@ -196,6 +199,115 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
     return true;
 }
 
+/* ---- beats ------------------------------------------------------------------ */
+
+/* A text field of beats[k] into out (size bytes with the NUL): a string that
+ * fits, one line unless multiline. */
+static bool json_beat_text(const cJSON *item, int k, const char *key, bool multiline, char *out,
+                           size_t size, ppf_error *err)
+{
+    if (!cJSON_IsString(item))
+        return ppf_fail(err, "beats[%d].%s = %s: must be a string, not %s", k, key,
+                        show_json(item).s, json_type(item));
+    const char *v = item->valuestring;
+    size_t len = strlen(v);
+    if (len >= size)
+        return ppf_fail(err, "beats[%d].%s = %s: longer than %zu bytes", k, key, quote_string(v).s,
+                        size - 1);
+    for (const char *c = v; *c; c++)
+        if (((unsigned char)*c < 0x20 && !(multiline && (*c == '\n' || *c == '\t'))) || *c == 0x7f)
+            return ppf_fail(err, "beats[%d].%s = %s: must be %s (no control characters)", k, key,
+                            quote_string(v).s, multiline ? "text" : "one line");
+    memcpy(out, v, len + 1);
+    return true;
+}
+
+/* One beat object, beats[k]. */
+static bool json_beat(beat_spec *out, const cJSON *item, int k, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!cJSON_IsObject(item))
+        return ppf_fail(err,
+                        "beats[%d] = %s: must be an object {\"t\": 12.5, \"title\": \"...\"}, "
+                        "not %s",
+                        k, show_json(item).s, json_type(item));
+    static const char *keys[] = {"t", "after", "title", "caption", "camera", "notes"};
+    const cJSON *got[6] = {0};
+    for (const cJSON *c = item->child; c; c = c->next) {
+        int j = 0;
+        while (j < 6 && strcmp(c->string, keys[j]) != 0)
+            j++;
+        if (j == 6)
+            return ppf_fail(err,
+                            "beats[%d]: unknown field %s (known: t, after, title, caption, camera, "
+                            "notes)",
+                            k, quote_string(c->string).s);
+        if (got[j])
+            return ppf_fail(err, "beats[%d]: field \"%s\" appears twice", k, keys[j]);
+        got[j] = c;
+    }
+    if (got[0] && got[1])
+        return ppf_fail(err, "beats[%d]: give \"t\" or \"after\", not both", k);
+    if (!got[0] && !got[1])
+        return ppf_fail(err,
+                        "beats[%d]: needs \"t\" (a time) or \"after\" (an action whose end it "
+                        "is, \"3B0\")",
+                        k);
+    if (got[0]) {
+        const cJSON *t = got[0];
+        if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || t->valuedouble < 0)
+            return ppf_fail(err, "beats[%d].t = %s: must be a time, a number from 0", k,
+                            show_json(t).s);
+        out->t = t->valuedouble == 0 ? 0.0 : t->valuedouble;
+    } else {
+        if (!json_beat_text(got[1], k, "after", false, out->after, sizeof out->after, err))
+            return false;
+        action a;
+        if (!action_parse(out->after, strlen(out->after), &a, NULL) ||
+            !action_is_compute((action_kind)a.kind))
+            return ppf_fail(err,
+                            "beats[%d].after = %s: must name a compute action in PyTorch's "
+                            "notation (\"3B0\": stage 3's backward of micro-batch 0; F, B, I, W)",
+                            k, quote_string(out->after).s);
+    }
+    if (!got[2])
+        return ppf_fail(err, "beats[%d]: needs a \"title\" (a few words)", k);
+    if (!json_beat_text(got[2], k, "title", false, out->title, sizeof out->title, err))
+        return false;
+    if (!out->title[0])
+        return ppf_fail(err, "beats[%d].title = \"\": must not be empty", k);
+    return (!got[3] ||
+            json_beat_text(got[3], k, "caption", false, out->caption, sizeof out->caption, err)) &&
+           (!got[4] ||
+            json_beat_text(got[4], k, "camera", false, out->camera, sizeof out->camera, err)) &&
+           (!got[5] ||
+            json_beat_text(got[5], k, "notes", true, out->notes, sizeof out->notes, err));
+}
+
+/* "beats": [...], in place of the scenario's; "auto_beats" is apart. */
+static bool json_beats(scenario *sc, const cJSON *item, ppf_error *err)
+{
+    if (!cJSON_IsArray(item))
+        return ppf_fail(err,
+                        "beats = %s: must be an array of beats [{\"t\": 12.5, \"title\": "
+                        "\"...\"}], not %s",
+                        show_json(item).s, json_type(item));
+    int n = cJSON_GetArraySize(item);
+    if (n > BEATS_MAX)
+        return ppf_fail(err, "beats has %d items: at most %d", n, BEATS_MAX);
+    beat_spec *items = n > 0 ? ppf_malloc((size_t)n * sizeof *items) : NULL;
+    const cJSON *c = item->child;
+    for (int k = 0; k < n; k++, c = c->next)
+        if (!json_beat(&items[k], c, k, err)) {
+            free(items);
+            return false;
+        }
+    free(sc->beats.items);
+    sc->beats.items = items;
+    sc->beats.count = n;
+    return true;
+}
+
 static bool json_field(scenario *sc, const scenario_field *f, const cJSON *item, ppf_error *err)
 {
     switch (f->type) {
@@ -213,6 +325,10 @@ static bool json_field(scenario *sc, const scenario_field *f, const cJSON *item,
         break;
     case SCENARIO_FIELD_COST:
         if (!json_cost(sc, f, item, err))
+            return false;
+        break;
+    case SCENARIO_FIELD_BEATS:
+        if (!json_beats(sc, item, err))
             return false;
         break;
     case SCENARIO_FIELD_INT: {
@@ -252,7 +368,7 @@ static bool fail_unknown_key(const char *key, bool is_cost, ppf_error *err)
         if (fields[k].is_cost == is_cost)
             o += (size_t)snprintf(known + o, sizeof known - o, o ? ", %s" : "%s", fields[k].json);
     if (!is_cost)
-        snprintf(known + o, sizeof known - o, ", costs, description");
+        snprintf(known + o, sizeof known - o, ", auto_beats, costs, description");
     char name[QUOTE_VALUE_MAX + 8];
     snprintf(name, sizeof name, "%s%s", is_cost ? "costs." : "", key);
     return ppf_fail(err, "unknown field %s (known: %s)", quote_string(name).s, known);
@@ -364,9 +480,14 @@ static void keep_number_text(cJSON *item, const char *text, size_t len, size_t *
 
 /* Parses text over a copy of *sc and commits it on success. origin (may be
  * NULL) prefixes messages; file (may be NULL) anchors relative CSV paths. */
+/* What a JSON text may hold: a scenario, or only beats (--beats FILE). */
+typedef enum json_kind { JSON_SCENARIO, JSON_BEATS } json_kind;
+
 static bool parse_json(scenario *sc, const char *text, size_t len, const char *origin,
-                       const char *file, ppf_error *err)
+                       const char *file, json_kind kind, ppf_error *err)
 {
+    const char *shape = kind == JSON_BEATS ? "{\"beats\": [...], \"auto_beats\": ...}"
+                                           : "{\"schedule\": ..., \"stages\": ...}";
     const char *nul = memchr(text, '\0', len);
     if (nul) {
         int line, col;
@@ -378,7 +499,7 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
     while (k < len && strchr(" \t\r\n", text[k]))
         k++;
     if (k == len) {
-        ppf_fail(err, "empty: expected a JSON object {\"schedule\": ..., \"stages\": ...}");
+        ppf_fail(err, "empty: expected a JSON object %s", shape);
         return prefixed(err, origin);
     }
     /* cJSON reads a terminated copy: the caller's text need not end in NUL. */
@@ -403,8 +524,8 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
         goto done;
     }
     if (!cJSON_IsObject(root)) {
-        ppf_fail(err, "the top level must be a JSON object {\"schedule\": ..., ...}, not %s",
-                 json_type(root));
+        ppf_fail(err, "the top level must be a JSON object %s, not %s",
+                 kind == JSON_BEATS ? shape : "{\"schedule\": ..., ...}", json_type(root));
         goto done;
     }
     const char *nul_escape = find_nul_escape(copy, len);
@@ -420,9 +541,28 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
     size_t number_pos = 0;
     keep_number_text(root, copy, len, &number_pos);
     unsigned seen = 0;
-    bool seen_costs = false, seen_description = false;
+    bool seen_costs = false, seen_description = false, seen_auto = false;
     for (const cJSON *c = root->child; c; c = c->next) {
-        if (strcmp(c->string, "costs") == 0) {
+        if (kind == JSON_BEATS && strcmp(c->string, "beats") != 0 &&
+            strcmp(c->string, "auto_beats") != 0 && strcmp(c->string, "description") != 0) {
+            ppf_fail(err, "unknown field %s (a beats file holds beats, auto_beats, description)",
+                     quote_string(c->string).s);
+            goto done;
+        }
+        if (strcmp(c->string, "auto_beats") == 0) {
+            if (seen_auto) {
+                ppf_fail(err, "field \"auto_beats\" appears twice");
+                goto done;
+            }
+            seen_auto = true;
+            if (!cJSON_IsBool(c)) {
+                ppf_fail(err, "auto_beats = %s: must be true or false, not %s", show_json(c).s,
+                         json_type(c));
+                goto done;
+            }
+            tmp.beats.no_auto = cJSON_IsFalse(c);
+            tmp.set_mask |= 1u << FIELD_BEATS;
+        } else if (strcmp(c->string, "costs") == 0) {
             if (seen_costs) {
                 ppf_fail(err, "field \"costs\" appears twice");
                 goto done;
@@ -474,27 +614,52 @@ done:
 
 bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err)
 {
-    return parse_json(sc, text, len, NULL, NULL, err);
+    return parse_json(sc, text, len, NULL, NULL, JSON_SCENARIO, err);
+}
+
+/* Reads a whole JSON file; `what` names it in messages ("a scenario file"). */
+static bool read_json_file(file_text *ft, const char *path, const char *what, ppf_error *err)
+{
+    switch (file_read_path(ft, path, SCENARIO_FILE_MAX, false)) {
+    case FILE_READ_OK:
+        return true;
+    case FILE_READ_CANNOT_OPEN:
+    case FILE_READ_NOT_REGULAR:
+        return ppf_fail(err, "%s: cannot open: %s", quote_path(path).s, strerror(ft->errno_value));
+    case FILE_READ_DIRECTORY:
+        return ppf_fail(err, "%s: is a directory, not %s", quote_path(path).s, what);
+    case FILE_READ_TOO_BIG:
+        return ppf_fail(err, "%s: larger than %ld MiB: not %s", quote_path(path).s,
+                        SCENARIO_FILE_MAX >> 20, what);
+    case FILE_READ_ERROR:
+        return ppf_fail(err, "%s: cannot read: %s", quote_path(path).s, strerror(ft->errno_value));
+    }
+    return false;
+}
+
+bool scenario_load_beats_file(beat_specs *out, const char *path, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    file_text ft;
+    if (!read_json_file(&ft, path, "a beats file", err))
+        return false;
+    scenario sc = {0}; /* only its beats are read or written */
+    bool ok = parse_json(&sc, ft.text, ft.len, path, NULL, JSON_BEATS, err);
+    file_text_deinit(&ft);
+    if (ok) {
+        *out = sc.beats;
+        sc.beats = (beat_specs){0};
+    }
+    scenario_deinit(&sc);
+    return ok;
 }
 
 bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
 {
     file_text ft;
-    switch (file_read_path(&ft, path, SCENARIO_FILE_MAX, false)) {
-    case FILE_READ_OK:
-        break;
-    case FILE_READ_CANNOT_OPEN:
-    case FILE_READ_NOT_REGULAR:
-        return ppf_fail(err, "%s: cannot open: %s", quote_path(path).s, strerror(ft.errno_value));
-    case FILE_READ_DIRECTORY:
-        return ppf_fail(err, "%s: is a directory, not a scenario file", quote_path(path).s);
-    case FILE_READ_TOO_BIG:
-        return ppf_fail(err, "%s: larger than %ld MiB: not a scenario file", quote_path(path).s,
-                        SCENARIO_FILE_MAX >> 20);
-    case FILE_READ_ERROR:
-        return ppf_fail(err, "%s: cannot read: %s", quote_path(path).s, strerror(ft.errno_value));
-    }
-    bool ok = parse_json(sc, ft.text, ft.len, path, path, err);
+    if (!read_json_file(&ft, path, "a scenario file", err))
+        return false;
+    bool ok = parse_json(sc, ft.text, ft.len, path, path, JSON_SCENARIO, err);
     if (ok)
         snprintf(sc->source, sizeof sc->source, "%s", path);
     file_text_deinit(&ft);

@@ -98,13 +98,15 @@ static void test_field_table(void **state)
                                              "d-model",   "d-hidden",    "batch",
                                              "stage-gap", "replica-gap", "f",
                                              "b",         "i",           "w",
-                                             "fb",        "p2p",         "allreduce"};
+                                             "fb",        "p2p",         "allreduce",
+                                             "beats"};
     static const char *keys[FIELD_COUNT] = {"schedule",  "stages",      "microbatches",
                                             "virtual",   "dp",          "layers_per_stage",
                                             "d_model",   "d_hidden",    "batch",
                                             "stage_gap", "replica_gap", "f",
                                             "b",         "i",           "w",
-                                            "fb",        "p2p",         "allreduce"};
+                                            "fb",        "p2p",         "allreduce",
+                                            "beats"};
     int n = 0;
     const scenario_field *t = scenario_fields(&n);
     assert_int_equal(n, FIELD_COUNT);
@@ -112,7 +114,7 @@ static void test_field_table(void **state)
         assert_int_equal(t[k].id, k);
         assert_string_equal(t[k].flag, flags[k]);
         assert_string_equal(t[k].json, keys[k]);
-        assert_true(t[k].is_cost == (k >= FIELD_F));
+        assert_true(t[k].is_cost == (k >= FIELD_F && k <= FIELD_ALLREDUCE));
         assert_non_null(t[k].arg);
         assert_non_null(t[k].help);
         assert_null(strchr(t[k].help, '\n'));

@@ -79,7 +79,9 @@ static void test_json_overrides(void **state)
         "  \"layers_per_stage\": 3,\n"
         "  \"d_model\": 4, \"d_hidden\": 6, \"batch\": 30, \"stage_gap\": 0, \"replica_gap\": 5,\n"
         "  \"costs\": {\"f\": 1.25, \"b\": [2, 2.5], \"i\": 1, \"w\": [1, 1.5], \"fb\": 3,\n"
-        "            \"p2p\": 0.05, \"allreduce\": 4}\n"
+        "            \"p2p\": 0.05, \"allreduce\": 4},\n"
+        "  \"beats\": [{\"after\": \"1B0\", \"title\": \"first round trip\"}],\n"
+        "  \"auto_beats\": false\n"
         "}\n");
     assert_string_equal(sc.schedule, "interleaved-1f1b");
     assert_int_equal(sc.stages, 2);
@@ -101,6 +103,10 @@ static void test_json_overrides(void **state)
     assert_near_rel(sc.p2p.values[0], 0.05, REL);
     assert_int_equal(sc.allreduce.mode, ALLREDUCE_TIME);
     assert_near_rel(sc.allreduce.time, 4, REL);
+    assert_int_equal(sc.beats.count, 1);
+    assert_string_equal(sc.beats.items[0].after, "1B0");
+    assert_string_equal(sc.beats.items[0].title, "first round trip");
+    assert_true(sc.beats.no_auto);
     assert_int_equal(sc.set_mask, (1u << FIELD_COUNT) - 1);
 
     /* A flag after the file overrides it. */

@@ -1,7 +1,8 @@
 /* report.h - the human-readable forms of a simulated iteration, for a
  * terminal: the public header of app/report.
  *
- * `ppflow schedule --format table` and `--format gantt` print through it:
+ * `ppflow schedule --format table`, `--format gantt` and `--format beats`
+ * print through it:
  *
  *   report_table   (table.c) a header line (schedule, P, V, M, D, costs),
  *                  one row per rank (stages held, busy, idle, idle %, peak
@@ -23,6 +24,9 @@
  *                  $COLORTERM says the terminal takes 24-bit colour, else the
  *                  nearest of the 256-colour palette; the letters alone tell
  *                  the kinds apart.
+ *   report_beats   (beat_table.c) the beats of a scenario (core/beats.h),
+ *                  one line each: number, time, title, caption, for a
+ *                  lecturer to read and to copy into a scenario's "beats".
  *   report_terminal_width, report_want_colour   (terminal.c) what the CLI
  *                  asks of the terminal before it calls the two above.
  *
@@ -44,6 +48,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "beats.h"
 #include "timeline.h"
 
 enum { REPORT_DEFAULT_WIDTH = 120, REPORT_MIN_WIDTH = 40, REPORT_MAX_WIDTH = 1000 };
@@ -54,6 +59,9 @@ void report_table(const timeline *tl, const timeline_costs *c, FILE *f);
 /* Prints the Gantt chart in `width` columns (clamped to REPORT_MIN_WIDTH ..
  * REPORT_MAX_WIDTH), with ANSI colours when `colour` is set. */
 void report_gantt(const timeline *tl, FILE *f, int width, bool colour);
+
+/* Prints the beats as a table: a count, then "#  t  title  caption" rows. */
+void report_beats(const beat_list *bl, FILE *f);
 
 /* Columns of the terminal behind f: $COLUMNS when set, else the tty's size
  * when f is a terminal, else REPORT_DEFAULT_WIDTH. */

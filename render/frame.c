@@ -447,15 +447,23 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     /* A window too narrow for a line shortens it (fit_with_ellipsis): the
      * card, status included, stays inside the view. */
     const float room = l->view_w - 4 * pad;
-    const float status_w =
-        v->status ? text_width(&f->font, FRAME_FONT_BODY, v->status) + pad * 2 : 0;
-    float w = fit_with_ellipsis(f, FRAME_FONT_LARGE, lines[0], sizeof lines[0], room - status_w);
+    /* The status shares the title's row: the title keeps its room, and a
+     * long status (a beat's title) is the one shortened. */
+    char status[160] = "";
+    if (v->status)
+        snprintf(status, sizeof status, "%s", v->status);
+    float w = fit_with_ellipsis(
+        f, FRAME_FONT_LARGE, lines[0], sizeof lines[0],
+        room - (status[0] ? text_width(&f->font, FRAME_FONT_BODY, "…") + pad * 2 : 0));
+    const float status_w = status[0] ? fit_with_ellipsis(f, FRAME_FONT_BODY, status, sizeof status,
+                                                         room - w - pad * 2) +
+                                           pad * 2
+                                     : 0;
+    w += status_w;
     for (int k = 1; k < 3; k++) {
-        float lw =
-            fit_with_ellipsis(f, FRAME_FONT_BODY, lines[k], sizeof lines[k], room - status_w);
+        float lw = fit_with_ellipsis(f, FRAME_FONT_BODY, lines[k], sizeof lines[k], room);
         w = lw > w ? lw : w;
     }
-    w += status_w;
     float h = big.line_height + 2 * body.line_height + pad * 2;
     float x = l->view_x + pad, y = l->view_y + pad;
     draw_card(f, l, x, y, w + 2 * pad, h, th);
@@ -463,8 +471,8 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     float base = y + pad + big.ascent;
     text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base, lines[0], th->text,
               TEXT_ALIGN_LEFT);
-    if (v->status)
-        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + w + pad, base, v->status, th->text,
+    if (status[0])
+        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + w + pad, base, status, th->text,
                   TEXT_ALIGN_RIGHT);
     base += big.descent + body.ascent + body.line_height - body.ascent - body.descent;
     text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, lines[1], th->text,
@@ -555,9 +563,8 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
     if (v->caption) {
         snprintf(text, sizeof text, "%s", v->caption);
     } else {
-        int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks
-                       ? v->caption_rank
-                       : scene_caption_rank(s, v->t);
+        int rank = v->caption_rank >= 0 && v->caption_rank < s->ranks ? v->caption_rank
+                                                                      : scene_caption_rank(s, v->t);
         scene_caption(s, v->t, rank, text, sizeof text);
     }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
@@ -674,8 +681,8 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     if (v->blackout)
         glClearColor(0, 0, 0, 1);
     else
-        glClearColor(th.background.r / 255.0f, th.background.g / 255.0f,
-                     th.background.b / 255.0f, 1);
+        glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f,
+                     1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

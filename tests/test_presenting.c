@@ -49,7 +49,7 @@ static void apply(viewer_state *v, command_kind kind, double a, double clock)
 /* Draws frames every 1/60 s from *clock until playback stops (or a limit). */
 static void play_out(viewer_state *v, double *clock)
 {
-    char status[64];
+    char status[192];
     for (int k = 0; k < 100000 && v->playing; k++) {
         *clock += 1.0 / 60;
         viewer_state_frame_view(v, *clock, status, sizeof status);
@@ -72,7 +72,7 @@ static void test_next_lands_exactly_on_every_beat(void **state)
         play_out(&v, &clock);
         if (v.t != bl->beats[k].t) /* exactly, not a frame near it */
             fail_msg("Next %d: t = %.17g, beat %d is at %.17g", k, v.t, k + 1, bl->beats[k].t);
-        char status[64];
+        char status[192];
         viewer_state_frame_view(&v, clock + 5, status, sizeof status);
         assert_true(v.t == bl->beats[k].t); /* and stays there */
         char want[64];
@@ -95,7 +95,7 @@ static void test_next_while_playing_and_previous(void **state)
     const beat_list *bl = &s->beats;
     viewer_state v = presenting(s);
     double clock = 0;
-    char status[64];
+    char status[192];
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     clock += 0.01;
     viewer_state_frame_view(&v, clock, status, sizeof status);
@@ -148,7 +148,7 @@ static void test_replay_reverse_and_goto(void **state)
     const beat_list *bl = &s->beats;
     viewer_state v = presenting(s);
     double clock = 0;
-    char status[64];
+    char status[192];
     apply(&v, CMD_BEAT_LAST, 0, clock);
     const int last = bl->count - 1;
     /* R: from the beat before, playing to this one */
@@ -193,7 +193,7 @@ static void test_blackout_and_escape_layers(void **state)
     session *s = default_session();
     viewer_state v = presenting(s);
     double clock = 0;
-    char status[64];
+    char status[192];
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     apply(&v, CMD_BEAT_NEXT, 0, clock); /* on beat 2 */
     const double t = v.t;

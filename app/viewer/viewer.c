@@ -164,7 +164,7 @@ static bool script_step(viewer *v)
 
 static void draw(viewer *v, double clock)
 {
-    char status[48];
+    char status[192]; /* a beat's title fits whole: frame.c shortens it to the HUD */
     frame_view view = viewer_state_frame_view(&v->st, clock, status, sizeof status);
     view.help = v->help;
     view.help_count = v->help_count;

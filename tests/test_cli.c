@@ -374,6 +374,110 @@ static void test_bad_files(void **state)
     child_result_deinit(&r);
 }
 
+/* --format beats: the automatic beats as a table; --format json lists the
+ * same beats; a scenario's beats and --beats change both. */
+static void test_beats_format(void **state)
+{
+    (void)state;
+    child_result r = RUN("schedule", "--format", "beats", "--p2p", "0", "--allreduce", "none");
+    expect_success(&r);
+    /* 1F1B P=4 M=8: 0, 3, 4, 10, 25, 33 */
+    assert_non_null(strstr(r.out, "6 beats: 6 automatic, 0 from the scenario\n"));
+    assert_non_null(strstr(r.out, "#   t  title"));
+    assert_non_null(strstr(r.out, "\n3   4  steady state: one forward, one backward  Rank 3 "));
+    assert_non_null(strstr(r.out, "\n6  33  end of the iteration"));
+    child_result_deinit(&r);
+
+    r = RUN("schedule", "--format", "json", "--p2p", "0", "--allreduce", "none");
+    expect_success(&r);
+    cJSON *doc = cJSON_Parse(r.out);
+    assert_non_null(doc);
+    const cJSON *beats = cJSON_GetObjectItem(doc, "beats");
+    assert_int_equal(cJSON_GetArraySize(beats), 6);
+    const cJSON *third = cJSON_GetArrayItem(beats, 2);
+    assert_true(cJSON_GetObjectItem(third, "t")->valuedouble == 4);
+    assert_string_equal(cJSON_GetObjectItem(third, "title")->valuestring,
+                        "steady state: one forward, one backward");
+    assert_non_null(strstr(cJSON_GetObjectItem(third, "caption")->valuestring, "t = 4"));
+    cJSON_Delete(doc);
+    child_result_deinit(&r);
+
+    /* The scenario's own, by an action's name, with the automatic ones. */
+    char path[300], beats_file[300];
+    scratch_put(path, sizeof path, scratch, "talk.json",
+                "{\"costs\": {\"p2p\": 0}, \"dp\": 1, \"beats\": [{\"after\": \"3B0\", \"title\": "
+                "\"the loss is back\", \"caption\": \"Stage 3 is done with micro-batch 0.\"}]}");
+    r = RUN("schedule", path, "--format", "beats");
+    expect_success(&r);
+    assert_non_null(strstr(r.out, "7 beats: 6 automatic, 1 from the scenario\n"));
+    assert_non_null(strstr(r.out, "\n4   6  the loss is back  "));
+    child_result_deinit(&r);
+    /* --beats auto: the automatic ones only; none: no beats at all. */
+    r = RUN("schedule", path, "--format", "beats", "--beats", "auto");
+    expect_success(&r);
+    assert_non_null(strstr(r.out, "6 beats: 6 automatic"));
+    child_result_deinit(&r);
+    r = RUN("schedule", path, "--format", "json", "--beats", "none");
+    expect_success(&r);
+    assert_non_null(strstr(r.out, "\"beats\":[]}"));
+    child_result_deinit(&r);
+    /* --beats FILE in place of the scenario's. */
+    scratch_put(beats_file, sizeof beats_file, scratch, "beats.json",
+                "{\"beats\": [{\"t\": 1.5, \"title\": \"here\"}], \"auto_beats\": false}");
+    r = RUN("schedule", path, "--format", "beats", "--beats", beats_file);
+    expect_success(&r);
+    assert_non_null(strstr(r.out, "1 beat: 0 automatic, 1 from the scenario\n"));
+    assert_non_null(strstr(r.out, "\n1  1.5  here\n"));
+    child_result_deinit(&r);
+}
+
+/* Bad beats: one line naming the field, exit status 2, in every command
+ * that takes a scenario (before any window or file). */
+static void test_bad_beats(void **state)
+{
+    (void)state;
+    char path[300];
+    scratch_put(path, sizeof path, scratch, "nine.json",
+                "{\"beats\": [{\"after\": \"9B0\", \"title\": \"x\"}]}");
+    child_result r = RUN("schedule", path);
+    expect_bad_input(&r,
+                     "beats[0].after = \"9B0\": no such action (stages 0..3, micro-batches 0..7)");
+    child_result_deinit(&r);
+    unsetenv("DISPLAY");
+    r = RUN("run", path);
+    expect_bad_input(&r, "beats[0].after");
+    child_result_deinit(&r);
+    r = RUN("render", path, "--still", "1", "-o", "x.png");
+    expect_bad_input(&r, "beats[0].after");
+    child_result_deinit(&r);
+
+    scratch_put(path, sizeof path, scratch, "long.json",
+                "{\"beats\": [{\"t\": 1, \"title\": \"x\"}, {\"t\": 2, \"title\": \"y\"}, {\"t\": "
+                "3, \"title\": \"0123456789012345678901234567890123456789012345678901234567890123"
+                "456789012345678901234567890123456789\"}]}");
+    r = RUN("schedule", path, "--format", "beats");
+    expect_bad_input(&r, "beats[2].title");
+    child_result_deinit(&r);
+    r = RUN("schedule", "--beats", path);
+    expect_bad_input(&r, "long.json: beats[2].title");
+    child_result_deinit(&r);
+    r = RUN("schedule", "--beats", "");
+    expect_bad_input(&r, "beats = \"\"");
+    child_result_deinit(&r);
+    r = RUN("schedule", "--beats", "missing.json");
+    expect_bad_input(&r, "missing.json: cannot open");
+    child_result_deinit(&r);
+    r = RUN("schedule", "--format", "beats", "--beats", "none", "--time", "1");
+    expect_bad_input(&r, "--time");
+    child_result_deinit(&r);
+
+    r = RUN("schedule", "--help");
+    expect_success(&r);
+    assert_non_null(strstr(r.out, "--beats auto|none|FILE"));
+    assert_non_null(strstr(r.out, "svg, pdf, beats"));
+    child_result_deinit(&r);
+}
+
 /* ---- output files ---- */
 
 static void test_output_file_is_written_whole(void **state)
@@ -670,6 +774,8 @@ int main(void)
         cmocka_unit_test_setup(test_viewer_flags, scratch_before_each),
         cmocka_unit_test_setup(test_bad_flags, scratch_before_each),
         cmocka_unit_test_setup(test_bad_files, scratch_before_each),
+        cmocka_unit_test_setup(test_beats_format, scratch_before_each),
+        cmocka_unit_test_setup(test_bad_beats, scratch_before_each),
         cmocka_unit_test_setup(test_output_file_is_written_whole, scratch_before_each),
         cmocka_unit_test_setup(test_output_not_created_on_error, scratch_before_each),
         cmocka_unit_test_setup(test_output_into_missing_directory, scratch_before_each),

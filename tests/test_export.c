@@ -261,6 +261,67 @@ static void test_json_escapes_strings(void **state)
     run_fixture_deinit(&x);
 }
 
+/* ---- beats ---- */
+
+static const beat_list *beats_to_write; /* export_and_parse takes a writer of two arguments */
+
+static void write_with_beats(const timeline *tl, FILE *f)
+{
+    export_timeline_json_beats(tl, beats_to_write, f);
+}
+
+/* "beats" lists every beat in the form a scenario's "beats" takes, after
+ * the rest of the timeline, which is unchanged; without beats there is no
+ * such key. */
+static void test_json_beats(void **state)
+{
+    (void)state;
+    run_fixture x = {0};
+    run_fixture_init(
+        &x, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .allreduce = 4});
+    cJSON *doc = export_and_parse(&x, export_timeline_json);
+    assert_null(cJSON_GetObjectItemCaseSensitive(doc, "beats"));
+    cJSON_Delete(doc);
+
+    beat_list bl = {0};
+    beats_auto(&bl, &x.tl);
+    snprintf(bl.beats[1].camera, sizeof bl.beats[1].camera, "top");
+    snprintf(bl.beats[1].notes, sizeof bl.beats[1].notes, "say \"why\"\nslowly");
+    beats_to_write = &bl;
+    doc = export_and_parse(&x, write_with_beats);
+    check_timeline_json(&x, doc);
+    const cJSON *beats = get(doc, "beats");
+    assert_true(cJSON_IsArray(beats));
+    assert_int_equal(cJSON_GetArraySize(beats), bl.count);
+    int k = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, beats)
+    {
+        const beat *b = &bl.beats[k];
+        assert_same_double(num(item, "t"), b->t);
+        assert_string_equal(str(item, "title"), b->title);
+        assert_string_equal(str(item, "caption"), b->caption);
+        if (k == 1) {
+            assert_string_equal(str(item, "camera"), "top");
+            assert_string_equal(str(item, "notes"), "say \"why\"\nslowly");
+        } else {
+            assert_null(cJSON_GetObjectItemCaseSensitive(item, "camera"));
+            assert_null(cJSON_GetObjectItemCaseSensitive(item, "notes"));
+        }
+        k++;
+    }
+    cJSON_Delete(doc);
+
+    /* None: an empty list. */
+    beat_list none = {0};
+    beats_to_write = &none;
+    doc = export_and_parse(&x, write_with_beats);
+    assert_int_equal(cJSON_GetArraySize(get(doc, "beats")), 0);
+    cJSON_Delete(doc);
+    beat_list_deinit(&bl);
+    run_fixture_deinit(&x);
+}
+
 /* ---- Chrome trace ---- */
 
 typedef struct slice {
@@ -458,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_json_numbers_round_trip),
         cmocka_unit_test(test_json_hard_numbers),
         cmocka_unit_test(test_json_escapes_strings),
+        cmocka_unit_test(test_json_beats),
         cmocka_unit_test(test_chrome_trace_events),
         cmocka_unit_test(test_large_timeline),
     };

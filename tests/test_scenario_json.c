@@ -1,7 +1,8 @@
 /* test_scenario_json.c - the scenario's JSON reader (scenario_json.c): fields
  * and costs from a file, all-reduce forms, malformed and mistyped input, a
- * failed parse leaving the scenario as it was, files and their CSV paths, and
- * every example scenario in assets/. */
+ * failed parse leaving the scenario as it was, files and their CSV paths,
+ * every example scenario in assets/, and beats: "beats", "auto_beats" and
+ * --beats auto|none|FILE. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -466,6 +467,206 @@ static void test_assets(void **state)
     assert_true(count >= 10);
 }
 
+/* ---- beats ------------------------------------------------------------------ */
+
+static void test_json_beats(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    assert_int_equal(sc.beats.count, 0);
+    assert_false(sc.beats.no_auto);
+    parse_ok(&sc, "{\"beats\": [{\"t\": 12.5, \"title\": \"steady state\", \"caption\": \"Say "
+                  "this.\", \"camera\": \"top\", \"notes\": \"line one\\nline two\"},"
+                  " {\"after\": \"3B0\", \"title\": \"loss\"}], \"auto_beats\": false}");
+    assert_int_equal(sc.beats.count, 2);
+    assert_true(sc.beats.no_auto);
+    assert_true(sc.set_mask & (1u << FIELD_BEATS));
+    const beat_spec *b = &sc.beats.items[0];
+    assert_near_rel(b->t, 12.5, REL);
+    assert_string_equal(b->after, "");
+    assert_string_equal(b->title, "steady state");
+    assert_string_equal(b->caption, "Say this.");
+    assert_string_equal(b->camera, "top");
+    assert_string_equal(b->notes, "line one\nline two");
+    assert_string_equal(sc.beats.items[1].after, "3B0");
+    /* A later text's beats replace these whole; auto_beats stays as set. */
+    parse_ok(&sc, "{\"beats\": [{\"t\": 0, \"title\": \"only\"}]}");
+    assert_int_equal(sc.beats.count, 1);
+    assert_true(sc.beats.no_auto);
+    parse_ok(&sc, "{\"auto_beats\": true, \"beats\": []}");
+    assert_int_equal(sc.beats.count, 0);
+    assert_false(sc.beats.no_auto);
+    /* A copy owns its beats. */
+    parse_ok(&sc, "{\"beats\": [{\"t\": 1, \"title\": \"a\"}]}");
+    scenario copy;
+    scenario_copy(&copy, &sc);
+    assert_ptr_not_equal(copy.beats.items, sc.beats.items);
+    scenario_deinit(&sc);
+    assert_string_equal(copy.beats.items[0].title, "a");
+    scenario_deinit(&copy);
+}
+
+/* Text of n copies of c, for strings one byte over a limit. */
+static char *repeat(char c, size_t n)
+{
+    char *s = malloc(n + 1);
+    assert_non_null(s);
+    memset(s, c, n);
+    s[n] = '\0';
+    return s;
+}
+
+static void test_json_beats_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        const char *field, *rule;
+    } bad[] = {
+        {"{\"beats\": {}}", "beats = {}", "must be an array"},
+        {"{\"beats\": [1]}", "beats[0] = 1", "must be an object"},
+        {"{\"beats\": [{\"title\": \"x\"}]}", "beats[0]", "needs \"t\""},
+        {"{\"beats\": [{\"t\": 1, \"after\": \"0F0\", \"title\": \"x\"}]}", "beats[0]", "not both"},
+        {"{\"beats\": [{\"t\": -1, \"title\": \"x\"}]}", "beats[0].t = -1", "from 0"},
+        {"{\"beats\": [{\"t\": \"1\", \"title\": \"x\"}]}", "beats[0].t = \"1\"", "a number"},
+        {"{\"beats\": [{\"t\": 1e999, \"title\": \"x\"}]}", "beats[0].t = 1e999", "a number"},
+        {"{\"beats\": [{\"t\": 1}]}", "beats[0]", "needs a \"title\""},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"\"}]}", "beats[0].title = \"\"", "not be empty"},
+        {"{\"beats\": [{\"t\": 1, \"title\": 5}]}", "beats[0].title = 5", "must be a string"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"a\\nb\"}]}", "beats[0].title", "one line"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\", \"caption\": \"\\u001b[2J\"}]}",
+         "beats[0].caption", "no control characters"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\", \"colour\": 1}]}", "beats[0]",
+         "unknown field \"colour\" (known: t, after, title, caption, camera, notes)"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\", \"title\": \"y\"}]}", "beats[0]",
+         "\"title\" appears twice"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\"}, {\"after\": \"0SEND_F0\", \"title\": "
+         "\"y\"}]}",
+         "beats[1].after = \"0SEND_F0\"", "compute action"},
+        {"{\"beats\": [{\"after\": 30, \"title\": \"y\"}]}", "beats[0].after = 30",
+         "must be a string"},
+        {"{\"auto_beats\": 0}", "auto_beats = 0", "true or false"},
+        {"{\"auto_beats\": true, \"auto_beats\": false}", "auto_beats", "appears twice"},
+        {"{\"beats\": [], \"beats\": []}", "\"beats\"", "appears twice"},
+        {"{\"beat\": []}", "unknown field \"beat\"", "beats, auto_beats"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ppf_error err;
+        parse_bad(bad[k].json, &err);
+        assert_message(&err, bad[k].field, bad[k].rule);
+    }
+    /* One byte over each limit, named by its place in the list. */
+    static const struct {
+        const char *key;
+        size_t max;
+    } limits[] = {{"title", BEAT_TITLE_MAX},
+                  {"caption", BEAT_CAPTION_MAX},
+                  {"camera", BEAT_CAMERA_MAX},
+                  {"notes", BEAT_NOTES_MAX},
+                  {"after", BEAT_AFTER_MAX}};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        char *value = repeat('a', limits[k].max);
+        size_t size = limits[k].max + 256;
+        char *json = malloc(size);
+        const bool after = strcmp(limits[k].key, "after") == 0;
+        const bool title = strcmp(limits[k].key, "title") == 0;
+        snprintf(json, size,
+                 "{\"beats\": [{\"t\": 1, \"title\": \"a\"}, {\"t\": 2, \"title\": \"b\"},"
+                 " {%s%s\"%s\": \"%s\"}]}",
+                 after ? "" : "\"t\": 3, ", title ? "" : "\"title\": \"c\", ", limits[k].key,
+                 value);
+        ppf_error err;
+        parse_bad(json, &err);
+        char field[32], rule[48];
+        snprintf(field, sizeof field, "beats[2].%s", limits[k].key);
+        snprintf(rule, sizeof rule, "longer than %zu bytes", limits[k].max - 1);
+        assert_message(&err, field, rule);
+        /* At the limit it fits (an "after" that long is no action name). */
+        value[limits[k].max - 1] = '\0';
+        snprintf(json, size, "{\"beats\": [{\"t\": 3, %s\"%s\": \"%s\"}]}",
+                 title ? "" : "\"title\": \"c\", ", limits[k].key, value);
+        if (!after) {
+            scenario sc;
+            scenario_init(&sc);
+            parse_ok(&sc, json);
+            scenario_deinit(&sc);
+        }
+        free(json);
+        free(value);
+    }
+    /* More than BEATS_MAX. */
+    size_t size = (BEATS_MAX + 1) * 32 + 64, o = 0;
+    char *json = malloc(size);
+    o += (size_t)snprintf(json + o, size - o, "{\"beats\": [");
+    for (int k = 0; k <= BEATS_MAX; k++)
+        o += (size_t)snprintf(json + o, size - o, "%s{\"t\": %d, \"title\": \"b\"}", k ? "," : "",
+                              k);
+    snprintf(json + o, size - o, "]}");
+    ppf_error err;
+    parse_bad(json, &err);
+    assert_message(&err, "beats has 1001 items", "at most 1000");
+    free(json);
+}
+
+/* --beats auto|none|FILE through scenario_set, as the command line sets it. */
+static void test_beats_flag(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    parse_ok(&sc, "{\"beats\": [{\"t\": 1, \"title\": \"mine\"}]}");
+    ppf_error err = {0};
+    assert_true(scenario_set(&sc, "beats", "auto", &err));
+    assert_int_equal(sc.beats.count, 0);
+    assert_false(sc.beats.no_auto);
+    assert_true(scenario_set(&sc, "beats", "none", &err));
+    assert_int_equal(sc.beats.count, 0);
+    assert_true(sc.beats.no_auto);
+
+    char path[512];
+    scratch_put(path, sizeof path, scratch, "talk.json",
+                "{\"description\": \"x\", \"beats\": [{\"after\": \"0F0\", \"title\": \"go\"}]}");
+    assert_true(scenario_set(&sc, "beats", path, &err));
+    assert_int_equal(sc.beats.count, 1);
+    assert_string_equal(sc.beats.items[0].after, "0F0");
+    assert_false(sc.beats.no_auto); /* auto_beats defaults to true */
+    assert_true(sc.set_mask & (1u << FIELD_BEATS));
+
+    /* A bad file names itself and leaves the beats as they were. */
+    static const struct {
+        const char *name, *text, *why;
+    } bad[] = {
+        {"scenario.json", "{\"schedule\": \"gpipe\"}",
+         "unknown field \"schedule\" (a beats file holds beats, auto_beats, description)"},
+        {"title.json", "{\"beats\": [{\"t\": 1}]}", "beats[0]: needs a \"title\""},
+        {"empty.json", "", "{\"beats\": [...]"},
+        {"array.json", "[]", "must be a JSON object {\"beats\": [...]"},
+        {"broken.json", "{\"beats\": [", "malformed JSON"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        scratch_put(path, sizeof path, scratch, bad[k].name, bad[k].text);
+        assert_false(scenario_set(&sc, "beats", path, &err));
+        assert_message(&err, bad[k].name, bad[k].why);
+        assert_int_equal(sc.beats.count, 1);
+    }
+    assert_false(scenario_set(&sc, "beats", "/nonexistent/beats.json", &err));
+    assert_message(&err, "/nonexistent/beats.json", "cannot open");
+    assert_false(scenario_set(&sc, "beats", scratch, &err));
+    assert_message(&err, "is a directory, not a beats file");
+    assert_false(scenario_set(&sc, "beats", "", &err));
+    assert_message(&err, "beats = \"\"", "auto, none");
+    assert_int_equal(sc.beats.count, 1);
+
+    beat_specs specs;
+    scratch_put(path, sizeof path, scratch, "off.json", "{\"auto_beats\": false}");
+    assert_true(scenario_load_beats_file(&specs, path, &err));
+    assert_int_equal(specs.count, 0);
+    assert_true(specs.no_auto);
+    beat_specs_deinit(&specs);
+    scenario_deinit(&sc);
+}
+
 static int setup(void **state)
 {
     return scratch_setup(state, scratch, sizeof scratch, "ppflow_test_scenario_json");
@@ -474,11 +675,18 @@ static int setup(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_overrides), cmocka_unit_test(test_json_allreduce_forms),
-        cmocka_unit_test(test_json_malformed), cmocka_unit_test(test_json_structure),
-        cmocka_unit_test(test_json_types),     cmocka_unit_test(test_json_atomic),
-        cmocka_unit_test(test_load_file),      cmocka_unit_test(test_load_file_csv_path),
+        cmocka_unit_test(test_json_overrides),
+        cmocka_unit_test(test_json_allreduce_forms),
+        cmocka_unit_test(test_json_malformed),
+        cmocka_unit_test(test_json_structure),
+        cmocka_unit_test(test_json_types),
+        cmocka_unit_test(test_json_atomic),
+        cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_load_file_csv_path),
         cmocka_unit_test(test_assets),
+        cmocka_unit_test(test_json_beats),
+        cmocka_unit_test(test_json_beats_refused),
+        cmocka_unit_test(test_beats_flag),
     };
     return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

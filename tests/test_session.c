@@ -4,7 +4,8 @@
  * fails leaving the session as it was. Each session's makespan is checked
  * against its own scenario: the textbook (M + P - 1)(F + B) for GPipe and
  * 1F1B, and a separate simulation of the scenario for the rest. Under ASan
- * a leak or a stale pointer into a replaced session fails the run. */
+ * a leak or a stale pointer into a replaced session fails the run. Its
+ * beats are built, rebuilt and refused with it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,12 +178,65 @@ static void test_rebuild_failure_keeps_the_old(void **state)
     session_deinit(&s);
 }
 
+/* A session's beats: the automatic ones of its own timeline, the
+ * scenario's merged in, rebuilt with it; a beat naming no action fails the
+ * build, and a rebuild, leaving the old session. */
+static void test_session_beats(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    session s;
+    assert_true(session_build(&s, NULL, NULL, 0, &err));
+    beat_list autos = {0};
+    beats_auto(&autos, &s.tl);
+    assert_true(s.beats.count >= 5);
+    assert_int_equal(s.beats.count, autos.count);
+    for (int k = 0; k < autos.count; k++)
+        assert_string_equal(s.beats.beats[k].title, autos.beats[k].title);
+    beat_list_deinit(&autos);
+
+    /* A scenario's beat, found by its action, in a rebuilt session. */
+    scenario sc;
+    scenario_with(&sc, (const char *const[]){"schedule", "gpipe", "p2p", "0", "dp", "1"}, 6);
+    const char *json = "{\"beats\": [{\"after\": \"3F7\", \"title\": \"x\"}]}";
+    assert_true(scenario_parse_json(&sc, json, strlen(json), &err));
+    assert_true(session_rebuild(&s, &sc, &err));
+    assert_same_double(s.beats.beats[s.beats.count - 1].t, 33); /* the end, GPipe's */
+    int mine = beats_at(&s.beats, &s.tl, 11);                   /* 3F7 ends at 11 */
+    assert_true(mine >= 0);
+    assert_string_equal(s.beats.beats[mine].title, "x");
+    const int count = s.beats.count;
+
+    /* No such action: refused with its one line, the old session kept. */
+    scenario bad;
+    scenario_copy(&bad, &sc);
+    snprintf(bad.beats.items[0].after, sizeof bad.beats.items[0].after, "3F8");
+    assert_false(session_rebuild(&s, &bad, &err));
+    assert_message(&err, "beats[0].after = \"3F8\"", "no such action");
+    assert_int_equal(s.beats.count, count);
+    assert_string_equal(s.beats.beats[mine].title, "x");
+    session t;
+    assert_false(session_build_from(&t, &bad, &err));
+    session_deinit(&t);
+    scenario_deinit(&bad);
+
+    /* --beats none, in command-line order after the file's. */
+    static const session_flag none[] = {{"beats", "none"}};
+    session u;
+    assert_true(session_build(&u, NULL, none, 1, &err));
+    assert_int_equal(u.beats.count, 0);
+    session_deinit(&u);
+    scenario_deinit(&sc);
+    session_deinit(&s);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_rebuild_and_beside),
         cmocka_unit_test(test_rebuild_failure_keeps_the_old),
+        cmocka_unit_test(test_session_beats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

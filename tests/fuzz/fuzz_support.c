@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "beats.h"
 #include "budget.h"
 #include "closed_forms.h"
 #include "csv.h"
@@ -55,6 +56,7 @@ fuzz_view fuzz_view_from_scenario(const scenario *sc, unsigned pick)
         .report_width = widths[pick % 8],
         .colour = (pick >> 3) & 1,
         .pick = pick >> 4,
+        .beats = &sc->beats,
     };
 }
 
@@ -637,6 +639,36 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
 
 /* ---- the whole way --------------------------------------------------------- */
 
+/* The session's beats: refused with one line (an "after" that names no
+ * action, a t past the end, two at one moment), or sorted, distinct and
+ * within the iteration, and navigation agrees with the list. */
+static void check_beats(const timeline *tl, const beat_specs *specs)
+{
+    static const beat_specs none = {0};
+    beat_list bl = {0};
+    ppf_error err = {0};
+    if (!beats_build(&bl, tl, specs ? specs : &none, &err)) {
+        fuzz_check_message(&err);
+        FUZZ_CHECK(bl.count == 0 && !bl.beats, bl.count, 0);
+        return;
+    }
+    const double eps = beats_epsilon(tl);
+    FUZZ_CHECK(bl.count <= BEATS_MAX, bl.count, BEATS_MAX);
+    for (int k = 0; k < bl.count; k++) {
+        const beat *b = &bl.beats[k];
+        FUZZ_CHECK(b->t >= 0 && b->t <= tl->makespan + eps, b->t, tl->makespan);
+        if (k > 0)
+            FUZZ_CHECK(b->t - bl.beats[k - 1].t > eps, b->t, bl.beats[k - 1].t);
+        if (!b->title[0])
+            FUZZ_FAIL("beat %d at %g has no title", k, b->t);
+        FUZZ_CHECK(beats_at(&bl, tl, b->t) == k, beats_at(&bl, tl, b->t), k);
+        FUZZ_CHECK(beats_next(&bl, tl, b->t) == (k + 1 < bl.count ? k + 1 : -1),
+                   beats_next(&bl, tl, b->t), k + 1);
+        FUZZ_CHECK(beats_prev(&bl, tl, b->t) == k - 1, beats_prev(&bl, tl, b->t), k - 1);
+    }
+    beat_list_deinit(&bl);
+}
+
 void fuzz_run_program(const program *prog, const timeline_costs *costs, const fuzz_view *view)
 {
     timeline tl;
@@ -646,6 +678,7 @@ void fuzz_run_program(const program *prog, const timeline_costs *costs, const fu
         return;
     }
     check_timeline(&tl, costs);
+    check_beats(&tl, view->beats);
     if (program_action_count(prog) <= FUZZ_MAX_WORK) {
         check_export_json(&tl);
         check_chrome_trace(&tl);

@@ -8,10 +8,12 @@
  *                       would: simulate -> JSON timeline, Chrome trace,
  *                       csv_write (read back), report table and Gantt ->
  *                       budget_check_scene -> scene_init -> scene_state_at
- *                       at several times -> scene_caption. Every number an
- *                       exporter writes must be finite, the timeline must
- *                       keep the rules of timeline.h and the scene the
- *                       promises of scene.h.
+ *                       at several times -> scene_caption, and the beats
+ *                       (beats_build: the scenario's with the automatic
+ *                       ones). Every number an exporter writes must be
+ *                       finite, the timeline must keep the rules of
+ *                       timeline.h, the scene the promises of scene.h and
+ *                       the beats those of beats.h.
  *
  * What it does not do: decide what is too big. The budget (core/budget.h)
  * refuses; the caps below only bound the fuzzer's time per input, where it
@@ -80,7 +82,8 @@ typedef struct fuzz_view {
     float stage_gap, replica_gap; /* 0 = none */
     int report_width;             /* passed as is: report_gantt clamps it */
     bool colour;
-    unsigned pick; /* varies the caption's rank and buffer sizes */
+    unsigned pick;           /* varies the caption's rank and buffer sizes */
+    const beat_specs *beats; /* the scenario's beats; NULL: the automatic ones only */
 } fuzz_view;
 
 /* Every rejection explains itself on one non-empty printable line; anything

@@ -7,8 +7,12 @@
  * preset name and optional speaker notes.
  *
  * Automatic beats come from the timeline alone, never from the schedule's
- * name, so an imported PyTorch CSV gets sensible ones too (beats_auto says
- * which moments and how each is found). A scenario may list its own
+ * name, so an imported PyTorch CSV gets sensible ones too (beats_auto.c's
+ * header says which moments and exactly how each is found: start, the
+ * first forward reaching the last rank to get work, the first backward
+ * (titled "steady state: one forward, one backward" only when the ranks
+ * really alternate), the backward reaching stage 0, cool-down, the last
+ * backward, the all-reduces when D > 1, the end). A scenario may list its own
  * (scenario.h: "beats", "auto_beats"; --beats auto|none|FILE): each gives t
  * as a number or as "after": an action's name in PyTorch's notation
  * ("3B0": stage 3's backward of micro-batch 0), meaning the end of that
@@ -16,7 +20,8 @@
  * with the automatic ones.
  *
  * A beat list is sorted by t, and no two beats share a t (beats at the same
- * time merge: the scenario's wins over the automatic one). Navigation
+ * time merge: the scenario's replaces the automatic one; two of the
+ * scenario's at one time are refused, naming both). Navigation
  * (beats_next, beats_prev) compares times with BEATS_EPSILON of the
  * iteration's length, so a t that landed on a beat is on it.
  *
@@ -25,8 +30,8 @@
  *
  * Call order:
  *     beat_list bl = {0};
- *     if (!beats_build(&bl, tl, &spec, &err))   bad "after" name: one line, exit 2
- *     int i = beats_next(&bl, t);               -1: none after t
+ *     if (!beats_build(&bl, tl, &specs, &err))  bad "after" name: one line, exit 2
+ *     int i = beats_next(&bl, tl, t);           -1: none after t
  *     beat_list_deinit(&bl);
  */
 #ifndef PPFLOW_BEATS_H
@@ -86,7 +91,7 @@ void beat_specs_deinit(beat_specs *s); /* accepts a zeroed or deinited one */
 void beat_specs_copy(beat_specs *dst, const beat_specs *src);
 
 /* The automatic beats of a timeline into *out (which must be zeroed or
- * deinited), sorted and merged. */
+ * deinited), sorted and merged; at least one (the end), at most 16. */
 void beats_auto(beat_list *out, const timeline *tl);
 
 /* The automatic beats (unless specs->no_auto) merged with the scenario's,

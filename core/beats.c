@@ -50,18 +50,6 @@ void beat_list_deinit(beat_list *bl)
     memset(bl, 0, sizeof *bl);
 }
 
-/* A time as the HUD shows it: "4.75". */
-typedef struct num {
-    char s[NUMBER_TEXT_MAX];
-} num;
-
-static num show(double v)
-{
-    num n;
-    number_text_format(v, n.s);
-    return n;
-}
-
 double beats_epsilon(const timeline *tl)
 {
     return BEATS_EPSILON * (tl && tl->makespan > 0 ? tl->makespan : 0);
@@ -205,7 +193,7 @@ static bool resolve(const timeline *tl, const beat_specs *s, double *times, ppf_
         }
         if (!(times[k] >= 0 && times[k] <= tl->makespan + eps)) {
             ppf_fail(err, "beats[%d].t = %s: must be within the iteration, 0 to %s", k,
-                     show(times[k]).s, show(tl->makespan).s);
+                     number_text_of(times[k]).s, number_text_of(tl->makespan).s);
             goto done;
         }
     }
@@ -264,7 +252,7 @@ bool beats_build(beat_list *out, const timeline *tl, const beat_specs *specs, pp
             ok = ppf_fail(err,
                           "beats[%d]: t = %s is the moment of beats[%d] already; give each moment "
                           "one beat",
-                          hi, show(times[hi]).s, lo);
+                          hi, number_text_of(times[hi]).s, lo);
         }
     }
     /* An automatic beat gives way to a scenario beat at its moment. */

@@ -290,22 +290,15 @@ static const char *which(const action *a, bool backward, char *buf, size_t size)
     return buf;
 }
 
-/* A time as the HUD shows it: "4.75". */
-typedef struct num {
-    char s[NUMBER_TEXT_MAX];
-} num;
-
-static num show(double v)
-{
-    num n;
-    number_text_format(v, n.s);
-    return n;
-}
+/* A few words as a value, for a message that writes them with others. */
+typedef struct words {
+    char s[32];
+} words;
 
 /* "both ranks", "all 4 ranks". */
-static num all_ranks(int n)
+static words all_ranks(int n)
 {
-    num t;
+    words t;
     if (n == 2)
         snprintf(t.s, sizeof t.s, "both ranks");
     else
@@ -397,11 +390,11 @@ static void add_fill(candidates *c, const timeline *tl, const facts *x)
             snprintf(b->caption, sizeof b->caption,
                      "Micro-batch %d reaches rank %d at t = %s: %s have started, and the wait "
                      "before is the warm-up bubble.",
-                     f->a->microbatch, f->rank, show(f->t).s, all_ranks(p->ranks).s);
+                     f->a->microbatch, f->rank, number_text_of(f->t).s, all_ranks(p->ranks).s);
         else
             snprintf(b->caption, sizeof b->caption,
                      "Rank %d, the last to get work, starts %s at t = %s.", f->rank,
-                     describe(f->a, false, what, sizeof what), show(f->t).s);
+                     describe(f->a, false, what, sizeof what), number_text_of(f->t).s);
     }
     if (x->last_stage_f.a) {
         const pick *f = &x->last_stage_f;
@@ -410,7 +403,7 @@ static void add_fill(candidates *c, const timeline *tl, const facts *x)
         snprintf(b->caption, sizeof b->caption,
                  "Micro-batch %d enters stage %d, the last, on rank %d at t = %s: once its loss "
                  "is known, backwards can start.",
-                 f->a->microbatch, f->a->stage, f->rank, show(f->t).s);
+                 f->a->microbatch, f->a->stage, f->rank, number_text_of(f->t).s);
     }
 }
 
@@ -442,7 +435,7 @@ static void add_steady(candidates *c, const timeline *tl, const facts *x)
         }
         beat *b = add(c, f->t, PRI_FIRST_BWD, title);
         snprintf(b->caption, sizeof b->caption, "Rank %d starts %s at t = %s: %s.", f->rank,
-                 describe(f->a, true, what, sizeof what), show(f->t).s, then);
+                 describe(f->a, true, what, sizeof what), number_text_of(f->t).s, then);
     }
     if (x->first_fb.a) {
         const pick *f = &x->first_fb;
@@ -450,7 +443,7 @@ static void add_steady(candidates *c, const timeline *tl, const facts *x)
         snprintf(b->caption, sizeof b->caption,
                  "From t = %s ranks run a forward and a backward of two micro-batches as one "
                  "block (rank %d first).",
-                 show(f->t).s, f->rank);
+                 number_text_of(f->t).s, f->rank);
     }
     if (x->bwd_stage0.a) {
         const pick *f = &x->bwd_stage0;
@@ -458,7 +451,7 @@ static void add_steady(candidates *c, const timeline *tl, const facts *x)
         snprintf(b->caption, sizeof b->caption,
                  "Micro-batch %d's gradients reach stage 0 (rank %d) at t = %s: its trip through "
                  "all %d stages and back is done.",
-                 microbatch_of(f->a, true), f->rank, show(f->t).s, tl->program->stages);
+                 microbatch_of(f->a, true), f->rank, number_text_of(f->t).s, tl->program->stages);
     }
 }
 
@@ -503,7 +496,8 @@ static void add_drain(candidates *c, const timeline *tl, const facts *x)
         const int n = x->b_after_cool + x->i_after_cool + x->w_after_cool;
         snprintf(b->caption, sizeof b->caption,
                  "The last forward (%s) ends at t = %s: only %s %s left.",
-                 which(f->a, false, what, sizeof what), show(f->t).s, left, n == 1 ? "is" : "are");
+                 which(f->a, false, what, sizeof what), number_text_of(f->t).s, left,
+                 n == 1 ? "is" : "are");
     }
     if (x->last_bwd.a) {
         const pick *f = &x->last_bwd;
@@ -512,15 +506,16 @@ static void add_drain(candidates *c, const timeline *tl, const facts *x)
             b = add(c, f->t, PRI_LAST_BWD, "last backward: weight gradients remain");
             snprintf(b->caption, sizeof b->caption,
                      "The last %s (%s) ends at t = %s; %d backward%s for weights (W) remain%s.",
-                     kind_words(f->a, true), which(f->a, true, what, sizeof what), show(f->t).s,
-                     x->w_after_bwd, plural(x->w_after_bwd), x->w_after_bwd == 1 ? "s" : "");
+                     kind_words(f->a, true), which(f->a, true, what, sizeof what),
+                     number_text_of(f->t).s, x->w_after_bwd, plural(x->w_after_bwd),
+                     x->w_after_bwd == 1 ? "s" : "");
         } else {
             b = add(c, f->t, PRI_LAST_BWD, "last backward: compute done");
             snprintf(b->caption, sizeof b->caption,
                      "The last %s (%s) ends at t = %s: compute is "
                      "done%s.",
-                     kind_words(f->a, true), which(f->a, true, what, sizeof what), show(f->t).s,
-                     allreduce_after(x, f->t, eps));
+                     kind_words(f->a, true), which(f->a, true, what, sizeof what),
+                     number_text_of(f->t).s, allreduce_after(x, f->t, eps));
         }
     }
     if (x->w_after_bwd > 0 && x->last_w.a) {
@@ -528,7 +523,7 @@ static void add_drain(candidates *c, const timeline *tl, const facts *x)
         beat *b = add(c, f->t, PRI_COMPUTE_DONE, "compute done");
         snprintf(b->caption, sizeof b->caption,
                  "The last backward for weights (%s) ends at t = %s: compute is done%s.",
-                 which(f->a, false, what, sizeof what), show(f->t).s,
+                 which(f->a, false, what, sizeof what), number_text_of(f->t).s,
                  allreduce_after(x, f->t, eps));
     }
 }
@@ -541,14 +536,14 @@ static void add_allreduce(candidates *c, const timeline *tl, const facts *x)
     beat *b = add(c, x->ar_first, PRI_AR_FIRST, "all-reduce begins");
     snprintf(b->caption, sizeof b->caption,
              "Stage %d's gradients are final: its %d replicas start averaging them at t = %s%s.",
-             x->ar_first_stage, tl->dp, show(x->ar_first).s,
+             x->ar_first_stage, tl->dp, number_text_of(x->ar_first).s,
              x->ar_first < tl->compute_end - eps ? ", while other stages compute"
                                                  : "; all compute is done");
     b = add(c, x->ar_last, PRI_AR_LAST, "last all-reduce ends");
     snprintf(b->caption, sizeof b->caption,
              "Stage %d's all-reduce ends at t = %s: every replica holds the same averaged "
              "gradients.",
-             x->ar_last_stage, show(x->ar_last).s);
+             x->ar_last_stage, number_text_of(x->ar_last).s);
 }
 
 static void add_end(candidates *c, const timeline *tl)
@@ -557,10 +552,10 @@ static void add_end(candidates *c, const timeline *tl)
     char tail[96] = "";
     if (tl->allreduce_exposed > beats_epsilon(tl))
         snprintf(tail, sizeof tail, "; the all-reduce adds %s after the last compute",
-                 show(tl->allreduce_exposed).s);
+                 number_text_of(tl->allreduce_exposed).s);
     snprintf(b->caption, sizeof b->caption,
              "The iteration takes %s time units, idle %.1f%% of it (the bubble)%s.",
-             show(tl->makespan).s, 100.0 * tl->bubble_fraction, tail);
+             number_text_of(tl->makespan).s, 100.0 * tl->bubble_fraction, tail);
 }
 
 /* Sorts candidates by time, and among equal times by priority (highest

@@ -27,6 +27,13 @@ const char *number_text_format(double v, char buf[NUMBER_TEXT_MAX])
     return buf;
 }
 
+number_text number_text_of(double v)
+{
+    number_text n;
+    number_text_format(v, n.s);
+    return n;
+}
+
 const char *number_text_list(const double *v, int n, char buf[NUMBER_TEXT_MAX])
 {
     double lo = v[0], hi = v[0];

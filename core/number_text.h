@@ -19,6 +19,12 @@ enum { NUMBER_TEXT_MAX = 48 }; /* longest text of either function, with the NUL 
 
 /* v as a person reads it, into buf; returns buf. */
 const char *number_text_format(double v, char buf[NUMBER_TEXT_MAX]);
+/* number_text_format's text as a value, for a message that writes several
+ * numbers at once: printf("%s", number_text_of(t).s). */
+typedef struct number_text {
+    char s[NUMBER_TEXT_MAX];
+} number_text;
+number_text number_text_of(double v);
 /* The n >= 1 values as one ("2") or as their range ("2..2.5"); returns buf. */
 const char *number_text_list(const double *v, int n, char buf[NUMBER_TEXT_MAX]);
 

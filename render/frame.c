@@ -579,7 +579,7 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
               TEXT_ALIGN_LEFT);
 }
 
-/* A laser pointer's dot: red with a white rim, large enough to follow from
+/* A laser pointer's dot (a red square in a white rim), large enough to follow from
  * the back row (a third of a line), on top of everything. */
 static void draw_laser(frame_renderer *f, const frame_layout *l, const frame_view *v)
 {

@@ -50,290 +50,20 @@
 #include "frame.h"
 #include "image_png.h"
 #include "support/ppflow_run.h"
+#include "support/x_run.h"
 #include "timeline_panel.h"
 
-enum { CHILDREN_MAX = 8, STATES_MAX = 8 };
-#define RUN_SECONDS 60.0  /* the longest a ppflow run may take before it is killed */
-#define XDO_SECONDS 20.0  /* the same for one xdotool command */
-#define WAIT_SECONDS 30.0 /* for a window or a screenshot to appear */
-#define SCREEN_ARGS "-screen 0 1280x800x24"
+enum { STATES_MAX = 8 };
 #define SKIP_EXIT_CODE 77 /* tests/CMakeLists.txt: SKIP_RETURN_CODE */
 
 static char scratch[256];
-static char missing_tools[128]; /* "" when every tool is there */
-
-/* ---- small helpers ---------------------------------------------------------- */
-
-static bool on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return false;
-    char dir[1024], file[1200];
-    while (*path) {
-        size_t len = strcspn(path, ":");
-        snprintf(dir, sizeof dir, "%.*s", (int)(len < sizeof dir ? len : sizeof dir - 1), path);
-        snprintf(file, sizeof file, "%s/%s", len ? dir : ".", name);
-        if (access(file, X_OK) == 0)
-            return true;
-        path += len + (path[len] == ':');
-    }
-    return false;
-}
-
-/* ---- children: spawned with a deadline, always reaped ---------------------- */
-
-/* Every child not yet reaped, so that a failing test (cmocka longjmps out of
- * it) leaves no Xvfb or ppflow behind: the teardown kills what is here. */
-static struct {
-    pid_t pid;
-    bool group; /* leader of its own process group (xvfb-run and its Xvfb) */
-} children[CHILDREN_MAX];
-
-typedef struct spawn_desc {
-    const char *cwd;     /* NULL: the test's */
-    const char *out;     /* standard output to this file; NULL: /dev/null */
-    const char *err;     /* standard error to this file; NULL: /dev/null */
-    const char *display; /* DISPLAY; NULL: unset */
-    bool ppflow;         /* the program itself (sanitizer builds preload no_dlclose) */
-    bool group;          /* a process group of its own, killed as a whole */
-} spawn_desc;
-
-static void redirect(int fd, const char *path, int flags)
-{
-    int f = open(path ? path : "/dev/null", flags, 0644);
-    if (f < 0 || dup2(f, fd) < 0)
-        _exit(126);
-    close(f);
-}
-
-static void set_env_in(const char *name, const char *sub)
-{
-    char path[400];
-    snprintf(path, sizeof path, "%s/%s", scratch, sub);
-    setenv(name, path, 1);
-}
-
-/* Starts argv[0] (searched on PATH) as the desc says; returns its pid. The
- * child inherits our open descriptors (Xvfb its -displayfd pipe). */
-static pid_t spawn(const char *const *argv, const spawn_desc *d)
-{
-    assert_non_null(argv[0]);
-    int slot = 0;
-    while (slot < CHILDREN_MAX && children[slot].pid > 0)
-        slot++;
-    assert_true(slot < CHILDREN_MAX);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (d->group)
-            setpgid(0, 0);
-        redirect(0, NULL, O_RDONLY);
-        redirect(1, d->out, O_WRONLY | O_CREAT | O_TRUNC);
-        redirect(2, d->err, O_WRONLY | O_CREAT | O_TRUNC);
-        if (d->cwd && chdir(d->cwd) != 0)
-            _exit(126);
-        if (d->display)
-            setenv("DISPLAY", d->display, 1);
-        else
-            unsetenv("DISPLAY");
-        /* xvfb-run's auth file, Mesa's shader cache: in the scratch directory */
-        set_env_in("TMPDIR", "tmp");
-        set_env_in("XDG_CACHE_HOME", "cache");
-#ifdef PPFLOW_NO_DLCLOSE_SO
-        if (d->ppflow) {
-            /* Sanitizer build: Mesa dlcloses its driver at exit and
-             * LeakSanitizer then reports Mesa's own allocations as leaks in
-             * "<unknown module>" (5.5 kB in 258 blocks here, none of them
-             * ppflow's; with the driver kept loaded there are none). A
-             * preloaded dlclose that does nothing keeps leak checking on for
-             * ppflow's own code; it loads before libasan, hence
-             * verify_asan_link_order=0. */
-            setenv("LD_PRELOAD", PPFLOW_NO_DLCLOSE_SO, 1);
-            const char *asan = getenv("ASAN_OPTIONS");
-            char opts[512];
-            snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", asan ? asan : "",
-                     asan && *asan ? ":" : "");
-            setenv("ASAN_OPTIONS", opts, 1);
-        }
-#endif
-        execvp(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    if (d->group)
-        setpgid(pid, pid); /* also here: no race with a kill before the child ran */
-    children[slot].pid = pid;
-    children[slot].group = d->group;
-    return pid;
-}
-
-static int child_slot(pid_t pid)
-{
-    for (int k = 0; k < CHILDREN_MAX; k++)
-        if (children[k].pid == pid)
-            return k;
-    return -1;
-}
-
-/* Waits up to `seconds` for the child to exit; returns true if it did. */
-static bool wait_exit_for(pid_t pid, double seconds)
-{
-    double end = now_seconds() + seconds;
-    while (!child_has_exited(pid)) {
-        if (now_seconds() > end)
-            return false;
-        sleep_seconds(0.01);
-    }
-    return true;
-}
-
-/* Stops a child: nothing to do if it has exited by itself; otherwise
- * SIGTERM (to its whole group if it leads one: xvfb-run, its Xvfb and
- * ppflow), SIGKILL after a grace period. Then reaps it. Returns its wait
- * status. */
-static int stop_child(pid_t pid, double grace)
-{
-    int slot = child_slot(pid);
-    assert_true(slot >= 0);
-    bool group = children[slot].group;
-    /* The leader is not reaped before its group is signalled, so the pgid
-     * cannot have been reused. */
-    if (!child_has_exited(pid)) {
-        kill(group ? -pid : pid, SIGTERM);
-        bool gone = wait_exit_for(pid, grace);
-        if (group) {
-            sleep_seconds(0.2); /* Xvfb removes its lock file on SIGTERM */
-            kill(-pid, SIGKILL);
-        } else if (!gone) {
-            kill(pid, SIGKILL);
-        }
-    }
-    int status = -1;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    children[slot].pid = 0;
-    return status;
-}
-
-/* What a finished child wrote: standard output into *text and standard
- * error into *log (both files must be there; free both). */
-static void read_outputs(const char *out, const char *err, char **text, char **log)
-{
-    *text = child_read_file(out, NULL);
-    *log = child_read_file(err, NULL);
-    assert_non_null(*text);
-    assert_non_null(*log);
-}
-
-/* Waits for a child to finish by itself within `seconds`; a child that runs
- * over is killed and the test fails. Returns the exit code. */
-static int finish_child(pid_t pid, double seconds, const char *what)
-{
-    bool in_time = wait_exit_for(pid, seconds);
-    int status = stop_child(pid, 2.0);
-    if (!in_time)
-        fail_msg("%s did not finish within %.0f s: killed", what, seconds);
-    if (!WIFEXITED(status))
-        fail_msg("%s was killed by signal %d", what, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    return WEXITSTATUS(status);
-}
-
-/* Waits for a child that must exit 0 (finish_child) and returns what it
- * wrote on standard output; its standard error goes into *log when log is
- * not NULL, and into the message when it fails (free what is returned). */
-static char *finish_ok(pid_t pid, double seconds, const char *what, const char *out,
-                       const char *err, char **log)
-{
-    int code = finish_child(pid, seconds, what);
-    char *text, *errors;
-    read_outputs(out, err, &text, &errors);
-    if (code != 0)
-        fail_msg("%s exited with %d; stderr:\n%.3000s", what, code, errors);
-    if (log)
-        *log = errors;
-    else
-        free(errors);
-    return text;
-}
-
-static void stop_all_children(void)
-{
-    for (int k = 0; k < CHILDREN_MAX; k++)
-        if (children[k].pid > 0)
-            stop_child(children[k].pid, 2.0);
-}
 
 /* ---- the state line ---------------------------------------------------------- */
-
-typedef struct viewer_state {
-    double t;
-    double distance; /* the 3D camera's */
-    int playing, help;
-    char theme[16];
-    double split;
-    double t0, t1;                         /* visible time range */
-    double plot_x, plot_y, plot_w, plot_h; /* framebuffer pixels */
-    int fb_w, fb_h, win_w, win_h;
-    double ui; /* the UI scale */
-} viewer_state;
-
-/* The value of `key=` in a state line (a key starts the line or follows a space). */
-static const char *field(const char *line, const char *key)
-{
-    size_t n = strlen(key);
-    for (const char *p = line; (p = strstr(p, key)); p++)
-        if ((p == line || p[-1] == ' ') && p[n] == '=')
-            return p + n + 1;
-    fail_msg("no %s= in the state line: %s", key, line);
-    return NULL;
-}
-
-static viewer_state parse_state(const char *line)
-{
-    viewer_state s = {0};
-    bool ok = sscanf(field(line, "t"), "%lf", &s.t) == 1 &&
-              sscanf(field(line, "playing"), "%d", &s.playing) == 1 &&
-              sscanf(field(line, "help"), "%d", &s.help) == 1 &&
-              sscanf(field(line, "theme"), "%15[a-z]", s.theme) == 1 &&
-              sscanf(field(line, "split"), "%lf", &s.split) == 1 &&
-              sscanf(field(line, "distance"), "%lf", &s.distance) == 1 &&
-              sscanf(field(line, "timeline"), "%lf:%lf", &s.t0, &s.t1) == 2 &&
-              sscanf(field(line, "plot"), "%lf:%lf:%lf:%lf", &s.plot_x, &s.plot_y, &s.plot_w,
-                     &s.plot_h) == 4 &&
-              sscanf(field(line, "fb"), "%dx%d", &s.fb_w, &s.fb_h) == 2 &&
-              sscanf(field(line, "window"), "%dx%d", &s.win_w, &s.win_h) == 2 &&
-              sscanf(field(line, "ui"), "%lf", &s.ui) == 1;
-    if (!ok)
-        fail_msg("cannot read the state line: %s", line);
-    if (!(s.t1 > s.t0) || !(s.plot_w > 0) || !(s.plot_h > 0) || s.fb_w <= 0 || s.fb_h <= 0 ||
-        s.win_w <= 0 || s.win_h <= 0 || !(s.ui >= FRAME_UI_SCALE_MIN && s.ui <= FRAME_UI_SCALE_MAX))
-        fail_msg("implausible state line: %s", line);
-    return s;
-}
-
-/* The state lines in a run's standard output, in order; returns the count. */
-static int parse_states(const char *out, viewer_state *states, int max)
-{
-    int n = 0;
-    char line[1024];
-    for (const char *p = out; *p;) {
-        size_t len = strcspn(p, "\n");
-        if (strncmp(p, "t=", 2) == 0) {
-            assert_true(n < max && len < sizeof line);
-            memcpy(line, p, len);
-            line[len] = '\0';
-            states[n++] = parse_state(line);
-        }
-        p += len + (p[len] == '\n');
-    }
-    return n;
-}
 
 /* The time a scrub at framebuffer x gives: the panel's x -> t mapping
  * (timeline_panel.h) with the layout the state line printed, clamped to
  * [0, makespan] like the viewer does. */
-static double time_at_x(const viewer_state *s, double x, double makespan)
+static double time_at_x(const state_line *s, double x, double makespan)
 {
     double t = s->t0 + (x - s->plot_x) / s->plot_w * (s->t1 - s->t0);
     return t < 0 ? 0 : t > makespan ? makespan : t;
@@ -341,7 +71,7 @@ static double time_at_x(const viewer_state *s, double x, double makespan)
 
 /* The state line prints the plot to 0.01 px and t to 1e-6: a time is right
  * if it is within 0.01 px of the expected one (half a pixel is 50 times that). */
-static void expect_time(double t, double expected, const viewer_state *s, const char *what)
+static void expect_time(double t, double expected, const state_line *s, const char *what)
 {
     double tol = 0.01 * (s->t1 - s->t0) / s->plot_w + 2e-6;
     if (fabs(t - expected) > tol)
@@ -358,7 +88,7 @@ static bool near_colour(const uint8_t *px, rgba8 c, int tol)
 
 /* Of nine heights across the plot (10%..90%), how many have `c` within one
  * pixel of column x. */
-static int column_matches(const image *img, const viewer_state *s, int x, rgba8 c)
+static int column_matches(const image *img, const state_line *s, int x, rgba8 c)
 {
     int hits = 0;
     for (int k = 0; k < 9; k++) {
@@ -377,7 +107,7 @@ static int column_matches(const image *img, const viewer_state *s, int x, rgba8 
 /* The screenshot has the framebuffer's size and the cursor, in colour c, at
  * the column of time t: on at least `min_hits` of nine heights, and not 30
  * pixels to either side (so that the colour is the cursor's, not the plot's). */
-static void expect_cursor(const char *png, const viewer_state *s, double t, rgba8 c, int min_hits)
+static void expect_cursor(const char *png, const state_line *s, double t, rgba8 c, int min_hits)
 {
     image img = {0};
     ppf_error err = {{0}};
@@ -423,44 +153,26 @@ static double luma_at(const char *png, int x, int y)
  * needs is not on PATH, saying which. */
 static void skip_without_tools(void)
 {
-    if (!missing_tools[0])
+    if (!x_run_missing_tools()[0])
         return;
     print_message("test_viewer: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth "
                   "and xdotool)\n",
-                  missing_tools);
+                  x_run_missing_tools());
     skip();
 }
 
-static void make_dir(const char *sub, char *path, size_t size)
+/* ppflow --size 1280x720 on a script under xvfb-run (x_run.h); returns its
+ * standard output (free it). The exit status must be 0. */
+static char *run_1280(const char *name, const char *script)
 {
-    scratch_join(path, size, scratch, sub);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
-        fail_msg("cannot create %s: %s", path, strerror(errno));
-}
-
-/* Runs ppflow under xvfb-run with a script; returns ppflow's standard output
- * (free it). The exit status must be 0. */
-static char *run_script(const char *name, const char *script)
-{
-    char dir[300], script_path[400], out[400], err[400];
-    make_dir("a", dir, sizeof dir);
-    scratch_join(script_path, sizeof script_path, dir, name);
-    scratch_join(out, sizeof out, scratch, "a.out");
-    scratch_join(err, sizeof err, scratch, "a.err");
-    scratch_write(script_path, script);
-    const char *argv[] = {"xvfb-run", "-a",       "-s",       SCREEN_ARGS, PPFLOW_EXE,
-                          "--size",   "1280x720", "--script", script_path, "--print-state",
-                          NULL};
-    pid_t pid = spawn(
-        argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true, .group = true});
-    return finish_ok(pid, RUN_SECONDS, "ppflow --script under xvfb-run", out, err, NULL);
+    return run_script(PPFLOW_EXE, name, script, X_RUN_ARGS("--size", "1280x720"));
 }
 
 /* The viewer's state line after two frames with no input: its layout. */
-static viewer_state first_layout(void)
+static state_line first_layout(void)
 {
-    char *out = run_script("layout.script", "frames 2\nprint\nquit\n");
-    viewer_state st[STATES_MAX];
+    char *out = run_1280("layout.script", "frames 2\nprint\nquit\n");
+    state_line st[STATES_MAX];
     assert_int_equal(parse_states(out, st, STATES_MAX), 2);
     free(out);
     return st[0];
@@ -474,7 +186,7 @@ static void test_script_scrub_help_theme(void **state)
     skip_without_tools();
     /* First the layout, so that the drag below lands in the plot whatever
      * the margins are. */
-    const viewer_state l = first_layout();
+    const state_line l = first_layout();
     assert_string_equal(l.theme, "dark");
     assert_int_equal(l.playing, 0);
     assert_int_equal(l.help, 0);
@@ -512,8 +224,8 @@ static void test_script_scrub_help_theme(void **state)
              "quit\n",
              x_down, y, x_down + 40, y + 2, x_down + 90, y - 3, x_last - 5, y + 1, x_last, y,
              shot_dark, x_last, y, shot_light);
-    char *out = run_script("drag.script", script);
-    viewer_state st[STATES_MAX];
+    char *out = run_1280("drag.script", script);
+    state_line st[STATES_MAX];
     int n = parse_states(out, st, STATES_MAX);
     if (n != 4)
         fail_msg("expected 3 print lines and the --print-state line, got %d:\n%s", n, out);
@@ -592,7 +304,7 @@ static void test_script_hostile_refused(void **state)
     (void)state;
     /* No Xvfb needed: nothing may open, so ppflow runs with no display. */
     char dir[300];
-    make_dir("c", dir, sizeof dir);
+    x_run_dir("c", dir, sizeof dir);
     char long_line[700] = "key a";
     memset(long_line + 5, ' ', 600);
     long_line[605] = '\n';
@@ -659,7 +371,7 @@ static void test_script_long_replayed_whole(void **state)
 {
     (void)state;
     skip_without_tools();
-    const viewer_state l = first_layout();
+    const state_line l = first_layout();
     double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
 
     /* A drag of 1000 moves (two commands each: scrub and hover) and 1001
@@ -696,8 +408,8 @@ static void test_script_long_replayed_whole(void **state)
         ADD("key minus\n");
     ADD("key 0\nkey 3\nframes 2\nprint\nquit\n");
 #undef ADD
-    char *out = run_script("long.script", script);
-    viewer_state st[STATES_MAX];
+    char *out = run_1280("long.script", script);
+    state_line st[STATES_MAX];
     free(script);
     int got = parse_states(out, st, STATES_MAX);
     if (got != 3)
@@ -716,7 +428,7 @@ static void test_script_zoom_bounded(void **state)
 {
     (void)state;
     skip_without_tools();
-    const viewer_state l = first_layout();
+    const state_line l = first_layout();
     double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
     char script[512];
     /* the pointer in the 3D view, clear of the HUD */
@@ -724,8 +436,8 @@ static void test_script_zoom_bounded(void **state)
              "frames 1\nmove %.1f %.1f\nscroll -60\nframes 1\nprint\nscroll -60\nscroll -60\n"
              "frames 1\nprint\nscroll 100\nscroll 100\nframes 1\nprint\nquit\n",
              0.5 * l.fb_w * sx, 0.4 * l.split * l.fb_h * sy);
-    char *out = run_script("zoom.script", script);
-    viewer_state st[STATES_MAX];
+    char *out = run_1280("zoom.script", script);
+    state_line st[STATES_MAX];
     int n = parse_states(out, st, STATES_MAX);
     if (n != 4)
         fail_msg("expected 3 print lines and the --print-state line, got %d:\n%s", n, out);
@@ -792,8 +504,8 @@ static void test_script_ui_scale_keys(void **state)
              "key plus ctrl\nkey plus ctrl\nframes 1\nprint\n"
              "key 0 ctrl\nquit\n",
              shot[0], shot[1], shot[2]);
-    char *out = run_script("ui.script", script);
-    viewer_state st[STATES_MAX];
+    char *out = run_1280("ui.script", script);
+    state_line st[STATES_MAX];
     int n = parse_states(out, st, STATES_MAX);
     if (n != 7)
         fail_msg("expected 6 print lines and the --print-state line, got %d:\n%s", n, out);
@@ -827,86 +539,13 @@ static void test_script_ui_scale_keys(void **state)
 
 /* ---- test B: real input from xdotool --------------------------------------------- */
 
-/* Starts Xvfb on a display it picks itself (-displayfd: no race with other
- * servers); returns its pid and the display name. */
-static pid_t start_xvfb(char *display, size_t size)
-{
-    int fds[2];
-    assert_int_equal(pipe(fds), 0);
-    char fd_arg[16], err[400];
-    snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
-    scratch_join(err, sizeof err, scratch, "xvfb.err");
-    const char *argv[] = {"Xvfb",        "-displayfd", fd_arg, "-screen", "0",
-                          "1280x800x24", "-nolisten",  "tcp",  NULL};
-    pid_t pid = spawn(argv, &(spawn_desc){.err = err});
-    close(fds[1]);
-    /* Xvfb writes the display number once it accepts connections. */
-    char buf[32] = "";
-    size_t n = 0;
-    double end = now_seconds() + WAIT_SECONDS;
-    while (n < sizeof buf - 1 && !strchr(buf, '\n') && now_seconds() < end) {
-        struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        if (poll(&p, 1, 100) <= 0)
-            continue;
-        ssize_t got = read(fds[0], buf + n, sizeof buf - 1 - n);
-        if (got <= 0)
-            break;
-        n += (size_t)got;
-        buf[n] = '\0';
-    }
-    close(fds[0]);
-    int number = -1;
-    if (!strchr(buf, '\n') || sscanf(buf, "%d", &number) != 1 || number < 0) {
-        char *log = child_read_file(err, NULL);
-        fail_msg("Xvfb did not start; its stderr:\n%.2000s", log ? log : "");
-    }
-    snprintf(display, size, ":%d", number);
-    return pid;
-}
-
-/* Runs one xdotool command on the display; returns its standard output (free it). */
-static char *xdo(const char *display, const char *const *args)
-{
-    const char *argv[48] = {"xdotool"};
-    int argc = 1;
-    for (; args[argc - 1]; argc++) {
-        assert_true(argc < 47);
-        argv[argc] = args[argc - 1];
-    }
-    argv[argc] = NULL;
-    char out[400], err[400];
-    scratch_join(out, sizeof out, scratch, "xdo.out");
-    scratch_join(err, sizeof err, scratch, "xdo.err");
-    pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .display = display});
-    int code = finish_child(pid, XDO_SECONDS, "xdotool");
-    char *text, *log;
-    read_outputs(out, err, &text, &log);
-    if (code != 0 && strcmp(args[0], "search") != 0) /* search fails while there is no window */
-        fail_msg("xdotool %s exited with %d: %s", args[0], code, log);
-    free(log);
-    return text;
-}
-
-#define XDO(display, ...) xdo(display, (const char *const[]){__VA_ARGS__, NULL})
-
-/* Fails, with ppflow's stderr, if ppflow has exited. */
-static void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for)
-{
-    if (!child_has_exited(ppflow))
-        return;
-    int status = stop_child(ppflow, 1.0);
-    char *log = child_read_file(err_path, NULL);
-    fail_msg("ppflow exited (status %d) while waiting for %s; stderr:\n%.2000s", status,
-             waiting_for, log ? log : "");
-}
-
 static void test_xdotool_drag_screenshot_quit(void **state)
 {
     (void)state;
     skip_without_tools();
     char display[32], dir[300], out[400], err[400], shot[400];
     pid_t xvfb = start_xvfb(display, sizeof display);
-    make_dir("b", dir, sizeof dir);
+    x_run_dir("b", dir, sizeof dir);
     scratch_join(out, sizeof out, scratch, "b.out");
     scratch_join(err, sizeof err, scratch, "b.err");
     scratch_join(shot, sizeof shot, dir, "ppflow-screenshot-001.png");
@@ -966,12 +605,12 @@ static void test_xdotool_drag_screenshot_quit(void **state)
     if (scratch_exists(lock))
         fail_msg("%s is left behind after Xvfb stopped", lock);
 
-    viewer_state st[STATES_MAX];
+    state_line st[STATES_MAX];
     int n = parse_states(text, st, STATES_MAX);
     if (n != 1)
         fail_msg("expected one state line (--print-state), got %d:\n%s", n, text);
     free(text);
-    const viewer_state s = st[0];
+    const state_line s = st[0];
     /* no HiDPI scaling under Xvfb: window coordinates are framebuffer pixels */
     assert_int_equal(s.fb_w, s.win_w);
     assert_int_equal(s.fb_h, s.win_h);
@@ -997,7 +636,7 @@ static pid_t start_viewer(const char *display, const char *out, const char *err,
                           size_t size)
 {
     char dir[300];
-    make_dir("e", dir, sizeof dir);
+    x_run_dir("e", dir, sizeof dir);
     const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
     pid_t ppflow = spawn(
         argv,
@@ -1019,13 +658,13 @@ static pid_t start_viewer(const char *display, const char *out, const char *err,
 }
 
 /* Sends `q` to the window and returns the state line ppflow printed. */
-static viewer_state quit_and_state(const char *display, const char *window, pid_t ppflow,
-                                   const char *out, const char *err)
+static state_line quit_and_state(const char *display, const char *window, pid_t ppflow,
+                                 const char *out, const char *err)
 {
     free(XDO(display, "mousemove", "--window", window, "100", "100"));
     free(XDO(display, "key", "q"));
     char *text = finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, NULL);
-    viewer_state st[STATES_MAX];
+    state_line st[STATES_MAX];
     if (parse_states(text, st, STATES_MAX) != 1)
         fail_msg("expected one state line, got:\n%s", text);
     free(text);
@@ -1036,7 +675,7 @@ static void test_xdotool_resize_refits(void **state)
 {
     (void)state;
     skip_without_tools();
-    const viewer_state start = first_layout();
+    const state_line start = first_layout();
     char display[32], out[400], err[400], window[32];
     pid_t xvfb = start_xvfb(display, sizeof display);
     scratch_join(out, sizeof out, scratch, "e.out");
@@ -1047,7 +686,7 @@ static void test_xdotool_resize_refits(void **state)
      * the camera at all) */
     pid_t ppflow = start_viewer(display, out, err, window, sizeof window);
     free(XDO(display, "windowsize", "--sync", window, "700", "1000"));
-    viewer_state tall = quit_and_state(display, window, ppflow, out, err);
+    state_line tall = quit_and_state(display, window, ppflow, out, err);
     assert_int_equal(tall.fb_w, 700);
     assert_int_equal(tall.fb_h, 1000);
     if (!(fabs(tall.distance - start.distance) > 0.02 * start.distance))
@@ -1058,7 +697,7 @@ static void test_xdotool_resize_refits(void **state)
     ppflow = start_viewer(display, out, err, window, sizeof window);
     free(XDO(display, "windowsize", "--sync", window, "700", "1000"));
     free(XDO(display, "windowsize", "--sync", window, "1280", "720"));
-    viewer_state back = quit_and_state(display, window, ppflow, out, err);
+    state_line back = quit_and_state(display, window, ppflow, out, err);
     assert_int_equal(back.fb_w, 1280);
     assert_int_equal(back.fb_h, 720);
     if (fabs(back.distance - start.distance) > 1e-3 * start.distance)
@@ -1087,7 +726,7 @@ static void test_xdotool_windowclose(void **state)
             fail_msg("run %d: the window destroyed from outside: exit status %d (want 0), "
                      "stderr:\n%.3000s",
                      run, code, log);
-        viewer_state st[STATES_MAX];
+        state_line st[STATES_MAX];
         if (parse_states(text, st, STATES_MAX) != 1)
             fail_msg("run %d: expected the state line on quit, got:\n%s", run, text);
         free(text);
@@ -1101,18 +740,9 @@ static void test_xdotool_windowclose(void **state)
 static int setup(void **state)
 {
     (void)state;
-    const char *tools[] = {"xvfb-run", "Xvfb", "xauth", "xdotool"};
-    for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++)
-        if (!on_path(tools[k])) {
-            size_t len = strlen(missing_tools);
-            snprintf(missing_tools + len, sizeof missing_tools - len, " %s", tools[k]);
-        }
     if (!scratch_init(scratch, sizeof scratch, "ppflow_test_viewer"))
         return -1;
-    char path[300];
-    scratch_join(path, sizeof path, scratch, "tmp");
-    if (mkdir(path, 0755) != 0)
-        return -1;
+    x_run_init(scratch);
     return 0;
 }
 
@@ -1148,5 +778,5 @@ int main(void)
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     /* Every test skipped: CTest's SKIP_RETURN_CODE shows "Skipped" (still
      * not a failure) instead of a pass that hides the message. */
-    return failed == 0 && missing_tools[0] ? SKIP_EXIT_CODE : failed;
+    return failed == 0 && x_run_missing_tools()[0] ? SKIP_EXIT_CODE : failed;
 }

@@ -1,0 +1,412 @@
+/* x_run.c - children with deadlines, Xvfb, xdotool, scripted ppflow runs
+ * and state lines. See x_run.h. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "x_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "child.h"
+#include "clock.h"
+#include "frame.h" /* the UI scale's range */
+#include "scratch.h"
+
+static char scratch[256];
+static char missing_tools[128]; /* "" when every tool is there */
+
+void x_run_init(const char *dir)
+{
+    snprintf(scratch, sizeof scratch, "%s", dir);
+    missing_tools[0] = '\0';
+    const char *tools[] = {"xvfb-run", "Xvfb", "xauth", "xdotool"};
+    for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++)
+        if (!on_path(tools[k])) {
+            size_t len = strlen(missing_tools);
+            snprintf(missing_tools + len, sizeof missing_tools - len, " %s", tools[k]);
+        }
+    char path[300];
+    x_run_dir("tmp", path, sizeof path);
+}
+
+const char *x_run_missing_tools(void)
+{
+    return missing_tools;
+}
+
+void x_run_dir(const char *sub, char *path, size_t size)
+{
+    scratch_join(path, size, scratch, sub);
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        fail_msg("cannot create %s: %s", path, strerror(errno));
+}
+
+bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char dir[1024], file[1200];
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        snprintf(dir, sizeof dir, "%.*s", (int)(len < sizeof dir ? len : sizeof dir - 1), path);
+        snprintf(file, sizeof file, "%s/%s", len ? dir : ".", name);
+        if (access(file, X_OK) == 0)
+            return true;
+        path += len + (path[len] == ':');
+    }
+    return false;
+}
+
+/* ---- children: spawned with a deadline, always reaped ---------------------- */
+
+/* Every child not yet reaped, so that a failing test (cmocka longjmps out of
+ * it) leaves no Xvfb or ppflow behind: the teardown kills what is here. */
+static struct {
+    pid_t pid;
+    bool group; /* leader of its own process group (xvfb-run and its Xvfb) */
+} children[CHILDREN_MAX];
+
+static void redirect(int fd, const char *path, int flags)
+{
+    int f = open(path ? path : "/dev/null", flags, 0644);
+    if (f < 0 || dup2(f, fd) < 0)
+        _exit(126);
+    close(f);
+}
+
+static void set_env_in(const char *name, const char *sub)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", scratch, sub);
+    setenv(name, path, 1);
+}
+
+/* Starts argv[0] (searched on PATH) as the desc says; returns its pid. The
+ * child inherits our open descriptors (Xvfb its -displayfd pipe). */
+pid_t spawn(const char *const *argv, const spawn_desc *d)
+{
+    assert_non_null(argv[0]);
+    int slot = 0;
+    while (slot < CHILDREN_MAX && children[slot].pid > 0)
+        slot++;
+    assert_true(slot < CHILDREN_MAX);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (d->group)
+            setpgid(0, 0);
+        redirect(0, NULL, O_RDONLY);
+        redirect(1, d->out, O_WRONLY | O_CREAT | O_TRUNC);
+        redirect(2, d->err, O_WRONLY | O_CREAT | O_TRUNC);
+        if (d->cwd && chdir(d->cwd) != 0)
+            _exit(126);
+        if (d->display)
+            setenv("DISPLAY", d->display, 1);
+        else
+            unsetenv("DISPLAY");
+        /* xvfb-run's auth file, Mesa's shader cache: in the scratch directory */
+        set_env_in("TMPDIR", "tmp");
+        set_env_in("XDG_CACHE_HOME", "cache");
+#ifdef PPFLOW_NO_DLCLOSE_SO
+        if (d->ppflow) {
+            /* Sanitizer build: Mesa dlcloses its driver at exit and
+             * LeakSanitizer then reports Mesa's own allocations as leaks in
+             * "<unknown module>" (5.5 kB in 258 blocks here, none of them
+             * ppflow's; with the driver kept loaded there are none). A
+             * preloaded dlclose that does nothing keeps leak checking on for
+             * ppflow's own code; it loads before libasan, hence
+             * verify_asan_link_order=0. */
+            setenv("LD_PRELOAD", PPFLOW_NO_DLCLOSE_SO, 1);
+            const char *asan = getenv("ASAN_OPTIONS");
+            char opts[512];
+            snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", asan ? asan : "",
+                     asan && *asan ? ":" : "");
+            setenv("ASAN_OPTIONS", opts, 1);
+        }
+#endif
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    if (d->group)
+        setpgid(pid, pid); /* also here: no race with a kill before the child ran */
+    children[slot].pid = pid;
+    children[slot].group = d->group;
+    return pid;
+}
+
+static int child_slot(pid_t pid)
+{
+    for (int k = 0; k < CHILDREN_MAX; k++)
+        if (children[k].pid == pid)
+            return k;
+    return -1;
+}
+
+/* Waits up to `seconds` for the child to exit; returns true if it did. */
+bool wait_exit_for(pid_t pid, double seconds)
+{
+    double end = now_seconds() + seconds;
+    while (!child_has_exited(pid)) {
+        if (now_seconds() > end)
+            return false;
+        sleep_seconds(0.01);
+    }
+    return true;
+}
+
+/* Stops a child: nothing to do if it has exited by itself; otherwise
+ * SIGTERM (to its whole group if it leads one: xvfb-run, its Xvfb and
+ * ppflow), SIGKILL after a grace period. Then reaps it. Returns its wait
+ * status. */
+int stop_child(pid_t pid, double grace)
+{
+    int slot = child_slot(pid);
+    assert_true(slot >= 0);
+    bool group = children[slot].group;
+    /* The leader is not reaped before its group is signalled, so the pgid
+     * cannot have been reused. */
+    if (!child_has_exited(pid)) {
+        kill(group ? -pid : pid, SIGTERM);
+        bool gone = wait_exit_for(pid, grace);
+        if (group) {
+            sleep_seconds(0.2); /* Xvfb removes its lock file on SIGTERM */
+            kill(-pid, SIGKILL);
+        } else if (!gone) {
+            kill(pid, SIGKILL);
+        }
+    }
+    int status = -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    children[slot].pid = 0;
+    return status;
+}
+
+/* What a finished child wrote: standard output into *text and standard
+ * error into *log (both files must be there; free both). */
+void read_outputs(const char *out, const char *err, char **text, char **log)
+{
+    *text = child_read_file(out, NULL);
+    *log = child_read_file(err, NULL);
+    assert_non_null(*text);
+    assert_non_null(*log);
+}
+
+/* Waits for a child to finish by itself within `seconds`; a child that runs
+ * over is killed and the test fails. Returns the exit code. */
+int finish_child(pid_t pid, double seconds, const char *what)
+{
+    bool in_time = wait_exit_for(pid, seconds);
+    int status = stop_child(pid, 2.0);
+    if (!in_time)
+        fail_msg("%s did not finish within %.0f s: killed", what, seconds);
+    if (!WIFEXITED(status))
+        fail_msg("%s was killed by signal %d", what, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WEXITSTATUS(status);
+}
+
+/* Waits for a child that must exit 0 (finish_child) and returns what it
+ * wrote on standard output; its standard error goes into *log when log is
+ * not NULL, and into the message when it fails (free what is returned). */
+char *finish_ok(pid_t pid, double seconds, const char *what, const char *out, const char *err,
+                char **log)
+{
+    int code = finish_child(pid, seconds, what);
+    char *text, *errors;
+    read_outputs(out, err, &text, &errors);
+    if (code != 0)
+        fail_msg("%s exited with %d; stderr:\n%.3000s", what, code, errors);
+    if (log)
+        *log = errors;
+    else
+        free(errors);
+    return text;
+}
+
+void stop_all_children(void)
+{
+    for (int k = 0; k < CHILDREN_MAX; k++)
+        if (children[k].pid > 0)
+            stop_child(children[k].pid, 2.0);
+}
+
+/* ---- the state line ---------------------------------------------------------- */
+
+/* The value of `key=` in a state line (a key starts the line or follows a
+ * space), or NULL. */
+static const char *optional_field(const char *line, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p++)
+        if ((p == line || p[-1] == ' ') && p[n] == '=')
+            return p + n + 1;
+    return NULL;
+}
+
+static const char *field(const char *line, const char *key)
+{
+    const char *v = optional_field(line, key);
+    if (!v)
+        fail_msg("no %s= in the state line: %s", key, line);
+    return v;
+}
+
+state_line parse_state(const char *line)
+{
+    state_line s = {0};
+    bool ok = sscanf(field(line, "t"), "%lf", &s.t) == 1 &&
+              sscanf(field(line, "playing"), "%d", &s.playing) == 1 &&
+              sscanf(field(line, "help"), "%d", &s.help) == 1 &&
+              sscanf(field(line, "theme"), "%15[a-z]", s.theme) == 1 &&
+              sscanf(field(line, "split"), "%lf", &s.split) == 1 &&
+              sscanf(field(line, "distance"), "%lf", &s.distance) == 1 &&
+              sscanf(field(line, "timeline"), "%lf:%lf", &s.t0, &s.t1) == 2 &&
+              sscanf(field(line, "plot"), "%lf:%lf:%lf:%lf", &s.plot_x, &s.plot_y, &s.plot_w,
+                     &s.plot_h) == 4 &&
+              sscanf(field(line, "fb"), "%dx%d", &s.fb_w, &s.fb_h) == 2 &&
+              sscanf(field(line, "window"), "%dx%d", &s.win_w, &s.win_h) == 2 &&
+              sscanf(field(line, "ui"), "%lf", &s.ui) == 1;
+    if (!ok)
+        fail_msg("cannot read the state line: %s", line);
+    s.presenting = s.blackout = s.beat = -1;
+    const char *p;
+    if ((p = optional_field(line, "presenting")))
+        sscanf(p, "%d", &s.presenting);
+    if ((p = optional_field(line, "blackout")))
+        sscanf(p, "%d", &s.blackout);
+    if ((p = optional_field(line, "beat")))
+        sscanf(p, "%d", &s.beat);
+    if (!(s.t1 > s.t0) || !(s.plot_w > 0) || !(s.plot_h > 0) || s.fb_w <= 0 || s.fb_h <= 0 ||
+        s.win_w <= 0 || s.win_h <= 0 || !(s.ui >= FRAME_UI_SCALE_MIN && s.ui <= FRAME_UI_SCALE_MAX))
+        fail_msg("implausible state line: %s", line);
+    return s;
+}
+
+/* The state lines in a run's standard output, in order; returns the count. */
+int parse_states(const char *out, state_line *states, int max)
+{
+    int n = 0;
+    char line[1024];
+    for (const char *p = out; *p;) {
+        size_t len = strcspn(p, "\n");
+        if (strncmp(p, "t=", 2) == 0) {
+            assert_true(n < max && len < sizeof line);
+            memcpy(line, p, len);
+            line[len] = '\0';
+            states[n++] = parse_state(line);
+        }
+        p += len + (p[len] == '\n');
+    }
+    return n;
+}
+
+/* Starts Xvfb on a display it picks itself (-displayfd: no race with other
+ * servers); returns its pid and the display name. */
+pid_t start_xvfb(char *display, size_t size)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    char fd_arg[16], err[400];
+    snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
+    scratch_join(err, sizeof err, scratch, "xvfb.err");
+    const char *argv[] = {"Xvfb",        "-displayfd", fd_arg, "-screen", "0",
+                          "1280x800x24", "-nolisten",  "tcp",  NULL};
+    pid_t pid = spawn(argv, &(spawn_desc){.err = err});
+    close(fds[1]);
+    /* Xvfb writes the display number once it accepts connections. */
+    char buf[32] = "";
+    size_t n = 0;
+    double end = now_seconds() + WAIT_SECONDS;
+    while (n < sizeof buf - 1 && !strchr(buf, '\n') && now_seconds() < end) {
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        if (poll(&p, 1, 100) <= 0)
+            continue;
+        ssize_t got = read(fds[0], buf + n, sizeof buf - 1 - n);
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+        buf[n] = '\0';
+    }
+    close(fds[0]);
+    int number = -1;
+    if (!strchr(buf, '\n') || sscanf(buf, "%d", &number) != 1 || number < 0) {
+        char *log = child_read_file(err, NULL);
+        fail_msg("Xvfb did not start; its stderr:\n%.2000s", log ? log : "");
+    }
+    snprintf(display, size, ":%d", number);
+    return pid;
+}
+
+/* Runs one xdotool command on the display; returns its standard output (free it). */
+char *xdo(const char *display, const char *const *args)
+{
+    const char *argv[48] = {"xdotool"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++) {
+        assert_true(argc < 47);
+        argv[argc] = args[argc - 1];
+    }
+    argv[argc] = NULL;
+    char out[400], err[400];
+    scratch_join(out, sizeof out, scratch, "xdo.out");
+    scratch_join(err, sizeof err, scratch, "xdo.err");
+    pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .display = display});
+    int code = finish_child(pid, XDO_SECONDS, "xdotool");
+    char *text, *log;
+    read_outputs(out, err, &text, &log);
+    if (code != 0 && strcmp(args[0], "search") != 0) /* search fails while there is no window */
+        fail_msg("xdotool %s exited with %d: %s", args[0], code, log);
+    free(log);
+    return text;
+}
+
+#define XDO(display, ...) xdo(display, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Fails, with ppflow's stderr, if ppflow has exited. */
+void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for)
+{
+    if (!child_has_exited(ppflow))
+        return;
+    int status = stop_child(ppflow, 1.0);
+    char *log = child_read_file(err_path, NULL);
+    fail_msg("ppflow exited (status %d) while waiting for %s; stderr:\n%.2000s", status,
+             waiting_for, log ? log : "");
+}
+
+char *run_script(const char *exe, const char *name, const char *script, const char *const *args)
+{
+    char dir[300], script_path[400], out[400], err[400];
+    x_run_dir("a", dir, sizeof dir);
+    scratch_join(script_path, sizeof script_path, dir, name);
+    scratch_join(out, sizeof out, scratch, "a.out");
+    scratch_join(err, sizeof err, scratch, "a.err");
+    scratch_write(script_path, script);
+    const char *argv[40] = {"xvfb-run", "-a",       "-s",        SCREEN_ARGS,
+                            exe,        "--script", script_path, "--print-state"};
+    int argc = 8;
+    for (int k = 0; args && args[k]; k++) {
+        assert_true(argc < 39);
+        argv[argc++] = args[k];
+    }
+    argv[argc] = NULL;
+    pid_t pid = spawn(
+        argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true, .group = true});
+    return finish_ok(pid, RUN_SECONDS, "ppflow --script under xvfb-run", out, err, NULL);
+}

@@ -8,6 +8,7 @@
 #include "budget.h"
 #include "frame.h"
 #include "closed_forms.h"
+#include "quote.h"
 
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err)
@@ -23,6 +24,26 @@ bool session_build(session *s, const char *path, const session_flag *flags, int 
     return ok;
 }
 
+/* A beat's camera names a preset: checked here, where the presets are
+ * known (core does not know the renderer's cameras). */
+static bool check_beat_cameras(const beat_specs *specs, ppf_error *err)
+{
+    for (int k = 0; k < specs->count; k++) {
+        const char *name = specs->items[k].camera;
+        if (!name[0] || camera_preset_find(name) >= 0)
+            continue;
+        char names[160] = "";
+        for (int p = 0; p < CAMERA_PRESET_COUNT; p++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", p ? ", " : "",
+                     camera_preset_name((camera_preset)p));
+        }
+        return ppf_fail(err, "beats[%d].camera = %s: not a camera preset (%s)", k,
+                        quote_string(name).s, names);
+    }
+    return true;
+}
+
 bool session_build_from(session *s, const scenario *sc, ppf_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -31,7 +52,8 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err)
         return false;
     if (!timeline_simulate(&s->tl, &s->prog, &s->costs, err))
         return false;
-    if (!beats_build(&s->beats, &s->tl, &s->sc.beats, err))
+    if (!check_beat_cameras(&s->sc.beats, err) ||
+        !beats_build(&s->beats, &s->tl, &s->sc.beats, err))
         return false;
     snprintf(s->hud_title, sizeof s->hud_title, "%s   P=%d  M=%d  D=%d  V=%d", s->prog.schedule,
              s->prog.ranks, s->prog.microbatches, s->tl.dp, s->prog.stages_per_rank);

@@ -236,6 +236,48 @@ static void test_blackout_and_escape_layers(void **state)
     free(s);
 }
 
+/* A beat's camera: the camera eases there as the talk heads for the beat
+ * (Next, Previous, Home alike); a beat without one keeps the lecturer's. */
+static void test_beat_camera(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    scenario sc;
+    scenario_init(&sc);
+    const char *json = "{\"auto_beats\": false, \"beats\": [{\"t\": 0, \"title\": \"a\"},"
+                       "{\"t\": 10, \"title\": \"b\", \"camera\": \"top\"},"
+                       "{\"t\": 20, \"title\": \"c\"}]}";
+    assert_true(scenario_parse_json(&sc, json, strlen(json), &err));
+    session *s = calloc(1, sizeof *s);
+    if (!session_build_from(s, &sc, &err) || !session_build_scene(s, &err))
+        fail_msg("session: %s", err.message);
+    scenario_deinit(&sc);
+    viewer_state v = presenting(s);
+    double clock = 100;
+    assert_int_equal(v.cam_preset, CAMERA_PRESET_DEFAULT);
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    assert_int_equal(v.cam_preset, CAMERA_PRESET_TOP); /* on its way with the time */
+    assert_true(v.cam_moving);
+    play_out(&v, &clock);
+    assert_true(v.t == 10);
+    const camera top =
+        session_camera(s, CAMERA_PRESET_TOP, v.fb_w, v.fb_h, v.split, viewer_state_ui_scale(&v));
+    assert_near(v.cam.pitch, top.pitch, 1e-6);
+    /* the next beat has none: the camera stays as it is */
+    apply(&v, CMD_BEAT_NEXT, 0, clock);
+    play_out(&v, &clock);
+    assert_true(v.t == 20);
+    assert_int_equal(v.cam_preset, CAMERA_PRESET_TOP);
+    /* the lecturer looks aside, then Previous lands on b: top again */
+    apply(&v, CMD_PRESET, CAMERA_PRESET_FRONT, clock);
+    assert_int_equal(v.cam_preset, CAMERA_PRESET_FRONT);
+    apply(&v, CMD_BEAT_PREV, 0, clock);
+    assert_true(v.t == 10);
+    assert_int_equal(v.cam_preset, CAMERA_PRESET_TOP);
+    session_deinit(s);
+    free(s);
+}
+
 /* Presenting draws every text a quarter larger: capitals of 1/40 of the
  * height where the window's are 1/50 (27 px at 1080). */
 static void test_presenting_text_is_larger(void **state)
@@ -262,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_next_while_playing_and_previous),
         cmocka_unit_test(test_replay_reverse_and_goto),
         cmocka_unit_test(test_blackout_and_escape_layers),
+        cmocka_unit_test(test_beat_camera),
         cmocka_unit_test(test_presenting_text_is_larger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

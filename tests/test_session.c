@@ -218,6 +218,15 @@ static void test_session_beats(void **state)
     session t;
     assert_false(session_build_from(&t, &bad, &err));
     session_deinit(&t);
+
+    /* A camera that names no preset: refused, naming the presets. */
+    snprintf(bad.beats.items[0].after, sizeof bad.beats.items[0].after, "3F7");
+    snprintf(bad.beats.items[0].camera, sizeof bad.beats.items[0].camera, "tpo");
+    assert_false(session_rebuild(&s, &bad, &err));
+    assert_message(&err, "beats[0].camera = \"tpo\"", "not a camera preset (default, ");
+    snprintf(bad.beats.items[0].camera, sizeof bad.beats.items[0].camera, "top");
+    assert_true(session_build_from(&t, &bad, &err));
+    session_deinit(&t);
     scenario_deinit(&bad);
 
     /* --beats none, in command-line order after the file's. */

@@ -202,6 +202,17 @@ void viewer_state_resize(viewer_state *v, int fb_w, int fb_h)
     refresh_hover(v);
 }
 
+/* Eases the camera to a preset, fitted to the 3D view. */
+static void go_to_preset(viewer_state *v, int preset, double clock)
+{
+    if (!view_usable(v) || !(preset >= 0 && preset < CAMERA_PRESET_COUNT))
+        return;
+    v->cam_preset = preset;
+    v->cam_user = false;
+    v->cam_aspect = view_aspect(v);
+    move_camera_to(v, fitted_camera(v, v->cam), clock);
+}
+
 /* ---- beats ---------------------------------------------------------------- */
 
 static const beat_list *beats_of(const viewer_state *v)
@@ -209,10 +220,22 @@ static const beat_list *beats_of(const viewer_state *v)
     return &v->s->beats;
 }
 
+/* A beat with a camera: the camera eases to it as the talk heads for the
+ * beat (played to or landed on), so it is there when the beat is; a beat
+ * without one keeps the camera as the lecturer left it. The name was
+ * checked when the session was built. */
+static void beat_camera(viewer_state *v, int k, double clock)
+{
+    const int preset = camera_preset_find(beats_of(v)->beats[k].camera);
+    if (preset >= 0 && !(v->cam_preset == preset && !v->cam_user))
+        go_to_preset(v, preset, clock);
+}
+
 /* Plays from t to beat k (forwards or backwards) and stops exactly on it;
  * landing makes it the talk's beat (viewer_state_frame_view). */
 static void play_to_beat(viewer_state *v, int k, double clock)
 {
+    beat_camera(v, k, clock);
     v->target = k;
     v->stop_at = beats_of(v)->beats[k].t;
     v->play_dir = v->stop_at >= v->t ? 1 : -1;
@@ -223,6 +246,7 @@ static void play_to_beat(viewer_state *v, int k, double clock)
 /* Lands on beat k at once: its end state, nothing replayed. */
 static void land_on_beat(viewer_state *v, int k, double clock)
 {
+    beat_camera(v, k, clock);
     v->beat = k;
     v->target = -1;
     v->playing = false;
@@ -389,18 +413,11 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
                 v->goto_number = v->goto_number * 10 + (int)c->a;
             break;
         }
-        viewer_state_apply(v,
-                           &(command){c->a == 0 ? CMD_FIT_3D : CMD_PRESET,
-                                      c->a == 0 ? 0 : c->a - 1, 0},
-                           clock);
+        viewer_state_apply(
+            v, &(command){c->a == 0 ? CMD_FIT_3D : CMD_PRESET, c->a == 0 ? 0 : c->a - 1, 0}, clock);
         return;
     case CMD_PRESET:
-        if (!view_usable(v) || !(c->a >= 0 && c->a < CAMERA_PRESET_COUNT))
-            break;
-        v->cam_preset = (int)c->a;
-        v->cam_user = false;
-        v->cam_aspect = view_aspect(v);
-        move_camera_to(v, fitted_camera(v, v->cam), clock);
+        go_to_preset(v, (int)c->a, clock);
         break;
     case CMD_FIT_3D:
         if (!view_usable(v))

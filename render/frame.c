@@ -556,6 +556,40 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     }
 }
 
+/* Where a caption too long for one line breaks: the space that makes the
+ * longer of its two lines shortest (balanced lines read better than a full
+ * line and a stub), a break after a clause's punctuation counting a fifth
+ * shorter, and never next to an "=" ("t = 11.5" stays whole); -1 when it
+ * has no such space. */
+static int caption_break(const frame_renderer *f, const char *text)
+{
+    char head[256];
+    int best = -1;
+    float best_cost = 0;
+    for (int k = 1; text[k]; k++) {
+        if (text[k] != ' ' || text[k - 1] == ' ' || (size_t)k >= sizeof head)
+            continue;
+        const char *tail = text + k;
+        while (*tail == ' ')
+            tail++;
+        if (text[k - 1] == '=' || *tail == '=' || !*tail)
+            continue;
+        memcpy(head, text, (size_t)k);
+        head[k] = '\0';
+        float cost = fmaxf(text_width(&f->font, FRAME_FONT_BODY, head),
+                           text_width(&f->font, FRAME_FONT_BODY, tail));
+        if (strchr(":;,.", text[k - 1]))
+            cost *= 0.8f;
+        if (best < 0 || cost < best_cost)
+            best = k, best_cost = cost;
+    }
+    return best;
+}
+
+/* The caption: one line centred at the view's foot; a longer one (a beat's
+ * caption, read out in a hall) wraps onto a second line above it, its plate
+ * growing upwards over the bottom of the scene, and only what does not fit
+ * two lines ends in an ellipsis. */
 static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *l,
                          const frame_view *v, const theme *th, label_set *ls)
 {
@@ -568,15 +602,35 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
         scene_caption(s, v->t, rank, text, sizeof text);
     }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
-    float pad = m.ascent * 0.5f;
-    float w = fit_with_ellipsis(f, FRAME_FONT_BODY, text, sizeof text, l->view_w - 4 * pad);
-    float x = l->view_x + (l->view_w - w) / 2, y = l->view_y + l->view_h - m.line_height - pad;
-    draw2d_rect(&f->batch, x - pad, y - pad * 0.5f, w + 2 * pad, m.line_height + pad,
-                colour_with_alpha(th->panel, 215));
-    ls->placed[ls->count++] =
-        (label_rect){x - pad, y - pad * 0.5f, x + w + pad, y + m.line_height + pad * 0.5f};
-    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x, y + m.ascent, text, th->text,
-              TEXT_ALIGN_LEFT);
+    const float pad = m.ascent * 0.5f, max_w = l->view_w - 4 * pad;
+    char lines[2][256];
+    int n = 1;
+    snprintf(lines[0], sizeof lines[0], "%s", text);
+    const int cut =
+        text_width(&f->font, FRAME_FONT_BODY, text) > max_w ? caption_break(f, text) : -1;
+    if (cut > 0) {
+        const char *tail = text + cut;
+        while (*tail == ' ')
+            tail++;
+        snprintf(lines[0], sizeof lines[0], "%.*s", cut, text);
+        snprintf(lines[1], sizeof lines[1], "%s", tail);
+        n = 2;
+    }
+    float w[2] = {0, 0}, plate_w = 0;
+    for (int k = 0; k < n; k++) {
+        w[k] = fit_with_ellipsis(f, FRAME_FONT_BODY, lines[k], sizeof lines[k], max_w);
+        plate_w = fmaxf(plate_w, w[k]);
+    }
+    const float bottom = l->view_y + l->view_h - m.line_height - pad; /* the last line's top */
+    const float top = bottom - (float)(n - 1) * m.line_height;
+    const float x = l->view_x + (l->view_w - plate_w) / 2;
+    draw2d_rect(&f->batch, x - pad, top - pad * 0.5f, plate_w + 2 * pad,
+                (float)n * m.line_height + pad, colour_with_alpha(th->panel, 215));
+    ls->placed[ls->count++] = (label_rect){x - pad, top - pad * 0.5f, x + plate_w + pad,
+                                           bottom + m.line_height + pad * 0.5f};
+    for (int k = 0; k < n; k++)
+        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, l->view_x + (l->view_w - w[k]) / 2,
+                  top + (float)k * m.line_height + m.ascent, lines[k], th->text, TEXT_ALIGN_LEFT);
 }
 
 /* A laser pointer's dot (a red square in a white rim), large enough to follow from

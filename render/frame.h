@@ -28,7 +28,10 @@
  * Free area: the layout knows the cards' sizes without the renderer: the
  * HUD is three lines at most FRAME_HUD_EM large ems wide, the legend's size
  * comes from its fixed rows with per-em widths rounded up (the drawn cards
- * are exactly these rectangles, or smaller), the caption one body line. The
+ * are exactly these rectangles, or smaller), the caption one body line (a
+ * caption too long for it, a beat's read out in a hall, wraps onto a second
+ * line that covers the foot of the free area, where labels then keep
+ * clear of it). The
  * legend goes top-right, or under the HUD when they would meet. What stays
  * uncovered is offered as up to three rectangles (free[]), each above the
  * caption: the band under both cards, the part left of the legend under

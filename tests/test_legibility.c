@@ -26,6 +26,7 @@
 #include "session.h"
 #include "support/check.h"
 #include "support/frame_fixture.h"
+#include "viewer_state.h"
 
 enum { MAX_RECTS = 4096 };
 
@@ -607,13 +608,82 @@ static void test_caption_fits(void **state)
     }
 }
 
+/* ---- presenting, from the back row ----------------------------------------- */
+
+/* Presenting at 1920x1080, on every beat of the default scenario with its
+ * caption and the HUD's "beat k/N · title": every text's capitals at
+ * least 27 px (1/40 of the height), no two texts overlap, and a caption too
+ * long for one line is drawn whole on two (its lines together as wide as
+ * the caption in one, give or take a space: nothing cut off). The key card
+ * of presenting mode too. */
+static void test_presenting_back_row(void **state)
+{
+    (void)state;
+    fixture *x = fixture_new(NULL, NULL, 0, 1920, 1080);
+    const beat_list *bl = &x->f->s.beats;
+    assert_true(bl->count >= 5);
+    const text_font *font = &x->f->o.frame.font;
+    float smallest = 1e9f;
+    int wrapped = 0;
+    for (int k = 0; k < bl->count; k++) {
+        const beat *b = &bl->beats[k];
+        frame_view v = view_at(x, b->t, THEME_DARK, VIEWER_PRESENT_SCALE);
+        char status[192];
+        snprintf(status, sizeof status, "beat %d/%d · %s", k + 1, bl->count, b->title);
+        v.status = status;
+        v.caption = b->caption;
+        draw(x, &v);
+        char what[64];
+        snprintf(what, sizeof what, "presenting, beat %d", k + 1);
+        smallest = fminf(smallest, x->stats.min_cap_px);
+        if (x->stats.min_cap_px < 27.0f)
+            fail_msg("%s: a capital of %.1f px, want 27 at least", what, x->stats.min_cap_px);
+        assert_int_equal(count_overlaps(&x->stats, what), 0);
+
+        /* the caption: the texts in the band over the view's foot */
+        frame_layout l = frame_layout_of(&v, 1920, 1080);
+        const text_metrics m = text_font_metrics(font, FRAME_FONT_BODY);
+        const float foot = l.view_y + l.view_h, band = foot - 2.6f * m.line_height;
+        float drawn = 0;
+        int lines = 0;
+        for (int i = 0; i < x->stats.rect_count; i++) {
+            const text_rect *r = &x->stats.rects[i];
+            const float mid = (r->x0 + r->x1) / 2;
+            if (r->y0 >= band && r->y1 <= foot && fabsf(mid - (l.view_x + l.view_w / 2)) < 4)
+                drawn += r->x1 - r->x0, lines++;
+        }
+        const float whole = text_width(font, FRAME_FONT_BODY, b->caption);
+        const float space = text_width(font, FRAME_FONT_BODY, " ");
+        const bool one_line = whole <= l.view_w - 2 * m.ascent;
+        wrapped += !one_line;
+        if (lines != (one_line ? 1 : 2) || drawn < whole - space - 0.5f * m.ascent)
+            fail_msg("%s: the caption (%.0f px in one line, %.0f free) is %d line(s) %.0f px "
+                     "wide in all: cut?",
+                     what, whole, l.view_w, lines, drawn);
+    }
+    assert_true(wrapped > 0); /* the default scenario's beats have long captions */
+
+    frame_help_item help[KEYMAP_ROWS_MAX];
+    frame_view v = view_at(x, 0, THEME_DARK, VIEWER_PRESENT_SCALE);
+    v.show_help = true;
+    v.help = help;
+    v.help_count = keymap_card(help, KEYMAP_ROWS_MAX, KEYMAP_PRESENT);
+    draw(x, &v);
+    smallest = fminf(smallest, x->stats.min_cap_px);
+    print_message("presenting at 1920x1080: smallest capital %.1f px over %d beats and the key "
+                  "card (%d captions on two lines)\n",
+                  smallest, bl->count, wrapped);
+    assert_true(x->stats.min_cap_px >= 27.0f);
+    fixture_free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_height),           cmocka_unit_test(test_no_overlaps),
         cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
         cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
-        cmocka_unit_test(test_caption_fits),
+        cmocka_unit_test(test_caption_fits),          cmocka_unit_test(test_presenting_back_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,8 @@
  * between beats, Next goes on from that beat, not from the scrubbed t; Previous lands on the previous beat's end
  * state without replaying; R replays the current beat from the one before;
  * V plays backwards to the previous beat; G, digits, Enter lands on beat N.
+ * A beat with a camera preset eases the camera there as the talk heads for
+ * it (played to or landed on); one without keeps the lecturer's camera.
  * Esc backs out one layer (key card, laser, blackout, presenting) and
  * never quits; while the screen is black only Esc, B and . act.
  *

@@ -406,13 +406,16 @@ int per_beat_export(session *const *slides, int slide_count, const per_beat_requ
     recorder_status status = RECORDER_DONE;
     int64_t frames = 0;
     int written = 0;
-    const per_beat_clip *at = NULL;
+    const per_beat_clip *last = NULL; /* the last one written */
     for (int k = 0; k < p.count && status == RECORDER_DONE; k++) {
-        at = &p.clips[k];
-        if (q->beat && at->number != q->beat)
+        const per_beat_clip *c = &p.clips[k];
+        if (q->beat && c->number != q->beat)
             continue;
-        status = write_beat(at, q, &show, progress, &frames, &err);
-        written += status == RECORDER_DONE;
+        status = write_beat(c, q, &show, progress, &frames, &err);
+        if (status == RECORDER_DONE) {
+            written++;
+            last = c;
+        }
     }
     if (status == RECORDER_DONE && !q->beat)
         status = stopped() ? RECORDER_STOPPED : write_index(q->dir, &p, &err);
@@ -429,8 +432,8 @@ int per_beat_export(session *const *slides, int slide_count, const per_beat_requ
             ppf_print(stderr,
                       "wrote beat %d of %d into %s: %s (%lld frames, %dx%d at %d fps, t %g to "
                       "%g) and %s in %.2f s",
-                      q->beat, p.count, quote_path(q->dir).s, at->video, (long long)frames,
-                      show.width, show.height, q->video.fps, at->t_start, at->t, at->still,
+                      q->beat, p.count, quote_path(q->dir).s, last->video, (long long)frames,
+                      show.width, show.height, q->video.fps, last->t_start, last->t, last->still,
                       clock_now_seconds() - started);
         else
             ppf_print(stderr,

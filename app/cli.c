@@ -27,6 +27,7 @@
 #include "options.h"
 #include "output.h"
 #include "pdf.h"
+#include "per_beat.h"
 #include "render_command.h"
 #include "report.h"
 #include "scenario.h"
@@ -155,6 +156,8 @@ typedef struct cli_request {
     render_request render; /* render: fps, crf, preset, duration, range, quiet (its show and
                               output are the ones above) */
     double still;          /* render --still T: the one frame at T, when given */
+    bool per_beat;         /* render --per-beat: one clip and still per beat (per_beat.h) */
+    int beat;              /* render --beat N: beat N only (implies --per-beat); 0: all */
 } cli_request;
 
 /* A request before any option: the command's defaults. Only the size
@@ -305,6 +308,8 @@ typedef enum option_id {
     OPT_CRF,
     OPT_PRESET,
     OPT_QUIET,
+    OPT_PER_BEAT,
+    OPT_BEAT,
     OPT_HELP,
     OPT_COUNT
 } option_id;
@@ -329,7 +334,7 @@ static const option_row rows[OPT_COUNT] = {
                     .field = FIELD(output),
                     .help = "write to FILE instead of standard output (written whole or not at "
                             "all); for render: OUT.mp4, OUT.gif, frames_%05d.png, or with --still "
-                            "FILE.png"},
+                            "FILE.png, or with --per-beat DIR/"},
     [OPT_WIDTH] = {.name = "width",
                    .arg = "N",
                    .type = OPTION_INT,
@@ -455,6 +460,19 @@ static const option_row rows[OPT_COUNT] = {
                    .type = OPTION_SWITCH,
                    .field = FIELD(render.quiet),
                    .help = "no progress line and no summary on stderr"},
+    [OPT_PER_BEAT] = {.name = "per-beat",
+                      .type = OPTION_SWITCH,
+                      .field = FIELD(per_beat),
+                      .help = "for PowerPoint: into -o DIR/ one MP4 per beat that ends on it "
+                              "(NN-title.mp4), a PNG of each beat and beats.json"},
+    [OPT_BEAT] = {.name = "beat",
+                  .arg = "N",
+                  .type = OPTION_INT,
+                  .field = FIELD(beat),
+                  .min = 1,
+                  .max = 1000000,
+                  .help = "with --per-beat (implied): only beat N's MP4 and PNG; beats.json is "
+                          "left as it is"},
     [OPT_HELP] = {.name = "help",
                   .short_name = 'h',
                   .type = OPTION_SWITCH,
@@ -482,7 +500,7 @@ static const option_set render_options = {
     OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
         OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) |
         OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) |
-        OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_HELP),
+        OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) | OPT_BIT(OPT_HELP),
     "render"};
 
 /* Parses argv (argv[0] is the command) into *q, from the command's
@@ -703,11 +721,15 @@ static int cmd_run(int argc, char **argv)
 static void print_render_help(FILE *f)
 {
     fputs("usage: ppflow render [SCENARIO.json] [options] -o OUT.mp4 | OUT.gif | FRAMES_%05d.png\n"
-          "       ppflow render [SCENARIO.json] [options] --still T -o FILE.png\n\n"
+          "       ppflow render [SCENARIO.json] [options] --still T -o FILE.png\n"
+          "       ppflow render [SCENARIO.json] [options] --per-beat [--beat N] -o DIR/\n\n"
           "Records the iteration with no window (headless EGL): frame i shows time\n"
           "T0 + i * speed / fps, the same picture as --still at that time. MP4 is H.264\n"
           "(yuv420p, BT.709); a GIF has one palette and loops; a pattern writes numbered PNGs\n"
-          "from 0. Nothing appears under the output's name until it is complete.\n\n",
+          "from 0. Nothing appears under the output's name until it is complete.\n"
+          "--per-beat writes, for beat k, NN-title.mp4 from beat k-1 to beat k whose last\n"
+          "frame is --still at beat k, NN-title.png of that frame, and beats.json (the index);\n"
+          "DIR is made if its parent exists.\n\n",
           f);
     options_print_scenario(f);
     fputc('\n', f);
@@ -716,6 +738,41 @@ static void print_render_help(FILE *f)
     fputs("exit status: 0 success, 1 failure (no EGL, a write error), 2 bad input, 130 "
           "interrupted\n",
           f);
+}
+
+/* `render --per-beat` (or --beat N, which implies it): the options that
+ * mean one recording or one frame are refused with it, then per_beat.h
+ * does the rest with the one session. */
+static int render_per_beat(const cli_request *q, const option_args *args, session *b)
+{
+    static const struct {
+        option_id id;
+        const char *why;
+    } refused[] = {
+        {OPT_STILL, "one frame; the PNG of each beat is already written"},
+        {OPT_DURATION, "seconds for one recording; give --speed for the clips"},
+        {OPT_RANGE, "one part of the iteration; the beats choose the clips' parts"},
+    };
+    const char *with = args->given & OPT_BIT(OPT_PER_BEAT) ? "--per-beat" : "--beat";
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+        if (args->given & OPT_BIT(refused[k].id)) {
+            ppf_print(stderr, "--%s: not with %s (it asks for %s)", rows[refused[k].id].name, with,
+                      refused[k].why);
+            return EXIT_STATUS_USAGE;
+        }
+    if (!q->output || output_is_stdout(q->output)) {
+        ppf_print(stderr, "-o: with %s give the directory to write into (-o DIR/)", with);
+        return EXIT_STATUS_USAGE;
+    }
+    const per_beat_request pq = {
+        .dir = q->output,
+        .show = q->show,
+        .video = q->render.video,
+        .beat = q->beat,
+        .quiet = q->render.quiet,
+    };
+    session *slides[] = {b};
+    return per_beat_export(slides, 1, &pq);
 }
 
 static int cmd_render(int argc, char **argv)
@@ -728,8 +785,11 @@ static int cmd_render(int argc, char **argv)
         q.render.show = q.show;
         q.render.output = q.output;
         q.render.theme_given = args.given & OPT_BIT(OPT_THEME);
-        status = args.given & OPT_BIT(OPT_STILL) ? render_command_still(&b, &q.render, q.still)
-                                                 : render_command_export(&b, &q.render);
+        if (args.given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT)))
+            status = render_per_beat(&q, &args, &b);
+        else
+            status = args.given & OPT_BIT(OPT_STILL) ? render_command_still(&b, &q.render, q.still)
+                                                     : render_command_export(&b, &q.render);
     }
     session_deinit(&b);
     option_args_deinit(&args);
@@ -748,7 +808,7 @@ static const cli_command commands[] = {
      "the live viewer: the iteration in 3D, its timeline under it"},
     {"render", cmd_render,
      "ppflow render [SCENARIO.json] [options] -o OUT.mp4 | OUT.gif | FRAMES_%05d.png | --still T "
-     "-o FILE.png",
+     "-o FILE.png | --per-beat -o DIR/",
      "record the iteration, or draw one frame, with no window"},
     {"schedule", cmd_schedule, "ppflow schedule [SCENARIO.json] [options] [--format F] [-o FILE]",
      "print, validate and convert a schedule"},

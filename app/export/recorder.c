@@ -45,6 +45,8 @@ int64_t recorder_frame_count(double span, int fps, double speed)
 
 double recorder_frame_time(const recorder_desc *d, int64_t i)
 {
+    if (d->has_t_last && i == d->frames - 1)
+        return d->t_last;
     return d->t0 + (double)i * d->show.speed / d->video.fps;
 }
 

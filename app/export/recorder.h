@@ -3,7 +3,10 @@
  *
  * Frame i shows state(t) at t = t0 + i * show.speed / video.fps: the same picture as
  * `ppflow render --still t` (offscreen_default_view), so a frame of the video
- * and a still at the same t match. Time never comes from a clock.
+ * and a still at the same t match. Time never comes from a clock. A clip
+ * that must end exactly on a moment (a beat: app/export/per_beat.h) sets
+ * has_t_last: its last frame then shows t_last itself, not the sum above,
+ * which floating point may put a hair before or after it.
  *
  * The pipeline keeps both cores busy: the calling thread draws frame i and
  * starts its readback into a ring of pixel buffers (render/readback.h) while
@@ -42,6 +45,8 @@ typedef struct recorder_desc {
     encoder_video video;         /* fps, and crf and preset for MP4 */
     double t0;                   /* frame i at t0 + i * show.speed / video.fps */
     int64_t frames;              /* 1 to RECORDER_MAX_FRAMES (recorder_frame_count) */
+    double t_last;               /* with has_t_last: the time the last frame shows, exactly */
+    bool has_t_last;             /* false: the last frame too at t0 + i * speed / fps */
     bool progress;               /* a progress line on stderr (a terminal) */
     volatile sig_atomic_t *stop; /* NULL, or set nonzero to stop; checked every frame */
 } recorder_desc;
@@ -66,7 +71,7 @@ enum { RECORDER_MAX_FRAMES = 10000000 };
  * input. */
 int64_t recorder_frame_count(double span, int fps, double speed);
 
-/* The time frame i shows. */
+/* The time frame i shows: t_last for the last frame when has_t_last. */
 double recorder_frame_time(const recorder_desc *d, int64_t i);
 
 /* Records the session, built whole (scene included) and left unchanged. */

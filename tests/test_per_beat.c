@@ -1,0 +1,633 @@
+/* test_per_beat.c - `ppflow render --per-beat -o DIR/`: one MP4 and one
+ * PNG per beat and beats.json, as a lecturer who must use PowerPoint gets
+ * them (app/export/per_beat.h).
+ *
+ * First the plan alone (names, times, frame counts, cameras; no GL), then
+ * the program as a child process (PPFLOW_EXE) on the default scenario with
+ * one beat of its own that names a camera: every file the index names
+ * exists and nothing else; the index's times and titles are `ppflow
+ * schedule --format json`'s beats; every clip has the frames the plan
+ * promises; and the last frame of several clips, decoded, is `ppflow
+ * render --still t_k` (closer to it than to the still of the frame before,
+ * so a clip that ends one frame early fails), its first frame the previous
+ * beat's still, and each PNG is that still pixel for pixel. Then --beat N,
+ * bad input (exit 2, one line, the directory as it was) and SIGINT (exit
+ * 130, the finished beats whole, no temporary, no index).
+ *
+ * Files go to a fresh directory under $TMPDIR (or /tmp), removed at the
+ * end; what ppflow writes goes under its subdirectory out/. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+
+#include "error.h"
+#include "image_png.h"
+#include "per_beat.h"
+#include "session.h"
+#include "support/ppflow_run.h"
+
+enum { W = 320, H = 180, FPS = 30 };
+#define SIZE "320x180"
+#define SPEED "8"
+#define SPEED_VALUE 8.0
+/* The look of the clips and stills, not the defaults, so that a clip that
+ * ignored them would not match its stills; the scenario's own beat asks
+ * for the top camera instead of front. */
+#define LOOK "--theme", "light", "--camera", "front"
+/* The default scenario (1F1B, 4 ranks, 8 micro-batches, 2 replicas: 8
+ * automatic beats over 40 time units) with one beat of the scenario's own
+ * between the automatic ones, with a camera and notes. */
+static const char scenario_text[] =
+    "{\"beats\": [{\"t\": 12.5, \"title\": \"Warm-up ends!\", \"caption\": \"Here the pipe "
+    "is full.\", \"camera\": \"top\", \"notes\": \"Point at rank 3.\"}]}\n";
+#define OWN_BEAT 5 /* its number among the 9 */
+
+/* Mean absolute difference per colour channel (0-255) between a decoded
+ * clip's frame and its still, measured with these clips at crf 0 (x264
+ * lossless, in yuv420p): 1.9 to 2.5, nearly all of it the chroma that
+ * yuv420p keeps at half resolution along thin coloured edges and text.
+ * The luma alone (BT.709 weights), which x264 keeps: 0.35 to 0.36. The
+ * still of the frame before the last (0.27 time units earlier) is 6.5 to
+ * 9 away (luma 4.4 to 7.3); a build whose clips end one frame early fails
+ * here with 9.0 (luma 7.3). */
+#define MAX_DIFF 3.5
+#define MAX_LUMA_DIFF 0.8
+
+static char scratch[256];
+static char out_dir[300];
+static char scenario_path[320];
+
+/* ---- running ppflow ---------------------------------------------------------- */
+
+static child_result run_args(const char *const *args)
+{
+    return child_run(&(child_desc){.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch});
+}
+
+#define RENDER(...) run_args((const char *const[]){"render", __VA_ARGS__, NULL})
+
+/* `ppflow render SCENARIO --still T` at the clips' size and look, with
+ * `camera` (NULL: the look's), read back; the PNG is left at path. */
+static void still_read(double t, const char *camera, image *img, char *path, size_t size)
+{
+    char when[40];
+    snprintf(when, sizeof when, "%.17g", t);
+    scratch_join(path, size, scratch, "still.png");
+    child_result r = RENDER(scenario_path, "--still", when, "--size", SIZE, LOOK, "--camera",
+                            camera ? camera : "front", "-o", path);
+    child_expect_status(&r, 0);
+    child_result_deinit(&r);
+    ppf_error err = {{0}};
+    if (!image_read_png(path, img, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(img->width, W);
+    assert_int_equal(img->height, H);
+}
+
+/* The beats `ppflow schedule SCENARIO --format json` lists. */
+static cJSON *schedule_beats(void)
+{
+    child_result r = PPFLOW_RUN(scratch, "schedule", scenario_path, "--format", "json");
+    child_expect_status(&r, 0);
+    cJSON *doc = cJSON_Parse(r.out);
+    child_result_deinit(&r);
+    assert_non_null(doc);
+    cJSON *beats = cJSON_DetachItemFromObject(doc, "beats");
+    cJSON_Delete(doc);
+    assert_true(cJSON_IsArray(beats));
+    return beats;
+}
+
+static cJSON *index_read(const char *dir)
+{
+    char path[400];
+    scratch_join(path, sizeof path, dir, "beats.json");
+    char *text = child_read_file(path, NULL);
+    if (!text)
+        fail_msg("%s: missing", path);
+    cJSON *index = cJSON_Parse(text);
+    free(text);
+    if (!cJSON_IsArray(index))
+        fail_msg("%s: not a JSON array", path);
+    return index;
+}
+
+static double number_of(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, name);
+    if (!cJSON_IsNumber(v))
+        fail_msg("\"%s\": not a number", name);
+    return v->valuedouble;
+}
+
+static const char *string_of(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, name);
+    if (!cJSON_IsString(v))
+        fail_msg("\"%s\": not a string", name);
+    return v->valuestring;
+}
+
+/* ---- decoding ------------------------------------------------------------------ */
+
+/* The frames of an H.264 MP4: how many, and the first and last as RGBA
+ * (BT.709 limited range, as ppflow writes it). */
+typedef struct clip {
+    int frames;
+    image first, last;
+} clip;
+
+static void clip_deinit(clip *c)
+{
+    image_deinit(&c->first);
+    image_deinit(&c->last);
+    *c = (clip){0};
+}
+
+static void keep_frame(const AVFrame *f, image *img, struct SwsContext **sws)
+{
+    if (!*sws) {
+        *sws =
+            sws_getContext(f->width, f->height, f->format, f->width, f->height, AV_PIX_FMT_RGBA,
+                           SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
+        assert_non_null(*sws);
+        const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+        sws_setColorspaceDetails(*sws, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16);
+    }
+    if (!img->rgba) {
+        img->width = f->width;
+        img->height = f->height;
+        img->rgba = ppf_malloc((size_t)f->width * (size_t)f->height * 4);
+    }
+    uint8_t *dst[4] = {img->rgba};
+    int dst_stride[4] = {f->width * 4};
+    assert_int_equal(sws_scale(*sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height,
+                               dst, dst_stride),
+                     f->height);
+}
+
+static void drain(AVCodecContext *dec, AVFrame *f, clip *c, struct SwsContext **sws)
+{
+    int ret;
+    while ((ret = avcodec_receive_frame(dec, f)) >= 0) {
+        keep_frame(f, c->frames == 0 ? &c->first : &c->last, sws);
+        c->frames++;
+        av_frame_unref(f);
+    }
+    if (ret != AVERROR(EAGAIN) && ret != AVERROR_EOF)
+        fail_msg("decoding failed: %s", av_err2str(ret));
+}
+
+static void clip_read(const char *path, clip *c)
+{
+    *c = (clip){0};
+    AVFormatContext *fmt = NULL;
+    int ret = avformat_open_input(&fmt, path, NULL, NULL);
+    if (ret < 0)
+        fail_msg("cannot open %s: %s", path, av_err2str(ret));
+    assert_true(avformat_find_stream_info(fmt, NULL) >= 0);
+    const int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    assert_true(index >= 0);
+    const AVCodecParameters *par = fmt->streams[index]->codecpar;
+    assert_int_equal(par->codec_id, AV_CODEC_ID_H264);
+    assert_int_equal(par->width, W);
+    assert_int_equal(par->height, H);
+    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+    AVCodecContext *dec = avcodec_alloc_context3(codec);
+    assert_true(avcodec_parameters_to_context(dec, par) >= 0);
+    dec->thread_count = 1;
+    assert_true(avcodec_open2(dec, codec, NULL) >= 0);
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *f = av_frame_alloc();
+    struct SwsContext *sws = NULL;
+    while ((ret = av_read_frame(fmt, pkt)) >= 0) {
+        if (pkt->stream_index == index) {
+            assert_true(avcodec_send_packet(dec, pkt) >= 0);
+            drain(dec, f, c, &sws);
+        }
+        av_packet_unref(pkt);
+    }
+    assert_true(avcodec_send_packet(dec, NULL) >= 0);
+    drain(dec, f, c, &sws);
+    if (c->frames == 1) { /* the one frame is both ends */
+        c->last = (image){c->first.width, c->first.height, ppf_malloc((size_t)W * H * 4)};
+        memcpy(c->last.rgba, c->first.rgba, (size_t)W * H * 4);
+    }
+    sws_freeContext(sws);
+    av_frame_free(&f);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+}
+
+/* ---- comparing pictures ---------------------------------------------------------- */
+
+static double mean_abs_diff(const image *a, const image *b)
+{
+    uint64_t sum = 0;
+    const size_t n = (size_t)W * H;
+    for (size_t p = 0; p < n; p++)
+        for (int c = 0; c < 3; c++)
+            sum += (uint64_t)abs(a->rgba[p * 4 + c] - b->rgba[p * 4 + c]);
+    return (double)sum / (double)(n * 3);
+}
+
+static double luma(const uint8_t *px)
+{
+    return 0.2126 * px[0] + 0.7152 * px[1] + 0.0722 * px[2];
+}
+
+static double mean_luma_diff(const image *a, const image *b)
+{
+    double sum = 0;
+    const size_t n = (size_t)W * H;
+    for (size_t p = 0; p < n; p++)
+        sum += fabs(luma(a->rgba + p * 4) - luma(b->rgba + p * 4));
+    return sum / (double)n;
+}
+
+/* ---- the plan, no GL ---------------------------------------------------------------- */
+
+static void test_slug(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"steady state: one forward, one backward", "steady-state-one-forward-one-backward"},
+        {"Warm-up ends!", "warm-up-ends"},
+        {"  All-reduce  (stage 3) ", "all-reduce-stage-3"},
+        {"bubble \xc2\xb7 27%", "bubble-27"}, /* a non-ASCII middle dot separates */
+        {"\xe2\x86\x92", "beat"},             /* nothing left */
+        {"", "beat"},
+        {"aaaaaaaaaa bbbbbbbbbb cccccccccc dddddddddd eeeeeeeeee ffff",
+         "aaaaaaaaaa-bbbbbbbbbb-cccccccccc-dddddddddd-eeee"},
+        /* cut at PER_BEAT_SLUG_MAX bytes, never on a '-' */
+        {"aaaaaaaaaa bbbbbbbbbb cccccccccc dddddddddd eeee x",
+         "aaaaaaaaaa-bbbbbbbbbb-cccccccccc-dddddddddd-eeee"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char slug[PER_BEAT_SLUG_MAX + 1];
+        assert_string_equal(per_beat_slug(cases[k][0], slug), cases[k][1]);
+        assert_true(strlen(slug) <= PER_BEAT_SLUG_MAX);
+    }
+}
+
+static void build(session *s, const char *path, const session_flag *flags, int n)
+{
+    ppf_error err = {{0}};
+    if (!session_build(s, path, flags, n, &err))
+        fail_msg("%s", err.message);
+}
+
+/* Names, times, frame counts and cameras, over two slides numbered on. */
+static void test_plan(void **state)
+{
+    (void)state;
+    session a = {0}, b = {0};
+    build(&a, scenario_path, NULL, 0);
+    build(&b, NULL, (const session_flag[]){{"schedule", "gpipe"}}, 1);
+    assert_int_equal(a.beats.count, 9);
+    session *slides[] = {&a, &b};
+    per_beat_request q = {.show = {.camera = CAMERA_PRESET_FRONT, .speed = SPEED_VALUE},
+                          .video = {.fps = FPS}};
+    per_beat_plan p;
+    ppf_error err = {{0}};
+    if (!per_beat_plan_make(&p, slides, 2, &q, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(p.count, a.beats.count + b.beats.count);
+    for (int k = 0; k < p.count; k++) {
+        const per_beat_clip *c = &p.clips[k];
+        const bool first_slide = k < a.beats.count;
+        const int in_slide = first_slide ? k : k - a.beats.count;
+        assert_int_equal(c->number, k + 1);
+        assert_int_equal(c->slide, first_slide ? 1 : 2);
+        assert_ptr_equal(c->session, first_slide ? &a : &b);
+        assert_same_double(c->t, c->beat->t);
+        /* from the slide's previous beat, or its start */
+        assert_same_double(c->t_start, in_slide == 0 ? 0.0 : p.clips[k - 1].t);
+        assert_int_equal(c->frames, llround((c->t - c->t_start) * FPS / SPEED_VALUE) + 1);
+        assert_int_equal(c->camera,
+                         c->number == OWN_BEAT ? CAMERA_PRESET_TOP : CAMERA_PRESET_FRONT);
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "%02d-", k + 1);
+        assert_memory_equal(c->video, prefix, 3);
+        assert_string_equal(strrchr(c->video, '.'), ".mp4");
+        assert_string_equal(strrchr(c->still, '.'), ".png");
+        assert_memory_equal(c->video, c->still, strlen(c->video) - 4);
+    }
+    assert_string_equal(p.clips[0].video, "01-start.mp4");
+    assert_int_equal(p.clips[0].frames, 1); /* a beat at the start: one frame */
+    assert_string_equal(p.clips[OWN_BEAT - 1].video, "05-warm-up-ends.mp4");
+    const int count = p.count;
+    per_beat_plan_deinit(&p);
+    per_beat_plan_deinit(&p); /* twice is harmless */
+
+    /* bad input: one line naming the field, the value and the rule; *p zeroed */
+    q.beat = count + 1;
+    assert_false(per_beat_plan_make(&p, slides, 2, &q, &err));
+    char value[40], range[40];
+    snprintf(value, sizeof value, "--beat = %d", count + 1);
+    snprintf(range, sizeof range, "1 to %d", count);
+    assert_message(&err, value, range);
+    assert_null(p.clips);
+    q.beat = 0;
+    q.show.speed = 1e-9; /* billions of frames */
+    assert_false(per_beat_plan_make(&p, slides, 1, &q, &err));
+    assert_message(&err, "--speed", "frames");
+    assert_null(p.clips);
+    session_deinit(&b);
+    build(&b, NULL, (const session_flag[]){{"beats", "none"}}, 1);
+    q.show.speed = 0;
+    assert_false(per_beat_plan_make(&p, (session *[]){&b}, 1, &q, &err));
+    assert_message(&err, "--per-beat", "no beats");
+    char bad[400];
+    scratch_put(bad, sizeof bad, scratch, "sky.json",
+                "{\"beats\": [{\"t\": 1, \"title\": \"up\", \"camera\": \"sky\"}]}");
+    session c = {0};
+    build(&c, bad, NULL, 0);
+    assert_false(per_beat_plan_make(&p, (session *[]){&c}, 1, &q, &err));
+    assert_message(&err, "camera = \"sky\"", "unknown preset", "\"up\"");
+    session_deinit(&c);
+    session_deinit(&b);
+    session_deinit(&a);
+}
+
+/* ---- the files ---------------------------------------------------------------------- */
+
+/* The frames of a clip against the stills of its two ends: the last frame
+ * is `--still t` (and the PNG is that still exactly), closer to it than to
+ * the frame before's; the first is the previous beat's still. */
+static void expect_clip(const char *dir, const cJSON *entry, bool first_too)
+{
+    const int number = (int)number_of(entry, "index");
+    const double t = number_of(entry, "t"), t_start = number_of(entry, "t_start");
+    const int frames = (int)number_of(entry, "frames");
+    const char *camera = number == OWN_BEAT ? "top" : NULL;
+    char path[400], still_path[400];
+    scratch_join(path, sizeof path, dir, string_of(entry, "video"));
+    clip c;
+    clip_read(path, &c);
+    assert_int_equal(c.frames, frames);
+
+    image own = {0}, before = {0}, png = {0}, start = {0};
+    still_read(t, camera, &own, still_path, sizeof still_path);
+    /* the beat's PNG is the still, pixel for pixel */
+    ppf_error err = {{0}};
+    scratch_join(path, sizeof path, dir, string_of(entry, "still"));
+    if (!image_read_png(path, &png, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(png.width, W);
+    assert_int_equal(png.height, H);
+    if (memcmp(png.rgba, own.rgba, (size_t)W * H * 4) != 0)
+        fail_msg("beat %d: %s differs from --still %.17g", number, path, t);
+    const double to_own = mean_abs_diff(&c.last, &own);
+    const double luma_own = mean_luma_diff(&c.last, &own);
+    print_message("beat %d: last of %d frames %.2f from --still %g (luma %.2f)\n", number, frames,
+                  to_own, t, luma_own);
+    if (!(to_own <= MAX_DIFF && luma_own <= MAX_LUMA_DIFF))
+        fail_msg("beat %d: the last frame differs from --still %.17g by %.2f (luma %.2f; at most "
+                 "%.2f, %.2f)",
+                 number, t, to_own, luma_own, MAX_DIFF, MAX_LUMA_DIFF);
+    if (frames >= 2) {
+        /* the frame before the last, at the time the recorder gives it */
+        const double t_before = t_start + (double)(frames - 2) * SPEED_VALUE / FPS;
+        still_read(t_before, camera, &before, still_path, sizeof still_path);
+        const double to_before = mean_abs_diff(&c.last, &before);
+        const double luma_before = mean_luma_diff(&c.last, &before);
+        print_message("beat %d: the last frame is %.2f (luma %.2f) from --still %g, the frame "
+                      "before's\n",
+                      number, to_before, luma_before, t_before);
+        if (!(luma_own < luma_before && to_own < to_before))
+            fail_msg("beat %d: the last frame is closer to the frame before's still (%.2f, luma "
+                     "%.2f) than to --still %.17g (%.2f, luma %.2f): it does not end on its beat",
+                     number, to_before, luma_before, t, to_own, luma_own);
+    }
+    if (first_too) {
+        still_read(t_start, camera, &start, still_path, sizeof still_path);
+        const double d = mean_luma_diff(&c.first, &start);
+        print_message("beat %d: first frame %.2f (luma) from --still %g\n", number, d, t_start);
+        if (!(d <= MAX_LUMA_DIFF))
+            fail_msg("beat %d: the first frame differs from --still %.17g by %.2f (luma)", number,
+                     t_start, d);
+    }
+    unlink(still_path);
+    image_deinit(&own);
+    image_deinit(&before);
+    image_deinit(&png);
+    image_deinit(&start);
+    clip_deinit(&c);
+}
+
+/* Every beat into a directory that does not exist yet (its parent does). */
+static void test_every_beat(void **state)
+{
+    (void)state;
+    char dir[400];
+    scratch_join(dir, sizeof dir, out_dir, "deck/");
+    child_result r = RENDER(scenario_path, "--per-beat", "--size", SIZE, LOOK, "--speed", SPEED,
+                            "--crf", "0", "-o", dir);
+    child_expect_status(&r, 0);
+    child_expect_one_line(&r, "ppflow: wrote 9 beats into ", dir);
+    child_result_deinit(&r);
+
+    cJSON *index = index_read(dir), *beats = schedule_beats();
+    const int n = cJSON_GetArraySize(index);
+    assert_int_equal(n, cJSON_GetArraySize(beats));
+    assert_int_equal(n, 9);
+    /* the index's files, and nothing else: no temporary */
+    assert_int_equal(scratch_count(dir, NULL), 2 * n + 1);
+    double t_start = 0;
+    for (int k = 0; k < n; k++) {
+        const cJSON *e = cJSON_GetArrayItem(index, k), *b = cJSON_GetArrayItem(beats, k);
+        assert_int_equal((int)number_of(e, "index"), k + 1);
+        assert_int_equal((int)number_of(e, "slide"), 1);
+        assert_same_double(number_of(e, "t"), number_of(b, "t"));
+        assert_same_double(number_of(e, "t_start"), t_start);
+        assert_string_equal(string_of(e, "title"), string_of(b, "title"));
+        assert_string_equal(string_of(e, "caption"), string_of(b, "caption"));
+        const long long frames = llround((number_of(e, "t") - t_start) * FPS / SPEED_VALUE) + 1;
+        assert_int_equal((long long)number_of(e, "frames"), frames);
+        char path[400];
+        scratch_join(path, sizeof path, dir, string_of(e, "video"));
+        assert_true(scratch_exists(path));
+        scratch_join(path, sizeof path, dir, string_of(e, "still"));
+        assert_true(scratch_exists(path));
+        /* every clip has the frames the index says */
+        scratch_join(path, sizeof path, dir, string_of(e, "video"));
+        clip c;
+        clip_read(path, &c);
+        assert_int_equal(c.frames, frames);
+        clip_deinit(&c);
+        t_start = number_of(e, "t");
+    }
+    const cJSON *own = cJSON_GetArrayItem(index, OWN_BEAT - 1);
+    assert_string_equal(string_of(own, "video"), "05-warm-up-ends.mp4");
+    assert_string_equal(string_of(own, "notes"), "Point at rank 3.");
+
+    /* the pictures: a one-frame clip at the start, the warm-up, the beat
+     * with its own camera and the end */
+    expect_clip(dir, cJSON_GetArrayItem(index, 0), false);
+    expect_clip(dir, cJSON_GetArrayItem(index, 1), true);
+    expect_clip(dir, own, true);
+    expect_clip(dir, cJSON_GetArrayItem(index, n - 1), true);
+    cJSON_Delete(index);
+    cJSON_Delete(beats);
+}
+
+/* --beat N (which implies --per-beat): that beat's two files only; an
+ * index already there is left as it is. */
+static void test_one_beat(void **state)
+{
+    (void)state;
+    char index_path[400];
+    scratch_join(index_path, sizeof index_path, out_dir, "beats.json");
+    scratch_write(index_path, "[\"a whole run's index\"]\n");
+    child_result r =
+        RENDER(scenario_path, "--beat", "3", "--size", SIZE, LOOK, "--speed", SPEED, "-o", out_dir);
+    child_expect_status(&r, 0);
+    child_expect_one_line(&r, "ppflow: wrote beat 3 of 9", "03-steady-state");
+    child_result_deinit(&r);
+    assert_int_equal(scratch_count(out_dir, NULL), 3);
+    char path[400];
+    scratch_join(path, sizeof path, out_dir, "03-steady-state-one-forward-one-backward.mp4");
+    clip c;
+    clip_read(path, &c);
+    assert_int_equal(c.frames, llround((4.75 - 3.75) * FPS / SPEED_VALUE) + 1);
+    clip_deinit(&c);
+    scratch_join(path, sizeof path, out_dir, "03-steady-state-one-forward-one-backward.png");
+    assert_true(scratch_exists(path));
+    child_expect_file(index_path, "[\"a whole run's index\"]\n");
+}
+
+/* Bad input: exit status 2, one line naming the option, and out/ as it
+ * was (nothing made, nothing written). */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char file[400], keep[400], locked[400], sky[400];
+    scratch_join(file, sizeof file, out_dir, "file.txt");
+    scratch_write(file, "a file\n");
+    scratch_join(keep, sizeof keep, out_dir, "keep");
+    assert_int_equal(mkdir(keep, 0755), 0);
+    /* a file a run would replace but may not */
+    scratch_join(locked, sizeof locked, keep, "02-first-forward-reaches-rank-3.png");
+    scratch_write(locked, "old\n");
+    assert_int_equal(chmod(locked, 0444), 0);
+    scratch_put(sky, sizeof sky, scratch, "sky.json",
+                "{\"beats\": [{\"t\": 1, \"title\": \"up\", \"camera\": \"sky\"}]}");
+    static const struct {
+        const char *target; /* under out/ */
+        const char *args[5];
+        const char *names;
+    } cases[] = {
+        {"file.txt", {"--per-beat"}, "-o"},
+        {"x.mp4", {"--per-beat"}, "-o"},
+        {"shot.png", {"--beat", "2"}, "-o"},
+        {"no/such/", {"--per-beat"}, "-o"},
+        {"new/", {"--beat", "10"}, "--beat = 10"},
+        {"new/", {"--beat", "0"}, "--beat"},
+        {"new/", {"--per-beat", "--still", "3"}, "--still"},
+        {"new/", {"--per-beat", "--duration", "2"}, "--duration"},
+        {"new/", {"--beat", "1", "--range", "0:5"}, "--range"},
+        {"new/", {"--per-beat", "--beats", "none"}, "--per-beat"},
+        {"keep", {"--per-beat"}, "02-first-forward-reaches-rank-3.png"},
+        {NULL, {"--per-beat"}, "-o"},
+        {"sky/", {"--per-beat", "SKY"}, "camera = \"sky\""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char path[400];
+        const char *args[16] = {"render", "--size", SIZE, "--speed", SPEED};
+        int n = 5;
+        bool own_scenario = false;
+        for (int j = 0; cases[k].args[j]; j++) {
+            const bool is_sky = strcmp(cases[k].args[j], "SKY") == 0;
+            own_scenario |= is_sky;
+            args[n++] = is_sky ? sky : cases[k].args[j];
+        }
+        if (!own_scenario)
+            args[n++] = scenario_path;
+        if (cases[k].target) {
+            scratch_join(path, sizeof path, out_dir, cases[k].target);
+            args[n++] = "-o";
+            args[n++] = path;
+        }
+        child_result r = run_args(args);
+        child_expect_status(&r, 2);
+        child_expect_one_line(&r, "ppflow: ", cases[k].names);
+        assert_int_equal(r.out_len, 0);
+        child_result_deinit(&r);
+        assert_int_equal(scratch_count(out_dir, NULL), 2);
+        assert_int_equal(scratch_count(keep, NULL), 1);
+    }
+    child_expect_file(file, "a file\n");
+    child_expect_file(locked, "old\n");
+}
+
+/* SIGINT while beat 2's clip is encoded: exit status 130, one line naming
+ * the directory; beat 1's files stay whole, no temporary, no index. */
+static void test_sigint(void **state)
+{
+    (void)state;
+    char dir[400];
+    scratch_join(dir, sizeof dir, out_dir, "deck");
+    assert_int_equal(mkdir(dir, 0755), 0); /* there to be watched from the start */
+    /* beat 2 from 0 to 3.75 at 0.005 units a second: 22500 frames */
+    const char *const args[] = {"render", scenario_path, "--per-beat", "--size", SIZE, "--speed",
+                                "0.005",  "--quiet",     "-o",         dir,      NULL};
+    const child_desc d = {.exe = PPFLOW_EXE, .args = args, .capture_dir = scratch};
+    const pid_t pid = child_start(&d);
+    child_await_entry(pid, &d, dir, ".02-first-forward", CHILD_TIMEOUT, NULL, 0);
+    child_result r = child_stop(pid, &d, SIGINT, CHILD_TIMEOUT);
+    child_expect_status(&r, 130);
+    child_expect_one_line(&r, "ppflow: interrupted (SIGINT)", dir);
+    child_result_deinit(&r);
+    assert_int_equal(scratch_count(dir, NULL), 2);
+    char path[400];
+    scratch_join(path, sizeof path, dir, "01-start.mp4");
+    clip c;
+    clip_read(path, &c);
+    assert_int_equal(c.frames, 1);
+    clip_deinit(&c);
+    scratch_join(path, sizeof path, dir, "01-start.png");
+    assert_true(scratch_exists(path));
+}
+
+/* ---- fixtures ---------------------------------------------------------------------- */
+
+static int setup(void **state)
+{
+    if (scratch_setup(state, scratch, sizeof scratch, "ppflow_test_per_beat") != 0)
+        return -1;
+    scratch_join(out_dir, sizeof out_dir, scratch, "out");
+    return 0;
+}
+
+/* Each test starts with the scenario and an empty out/. */
+static int before_each(void **state)
+{
+    scratch_before_each(state);
+    scratch_put(scenario_path, sizeof scenario_path, scratch, "scenario.json", scenario_text);
+    return mkdir(out_dir, 0755) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_slug, before_each),
+        cmocka_unit_test_setup(test_plan, before_each),
+        cmocka_unit_test_setup(test_every_beat, before_each),
+        cmocka_unit_test_setup(test_one_beat, before_each),
+        cmocka_unit_test_setup(test_bad_input, before_each),
+        cmocka_unit_test_setup(test_sigint, before_each),
+    };
+    return cmocka_run_group_tests(tests, setup, scratch_teardown);
+}

@@ -117,17 +117,10 @@ bool per_beat_plan_make(per_beat_plan *p, session *const *slides, int slide_coun
             };
             char name[sizeof(quoted) + 40];
             beat_name(name, sizeof name, slide_count, s + 1, n + 1, b);
-            if (b->camera[0]) {
-                const int preset = camera_preset_find(b->camera);
-                if (preset < 0) {
-                    free(clips);
-                    return ppf_fail(err,
-                                    "%s: camera = %s: unknown preset; use default, front, top, "
-                                    "side, back, low, first-stage, last-stage or replicas",
-                                    name, quote_string(b->camera).s);
-                }
+            /* a beat's camera names a preset: the session checked it */
+            const int preset = camera_preset_find(b->camera);
+            if (preset >= 0)
                 c->camera = (camera_preset)preset;
-            }
             /* One frame more than the span takes: the first shows where the
              * clip starts, the last the beat itself. */
             const double frames = (b->t - t_start) * q->video.fps / speed;

@@ -573,8 +573,8 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     if (v->goto_typing)
         snprintf(status, n, "go to beat %d…", v->goto_number);
     else if (v->presenting && k >= 0 && v->slide_count > 1)
-        snprintf(status, n, "slide %d/%d · beat %d/%d · %s", v->slide + 1, v->slide_count, k + 1,
-                 bl->count, bl->beats[k].title);
+        snprintf(status, n, "slide %d/%d · %d/%d · %s", v->slide + 1, v->slide_count, k + 1,
+                 bl->count, bl->beats[k].title); /* short: the beat's title must fit */
     else if (v->presenting && k >= 0)
         snprintf(status, n, "beat %d/%d · %s", k + 1, bl->count, bl->beats[k].title);
     else if (v->slide_count > 1)

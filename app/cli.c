@@ -20,6 +20,7 @@
 #include "budget.h"
 #include "camera.h"
 #include "csv.h"
+#include "deck.h"
 #include "encoder.h"
 #include "error.h"
 #include "export.h"
@@ -302,6 +303,7 @@ typedef enum option_id {
     OPT_SCRIPT,
     OPT_PRINT_STATE,
     OPT_PRESENT,
+    OPT_SLIDE,
     OPT_FPS,
     OPT_DURATION,
     OPT_RANGE,
@@ -417,6 +419,14 @@ static const option_row rows[OPT_COUNT] = {
                      .field = FIELD(view.present),
                      .help = "start presenting: fullscreen, larger text, a clicker's keys move "
                              "between beats (F5 in the window; Esc goes back)"},
+    [OPT_SLIDE] = {.name = "slide",
+                   .arg = "N",
+                   .type = OPTION_INT,
+                   .field = FIELD(view.slide),
+                   .min = 1,
+                   .max = TALK_SLIDES_MAX,
+                   .help = "a talk file's slide N (from 1): where the window starts, what "
+                           "render and schedule show (default: the first)"},
     [OPT_FPS] = {.name = "fps",
                  .arg = "N",
                  .type = OPTION_INT,
@@ -487,20 +497,21 @@ static const option_row rows[OPT_COUNT] = {
 static const option_set schedule_options = {rows, OPT_COUNT,
                                             OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) |
                                                 OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_THEME) |
-                                                OPT_BIT(OPT_HELP),
+                                                OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP),
                                             "schedule"};
 static const option_set run_options = {
     rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
         OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
-        OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_HELP),
+        OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP),
     "run"};
 static const option_set render_options = {
     rows, OPT_COUNT,
     OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
         OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) |
         OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) |
-        OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) | OPT_BIT(OPT_HELP),
+        OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) | OPT_BIT(OPT_SLIDE) |
+        OPT_BIT(OPT_HELP),
     "render"};
 
 /* Parses argv (argv[0] is the command) into *q, from the command's
@@ -575,9 +586,11 @@ static void print_schedule_help(FILE *f)
 
 static void print_run_help(FILE *f)
 {
-    fputs("usage: ppflow [run] [SCENARIO.json] [options]\n\n"
+    fputs("usage: ppflow [run] [SCENARIO.json | TALK.json] [options]\n"
+          "       ppflow present [SCENARIO.json | TALK.json] [options]\n\n"
           "Opens the live viewer: the iteration in 3D over its timeline. Press h in the window\n"
-          "for the keys.\n\n",
+          "for the keys. A talk file's slides are shown one after the other (README, \"Talk\n"
+          "files\").\n\n",
           f);
     options_print_scenario(f);
     fputc('\n', f);
@@ -617,13 +630,28 @@ static int write_output(const cli_request *q, bool dark, const session *b, ppf_e
     return output_commit(&out, err) ? EXIT_STATUS_OK : EXIT_STATUS_IO;
 }
 
+/* The slide --slide N names (0: the first), from 0; -1 with one line when
+ * there is none. Render and schedule show one slide of a talk; the window
+ * starts on it. */
+static int pick_slide(const deck *d, int slide, ppf_error *err)
+{
+    if (slide <= d->count)
+        return slide > 0 ? slide - 1 : 0;
+    if (!d->is_talk)
+        ppf_fail(err, "--slide = %d: a scenario is one slide (a talk file has several)", slide);
+    else
+        ppf_fail(err, "--slide = %d: the talk has %d slide%s", slide, d->count,
+                 d->count == 1 ? "" : "s");
+    return -1;
+}
+
 /* `ppflow schedule`: parse, build, simulate, write one format. */
 static int cmd_schedule(int argc, char **argv)
 {
     ppf_error err = {{0}};
     cli_request q;
     option_args args = {0};
-    session b = {0};
+    deck d = {0};
     int status = EXIT_STATUS_USAGE;
     if (!parse_args(&schedule_options, argc, argv, &q, &args, &err))
         goto done;
@@ -644,13 +672,16 @@ static int cmd_schedule(int argc, char **argv)
     }
     /* Default scenario, then the file, then the flags in order; then the
      * program and its simulation. Every failure here is bad input. */
-    if (!session_build(&b, args.scenario_path, args.flags, args.flag_count, &err))
+    if (!deck_build(&d, args.scenario_path, args.flags, args.flag_count, false, &err))
+        goto done;
+    const int slide = pick_slide(&d, q.view.slide, &err);
+    if (slide < 0)
         goto done;
     /* Figures are for print: light unless --theme asks for another. */
     const bool dark = (args.given & OPT_BIT(OPT_THEME)) && q.show.theme == THEME_DARK;
-    status = write_output(&q, dark, &b, &err);
+    status = write_output(&q, dark, d.slides[slide], &err);
 done:
-    session_deinit(&b);
+    deck_deinit(&d);
     option_args_deinit(&args);
     return status == EXIT_STATUS_OK ? status : fail(status, &err);
 }
@@ -676,15 +707,16 @@ static bool check_show(const option_args *args, const cli_request *q, const sess
     return true;
 }
 
-/* Parses and builds, scene included; on bad input prints one line and
- * returns exit status 2 (before any window opens); on --help prints it and
- * returns 0; else -1 with the session built. */
+/* Parses and builds every slide, scenes included; on bad input prints one
+ * line and returns exit status 2 (before any window opens); on --help
+ * prints it and returns 0; else -1 with the deck built and *slide the one
+ * --slide names (from 0). */
 static int parse_and_build(const option_set *set, int argc, char **argv,
-                           void (*print_help)(FILE *f), cli_request *q, option_args *args,
-                           session *b)
+                           void (*print_help)(FILE *f), cli_request *q, option_args *args, deck *d,
+                           int *slide)
 {
     ppf_error err = {{0}};
-    memset(b, 0, sizeof *b);
+    memset(d, 0, sizeof *d);
     if (!parse_args(set, argc, argv, q, args, &err))
         return fail(EXIT_STATUS_USAGE, &err);
     if (q->help) {
@@ -693,29 +725,43 @@ static int parse_and_build(const option_set *set, int argc, char **argv,
     }
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
-    if (!session_build(b, args->scenario_path, args->flags, args->flag_count, &err) ||
-        !session_build_scene(b, &err) || !check_show(args, q, b, &err))
+    if (!deck_build(d, args->scenario_path, args->flags, args->flag_count, true, &err) ||
+        (*slide = pick_slide(d, q->view.slide, &err)) < 0 ||
+        !check_show(args, q, d->slides[*slide], &err))
         return fail(EXIT_STATUS_USAGE, &err);
     return -1;
 }
 
-/* The live viewer. */
-static int cmd_run(int argc, char **argv)
+/* The live viewer; presenting from the start for `ppflow present`. */
+static int run_viewer(int argc, char **argv, bool present)
 {
     cli_request q;
     option_args args = {0};
-    session b;
-    int status = parse_and_build(&run_options, argc, argv, print_run_help, &q, &args, &b);
+    deck d;
+    int slide;
+    int status = parse_and_build(&run_options, argc, argv, print_run_help, &q, &args, &d, &slide);
     if (status < 0) {
         q.view.show = q.show;
+        q.view.present |= present;
         ppf_error err = {{0}};
-        status = viewer_run(&b, &q.view, &err);
+        status = viewer_run(&d, &q.view, &err);
         if (status != EXIT_STATUS_OK)
             fail(status, &err);
     }
-    session_deinit(&b);
+    deck_deinit(&d);
     option_args_deinit(&args);
     return status;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    return run_viewer(argc, argv, false);
+}
+
+/* `ppflow present TALK.json` is `ppflow --present TALK.json`. */
+static int cmd_present(int argc, char **argv)
+{
+    return run_viewer(argc, argv, true);
 }
 
 static void print_render_help(FILE *f)
@@ -743,7 +789,8 @@ static void print_render_help(FILE *f)
 /* `render --per-beat` (or --beat N, which implies it): the options that
  * mean one recording or one frame are refused with it, then per_beat.h
  * does the rest with the one session. */
-static int render_per_beat(const cli_request *q, const option_args *args, session *b)
+static int render_per_beat(const cli_request *q, const option_args *args, session *const *slides,
+                           int slide_count)
 {
     static const struct {
         option_id id;
@@ -771,27 +818,33 @@ static int render_per_beat(const cli_request *q, const option_args *args, sessio
         .beat = q->beat,
         .quiet = q->render.quiet,
     };
-    session *slides[] = {b};
-    return per_beat_export(slides, 1, &pq);
+    return per_beat_export(slides, slide_count, &pq);
 }
 
 static int cmd_render(int argc, char **argv)
 {
     cli_request q;
     option_args args = {0};
-    session b;
-    int status = parse_and_build(&render_options, argc, argv, print_render_help, &q, &args, &b);
+    deck d;
+    int slide;
+    int status =
+        parse_and_build(&render_options, argc, argv, print_render_help, &q, &args, &d, &slide);
     if (status < 0) {
+        session *b = d.slides[slide]; /* a talk renders one slide (--slide) */
         q.render.show = q.show;
         q.render.output = q.output;
         q.render.theme_given = args.given & OPT_BIT(OPT_THEME);
-        if (args.given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT)))
-            status = render_per_beat(&q, &args, &b);
-        else
-            status = args.given & OPT_BIT(OPT_STILL) ? render_command_still(&b, &q.render, q.still)
-                                                     : render_command_export(&b, &q.render);
+        if (args.given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT))) {
+            /* a talk's every slide, its beats numbered on; one with --slide */
+            const bool one = args.given & OPT_BIT(OPT_SLIDE);
+            status =
+                render_per_beat(&q, &args, one ? &d.slides[slide] : d.slides, one ? 1 : d.count);
+        } else {
+            status = args.given & OPT_BIT(OPT_STILL) ? render_command_still(b, &q.render, q.still)
+                                                     : render_command_export(b, &q.render);
+        }
     }
-    session_deinit(&b);
+    deck_deinit(&d);
     option_args_deinit(&args);
     return status;
 }
@@ -804,8 +857,10 @@ typedef struct cli_command {
 } cli_command;
 
 static const cli_command commands[] = {
-    {"run", cmd_run, "ppflow [run] [SCENARIO.json] [options]",
+    {"run", cmd_run, "ppflow [run] [SCENARIO.json | TALK.json] [options]",
      "the live viewer: the iteration in 3D, its timeline under it"},
+    {"present", cmd_present, "ppflow present [TALK.json | SCENARIO.json] [options]",
+     "the live viewer, presenting from the start (same as --present)"},
     {"render", cmd_render,
      "ppflow render [SCENARIO.json] [options] -o OUT.mp4 | OUT.gif | FRAMES_%05d.png | --still T "
      "-o FILE.png | --per-beat -o DIR/",
@@ -864,7 +919,8 @@ int cli_main(int argc, char **argv)
     struct stat st;
     if (first[0] != '-' && !strchr(first, '.') && !strchr(first, '/') && stat(first, &st) != 0) {
         ppf_print(stderr,
-                  "unknown command \"%.60s\"; commands: run, render, schedule, bench (see ppflow "
+                  "unknown command \"%.60s\"; commands: run, present, render, schedule, bench (see "
+                  "ppflow "
                   "--help)",
                   first);
         return EXIT_STATUS_USAGE;

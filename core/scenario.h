@@ -175,6 +175,27 @@ bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error 
  * text for example files); duplicate keys are errors. */
 bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err);
 
+/* For readers of documents that hold scenarios (a talk, talk.h), which
+ * must read JSON as scenario files are read and apply the same keys: */
+struct cJSON;
+/* The JSON document of text[0..len) (need not end in NUL), whose top level
+ * must be an object (shape shows one in messages), with each number's text
+ * as written kept in its valuestring for messages; NULL with one line
+ * (malformed JSON with its line and column, a NUL byte, a \u0000 escape).
+ * Free it with cJSON_Delete. */
+struct cJSON *scenario_json_document(const char *text, size_t len, const char *shape,
+                                     ppf_error *err);
+/* The same for a file (at most 16 MiB; `what` names it in messages: "a
+ * talk file"); messages start with its path. */
+struct cJSON *scenario_json_load(const char *path, const char *what, const char *shape,
+                                 ppf_error *err);
+/* Applies a scenario's keys in a JSON object over *sc, whole or not at all,
+ * as scenario_parse_json does; the keys listed in skip (NULL-ended, may be
+ * NULL) are the caller's: left alone here, and named among the known keys
+ * when a key is unknown. file (may be NULL) anchors a relative "csv:PATH". */
+bool scenario_apply_json(scenario *sc, const struct cJSON *object, const char *file,
+                         const char *const *skip, ppf_error *err);
+
 /* Reads a beats file, {"beats": [...], "auto_beats": true|false} (at most 16
  * MiB; auto_beats defaults to true), into *out (not initialised; left zeroed
  * on failure): what --beats FILE puts in place of a scenario's beats.

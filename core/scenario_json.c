@@ -358,9 +358,11 @@ static const scenario_field *json_key_find(const char *key, bool is_cost)
     return NULL;
 }
 
-static bool fail_unknown_key(const char *key, bool is_cost, ppf_error *err)
+/* extra: the keys the caller reads itself (a talk's slide), named too. */
+static bool fail_unknown_key(const char *key, bool is_cost, const char *const *extra,
+                             ppf_error *err)
 {
-    char known[512];
+    char known[640];
     size_t o = 0;
     int n;
     const scenario_field *fields = scenario_fields(&n);
@@ -368,7 +370,9 @@ static bool fail_unknown_key(const char *key, bool is_cost, ppf_error *err)
         if (fields[k].is_cost == is_cost)
             o += (size_t)snprintf(known + o, sizeof known - o, o ? ", %s" : "%s", fields[k].json);
     if (!is_cost)
-        snprintf(known + o, sizeof known - o, ", auto_beats, costs, description");
+        o += (size_t)snprintf(known + o, sizeof known - o, ", auto_beats, costs, description");
+    for (int k = 0; !is_cost && extra && extra[k] && o < sizeof known; k++)
+        o += (size_t)snprintf(known + o, sizeof known - o, ", %s", extra[k]);
     char name[QUOTE_VALUE_MAX + 8];
     snprintf(name, sizeof name, "%s%s", is_cost ? "costs." : "", key);
     return ppf_fail(err, "unknown field %s (known: %s)", quote_string(name).s, known);
@@ -382,7 +386,7 @@ static bool json_costs(scenario *sc, const cJSON *costs, unsigned *seen, ppf_err
     for (const cJSON *c = costs->child; c; c = c->next) {
         const scenario_field *f = json_key_find(c->string, true);
         if (!f)
-            return fail_unknown_key(c->string, true, err);
+            return fail_unknown_key(c->string, true, NULL, err);
         if (*seen & (1u << f->id))
             return ppf_fail(err, "field \"costs.%s\" appears twice", f->json);
         *seen |= 1u << f->id;
@@ -478,29 +482,29 @@ static void keep_number_text(cJSON *item, const char *text, size_t len, size_t *
     }
 }
 
-/* Parses text over a copy of *sc and commits it on success. origin (may be
- * NULL) prefixes messages; file (may be NULL) anchors relative CSV paths. */
 /* What a JSON text may hold: a scenario, or only beats (--beats FILE). */
 typedef enum json_kind { JSON_SCENARIO, JSON_BEATS } json_kind;
 
-static bool parse_json(scenario *sc, const char *text, size_t len, const char *origin,
-                       const char *file, json_kind kind, ppf_error *err)
+/* The JSON document of text[0..len), its numbers' text kept (see
+ * keep_number_text), or NULL with one line. shape and top say what the
+ * top level should look like, in messages about an empty text and about
+ * another type. */
+static cJSON *parse_document(const char *text, size_t len, const char *shape, const char *top,
+                             ppf_error *err)
 {
-    const char *shape = kind == JSON_BEATS ? "{\"beats\": [...], \"auto_beats\": ...}"
-                                           : "{\"schedule\": ..., \"stages\": ...}";
     const char *nul = memchr(text, '\0', len);
     if (nul) {
         int line, col;
         line_column(text, (size_t)(nul - text), &line, &col);
         ppf_fail(err, "not JSON text: a NUL byte at line %d, column %d", line, col);
-        return prefixed(err, origin);
+        return NULL;
     }
     size_t k = 0;
     while (k < len && strchr(" \t\r\n", text[k]))
         k++;
     if (k == len) {
         ppf_fail(err, "empty: expected a JSON object %s", shape);
-        return prefixed(err, origin);
+        return NULL;
     }
     /* cJSON reads a terminated copy: the caller's text need not end in NUL. */
     char *copy = ppf_malloc(len + 1);
@@ -508,9 +512,6 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
     copy[len] = '\0';
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, true);
-    scenario tmp;
-    scenario_copy(&tmp, sc);
-    bool ok = false;
     if (!root) {
         size_t pos = end && end >= copy && end <= copy + len ? (size_t)(end - copy) : 0;
         int line, col;
@@ -521,12 +522,11 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
         else
             ppf_fail(err, "malformed JSON at line %d, column %d, near %s", line, col,
                      quote_value(copy + pos, len - pos > 16 ? 16 : len - pos).s);
-        goto done;
+        goto fail;
     }
     if (!cJSON_IsObject(root)) {
-        ppf_fail(err, "the top level must be a JSON object %s, not %s",
-                 kind == JSON_BEATS ? shape : "{\"schedule\": ..., ...}", json_type(root));
-        goto done;
+        ppf_fail(err, "the top level must be a JSON object %s, not %s", top, json_type(root));
+        goto fail;
     }
     const char *nul_escape = find_nul_escape(copy, len);
     if (nul_escape) {
@@ -536,80 +536,116 @@ static bool parse_json(scenario *sc, const char *text, size_t len, const char *o
                  "a string holds \\u0000 (a NUL character) at line %d, column %d: keys and "
                  "values may not",
                  line, col);
-        goto done;
+        goto fail;
     }
     size_t number_pos = 0;
     keep_number_text(root, copy, len, &number_pos);
+    free(copy);
+    return root;
+fail:
+    cJSON_Delete(root);
+    free(copy);
+    return NULL;
+}
+
+/* Applies the object's keys to *tmp (a scratch copy: it may be left half
+ * changed on failure). file (may be NULL) anchors relative CSV paths; the
+ * keys in skip (NULL-ended, may be NULL) are the caller's and left alone. */
+static bool apply_object(scenario *tmp, const cJSON *root, json_kind kind, const char *file,
+                         const char *const *skip, ppf_error *err)
+{
     unsigned seen = 0;
     bool seen_costs = false, seen_description = false, seen_auto = false;
     for (const cJSON *c = root->child; c; c = c->next) {
+        bool skipped = false;
+        for (int k = 0; skip && skip[k] && !skipped; k++)
+            skipped = strcmp(c->string, skip[k]) == 0;
+        if (skipped)
+            continue;
         if (kind == JSON_BEATS && strcmp(c->string, "beats") != 0 &&
-            strcmp(c->string, "auto_beats") != 0 && strcmp(c->string, "description") != 0) {
-            ppf_fail(err, "unknown field %s (a beats file holds beats, auto_beats, description)",
-                     quote_string(c->string).s);
-            goto done;
-        }
+            strcmp(c->string, "auto_beats") != 0 && strcmp(c->string, "description") != 0)
+            return ppf_fail(err,
+                            "unknown field %s (a beats file holds beats, auto_beats, description)",
+                            quote_string(c->string).s);
         if (strcmp(c->string, "auto_beats") == 0) {
-            if (seen_auto) {
-                ppf_fail(err, "field \"auto_beats\" appears twice");
-                goto done;
-            }
+            if (seen_auto)
+                return ppf_fail(err, "field \"auto_beats\" appears twice");
             seen_auto = true;
-            if (!cJSON_IsBool(c)) {
-                ppf_fail(err, "auto_beats = %s: must be true or false, not %s", show_json(c).s,
-                         json_type(c));
-                goto done;
-            }
-            tmp.beats.no_auto = cJSON_IsFalse(c);
-            tmp.set_mask |= 1u << FIELD_BEATS;
+            if (!cJSON_IsBool(c))
+                return ppf_fail(err, "auto_beats = %s: must be true or false, not %s",
+                                show_json(c).s, json_type(c));
+            tmp->beats.no_auto = cJSON_IsFalse(c);
+            tmp->set_mask |= 1u << FIELD_BEATS;
         } else if (strcmp(c->string, "costs") == 0) {
-            if (seen_costs) {
-                ppf_fail(err, "field \"costs\" appears twice");
-                goto done;
-            }
+            if (seen_costs)
+                return ppf_fail(err, "field \"costs\" appears twice");
             seen_costs = true;
-            if (!json_costs(&tmp, c, &seen, err))
-                goto done;
+            if (!json_costs(tmp, c, &seen, err))
+                return false;
         } else if (strcmp(c->string, "description") == 0) {
-            if (seen_description) {
-                ppf_fail(err, "field \"description\" appears twice");
-                goto done;
-            }
+            if (seen_description)
+                return ppf_fail(err, "field \"description\" appears twice");
             seen_description = true;
-            if (!cJSON_IsString(c)) {
-                ppf_fail(err, "description = %s: must be a string, not %s", show_json(c).s,
-                         json_type(c));
-                goto done;
-            }
+            if (!cJSON_IsString(c))
+                return ppf_fail(err, "description = %s: must be a string, not %s", show_json(c).s,
+                                json_type(c));
         } else {
             const scenario_field *f = json_key_find(c->string, false);
-            if (!f) {
-                fail_unknown_key(c->string, false, err);
-                goto done;
-            }
-            if (seen & (1u << f->id)) {
-                ppf_fail(err, "field \"%s\" appears twice", f->json);
-                goto done;
-            }
+            if (!f)
+                return fail_unknown_key(c->string, false, skip, err);
+            if (seen & (1u << f->id))
+                return ppf_fail(err, "field \"%s\" appears twice", f->json);
             seen |= 1u << f->id;
-            if (!json_field(&tmp, f, c, err))
-                goto done;
+            if (!json_field(tmp, f, c, err))
+                return false;
         }
     }
-    if (file && (seen & (1u << FIELD_SCHEDULE)) && strncmp(tmp.schedule, "csv:", 4) == 0 &&
-        !resolve_csv_path(&tmp, file, err))
-        goto done;
-    ok = true;
-done:
-    cJSON_Delete(root);
-    free(copy);
-    if (!ok) {
+    return !(file && (seen & (1u << FIELD_SCHEDULE)) && strncmp(tmp->schedule, "csv:", 4) == 0 &&
+             !resolve_csv_path(tmp, file, err));
+}
+
+/* Applies a parsed object over a copy of *sc and commits it on success. */
+static bool apply_json(scenario *sc, const cJSON *root, json_kind kind, const char *file,
+                       const char *const *skip, ppf_error *err)
+{
+    scenario tmp;
+    scenario_copy(&tmp, sc);
+    if (!apply_object(&tmp, root, kind, file, skip, err)) {
         scenario_deinit(&tmp);
-        return prefixed(err, origin);
+        return false;
     }
     scenario_deinit(sc);
     *sc = tmp;
     return true;
+}
+
+/* Parses text over a copy of *sc and commits it on success. origin (may be
+ * NULL) prefixes messages; file (may be NULL) anchors relative CSV paths. */
+static bool parse_json(scenario *sc, const char *text, size_t len, const char *origin,
+                       const char *file, json_kind kind, ppf_error *err)
+{
+    const char *shape = kind == JSON_BEATS ? "{\"beats\": [...], \"auto_beats\": ...}"
+                                           : "{\"schedule\": ..., \"stages\": ...}";
+    cJSON *root = parse_document(text, len, shape,
+                                 kind == JSON_BEATS ? shape : "{\"schedule\": ..., ...}", err);
+    bool ok = root && apply_json(sc, root, kind, file, NULL, err);
+    cJSON_Delete(root);
+    return ok || prefixed(err, origin);
+}
+
+struct cJSON *scenario_json_document(const char *text, size_t len, const char *shape,
+                                     ppf_error *err)
+{
+    return parse_document(text, len, shape, shape, err);
+}
+
+bool scenario_apply_json(scenario *sc, const struct cJSON *object, const char *file,
+                         const char *const *skip, ppf_error *err)
+{
+    if (!cJSON_IsObject(object))
+        return ppf_fail(err, "must be an object {\"schedule\": ..., ...}, not %s",
+                        json_type(object));
+    return apply_json(sc, object, JSON_SCENARIO, file, skip, err);
 }
 
 bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err)
@@ -664,4 +700,17 @@ bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
         snprintf(sc->source, sizeof sc->source, "%s", path);
     file_text_deinit(&ft);
     return ok;
+}
+
+struct cJSON *scenario_json_load(const char *path, const char *what, const char *shape,
+                                 ppf_error *err)
+{
+    file_text ft;
+    if (!read_json_file(&ft, path, what, err))
+        return NULL;
+    cJSON *root = parse_document(ft.text, ft.len, shape, shape, err);
+    file_text_deinit(&ft);
+    if (!root)
+        prefixed(err, path);
+    return root;
 }

@@ -53,6 +53,8 @@ scene() { # NAME ARGS...: one scenario's outputs
 }
 
 for f in "$here"/assets/*.json; do
+    # a talk (its "slides") holds scenarios, not one: its slides are the assets' own
+    grep -q '"slides"' "$f" && continue
     scene "$(basename "$f" .json)" "$f"
 done
 if [ "$quick" = quick ]; then

@@ -18,6 +18,7 @@
 #include "input.h"
 #include "keymap.h"
 #include "viewer_script.h"
+#include "viewer_slides.h"
 #include "viewer_state.h"
 #include "window.h"
 
@@ -28,6 +29,7 @@
  * input's and the window's user pointers. */
 typedef struct viewer {
     viewer_state st;
+    const deck *deck; /* its slides; st.s is the one shown */
     viewer_input in;
     viewer_window win;
     frame_renderer frame;
@@ -61,6 +63,27 @@ static void follow_mode(viewer *v)
         window_hide_cursor(&v->win, false);
 }
 
+/* Next past a slide's last beat, or Previous before its first: the other
+ * slide, with a frame renderer made for its scene (viewer_slides.h). */
+static void change_slide(viewer *v, double clock)
+{
+    bool backwards;
+    const int k = viewer_slides_target(&v->st, &backwards);
+    const session *s = v->deck->slides[k];
+    frame_renderer next;
+    ppf_error err = {{0}};
+    if (!frame_renderer_init(&next, &s->scene, &s->tl, &err)) {
+        ppf_print(stderr, "%s", err.message); /* the slide stays as it was */
+        return;
+    }
+    frame_renderer_deinit(&v->frame);
+    v->frame = next;
+    viewer_slides_show(&v->st, v->deck, k, backwards, clock);
+    char title[200];
+    viewer_slides_title(v->deck, k, title, sizeof title);
+    window_set_title(&v->win, title);
+}
+
 /* The queue in order: the window's commands here, the rest to the state. */
 static void apply_queue(viewer *v, double clock)
 {
@@ -78,6 +101,8 @@ static void apply_queue(viewer *v, double clock)
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
+            if (v->st.slide_change)
+                change_slide(v, clock);
             break;
         }
         follow_mode(v);
@@ -171,10 +196,13 @@ static void draw(viewer *v, double clock)
     frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &view, v->st.fb_w, v->st.fb_h);
 }
 
-int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
+int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
 {
+    const int first = o->slide > 0 && o->slide <= d->count ? o->slide - 1 : 0;
+    const session *s = d->slides[first];
     assert(s->has_scene && "a session built whole, scene included");
     viewer *v = ppf_calloc(1, sizeof *v);
+    v->deck = d;
     int status = EXIT_STATUS_IO;
     /* The whole script first: a bad one is bad input, found before anything
      * opens. */
@@ -187,7 +215,7 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
     v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
     char title[200];
-    snprintf(title, sizeof title, "ppflow — %s", s->hud_title);
+    viewer_slides_title(d, first, title, sizeof title);
     window_desc wd = {
         .title = title,
         .width = o->show.width,
@@ -205,7 +233,10 @@ int viewer_run(const session *s, const viewer_options *o, ppf_error *err)
         goto done;
     v->st.ui_scale = v->st.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
     viewer_state_place_timeline(&v->st);
-    viewer_state_set_camera(&v->st, o->show.camera);
+    v->st.slide = first, v->st.slide_count = d->count;
+    /* a slide that names a camera has it from the start, --camera or not */
+    viewer_state_set_camera(&v->st,
+                            d->info[first].has_camera ? d->info[first].camera : o->show.camera);
     double clock = clock_now_seconds();
     viewer_state_set_time(&v->st, o->time, clock);
     v->pointer_moved = clock;

@@ -38,6 +38,7 @@
 
 #include <stdbool.h>
 
+#include "deck.h"
 #include "error.h"
 #include "session.h"
 
@@ -50,6 +51,7 @@ typedef struct viewer_options {
     const char *script; /* NULL: none */
     bool print_state;   /* print the state line on quit */
     bool present;       /* start in presenting mode (--present) */
+    int slide;          /* start on this slide of a talk, from 1 (--slide); 0: the first */
 } viewer_options;
 
 /* The options with ppflow's defaults: a 1280x720 window. */
@@ -59,8 +61,9 @@ static inline viewer_options viewer_options_defaults(void)
 }
 
 /* Reads the script, opens the window and runs until quit; returns the exit
- * status (see Errors), with the message in err. The session is built whole
- * (scene included) and is not changed. */
-int viewer_run(const session *s, const viewer_options *o, ppf_error *err);
+ * status (see Errors), with the message in err. The deck's sessions are
+ * built whole (scenes included) and are not changed; a talk's slides are
+ * shown one at a time (viewer_slides.h). */
+int viewer_run(const deck *d, const viewer_options *o, ppf_error *err);
 
 #endif

@@ -23,6 +23,7 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .stop_at = -1,
         .beat = -1,
         .target = -1,
+        .slide_count = 1,
     };
     timeline_panel_view_init(&v->timeline, &s->tl);
 }
@@ -277,15 +278,16 @@ static int talk_beat(const viewer_state *v)
 static void beat_next(viewer_state *v, double clock)
 {
     const beat_list *bl = beats_of(v);
-    if (bl->count == 0)
-        return;
     if (playing_to_beat(v)) { /* Next during the animation finishes it */
         land_on_beat(v, v->target, clock);
         return;
     }
     const int from = talk_beat(v);
-    if (from + 1 >= bl->count)
+    if (from + 1 >= bl->count) { /* past the slide's last beat: the next slide's first */
+        if (v->slide + 1 < v->slide_count)
+            v->slide_change = 1;
         return;
+    }
     if (from >= 0) /* back from a look aside: on from the beat */
         set_time(v, bl->beats[from].t, clock);
     play_to_beat(v, from + 1, clock);
@@ -294,6 +296,12 @@ static void beat_next(viewer_state *v, double clock)
 static void beat_prev(viewer_state *v, double clock)
 {
     const beat_list *bl = beats_of(v);
+    /* on the slide's first beat (or before it): the previous slide's last */
+    if (v->slide > 0 && !playing_to_beat(v) &&
+        (bl->count == 0 || v->t <= bl->beats[0].t + beats_epsilon(&v->s->tl))) {
+        v->slide_change = -1;
+        return;
+    }
     if (bl->count == 0)
         return;
     const int from = playing_to_beat(v) ? v->target : talk_beat(v);
@@ -581,8 +589,14 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     const int k = playing_to_beat(v) ? v->target : talk_beat(v);
     if (v->goto_typing)
         snprintf(status, n, "go to beat %d…", v->goto_number);
+    else if (v->presenting && k >= 0 && v->slide_count > 1)
+        snprintf(status, n, "slide %d/%d · %d/%d · %s", v->slide + 1, v->slide_count, k + 1,
+                 bl->count, bl->beats[k].title); /* short: the beat's title must fit */
     else if (v->presenting && k >= 0)
         snprintf(status, n, "beat %d/%d · %s", k + 1, bl->count, bl->beats[k].title);
+    else if (v->slide_count > 1)
+        snprintf(status, n, "slide %d/%d · %s ×%.2g", v->slide + 1, v->slide_count,
+                 v->playing ? "▶" : "paused", v->speed / session_default_speed(v->s));
     else
         snprintf(status, n, "%s ×%.2g", v->playing ? "▶" : "paused",
                  v->speed / session_default_speed(v->s));
@@ -614,10 +628,10 @@ void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
     fprintf(f,
             "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
             "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
-            "ui=%.3f presenting=%d blackout=%d beat=%d\n",
+            "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d\n",
             v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
             v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
             tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting,
-            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1);
+            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1);
     fflush(f);
 }

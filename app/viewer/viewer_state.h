@@ -38,6 +38,8 @@
  * V plays backwards to the previous beat; G, digits, Enter lands on beat N.
  * A beat with a camera preset eases the camera there as the talk heads for
  * it (played to or landed on); one without keeps the lecturer's camera.
+ * In a talk, Next on a slide's last beat and Previous on its first ask for
+ * the next or previous slide (slide_change), which the loop shows.
  * Esc backs out one layer (key card, laser, blackout, presenting) and
  * never quits; while the screen is black only Esc, B and . act.
  *
@@ -54,11 +56,12 @@
  * The state line (viewer_state_print) is one line of key=value pairs:
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
  *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
- *     ui=1.250 presenting=0 blackout=0 beat=3
+ *     ui=1.250 presenting=0 blackout=0 beat=3 slide=1
  * timeline is the visible time range, plot the timeline's plot area in
  * framebuffer pixels, fb and window the framebuffer and window sizes, ui
  * the UI scale (--ui-scale, ctrl+= / ctrl+- / ctrl+0), beat the number
- * (from 1) of the beat t is on, 0 when between beats. New keys go at the
+ * (from 1) of the beat t is on, 0 when between beats, slide the slide shown
+ * (from 1; 1 for a scenario, which is a talk of one slide). New keys go at the
  * end so that readers of the older keys keep working.
  */
 #ifndef PPFLOW_VIEWER_STATE_H
@@ -121,6 +124,9 @@ typedef struct viewer_state {
     int target;     /* the beat being played to; -1 none */
     double stop_at; /* while playing to a beat: its t, where playback stops exactly; -1 none */
     int play_dir;   /* +1 forwards, -1 backwards (V) */
+    /* a talk's slides (deck.h): the loop changes the slide (viewer_slides.h) */
+    int slide, slide_count; /* the slide shown, from 0, of how many (1 for a scenario) */
+    int slide_change; /* asked by Next past the last beat (+1), Previous before the first (-1) */
     bool quit;
 } viewer_state;
 

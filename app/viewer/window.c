@@ -243,6 +243,14 @@ void window_hide_cursor(viewer_window *w, bool hidden)
     w->cursor_hidden = hidden;
 }
 
+void window_set_title(viewer_window *w, const char *title)
+{
+    if (!usable(w))
+        return;
+    watch_x_errors(w);
+    glfwSetWindowTitle(w->glfw, title);
+}
+
 void window_screenshot(const viewer_window *w, const char *path)
 {
     if (!usable(w))

@@ -76,6 +76,8 @@ void window_set_fullscreen(viewer_window *w, bool on);
 bool window_is_fullscreen(const viewer_window *w);
 /* Hides the pointer over the window (presenting, after it stood still). */
 void window_hide_cursor(viewer_window *w, bool hidden);
+/* The title bar's text (a talk's slide changed). */
+void window_set_title(viewer_window *w, const char *title);
 /* Saves the frame just drawn as a PNG; says what it did on stderr. */
 void window_screenshot(const viewer_window *w, const char *path);
 

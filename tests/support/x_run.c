@@ -285,7 +285,7 @@ state_line parse_state(const char *line)
               sscanf(field(line, "ui"), "%lf", &s.ui) == 1;
     if (!ok)
         fail_msg("cannot read the state line: %s", line);
-    s.presenting = s.blackout = s.beat = -1;
+    s.presenting = s.blackout = s.beat = s.slide = -1;
     const char *p;
     if ((p = optional_field(line, "presenting")))
         sscanf(p, "%d", &s.presenting);
@@ -293,6 +293,8 @@ state_line parse_state(const char *line)
         sscanf(p, "%d", &s.blackout);
     if ((p = optional_field(line, "beat")))
         sscanf(p, "%d", &s.beat);
+    if ((p = optional_field(line, "slide")))
+        sscanf(p, "%d", &s.slide);
     if (!(s.t1 > s.t0) || !(s.plot_w > 0) || !(s.plot_h > 0) || s.fb_w <= 0 || s.fb_h <= 0 ||
         s.win_w <= 0 || s.win_h <= 0 || !(s.ui >= FRAME_UI_SCALE_MIN && s.ui <= FRAME_UI_SCALE_MAX))
         fail_msg("implausible state line: %s", line);

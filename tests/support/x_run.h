@@ -64,6 +64,7 @@ typedef struct state_line {
     int fb_w, fb_h, win_w, win_h;
     double ui;                      /* the UI scale */
     int presenting, blackout, beat; /* -1: not in the line (an older ppflow) */
+    int slide;                      /* from 1; -1: not in the line */
 } state_line;
 
 /* Remembers the scratch directory (which must exist) and makes its "tmp/". */

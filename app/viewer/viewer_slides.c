@@ -1,0 +1,61 @@
+/* viewer_slides.c - moving the viewer's state to another slide. See
+ * viewer_slides.h. */
+#include "viewer_slides.h"
+
+#include <stdio.h>
+
+#include "timeline_panel.h"
+
+int viewer_slides_target(viewer_state *v, bool *backwards)
+{
+    int k = v->slide + v->slide_change;
+    *backwards = v->slide_change < 0;
+    v->slide_change = 0;
+    return k < 0 ? 0 : k >= v->slide_count ? v->slide_count - 1 : k;
+}
+
+void viewer_slides_show(viewer_state *v, const deck *d, int k, bool at_end, double clock)
+{
+    const session *s = d->slides[k];
+    const double relative_speed = v->speed / session_default_speed(v->s);
+    v->s = s;
+    v->slide = k;
+    v->slide_count = d->count;
+    v->slide_change = 0;
+    /* nothing of the old slide's time goes on */
+    v->playing = false;
+    v->beat = v->target = -1;
+    v->stop_at = -1;
+    v->play_dir = 1;
+    v->goto_typing = false;
+    v->goto_number = 0;
+    viewer_state_set_speed(v, relative_speed * session_default_speed(s));
+    timeline_panel_view_init(&v->timeline, &s->tl);
+    viewer_state_place_timeline(v);
+    /* the camera: the slide's own, else the preset or fit again for this
+     * scene, else the user's view as it is */
+    if (d->info[k].has_camera) {
+        viewer_state_set_camera(v, d->info[k].camera);
+    } else if (v->cam_preset == VIEWER_CAMERA_FIT && !v->cam_user) {
+        viewer_state_apply(v, &(command){CMD_FIT_3D, 0, 0}, clock);
+        v->cam = v->cam_to; /* at once: a new slide is a cut, not a move */
+        v->cam_moving = false;
+    } else if (!v->cam_user) {
+        viewer_state_set_camera(v, (camera_preset)v->cam_preset);
+    }
+    const int beats = s->beats.count;
+    if (beats > 0)
+        viewer_state_apply(v, &(command){at_end ? CMD_BEAT_LAST : CMD_BEAT_FIRST, 0, 0}, clock);
+    else
+        viewer_state_set_time(v, at_end ? s->tl.makespan : 0, clock);
+    /* the hover and a user's camera follow the new layout */
+    viewer_state_resize(v, v->fb_w, v->fb_h);
+}
+
+void viewer_slides_title(const deck *d, int k, char *out, size_t size)
+{
+    if (d->count > 1)
+        snprintf(out, size, "ppflow — %s (slide %d/%d)", deck_slide_title(d, k), k + 1, d->count);
+    else
+        snprintf(out, size, "ppflow — %s", deck_slide_title(d, k));
+}

@@ -1,0 +1,264 @@
+/* talk.c - a talk file read into its slides' scenarios (talk.h).
+ *
+ * The document is read as scenario files are (scenario_json_document), and
+ * a slide's scenario keys go through scenario_apply_json: one reader of
+ * scenarios, one set of rules and messages. What is here is the talk's own
+ * shape (talk, base, slides; a slide's title, notes, camera, scenario) and
+ * the path in front of each message.
+ */
+#include "talk.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quote.h"
+
+#define TALK_SHAPE "{\"slides\": [{\"schedule\": ...}, ...]}"
+
+/* The keys a slide holds besides a scenario's. */
+static const char *const slide_keys[] = {"title", "notes", "camera", "scenario", NULL};
+
+/* "FILE: " in front of the message already in err, when there is a file. */
+static bool in_file(ppf_error *err, const char *file)
+{
+    if (!file)
+        return false;
+    char rest[PPF_ERROR_MAX];
+    memcpy(rest, err->message, sizeof rest);
+    return ppf_fail(err, "%s: %s", quote_path(file).s, rest);
+}
+
+/* Does the message start with a field's path ("virtual = ", "beats[2].title
+ * = ", "costs.allreduce: ", "beats has ")? Then the place is joined to it
+ * with a dot ("slides[2].virtual = ..."); else with ": ". */
+static bool starts_with_path(const char *m)
+{
+    size_t k = 0;
+    while ((m[k] >= 'a' && m[k] <= 'z') || (m[k] >= '0' && m[k] <= '9') || m[k] == '_' ||
+           m[k] == '.' || m[k] == '[' || m[k] == ']')
+        k++;
+    return k > 0 && m[0] >= 'a' && m[0] <= 'z' &&
+           (strncmp(m + k, " = ", 3) == 0 || strncmp(m + k, ": ", 2) == 0 ||
+            strncmp(m + k, " has ", 5) == 0);
+}
+
+/* Puts the place ("slides[2]", "base") in front of the message in err,
+ * then the file; returns false. */
+static bool at_place(ppf_error *err, const char *place, const char *file)
+{
+    char rest[PPF_ERROR_MAX];
+    memcpy(rest, err->message, sizeof rest);
+    ppf_fail(err, "%s%s%s", place, starts_with_path(rest) ? "." : ": ", rest);
+    return in_file(err, file);
+}
+
+static const char *json_type(const cJSON *item)
+{
+    return cJSON_IsNumber(item)   ? "a number"
+           : cJSON_IsString(item) ? "a string"
+           : cJSON_IsArray(item)  ? "an array"
+           : cJSON_IsObject(item) ? "an object"
+           : cJSON_IsBool(item)   ? "a boolean"
+                                  : "null";
+}
+
+/* A value as short compact JSON for a message. */
+static quoted show_json(const cJSON *item)
+{
+    if (cJSON_IsNumber(item) && item->valuestring)
+        return quote_bare(item->valuestring, strlen(item->valuestring));
+    char *text = cJSON_PrintUnformatted(item);
+    quoted out = text ? quote_bare(text, strlen(text)) : quote_bare("?", 1);
+    cJSON_free(text);
+    return out;
+}
+
+/* A text value named `name` into out[size]: a string that fits, one line
+ * unless multiline. */
+static bool text_value(const cJSON *item, const char *name, bool multiline, char *out, size_t size,
+                       ppf_error *err)
+{
+    if (!cJSON_IsString(item))
+        return ppf_fail(err, "%s = %s: must be a string, not %s", name, show_json(item).s,
+                        json_type(item));
+    const char *v = item->valuestring;
+    size_t len = strlen(v);
+    if (len >= size)
+        return ppf_fail(err, "%s = %s: longer than %zu bytes", name, quote_string(v).s, size - 1);
+    for (const char *c = v; *c; c++)
+        if (((unsigned char)*c < 0x20 && !(multiline && (*c == '\n' || *c == '\t'))) || *c == 0x7f)
+            return ppf_fail(err, "%s = %s: must be %s (no control characters)", name,
+                            quote_string(v).s, multiline ? "text" : "one line");
+    memcpy(out, v, len + 1);
+    return true;
+}
+
+/* path relative to the talk file's folder, into out[size]. */
+static bool relative_path(const char *file, const char *name, const char *path, char *out,
+                          size_t size, ppf_error *err)
+{
+    if (!path[0])
+        return ppf_fail(err, "%s = \"\": must be a file's path", name);
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    int n = path[0] == '/' || !slash
+                ? snprintf(out, size, "%s", path)
+                : snprintf(out, size, "%.*s/%s", (int)(slash - file), file, path);
+    if (n < 0 || (size_t)n >= size)
+        return ppf_fail(err, "%s = %s: the path is too long (at most %zu characters)", name,
+                        quote_string(path).s, size - 1);
+    return true;
+}
+
+/* A scenario file named by a string value, loaded over *sc. */
+static bool load_scenario_file(scenario *sc, const cJSON *item, const char *name, const char *file,
+                               ppf_error *err)
+{
+    char path[1024];
+    if (!cJSON_IsString(item))
+        return ppf_fail(err, "%s = %s: must be a scenario file's path (a string), not %s", name,
+                        show_json(item).s, json_type(item));
+    if (!relative_path(file, name, item->valuestring, path, sizeof path, err))
+        return false;
+    if (scenario_load_file(sc, path, err))
+        return true;
+    /* the message starts with the file's path, which is no field's */
+    char rest[PPF_ERROR_MAX];
+    memcpy(rest, err->message, sizeof rest);
+    return ppf_fail(err, "%s: %s", name, rest);
+}
+
+/* The base scenario: a file's path, or a scenario object. */
+static bool read_base(scenario *base, const cJSON *item, const char *file, ppf_error *err)
+{
+    if (cJSON_IsString(item))
+        return load_scenario_file(base, item, "base", file, err);
+    if (cJSON_IsObject(item))
+        return scenario_apply_json(base, item, file, NULL, err) || at_place(err, "base", NULL);
+    return ppf_fail(err, "base = %s: must be a scenario file's path or a scenario object, not %s",
+                    show_json(item).s, json_type(item));
+}
+
+/* slides[k]: the base, its "scenario" file, its own keys. */
+static bool read_slide(talk_slide *out, const cJSON *item, int k, const scenario *base,
+                       const char *file, ppf_error *err)
+{
+    scenario_copy(&out->sc, base);
+    if (!cJSON_IsObject(item))
+        return ppf_fail(err,
+                        "slides[%d] = %s: must be an object {\"title\": ..., \"schedule\": ...}, "
+                        "not %s",
+                        k, show_json(item).s, json_type(item));
+    const cJSON *got[4] = {0};
+    for (const cJSON *c = item->child; c; c = c->next)
+        for (int j = 0; slide_keys[j]; j++)
+            if (strcmp(c->string, slide_keys[j]) == 0) {
+                if (got[j])
+                    return ppf_fail(err, "slides[%d]: field \"%s\" appears twice", k,
+                                    slide_keys[j]);
+                got[j] = c;
+            }
+    char place[32];
+    snprintf(place, sizeof place, "slides[%d]", k);
+    if ((got[0] && !text_value(got[0], "title", false, out->title, sizeof out->title, err)) ||
+        (got[1] && !text_value(got[1], "notes", true, out->notes, sizeof out->notes, err)) ||
+        (got[2] && !text_value(got[2], "camera", false, out->camera, sizeof out->camera, err)) ||
+        (got[3] && !load_scenario_file(&out->sc, got[3], "scenario", file, err)) ||
+        !scenario_apply_json(&out->sc, item, file, slide_keys, err))
+        return at_place(err, place, NULL);
+    return true;
+}
+
+/* The talk's top level, from a parsed document; messages without the file. */
+static bool read_talk(talk *t, const cJSON *root, const char *file, ppf_error *err)
+{
+    static const char *const keys[] = {"talk", "base", "slides", "description"};
+    const cJSON *got[4] = {0};
+    for (const cJSON *c = root->child; c; c = c->next) {
+        int j = 0;
+        while (j < 4 && strcmp(c->string, keys[j]) != 0)
+            j++;
+        if (j == 4)
+            return ppf_fail(err, "unknown field %s (a talk holds talk, base, slides, description)",
+                            quote_string(c->string).s);
+        if (got[j])
+            return ppf_fail(err, "field \"%s\" appears twice", keys[j]);
+        got[j] = c;
+    }
+    if (got[0] && !text_value(got[0], "talk", false, t->title, sizeof t->title, err))
+        return false;
+    if (got[3] && !cJSON_IsString(got[3]))
+        return ppf_fail(err, "description = %s: must be a string, not %s", show_json(got[3]).s,
+                        json_type(got[3]));
+    const cJSON *slides = got[2];
+    if (!slides)
+        return ppf_fail(err, "needs \"slides\": [{\"schedule\": ...}, ...], one scenario a slide");
+    if (!cJSON_IsArray(slides))
+        return ppf_fail(err, "slides = %s: must be an array of slides, not %s", show_json(slides).s,
+                        json_type(slides));
+    const int n = cJSON_GetArraySize(slides);
+    if (n == 0)
+        return ppf_fail(err, "slides = []: a talk needs at least one slide");
+    if (n > TALK_SLIDES_MAX)
+        return ppf_fail(err, "slides has %d items: at most %d", n, TALK_SLIDES_MAX);
+    scenario base;
+    scenario_init(&base);
+    bool ok = !got[1] || read_base(&base, got[1], file, err);
+    if (ok) {
+        t->slides = ppf_calloc((size_t)n, sizeof *t->slides);
+        t->count = n;
+        const cJSON *c = slides->child;
+        for (int k = 0; ok && k < n; k++, c = c->next)
+            ok = read_slide(&t->slides[k], c, k, &base, file, err);
+    }
+    scenario_deinit(&base);
+    return ok;
+}
+
+bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, ppf_error *err)
+{
+    memset(t, 0, sizeof *t);
+    cJSON *root = scenario_json_document(text, len, TALK_SHAPE, err);
+    bool ok = root && read_talk(t, root, file, err);
+    cJSON_Delete(root);
+    if (!ok) {
+        talk_deinit(t);
+        return in_file(err, file);
+    }
+    return true;
+}
+
+bool talk_load_file(talk *t, const char *path, ppf_error *err)
+{
+    memset(t, 0, sizeof *t);
+    cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, err);
+    if (!root)
+        return false; /* the message starts with the path already */
+    bool ok = read_talk(t, root, path, err);
+    cJSON_Delete(root);
+    if (!ok) {
+        talk_deinit(t);
+        return in_file(err, path);
+    }
+    return true;
+}
+
+bool talk_file_detect(const char *path)
+{
+    ppf_error err = {{0}};
+    cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, &err);
+    bool is_talk = root && cJSON_GetObjectItemCaseSensitive(root, "slides") != NULL;
+    cJSON_Delete(root);
+    return is_talk;
+}
+
+void talk_deinit(talk *t)
+{
+    if (!t)
+        return;
+    for (int k = 0; k < t->count; k++)
+        scenario_deinit(&t->slides[k].sc);
+    free(t->slides);
+    memset(t, 0, sizeof *t);
+}

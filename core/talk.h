@@ -1,0 +1,80 @@
+/* talk.h - a talk file: several scenarios in one deck, one per slide.
+ *
+ *   {
+ *     "talk": "Pipeline schedules, step by step",   title (optional)
+ *     "base": "default.json",     a scenario file, or a scenario object (optional;
+ *                                 the built-in default otherwise)
+ *     "slides": [
+ *       {"title": "GPipe", "notes": "...", "schedule": "gpipe"},
+ *       {"title": "1F1B", "schedule": "1f1b", "camera": "top", "beats": [...]},
+ *       {"title": "Interleaved", "scenario": "other.json", "virtual": 2}
+ *     ],
+ *     "description": "free text"
+ *   }
+ *
+ * A slide's scenario is the base, then its "scenario" file, then its own
+ * keys, which are exactly a scenario file's keys (scenario.h; read by the
+ * same code, scenario_apply_json), besides the slide's "title" (one line),
+ * "notes" (for the presenter; may hold newlines) and "camera" (a preset's
+ * name, applied when the slide is shown; checked by app/, which knows the
+ * presets). Paths (base, scenario, a relative "csv:PATH") are relative to
+ * the talk file's folder.
+ *
+ * What it does not do: build programs or timelines (app/deck.h builds a
+ * session per slide, command-line flags on top of each), or check camera
+ * names.
+ *
+ * Call order:
+ *     if (talk_file_detect(path)) {
+ *         talk t;
+ *         if (!talk_load_file(&t, path, &err)) { one line, exit 2 }
+ *         ... t.slides[k].sc, .title, .notes, .camera ...
+ *         talk_deinit(&t);
+ *     }
+ *
+ * Errors: one line starting with the talk file's path and naming the
+ * place: "talk.json: slides[2].virtual = 99: must be an integer from 0 to
+ * 64", "talk.json: slides = []: a talk needs at least one slide",
+ * "talk.json: slides[1]: unknown field \"tilte\" (known: ...)". A failed
+ * load leaves the talk zeroed.
+ */
+#ifndef PPFLOW_TALK_H
+#define PPFLOW_TALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "beats.h"
+#include "error.h"
+#include "scenario.h"
+
+enum {
+    TALK_TITLE_MAX = 96, /* bytes with the NUL, like a beat's title */
+    TALK_SLIDES_MAX = 100,
+};
+
+typedef struct talk_slide {
+    scenario sc;                  /* base, then the slide's file, then its keys */
+    char title[TALK_TITLE_MAX];   /* "" = none given */
+    char notes[BEAT_NOTES_MAX];   /* "" = none */
+    char camera[BEAT_CAMERA_MAX]; /* a preset's name; "" = keep the camera */
+} talk_slide;
+
+typedef struct talk {
+    char title[TALK_TITLE_MAX]; /* "talk"; "" = none given */
+    talk_slide *slides;         /* [count], at least one */
+    int count;
+} talk;
+
+/* True when the file holds a JSON object with a "slides" key: a talk, not a
+ * scenario. A file that cannot be read or parsed is no talk (the scenario
+ * reader then says what is wrong with it). */
+bool talk_file_detect(const char *path);
+/* Reads a talk file (at most 16 MiB) into *t (not initialised). */
+bool talk_load_file(talk *t, const char *path, ppf_error *err);
+/* The same from text[0..len) (need not end in NUL); file (may be NULL) is
+ * where relative paths start and what messages start with. */
+bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, ppf_error *err);
+void talk_deinit(talk *t); /* accepts a zeroed or deinited talk */
+
+#endif

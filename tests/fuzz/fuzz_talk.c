@@ -1,0 +1,36 @@
+/* fuzz_talk.c - libFuzzer target: arbitrary bytes as a talk file.
+ *
+ * The bytes are read as a talk (core/talk.h) with no file of its own: a
+ * text that is refused must say why on one printable line and leave the
+ * talk zeroed; one that is read has at least one slide, each slide's
+ * scenario is built and checked as fuzz_scenario checks one (fuzz_support.h;
+ * the first few slides, to bound the time per input). A "base" or
+ * "scenario" path is read relative to the fuzzer's working directory, read
+ * only; CSV schedules are skipped as in fuzz_scenario. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "talk.h"
+
+#include "fuzz_support.h"
+
+enum { FUZZ_TALK_SLIDES = 3 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    talk t;
+    ppf_error err = {0};
+    if (!talk_parse_json(&t, (const char *)data, size, NULL, &err)) {
+        fuzz_check_message(&err);
+        if (t.count != 0 || t.slides != NULL)
+            __builtin_trap();
+        return 0;
+    }
+    if (t.count < 1 || t.count > TALK_SLIDES_MAX)
+        __builtin_trap();
+    for (int k = 0; k < t.count && k < FUZZ_TALK_SLIDES; k++)
+        fuzz_run_scenario(&t.slides[k].sc, fuzz_hash(data, size) + (unsigned)k);
+    talk_deinit(&t);
+    return 0;
+}

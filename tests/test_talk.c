@@ -1,0 +1,292 @@
+/* Tests of talk files (core/talk.h) and of the deck built from them
+ * (app/deck.h):
+ *
+ *   - a good talk: the base, a slide's scenario file and its own keys apply
+ *     in that order, with paths relative to the talk file; title, notes and
+ *     camera are kept per slide.
+ *   - bad talks: each refused with one line that starts with the file and
+ *     names the place (slides[2].virtual, slides = [], an unknown key).
+ *   - every talk in assets/ loads and builds, each slide a scenario that
+ *     simulates; assets/talk.json's beats are the ones its captions speak of.
+ *   - the deck: a talk gives one session per slide with the command line's
+ *     flags on each; a scenario gives a deck of one; a slide that fails to
+ *     build, or names an unknown camera, is named.
+ */
+#include "support/check.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deck.h"
+#include "support/scratch.h"
+#include "talk.h"
+
+static char scratch[256];
+
+/* Writes text as `name` in the scratch directory; its path into path. */
+static void put(char *path, size_t size, const char *name, const char *text)
+{
+    scratch_put(path, size, scratch, name, text);
+}
+
+/* The talk text must be refused with one line holding `want`. */
+static void expect_refused(const char *text, const char *want)
+{
+    char path[512];
+    put(path, sizeof path, "bad.json", text);
+    talk t;
+    ppf_error err = {{0}};
+    bool ok = talk_load_file(&t, path, &err);
+    if (ok || !strstr(err.message, want) || strchr(err.message, '\n') ||
+        strncmp(err.message, path, strlen(path)) != 0)
+        fail_msg("%s\n  gave: %s\n  want: %s: ...%s...", text, ok ? "(accepted)" : err.message,
+                 path, want);
+    assert_int_equal(t.count, 0); /* left zeroed */
+    talk_deinit(&t);
+}
+
+static void test_good_talk(void **state)
+{
+    (void)state;
+    char base[512], other[512], path[512];
+    put(base, sizeof base, "base.json", "{\"stages\": 3, \"microbatches\": 6, \"dp\": 1}");
+    put(other, sizeof other, "other.json", "{\"schedule\": \"gpipe\", \"microbatches\": 5}");
+    put(path, sizeof path, "talk.json",
+        "{\"talk\": \"Schedules\", \"base\": \"base.json\", \"description\": \"x\",\n"
+        " \"slides\": [\n"
+        "  {\"title\": \"GPipe\", \"notes\": \"line 1\\nline 2\", \"schedule\": \"gpipe\"},\n"
+        "  {\"schedule\": \"1f1b\", \"camera\": \"top\", \"beats\": [{\"t\": 1, \"title\": "
+        "\"one\"}]},\n"
+        "  {\"title\": \"From a file\", \"scenario\": \"other.json\", \"microbatches\": 9}\n"
+        " ]}\n");
+    talk t;
+    ppf_error err = {{0}};
+    if (!talk_load_file(&t, path, &err))
+        fail_msg("%s", err.message);
+    assert_string_equal(t.title, "Schedules");
+    assert_int_equal(t.count, 3);
+    assert_string_equal(t.slides[0].title, "GPipe");
+    assert_string_equal(t.slides[0].notes, "line 1\nline 2");
+    assert_string_equal(t.slides[0].sc.schedule, "gpipe");
+    assert_int_equal(t.slides[0].sc.stages, 3); /* from the base */
+    assert_int_equal(t.slides[0].sc.microbatches, 6);
+    assert_string_equal(t.slides[1].title, "");
+    assert_string_equal(t.slides[1].camera, "top");
+    assert_string_equal(t.slides[1].sc.schedule, "1f1b");
+    assert_int_equal(t.slides[1].sc.beats.count, 1);
+    assert_int_equal(t.slides[0].sc.beats.count, 0); /* a slide's beats are its own */
+    /* base, then the slide's file (relative to the talk), then its keys */
+    assert_string_equal(t.slides[2].sc.schedule, "gpipe");
+    assert_int_equal(t.slides[2].sc.stages, 3);
+    assert_int_equal(t.slides[2].sc.microbatches, 9);
+    talk_deinit(&t);
+    talk_deinit(&t); /* twice is harmless */
+
+    /* a base given as an object; a relative csv path from the talk's folder */
+    put(path, sizeof path, "talk2.json",
+        "{\"base\": {\"stages\": 2, \"costs\": {\"b\": 3}}, \"slides\": [{}, {\"stages\": 5}]}");
+    if (!talk_load_file(&t, path, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(t.count, 2);
+    assert_int_equal(t.slides[0].sc.stages, 2);
+    assert_int_equal(t.slides[1].sc.stages, 5);
+    assert_int_equal(t.slides[1].sc.b.count, 1);
+    talk_deinit(&t);
+    put(path, sizeof path, "talk3.json", "{\"slides\": [{\"schedule\": \"csv:x.csv\"}]}");
+    if (!talk_load_file(&t, path, &err))
+        fail_msg("%s", err.message);
+    char want[600];
+    snprintf(want, sizeof want, "csv:%s/x.csv", scratch);
+    assert_string_equal(t.slides[0].sc.schedule, want);
+    talk_deinit(&t);
+}
+
+static void test_detect(void **state)
+{
+    (void)state;
+    char path[512];
+    put(path, sizeof path, "t.json", "{\"slides\": []}");
+    assert_true(talk_file_detect(path));
+    put(path, sizeof path, "s.json", "{\"schedule\": \"gpipe\"}");
+    assert_false(talk_file_detect(path));
+    put(path, sizeof path, "m.json", "{\"slides\": ");
+    assert_false(talk_file_detect(path)); /* the scenario reader says what is wrong */
+    assert_false(talk_file_detect("/nonexistent/talk.json"));
+}
+
+static void test_bad_talks(void **state)
+{
+    (void)state;
+    char other[512];
+    put(other, sizeof other, "bad_stages.json", "{\"stages\": 0}");
+    expect_refused("{\"slides\": []}", ": slides = []: a talk needs at least one slide");
+    expect_refused("{\"talk\": \"x\"}", ": needs \"slides\"");
+    expect_refused("{\"slides\": {}}", ": slides = {}: must be an array of slides, not an object");
+    expect_refused("{\"slides\": [{}], \"slide\": 1}", ": unknown field \"slide\"");
+    expect_refused("{\"slides\": [{}], \"talk\": 3}", ": talk = 3: must be a string");
+    expect_refused("{\"slides\": [{}, {}, {\"virtual\": 99}]}",
+                   ": slides[2].virtual = 99: must be an integer from 1 to 64");
+    expect_refused("{\"slides\": [{\"tilte\": \"x\"}]}", ": slides[0]: unknown field \"tilte\"");
+    expect_refused("{\"slides\": [{\"tilte\": \"x\"}]}", "title, notes, camera, scenario)");
+    expect_refused("{\"slides\": [{}, 3]}", ": slides[1] = 3: must be an object");
+    expect_refused("{\"slides\": [{\"title\": \"a\\nb\"}]}",
+                   ": slides[0].title = \"a\\x0Ab\": must be one line");
+    expect_refused("{\"slides\": [{\"title\": 1, \"title\": 2}]}",
+                   ": slides[0]: field \"title\" appears twice");
+    expect_refused("{\"slides\": [{\"beats\": [{\"t\": 1}]}]}",
+                   ": slides[0].beats[0]: needs a \"title\"");
+    expect_refused("{\"slides\": [{\"scenario\": \"missing.json\"}]}", ": slides[0].scenario: ");
+    expect_refused("{\"slides\": [{\"scenario\": \"missing.json\"}]}", "missing.json: cannot open");
+    expect_refused("{\"slides\": [{\"scenario\": \"bad_stages.json\"}]}",
+                   "bad_stages.json: stages = 0: must be an integer from 1");
+    expect_refused("{\"base\": \"missing.json\", \"slides\": [{}]}", ": base: ");
+    expect_refused("{\"base\": {\"dp\": -1}, \"slides\": [{}]}", ": base.dp = -1");
+    expect_refused("{\"base\": 1, \"slides\": [{}]}", ": base = 1: must be a scenario file's path");
+    expect_refused("{\"slides\": [{}]", "malformed JSON at line 1");
+    expect_refused("[]", "the top level must be a JSON object");
+    expect_refused("", "empty: expected a JSON object");
+}
+
+/* The talk's JSON text parses the same without a file (talk_parse_json). */
+static void test_parse_text(void **state)
+{
+    (void)state;
+    talk t;
+    ppf_error err = {{0}};
+    const char *text = "{\"slides\": [{\"schedule\": \"zb-h1\"}]}xx";
+    assert_true(talk_parse_json(&t, text, strlen(text) - 2, NULL, &err));
+    assert_string_equal(t.slides[0].sc.schedule, "zb-h1");
+    talk_deinit(&t);
+    assert_false(talk_parse_json(&t, "{\"slides\": 1}", 13, NULL, &err));
+    assert_non_null(strstr(err.message, "slides = 1: must be an array"));
+}
+
+/* Every talk in assets/ builds whole, each slide a different schedule. */
+static void test_asset_talks(void **state)
+{
+    (void)state;
+    const char *dir_path = PPFLOW_SOURCE_DIR "/assets";
+    DIR *dir = opendir(dir_path);
+    assert_non_null(dir);
+    int talks = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir_path, e->d_name);
+        if (!talk_file_detect(path))
+            continue;
+        talks++;
+        deck d;
+        ppf_error err = {{0}};
+        if (!deck_build(&d, path, NULL, 0, true, &err))
+            fail_msg("%s", err.message);
+        assert_true(d.is_talk);
+        assert_true(d.count >= 2);
+        for (int k = 0; k < d.count; k++) {
+            assert_true(d.slides[k]->has_scene);
+            assert_true(d.slides[k]->beats.count >= 2);
+            assert_true(d.info[k].title[0] != '\0');
+            for (int b = 0; b < d.slides[k]->beats.count; b++)
+                assert_true(d.slides[k]->beats.beats[b].caption[0] != '\0');
+        }
+        deck_deinit(&d);
+    }
+    closedir(dir);
+    assert_true(talks >= 1);
+}
+
+/* assets/talk.json: the slides the README names, with the closed-form
+ * bubbles its last captions quote. */
+static void test_example_talk(void **state)
+{
+    (void)state;
+    deck d;
+    ppf_error err = {{0}};
+    if (!deck_build(&d, PPFLOW_SOURCE_DIR "/assets/talk.json", NULL, 0, false, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(d.count, 4);
+    const char *schedules[] = {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1"};
+    const double makespans[] = {33, 33, 28.5, 27};
+    for (int k = 0; k < 4; k++) {
+        const session *s = d.slides[k];
+        assert_string_equal(s->sc.schedule, schedules[k]);
+        assert_true(s->tl.makespan == makespans[k]);
+        /* the last beat is the end, where the caption gives the bubble */
+        const beat_list *bl = &s->beats;
+        assert_true(bl->beats[bl->count - 1].t == s->tl.makespan);
+        assert_true(bl->beats[0].t == 0);
+    }
+    deck_deinit(&d);
+}
+
+static void test_deck(void **state)
+{
+    (void)state;
+    char path[512];
+    put(path, sizeof path, "deck.json",
+        "{\"slides\": [{\"title\": \"A\", \"schedule\": \"gpipe\", \"notes\": \"n\"},"
+        " {\"schedule\": \"1f1b\", \"camera\": \"top\"}]}");
+    deck d;
+    ppf_error err = {{0}};
+    const session_flag flags[] = {{"microbatches", "4"}, {"dp", "1"}};
+    if (!deck_build(&d, path, flags, 2, false, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(d.count, 2);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(d.slides[k]->prog.microbatches, 4); /* the flags on every slide */
+        assert_false(d.slides[k]->has_scene);
+    }
+    assert_string_equal(deck_slide_title(&d, 0), "A");
+    assert_string_equal(deck_slide_title(&d, 1), d.slides[1]->hud_title);
+    assert_string_equal(d.info[0].notes, "n");
+    assert_false(d.info[0].has_camera);
+    assert_true(d.info[1].has_camera);
+    assert_int_equal(d.info[1].camera, camera_preset_find("top"));
+    deck_deinit(&d);
+
+    /* a scenario, or none: a deck of one */
+    assert_true(deck_build(&d, NULL, NULL, 0, true, &err));
+    assert_int_equal(d.count, 1);
+    assert_false(d.is_talk);
+    assert_true(d.slides[0]->has_scene);
+    deck_deinit(&d);
+    assert_true(deck_build(&d, PPFLOW_SOURCE_DIR "/assets/gpipe.json", NULL, 0, false, &err));
+    assert_int_equal(d.count, 1);
+    assert_string_equal(d.slides[0]->sc.schedule, "gpipe");
+    deck_deinit(&d);
+
+    /* a slide that cannot be built, an unknown camera, a bad flag */
+    put(path, sizeof path, "deck_bad.json",
+        "{\"slides\": [{}, {\"beats\": [{\"after\": \"9B0\", \"title\": \"x\"}]}]}");
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_int_equal(d.count, 0);
+    assert_non_null(strstr(err.message, "deck_bad.json: slides[1]: beats[0].after = \"9B0\""));
+    put(path, sizeof path, "deck_camera.json", "{\"slides\": [{\"camera\": \"topp\"}]}");
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_non_null(strstr(err.message, "deck_camera.json: slides[0]: camera = \"topp\": unknown"));
+    const session_flag bad[] = {{"stages", "0"}};
+    assert_false(deck_build(&d, path, bad, 1, false, &err));
+    put(path, sizeof path, "deck_ok.json", "{\"slides\": [{}]}");
+    assert_false(deck_build(&d, path, bad, 1, false, &err));
+    assert_non_null(strstr(err.message, "stages"));
+    assert_null(strstr(err.message, "slides["));
+    deck_deinit(&d);
+}
+
+int main(void)
+{
+    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_talk"))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_talk),   cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_bad_talks),   cmocka_unit_test(test_parse_text),
+        cmocka_unit_test(test_asset_talks), cmocka_unit_test(test_example_talk),
+        cmocka_unit_test(test_deck),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    scratch_deinit(scratch);
+    return failed;
+}

@@ -1,0 +1,188 @@
+/* Tests of a talk file in the live viewer, in a real X server (Xvfb), driven
+ * by a script as a clicker drives it:
+ *
+ *   - assets/talk.json presenting (--present, a fast --speed): PgDn through
+ *     every beat of slide 1 lands exactly on each (slide=1, beat=N, t the
+ *     beat's time); the next PgDn shows slide 2's first beat (slide=2,
+ *     beat=1, t its time); PgUp there goes back to slide 1's last beat, its
+ *     end state; presenting mode is kept throughout.
+ *   - a small talk written here: --slide 2 starts on slide 2, PgUp on its
+ *     first beat goes to slide 1, Next at the last slide's last beat stays;
+ *     a scenario is slide 1 of 1.
+ *
+ * The expected times come from the deck the program builds (app/deck.h),
+ * not from numbers copied here. Skipped, with a message and exit status 77
+ * (CTest: "Skipped"), when xvfb-run, Xvfb or xauth are not on PATH
+ * (tools/deps.sh installs them). PPFLOW_EXE is the program. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deck.h"
+#include "support/check.h"
+#include "support/scratch.h"
+#include "support/x_run.h"
+
+enum { STATES_MAX = 64 };
+#define SKIP_EXIT_CODE 77 /* tests/CMakeLists.txt: SKIP_RETURN_CODE */
+#define TALK PPFLOW_SOURCE_DIR "/assets/talk.json"
+
+static char scratch[256];
+
+static void skip_without_tools(void)
+{
+    if (!x_run_missing_tools()[0])
+        return;
+    print_message("test_talk_window: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth "
+                  "and xdotool)\n",
+                  x_run_missing_tools());
+    skip();
+}
+
+/* The state printed after each step: on this slide and beat, paused, at t
+ * (the state line prints t to 1e-6). */
+static void expect_on(const state_line *s, int slide, int beat, double t, const char *what)
+{
+    if (s->slide != slide || s->beat != beat || fabs(s->t - t) > 2e-6 || s->playing != 0 ||
+        s->presenting != 1)
+        fail_msg("%s: slide=%d beat=%d t=%.6f playing=%d presenting=%d; want slide=%d beat=%d "
+                 "t=%.6f playing=0 presenting=1",
+                 what, s->slide, s->beat, s->t, s->playing, s->presenting, slide, beat, t);
+}
+
+static deck build(const char *path)
+{
+    deck d;
+    ppf_error err = {{0}};
+    if (!deck_build(&d, path, NULL, 0, false, &err))
+        fail_msg("%s", err.message);
+    return d;
+}
+
+/* Appends one PgDn (or PgUp) and a print: the beat is played to at the
+ * fastest speed, which reaches any beat of these talks well within the
+ * frames given. */
+static void step(char *script, size_t size, const char *key)
+{
+    size_t n = strlen(script);
+    snprintf(script + n, size - n, "key %s\nframes 20\nprint\n", key);
+}
+
+static void test_example_talk_next_slide(void **state)
+{
+    (void)state;
+    skip_without_tools();
+    deck d = build(TALK);
+    assert_true(d.count >= 2);
+    const beat_list *one = &d.slides[0]->beats, *two = &d.slides[1]->beats;
+    assert_true(one->count >= 2 && one->count + 2 < STATES_MAX);
+    char script[4096] = "frames 2\nprint\n";
+    for (int k = 1; k < one->count; k++)
+        step(script, sizeof script, "pagedown");
+    step(script, sizeof script, "pagedown"); /* past slide 1's last beat */
+    step(script, sizeof script, "pageup");   /* back before slide 2's first */
+    strcat(script, "quit\n");
+    /* The fastest speed --speed takes for slide 1: SESSION_SPEED_RANGE times
+     * its default (1/1000 s a time unit). */
+    char speed[32];
+    snprintf(speed, sizeof speed, "%g", session_default_speed(d.slides[0]) * 999);
+    char *out = run_script(PPFLOW_EXE, "talk.script", script,
+                           X_RUN_ARGS(TALK, "--present", "--speed", speed, "--size", "1280x720"));
+    state_line st[STATES_MAX];
+    const int n = parse_states(out, st, STATES_MAX);
+    free(out);
+    assert_int_equal(n, one->count + 3); /* each print, and --print-state on quit */
+    expect_on(&st[0], 1, 1, one->beats[0].t, "the start");
+    char what[64];
+    for (int k = 1; k < one->count; k++) {
+        snprintf(what, sizeof what, "PgDn to slide 1's beat %d", k + 1);
+        expect_on(&st[k], 1, k + 1, one->beats[k].t, what);
+    }
+    expect_on(&st[one->count], 2, 1, two->beats[0].t, "PgDn after slide 1's last beat");
+    expect_on(&st[one->count + 1], 1, one->count, one->beats[one->count - 1].t,
+              "PgUp on slide 2's first beat");
+    deck_deinit(&d);
+}
+
+static void test_small_talk_edges(void **state)
+{
+    (void)state;
+    skip_without_tools();
+    char path[512];
+    scratch_put(path, sizeof path, scratch, "small.json",
+                "{\"talk\": \"Two slides\", \"base\": {\"dp\": 1},\n"
+                " \"slides\": [{\"title\": \"GPipe\", \"schedule\": \"gpipe\"},\n"
+                "  {\"title\": \"1F1B\", \"schedule\": \"1f1b\", \"camera\": \"top\",\n"
+                "   \"auto_beats\": false, \"beats\": [{\"t\": 0, \"title\": \"start\"},\n"
+                "   {\"after\": \"3B0\", \"title\": \"first backward done\"}]}]}\n");
+    deck d = build(path);
+    const beat_list *one = &d.slides[0]->beats, *two = &d.slides[1]->beats;
+    assert_int_equal(two->count, 2);
+    char script[1024] = "frames 2\nprint\n";
+    step(script, sizeof script, "pagedown"); /* slide 2's second, last beat */
+    step(script, sizeof script, "pagedown"); /* the last slide's last beat: stays */
+    step(script, sizeof script, "home");     /* its first beat */
+    step(script, sizeof script, "pageup");   /* slide 1's last beat */
+    strcat(script, "quit\n");
+    char speed[32];
+    snprintf(speed, sizeof speed, "%g", session_default_speed(d.slides[1]) * 999);
+    char *out = run_script(PPFLOW_EXE, "small.script", script,
+                           X_RUN_ARGS(path, "--slide", "2", "--present", "--speed", speed));
+    state_line st[STATES_MAX];
+    const int n = parse_states(out, st, STATES_MAX);
+    free(out);
+    assert_int_equal(n, 6);
+    expect_on(&st[0], 2, 1, 0, "--slide 2");
+    expect_on(&st[1], 2, 2, two->beats[1].t, "PgDn on slide 2");
+    expect_on(&st[2], 2, 2, two->beats[1].t, "PgDn on the last slide's last beat");
+    expect_on(&st[3], 2, 1, 0, "Home");
+    expect_on(&st[4], 1, one->count, one->beats[one->count - 1].t, "PgUp on slide 2's first");
+    deck_deinit(&d);
+
+    /* a scenario is a talk of one slide */
+    out = run_script(PPFLOW_EXE, "one.script", "frames 2\nkey pagedown\nframes 1\nquit\n",
+                     X_RUN_ARGS("--present"));
+    assert_int_equal(parse_states(out, st, STATES_MAX), 1);
+    free(out);
+    assert_int_equal(st[0].slide, 1);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_talk_window"))
+        return -1;
+    x_run_init(scratch);
+    return 0;
+}
+
+/* Also after a failed test: no child outlives it. */
+static int after_each(void **state)
+{
+    (void)state;
+    stop_all_children();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    stop_all_children();
+    scratch_deinit(scratch);
+    return 0;
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_example_talk_next_slide, after_each),
+        cmocka_unit_test_teardown(test_small_talk_edges, after_each),
+    };
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    return failed == 0 && x_run_missing_tools()[0] ? SKIP_EXIT_CODE : failed;
+}

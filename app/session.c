@@ -124,6 +124,12 @@ void session_deinit(session *s)
     memset(s, 0, sizeof *s);
 }
 
+const char *session_beat_caption(const session *s, double t)
+{
+    const int k = beats_at(&s->beats, &s->tl, t);
+    return k >= 0 && s->beats.beats[k].caption[0] ? s->beats.beats[k].caption : NULL;
+}
+
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
                       float split, float ui_scale)
 {

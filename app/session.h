@@ -104,6 +104,13 @@ bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
  * (0: 1). */
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
                       float split, float ui_scale);
+/* The caption of the beat t stands on, when it has one (a beat's own
+ * caption, read while the animation stands on it: paused in the viewer, a
+ * still, the last frame of a per-beat clip); NULL otherwise, and the frame
+ * writes its automatic caption. Frames passing through t while playing do
+ * not show it, so that a video never flashes a caption for one frame. */
+const char *session_beat_caption(const session *s, double t);
+
 /* The scene's bounds, as the camera fits them. */
 camera_bounds session_camera_bounds(const session *s);
 /* The speed that shows the whole iteration in SESSION_PLAY_SECONDS (one

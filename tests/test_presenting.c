@@ -278,6 +278,34 @@ static void test_beat_camera(void **state)
     free(s);
 }
 
+/* A beat's caption shows while the animation stands on the beat, not in
+ * the frame that plays through it (a video must not flash it). */
+static void test_beat_caption_while_standing(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    const beat *b = &s->beats.beats[2];
+    assert_true(b->caption[0]);
+    viewer_state v = presenting(s);
+    char status[192];
+    double clock = 100;
+    viewer_state_set_time(&v, b->t, clock);
+    frame_view fv = viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_ptr_equal(fv.caption, b->caption);
+    assert_ptr_equal(session_beat_caption(s, b->t), b->caption);
+    /* playing from just before it: the frame at exactly its t is passing through */
+    viewer_state_set_time(&v, b->t - 1, clock);
+    apply(&v, CMD_PLAY_TOGGLE, 0, clock);
+    assert_true(v.playing);
+    fv = viewer_state_frame_view(&v, clock + 1 / v.speed, status, sizeof status);
+    assert_true(v.t == b->t);
+    assert_true(v.playing);
+    assert_null(fv.caption);
+    assert_null(session_beat_caption(s, b->t + 0.5));
+    session_deinit(s);
+    free(s);
+}
+
 /* Presenting draws every text a quarter larger: capitals of 1/40 of the
  * height where the window's are 1/50 (27 px at 1080). */
 static void test_presenting_text_is_larger(void **state)
@@ -305,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_replay_reverse_and_goto),
         cmocka_unit_test(test_blackout_and_escape_layers),
         cmocka_unit_test(test_beat_camera),
+        cmocka_unit_test(test_beat_caption_while_standing),
         cmocka_unit_test(test_presenting_text_is_larger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -274,6 +274,7 @@ static recorder_status write_still(const per_beat_clip *c, const session_show *s
     frame_view v = offscreen_default_view(&o, c->t, show->theme, c->camera);
     v.ui_scale = (float)show->ui_scale;
     v.cam = session_camera(c->session, c->camera, w, h, 0, v.ui_scale);
+    v.caption = session_beat_caption(c->session, c->t); /* as --still draws it */
     offscreen_draw(&o, &v);
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
     offscreen_read(&o, pixels);

@@ -224,6 +224,9 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
             readback_unmap(&rb, slot);
         }
         view.t = recorder_frame_time(d, i);
+        /* a clip from beat to beat stands on both: their captions, as --still */
+        const bool stands = d->has_t_last && (i == 0 || i == d->frames - 1);
+        view.caption = stands ? session_beat_caption(s, view.t) : NULL;
         offscreen_draw(&o, &view);
         readback_start(&rb, slot);
         /* Map the previous frame only now, so that on a GPU its copy ran

@@ -6,7 +6,10 @@
  * and a still at the same t match. Time never comes from a clock. A clip
  * that must end exactly on a moment (a beat: app/export/per_beat.h) sets
  * has_t_last: its last frame then shows t_last itself, not the sum above,
- * which floating point may put a hair before or after it.
+ * which floating point may put a hair before or after it. Such a clip goes
+ * from beat to beat and stands on both: its first and last frames show
+ * their beats' captions (session_beat_caption), as the stills do, where
+ * frames passing through a beat show the automatic one.
  *
  * The pipeline keeps both cores busy: the calling thread draws frame i and
  * starts its readback into a ring of pixel buffers (render/readback.h) while

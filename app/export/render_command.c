@@ -110,6 +110,7 @@ int render_command_still(session *s, const render_request *q, double t)
     frame_view v = offscreen_default_view(&o, t, q->show.theme, q->show.camera);
     v.ui_scale = (float)q->show.ui_scale;
     v.cam = session_camera(s, q->show.camera, w, h, 0, v.ui_scale);
+    v.caption = session_beat_caption(s, t); /* a still stands on its moment */
     offscreen_draw(&o, &v);
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
     offscreen_read(&o, pixels);

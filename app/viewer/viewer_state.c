@@ -535,12 +535,11 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     refresh_hover(v);
 }
 
-/* A beat's own caption while t is on it; else the automatic one (NULL). */
+/* A beat's own caption while the animation stands on it; else the
+ * automatic one (NULL). */
 static const char *beat_caption(const viewer_state *v)
 {
-    const beat_list *bl = beats_of(v);
-    const int k = beats_at(bl, &v->s->tl, v->t);
-    return k >= 0 && bl->beats[k].caption[0] ? bl->beats[k].caption : NULL;
+    return v->playing ? NULL : session_beat_caption(v->s, v->t);
 }
 
 void viewer_state_set_presenting(viewer_state *v, bool on)

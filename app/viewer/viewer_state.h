@@ -119,6 +119,8 @@ typedef struct viewer_state {
     int target;     /* the beat being played to; -1 none */
     double stop_at; /* while playing to a beat: its t, where playback stops exactly; -1 none */
     int play_dir;   /* +1 forwards, -1 backwards (V) */
+    double talk_start; /* the clock at the talk's first advance (Next), the presenter's
+                          elapsed time counts from it; -1: not started (ctrl+T: again) */
     bool quit;
 } viewer_state;
 
@@ -158,7 +160,16 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock);
  * ("▶ ×1" or "paused ×1") is written into status[n], which the view points at. */
 frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, size_t n);
 
+/* The beat the HUD names (the one played to, else the talk's), or -1. */
+int viewer_state_shown_beat(const viewer_state *v);
+/* Seconds since the talk's first advance (Next, after the start or
+ * ctrl+T), or -1 before it. */
+double viewer_state_talk_seconds(const viewer_state *v, double clock);
+
 /* Writes the state line (see above) with the window's size. */
 void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f);
+/* The same with `more` (key=value pairs, NULL: none) at the line's end. */
+void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const char *more,
+                             FILE *f);
 
 #endif

@@ -84,6 +84,7 @@ bool presenter_open(presenter *p, viewer_window *audience, const session *s, vie
     if (!presenter_view_init(&p->page, err))
         goto fail;
     window_make_current(audience);
+    presenter_place(p, audience, false, false); /* on the other monitor, if there is one */
     return true;
 fail:
     presenter_close(p);

@@ -304,6 +304,8 @@ typedef enum option_id {
     OPT_PRINT_STATE,
     OPT_PRESENT,
     OPT_SLIDE,
+    OPT_PRESENTER,
+    OPT_MONITOR,
     OPT_FPS,
     OPT_DURATION,
     OPT_RANGE,
@@ -427,6 +429,22 @@ static const option_row rows[OPT_COUNT] = {
                    .max = TALK_SLIDES_MAX,
                    .help = "a talk file's slide N (from 1): where the window starts, what "
                            "render and schedule show (default: the first)"},
+    [OPT_PRESENTER] = {.name = "presenter",
+                       .type = OPTION_SWITCH,
+                       .field = FIELD(view.presenter),
+                       .help = "open the presenter's window too: the beat's notes, the next "
+                               "beat, the clocks (on another monitor when there is one)"},
+    /* How many monitors there are is known once the display is open
+     * (viewer_run says which there are); 16 is more than any desk has. */
+    [OPT_MONITOR] = {.name = "monitor",
+                     .arg = "N",
+                     .type = OPTION_INT,
+                     .field = FIELD(view.monitor),
+                     .min = 1,
+                     .max = 16,
+                     .help = "present on monitor N, counted from 1 (the primary first) "
+                             "(default: with --presenter and two monitors, the one that is not "
+                             "the primary; else the one the window is on)"},
     [OPT_FPS] = {.name = "fps",
                  .arg = "N",
                  .type = OPTION_INT,
@@ -503,7 +521,8 @@ static const option_set run_options = {
     rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
         OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
-        OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP),
+        OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_PRESENTER) | OPT_BIT(OPT_MONITOR) |
+        OPT_BIT(OPT_HELP),
     "run"};
 static const option_set render_options = {
     rows, OPT_COUNT,

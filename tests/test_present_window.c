@@ -243,14 +243,14 @@ static int setup(void **state)
 static int after_each(void **state)
 {
     (void)state;
-    stop_all_children();
+    spawn_stop_all();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    stop_all_children();
+    spawn_stop_all();
     scratch_deinit(scratch);
     return 0;
 }

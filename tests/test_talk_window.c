@@ -25,6 +25,7 @@
 #include "deck.h"
 #include "support/check.h"
 #include "support/scratch.h"
+#include "support/child.h"
 #include "support/x_run.h"
 
 enum { STATES_MAX = 64 };
@@ -83,15 +84,18 @@ static void test_example_talk_next_slide(void **state)
     char script[4096] = "frames 2\nprint\n";
     for (int k = 1; k < one->count; k++)
         step(script, sizeof script, "pagedown");
+    strcat(script, "presenter-screenshot pres-1.png\n");
     step(script, sizeof script, "pagedown"); /* past slide 1's last beat */
-    step(script, sizeof script, "pageup");   /* back before slide 2's first */
+    strcat(script, "presenter-screenshot pres-2.png\n");
+    step(script, sizeof script, "pageup"); /* back before slide 2's first */
     strcat(script, "quit\n");
     /* The fastest speed --speed takes for slide 1: SESSION_SPEED_RANGE times
      * its default (1/1000 s a time unit). */
     char speed[32];
     snprintf(speed, sizeof speed, "%g", session_default_speed(d.slides[0]) * 999);
-    char *out = run_script(PPFLOW_EXE, "talk.script", script,
-                           X_RUN_ARGS(TALK, "--present", "--speed", speed, "--size", "1280x720"));
+    char *out = run_script(
+        PPFLOW_EXE, "talk.script", script,
+        X_RUN_ARGS(TALK, "--present", "--presenter", "--speed", speed, "--size", "1280x720"));
     state_line st[STATES_MAX];
     const int n = parse_states(out, st, STATES_MAX);
     free(out);
@@ -105,6 +109,21 @@ static void test_example_talk_next_slide(void **state)
     expect_on(&st[one->count], 2, 1, two->beats[0].t, "PgDn after slide 1's last beat");
     expect_on(&st[one->count + 1], 1, one->count, one->beats[one->count - 1].t,
               "PgUp on slide 2's first beat");
+    /* the presenter's window followed the slides (its previews made again
+     * for the new scene): a page on each, and they differ */
+    char dir[300], path[2][400];
+    x_run_dir("a", dir, sizeof dir);
+    size_t size[2];
+    char *png[2];
+    for (int k = 0; k < 2; k++) {
+        scratch_join(path[k], sizeof path[k], dir, k ? "pres-2.png" : "pres-1.png");
+        png[k] = child_read_file(path[k], &size[k]);
+        if (!png[k])
+            fail_msg("no presenter screenshot %s", path[k]);
+    }
+    assert_true(size[0] != size[1] || memcmp(png[0], png[1], size[0]) != 0);
+    free(png[0]);
+    free(png[1]);
     deck_deinit(&d);
 }
 
@@ -164,14 +183,14 @@ static int setup(void **state)
 static int after_each(void **state)
 {
     (void)state;
-    stop_all_children();
+    spawn_stop_all();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    stop_all_children();
+    spawn_stop_all();
     scratch_deinit(scratch);
     return 0;
 }

@@ -282,11 +282,11 @@ static void expect_refused(const char *path, const char *where, const char *why)
     scratch_join(err, sizeof err, scratch, "c.err");
     const char *argv[] = {PPFLOW_EXE, "--script", path, "--print-state", NULL};
     double start = now_seconds();
-    pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .ppflow = true});
-    int code = finish_child(pid, BAD_SCRIPT_SECONDS, "ppflow with a bad script");
+    pid_t pid = spawn_start(argv, &(spawn_desc){.out = out, .err = err, .ppflow = true});
+    int code = spawn_finish(pid, BAD_SCRIPT_SECONDS, "ppflow with a bad script");
     double took = now_seconds() - start;
     char *text, *log;
-    read_outputs(out, err, &text, &log);
+    spawn_read_outputs(out, err, &text, &log);
     size_t len = strlen(log);
     bool one_line = len > 0 && log[len - 1] == '\n' && strchr(log, '\n') == log + len - 1;
     if (code != 2 || !one_line || strncmp(log, "ppflow: ", 8) != 0 || !strstr(log, where) ||
@@ -550,7 +550,7 @@ static void test_xdotool_drag_screenshot_quit(void **state)
     scratch_join(err, sizeof err, scratch, "b.err");
     scratch_join(shot, sizeof shot, dir, "ppflow-screenshot-001.png");
     const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
-    pid_t ppflow = spawn(
+    pid_t ppflow = spawn_start(
         argv,
         &(spawn_desc){.cwd = dir, .out = out, .err = err, .display = display, .ppflow = true});
 
@@ -593,11 +593,11 @@ static void test_xdotool_drag_screenshot_quit(void **state)
         sleep_seconds(0.05);
     }
     free(XDO(display, "key", "q"));
-    char *log, *text = finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, &log);
+    char *log, *text = spawn_finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, &log);
     if (!strstr(log, "saved ppflow-screenshot-001.png"))
         fail_msg("ppflow did not report the screenshot; stderr:\n%.3000s", log);
     free(log);
-    int status = stop_child(xvfb, 5.0);
+    int status = spawn_stop(xvfb, 5.0);
     if (!WIFEXITED(status) && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM))
         fail_msg("Xvfb ended with status %d", status);
     char lock[64];
@@ -638,7 +638,7 @@ static pid_t start_viewer(const char *display, const char *out, const char *err,
     char dir[300];
     x_run_dir("e", dir, sizeof dir);
     const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
-    pid_t ppflow = spawn(
+    pid_t ppflow = spawn_start(
         argv,
         &(spawn_desc){.cwd = dir, .out = out, .err = err, .display = display, .ppflow = true});
     window[0] = '\0';
@@ -663,7 +663,7 @@ static state_line quit_and_state(const char *display, const char *window, pid_t 
 {
     free(XDO(display, "mousemove", "--window", window, "100", "100"));
     free(XDO(display, "key", "q"));
-    char *text = finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, NULL);
+    char *text = spawn_finish_ok(ppflow, RUN_SECONDS, "ppflow after q", out, err, NULL);
     state_line st[STATES_MAX];
     if (parse_states(text, st, STATES_MAX) != 1)
         fail_msg("expected one state line, got:\n%s", text);
@@ -703,7 +703,7 @@ static void test_xdotool_resize_refits(void **state)
     if (fabs(back.distance - start.distance) > 1e-3 * start.distance)
         fail_msg("back at 1280x720 the camera is at %.4f, it started at %.4f", back.distance,
                  start.distance);
-    stop_child(xvfb, 5.0);
+    spawn_stop(xvfb, 5.0);
 }
 
 static void test_xdotool_windowclose(void **state)
@@ -719,9 +719,9 @@ static void test_xdotool_windowclose(void **state)
         if (run == 1) /* playing: frames are being drawn when it goes */
             free(XDO(display, "mousemove", "--window", window, "100", "100", "key", "space"));
         free(XDO(display, "windowclose", window));
-        int code = finish_child(ppflow, RUN_SECONDS, "ppflow after its window was destroyed");
+        int code = spawn_finish(ppflow, RUN_SECONDS, "ppflow after its window was destroyed");
         char *text, *log;
-        read_outputs(out, err, &text, &log);
+        spawn_read_outputs(out, err, &text, &log);
         if (code != 0 || strstr(log, "X Error") || strstr(log, "error"))
             fail_msg("run %d: the window destroyed from outside: exit status %d (want 0), "
                      "stderr:\n%.3000s",
@@ -732,7 +732,7 @@ static void test_xdotool_windowclose(void **state)
         free(text);
         free(log);
     }
-    stop_child(xvfb, 5.0);
+    spawn_stop(xvfb, 5.0);
 }
 
 /* ---- runner ------------------------------------------------------------------ */
@@ -750,14 +750,14 @@ static int setup(void **state)
 static int after_each(void **state)
 {
     (void)state;
-    stop_all_children();
+    spawn_stop_all();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    stop_all_children();
+    spawn_stop_all();
     scratch_deinit(scratch);
     return 0;
 }

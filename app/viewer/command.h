@@ -46,6 +46,7 @@ typedef enum command_kind {
     CMD_BLACKOUT,     /* a black screen, and back */
     CMD_PRESENT,      /* enter presenting mode at the current beat (the window's fullscreen too) */
     CMD_LASER,        /* a dot at the pointer, and off */
+    CMD_CLOCK_RESET,  /* the talk's elapsed clock back to 0, waiting for the next advance */
 } command_kind;
 
 typedef struct command {

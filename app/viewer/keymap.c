@@ -48,6 +48,10 @@ static const keymap_row rows[] = {
      {{GLFW_KEY_B, 0, CMD_BLACKOUT, 0, ONCE}, {GLFW_KEY_PERIOD, 0, CMD_BLACKOUT, 0, ONCE}}},
     {"ctrl+L", "laser dot at the pointer", KEYMAP_PRESENT,
      {{GLFW_KEY_L, GLFW_MOD_CONTROL, CMD_LASER, 0, ONCE}}},
+    {"ctrl+T",
+     "presenter's clock back to 0 (runs from the next beat)",
+     KEYMAP_PRESENT,
+     {{GLFW_KEY_T, GLFW_MOD_CONTROL, CMD_CLOCK_RESET, 0, ONCE}}},
     /* the engineer's */
     {"space", "play / pause", KEYMAP_WINDOW, {{GLFW_KEY_SPACE, 0, CMD_PLAY_TOGGLE, 0, ONCE}}},
     {"← →   . ,",

@@ -4,7 +4,7 @@
  * The rooms it wires: window.h (GLFW), input.h (events to commands),
  * keymap.h (the keys and the key card), viewer_state.h (the state and the
  * one function that applies commands), viewer_script.h (a script's events),
- * frame.h (the picture). */
+ * frame.h (the picture), presenter.h (the presenter's window, the monitors). */
 #include "viewer.h"
 
 #include <assert.h>
@@ -17,6 +17,7 @@
 #include "frame.h"
 #include "input.h"
 #include "keymap.h"
+#include "presenter.h"
 #include "viewer_script.h"
 #include "viewer_slides.h"
 #include "viewer_state.h"
@@ -33,6 +34,10 @@ typedef struct viewer {
     viewer_input in;
     viewer_window win;
     frame_renderer frame;
+    presenter pres;        /* the presenter's window (--presenter) and the monitors */
+    frame_view view;       /* the frame last drawn, which the presenter's shows small */
+    char status[192];      /* its status text: a beat's title fits whole (frame.c shortens it) */
+    const char *pres_shot; /* the presenter's screenshot after the next frame; in script.text */
     frame_help_item help[KEYMAP_ROWS_MAX]; /* the key card of the mode, from the keymap */
     int help_count;
     bool presenting_shown; /* the window made fullscreen for presenting mode */
@@ -58,9 +63,16 @@ static void follow_mode(viewer *v)
         return;
     v->presenting_shown = on;
     v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, v->in.mode);
-    window_set_fullscreen(&v->win, on);
+    presenter_place(&v->pres, &v->win, on, false);
     if (!on)
         window_hide_cursor(&v->win, false);
+}
+
+/* The title the presenter names after slide k's last beat; NULL after the
+ * talk's last. */
+static const char *next_slide_title(const deck *d, int k)
+{
+    return k + 1 < d->count ? d->info[k + 1].title : NULL;
 }
 
 /* Next past a slide's last beat, or Previous before its first: the other
@@ -74,6 +86,12 @@ static void change_slide(viewer *v, double clock)
     ppf_error err = {{0}};
     if (!frame_renderer_init(&next, &s->scene, &s->tl, &err)) {
         ppf_print(stderr, "%s", err.message); /* the slide stays as it was */
+        return;
+    }
+    if (!presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k),
+                              &err)) {
+        ppf_print(stderr, "%s", err.message);
+        frame_renderer_deinit(&next);
         return;
     }
     frame_renderer_deinit(&v->frame);
@@ -137,6 +155,14 @@ static void screenshot(viewer *v, const char *path)
     window_screenshot(&v->win, path);
 }
 
+/* The state line, the windows' monitors at its end. */
+static void print_state(viewer *v)
+{
+    char more[160];
+    presenter_state(&v->pres, &v->win, more, sizeof more);
+    viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
+}
+
 /* ---- script ----------------------------------------------------------------- */
 
 /* Replays script events (checked when the script was loaded) until one asks
@@ -173,9 +199,13 @@ static bool script_step(viewer *v)
             v->screenshot_pending = true;
             v->wait_frames = 1;
             break;
+        case VIEWER_SCRIPT_PRESENTER_SCREENSHOT:
+            v->pres_shot = e->path;
+            v->wait_frames = 1;
+            break;
         case VIEWER_SCRIPT_PRINT:
             apply_queue(v, clock_now_seconds()); /* the state after the events above */
-            viewer_state_print(&v->st, v->win.win_w, v->win.win_h, stdout);
+            print_state(v);
             break;
         case VIEWER_SCRIPT_QUIT:
             v->st.quit = true;
@@ -189,11 +219,10 @@ static bool script_step(viewer *v)
 
 static void draw(viewer *v, double clock)
 {
-    char status[192]; /* a beat's title fits whole: frame.c shortens it to the HUD */
-    frame_view view = viewer_state_frame_view(&v->st, clock, status, sizeof status);
-    view.help = v->help;
-    view.help_count = v->help_count;
-    frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &view, v->st.fb_w, v->st.fb_h);
+    v->view = viewer_state_frame_view(&v->st, clock, v->status, sizeof v->status);
+    v->view.help = v->help;
+    v->view.help_count = v->help_count;
+    frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
 int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
@@ -223,9 +252,17 @@ int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
         .input = &v->in,
         .user = v,
         .resized = window_resized,
+        .no_auto_iconify = o->presenter, /* the presenter's window takes the focus */
     };
     if (!window_open(&v->win, &wd, err))
         goto done;
+    if (!presenter_choose_monitor(&v->win, o->monitor, o->presenter, err)) {
+        status = EXIT_STATUS_USAGE;
+        goto done;
+    }
+    if (o->presenter && !presenter_open(&v->pres, &v->win, s, &v->in, err))
+        goto done;
+    presenter_show_slide(&v->pres, s, d->info[first].notes, next_slide_title(d, first), err);
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
     v->st.theme = o->show.theme;
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
@@ -249,14 +286,16 @@ int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
     while (!v->st.quit && !window_should_close(&v->win)) {
         /* presenting, the pointer hides after standing still: wake to hide it */
         const bool pointer_shown = v->st.presenting && !v->win.cursor_hidden;
-        bool animating = v->st.playing || v->st.cam_moving || !script_done || v->in.queued > 0 ||
-                         pointer_shown;
+        bool animating =
+            v->st.playing || v->st.cam_moving || !script_done || v->in.queued > 0 || pointer_shown;
         window_wait_events(&v->win, animating);
         /* Closed, or destroyed from outside: nothing more is drawn on it. */
         if (window_should_close(&v->win))
             break;
         if (!script_done && v->wait_frames == 0 && !script_step(v))
             script_done = true;
+        if (window_monitors_changed())
+            presenter_place(&v->pres, &v->win, v->st.presenting, true);
         clock = clock_now_seconds();
         /* Input acts on the timeline as the last frame laid it out, resized. */
         viewer_state_place_timeline(&v->st);
@@ -264,13 +303,15 @@ int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
         window_hide_cursor(&v->win, v->st.presenting &&
                                         clock - v->pointer_moved > VIEWER_POINTER_HIDE_SECONDS);
         /* A screenshot asked for just before quitting is still taken. */
-        if (v->st.quit && !v->screenshot_pending)
+        if (v->st.quit && !v->screenshot_pending && !v->pres_shot)
             break;
         draw(v, clock);
         if (v->screenshot_pending) {
             screenshot(v, v->screenshot_path);
             v->screenshot_pending = false;
         }
+        presenter_draw(&v->pres, &v->st, &v->view, clock, v->pres_shot);
+        v->pres_shot = NULL;
         if (v->st.quit)
             break;
         window_swap(&v->win);
@@ -284,8 +325,9 @@ int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
         status = EXIT_STATUS_IO;
     }
     if (o->print_state)
-        viewer_state_print(&v->st, v->win.win_w, v->win.win_h, stdout);
+        print_state(v);
 done:
+    presenter_close(&v->pres);
     if (v->win.glfw)
         frame_renderer_deinit(&v->frame); /* while its context is current */
     window_close(&v->win);

@@ -27,10 +27,15 @@
  * (viewer_state.h says which):
  *     t=12.500000 playing=0 speed=1.65 theme=dark split=0.700 help=0 yaw=-0.5236
  *     pitch=0.5585 distance=161.8945 timeline=T0:T1 plot=X:Y:W:H fb=WxH window=WxH
- *     ui=1.250
+ *     ui=1.250 presenting=0 blackout=0 beat=3 fullscreen=0 monitor=1
+ *     presenter_monitor=0 presenter_fb=0x0
+ * fullscreen and monitor are the audience window's (monitor from 1, 0:
+ * none holds it), presenter_monitor and presenter_fb the presenter's
+ * window's (0 and 0x0 without one).
  *
  * Errors: viewer_run returns 2 (EXIT_STATUS_USAGE) with one line "FILE:LINE:
- * what is wrong" for a bad script, before anything opens; 1 with one line
+ * what is wrong" for a bad script, before anything opens, or for a
+ * --monitor that is not plugged in (naming those that are); 1 with one line
  * when there is no display or no GL 3.3 context; 0 on quit.
  */
 #ifndef PPFLOW_VIEWER_H
@@ -52,6 +57,8 @@ typedef struct viewer_options {
     bool print_state;   /* print the state line on quit */
     bool present;       /* start in presenting mode (--present) */
     int slide;          /* start on this slide of a talk, from 1 (--slide); 0: the first */
+    bool presenter;     /* open the presenter's window too (--presenter, presenter.h) */
+    int monitor;        /* the audience's monitor, from 1 (--monitor); 0: presenter.h's choice */
 } viewer_options;
 
 /* The options with ppflow's defaults: a 1280x720 window. */

@@ -199,15 +199,16 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
     char *rest = p; /* after the verb, for screenshot's path */
     *e = (viewer_script_event){.line = r->line};
 
-    if (strcmp(verb, "screenshot") == 0) {
+    const bool presenter = strcmp(verb, "presenter-screenshot") == 0;
+    if (presenter || strcmp(verb, "screenshot") == 0) {
         while (is_blank(*rest))
             rest++;
         size_t len = strlen(rest);
         while (len > 0 && is_blank(rest[len - 1]))
             rest[--len] = '\0';
         if (len == 0)
-            return bad(r, "screenshot needs a PATH (the PNG file to save)");
-        e->verb = VIEWER_SCRIPT_SCREENSHOT;
+            return bad(r, "%s needs a PATH (the PNG file to save)", verb);
+        e->verb = presenter ? VIEWER_SCRIPT_PRESENTER_SCREENSHOT : VIEWER_SCRIPT_SCREENSHOT;
         e->path = rest;
         *frames += 1;
         return true;

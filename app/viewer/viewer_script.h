@@ -18,6 +18,9 @@
  *     frames N                        draw N frames before the next line
  *     screenshot PATH                 save the window as a PNG (PATH: the rest of
  *                                     the line, spaces inside kept)
+ *     presenter-screenshot PATH       save the presenter's window (--presenter) as
+ *                                     a PNG, drawn after the same events; without
+ *                                     one, a line on stderr says it was not saved
  *     print                           print the state line (see viewer.h)
  *     quit
  * Words are separated by spaces or tabs; lines starting with '#' (after any
@@ -80,6 +83,7 @@ typedef enum viewer_script_verb {
     VIEWER_SCRIPT_SCREENSHOT,
     VIEWER_SCRIPT_PRINT,
     VIEWER_SCRIPT_QUIT,
+    VIEWER_SCRIPT_PRESENTER_SCREENSHOT,
 } viewer_script_verb;
 
 /* One line of a script, checked: every field is within the limits above. */
@@ -92,7 +96,7 @@ typedef struct viewer_script_event {
     int button;       /* DOWN, UP: GLFW_MOUSE_BUTTON_LEFT or _RIGHT */
     double x, y;      /* DOWN, UP, MOVE: window coordinates; SCROLL: y is the steps */
     int frames;       /* FRAMES: 1..VIEWER_SCRIPT_FRAMES_MAX */
-    const char *path; /* SCREENSHOT: not empty; points into the script's text */
+    const char *path; /* SCREENSHOT, PRESENTER_SCREENSHOT: not empty; points into the text */
 } viewer_script_event;
 
 typedef struct viewer_script {

@@ -24,6 +24,7 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .beat = -1,
         .target = -1,
         .slide_count = 1,
+        .talk_start = -1,
     };
     timeline_panel_view_init(&v->timeline, &s->tl);
 }
@@ -278,6 +279,8 @@ static int talk_beat(const viewer_state *v)
 static void beat_next(viewer_state *v, double clock)
 {
     const beat_list *bl = beats_of(v);
+    if (v->talk_start < 0) /* the talk's clock starts at its first advance */
+        v->talk_start = clock;
     if (playing_to_beat(v)) { /* Next during the animation finishes it */
         land_on_beat(v, v->target, clock);
         return;
@@ -522,6 +525,9 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_LASER:
         v->laser = !v->laser;
         break;
+    case CMD_CLOCK_RESET:
+        v->talk_start = -1; /* 0:00 until the next advance starts it again */
+        break;
     case CMD_QUIT:
         v->quit = true;
         break;
@@ -621,16 +627,32 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     };
 }
 
+int viewer_state_shown_beat(const viewer_state *v)
+{
+    return playing_to_beat(v) ? v->target : talk_beat(v);
+}
+
+double viewer_state_talk_seconds(const viewer_state *v, double clock)
+{
+    return v->talk_start < 0 ? -1 : clock > v->talk_start ? clock - v->talk_start : 0;
+}
+
 void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
+{
+    viewer_state_print_more(v, win_w, win_h, NULL, f);
+}
+
+void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const char *more, FILE *f)
 {
     const timeline_view *tv = &v->timeline;
     fprintf(f,
             "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
             "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
-            "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d\n",
+            "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d%s%s\n",
             v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
             v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
             tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting,
-            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1);
+            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1,
+            more ? " " : "", more ? more : "");
     fflush(f);
 }

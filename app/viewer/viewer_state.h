@@ -127,6 +127,8 @@ typedef struct viewer_state {
     /* a talk's slides (deck.h): the loop changes the slide (viewer_slides.h) */
     int slide, slide_count; /* the slide shown, from 0, of how many (1 for a scenario) */
     int slide_change; /* asked by Next past the last beat (+1), Previous before the first (-1) */
+    double talk_start; /* the clock at the talk's first advance (Next), the presenter's
+                          elapsed time counts from it; -1: not started (ctrl+T: again) */
     bool quit;
 } viewer_state;
 
@@ -166,7 +168,16 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock);
  * ("▶ ×1" or "paused ×1") is written into status[n], which the view points at. */
 frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, size_t n);
 
+/* The beat the HUD names (the one played to, else the talk's), or -1. */
+int viewer_state_shown_beat(const viewer_state *v);
+/* Seconds since the talk's first advance (Next, after the start or
+ * ctrl+T), or -1 before it. */
+double viewer_state_talk_seconds(const viewer_state *v, double clock);
+
 /* Writes the state line (see above) with the window's size. */
 void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f);
+/* The same with `more` (key=value pairs, NULL: none) at the line's end. */
+void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const char *more,
+                             FILE *f);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <GLFW/glfw3.h>
 
@@ -73,8 +74,9 @@ static void error_callback(int code, const char *description)
 
 /* ---- X errors: a window destroyed from outside ------------------------------ */
 
-/* Xlib's error handler gets no user pointer: the one window it reports to
- * (ppflow opens one). */
+/* Xlib's error handler gets no user pointer: the window it reports to
+ * (the one whose call is running; the first window while events are
+ * handled). */
 static viewer_window *x_watched;
 
 /* Xlib's default handler prints the error and exits 1. A window or drawable
@@ -108,39 +110,67 @@ static bool usable(const viewer_window *w)
 
 /* ---- the window ------------------------------------------------------------ */
 
+/* GLFW's monitor callback has no user pointer: a flag the loop reads. */
+static bool monitors_changed;
+
+static void monitor_callback(GLFWmonitor *monitor, int event)
+{
+    (void)monitor;
+    (void)event;
+    monitors_changed = true;
+}
+
+bool window_monitors_changed(void)
+{
+    const bool changed = monitors_changed;
+    monitors_changed = false;
+    return changed;
+}
+
 bool window_open(viewer_window *w, const window_desc *d, ppf_error *err)
 {
     *w = (viewer_window){.desc = *d};
-    glfwSetErrorCallback(error_callback);
-    if (!glfwInit()) {
-        const char *display = getenv("DISPLAY");
-        if (!display || !display[0])
-            return ppf_fail(err, "no display: the viewer needs one ($DISPLAY is not set); record "
-                                 "a video with `ppflow render -o out.mp4` (same flags) instead");
-        return ppf_fail(err, "cannot open the display %.100s (GLFW could not start)", display);
+    if (!d->share) {
+        glfwSetErrorCallback(error_callback);
+        if (!glfwInit()) {
+            const char *display = getenv("DISPLAY");
+            if (!display || !display[0])
+                return ppf_fail(err,
+                                "no display: the viewer needs one ($DISPLAY is not set); record "
+                                "a video with `ppflow render -o out.mp4` (same flags) instead");
+            return ppf_fail(err, "cannot open the display %.100s (GLFW could not start)", display);
+        }
+        w->glfw_up = true;
+        glfwSetMonitorCallback(monitor_callback);
     }
-    w->glfw_up = true;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-    w->glfw = glfwCreateWindow(d->width, d->height, d->title, NULL, NULL);
+    glfwWindowHint(GLFW_AUTO_ICONIFY, d->no_auto_iconify ? GLFW_FALSE : GLFW_TRUE);
+    if (d->share)
+        watch_x_errors(d->share);
+    w->glfw =
+        glfwCreateWindow(d->width, d->height, d->title, NULL, d->share ? d->share->glfw : NULL);
     if (!w->glfw)
-        return ppf_fail(err, "cannot open a window with OpenGL 3.3 core on this display");
+        return ppf_fail(err, "cannot open a%s window with OpenGL 3.3 core on this display",
+                        d->share ? " second" : "");
     glfwSetWindowUserPointer(w->glfw, w);
     glfwMakeContextCurrent(w->glfw);
     if (!gl_load_current((void *(*)(const char *))glfwGetProcAddress, err))
         return false;
-    glfwSwapInterval(1);
+    glfwSwapInterval(d->no_vsync ? 0 : 1);
     glfwGetFramebufferSize(w->glfw, &w->fb_w, &w->fb_h);
     glfwGetWindowSize(w->glfw, &w->win_w, &w->win_h);
     glfwSetKeyCallback(w->glfw, key_callback);
-    glfwSetMouseButtonCallback(w->glfw, button_callback);
-    glfwSetCursorPosCallback(w->glfw, cursor_callback);
-    glfwSetScrollCallback(w->glfw, scroll_callback);
+    if (!d->keys_only) {
+        glfwSetMouseButtonCallback(w->glfw, button_callback);
+        glfwSetCursorPosCallback(w->glfw, cursor_callback);
+        glfwSetScrollCallback(w->glfw, scroll_callback);
+    }
     glfwSetFramebufferSizeCallback(w->glfw, size_callback);
-    watch_x_errors(w);
+    watch_x_errors(d->share ? d->share : w);
     return true;
 }
 
@@ -150,22 +180,30 @@ void window_close(viewer_window *w)
         return;
     /* A window already gone is destroyed again by GLFW: the errors that
      * brings (when the display closes) are expected, and taken here. */
-    if (w->glfw_up)
+    if (w->glfw)
         watch_x_errors(w);
     if (w->glfw)
         glfwDestroyWindow(w->glfw);
     if (w->glfw_up) {
         watch_x_errors(w);
+        glfwSetMonitorCallback(NULL);
         glfwTerminate();
-        x_watched = NULL;
         XSetErrorHandler(NULL);
     }
+    if (x_watched == w)
+        x_watched = w->desc.share; /* a second window closed: errors go to the first again */
     *w = (viewer_window){0};
+}
+
+void window_make_current(const viewer_window *w)
+{
+    if (usable(w))
+        glfwMakeContextCurrent(w->glfw);
 }
 
 void window_wait_events(viewer_window *w, bool animating)
 {
-    /* GLFW's events are for every window; ppflow has one */
+    /* GLFW's events are for every window: a presenter's too */
     watch_x_errors(w);
     if (animating)
         glfwPollEvents();
@@ -186,12 +224,58 @@ void window_swap(viewer_window *w)
     glfwSwapBuffers(w->glfw);
 }
 
-/* The monitor holding the window's centre (a lecturer drags the window to
- * the projector, then presents there), else the primary one. */
-static GLFWmonitor *monitor_of_window(GLFWwindow *g)
+/* ---- monitors ---------------------------------------------------------------- */
+
+static GLFWmonitor *monitor_at(int index)
+{
+    int n = 0;
+    GLFWmonitor **all = glfwGetMonitors(&n);
+    return all && index >= 1 && index <= n ? all[index - 1] : NULL;
+}
+
+int window_monitor_count(void)
+{
+    int n = 0;
+    glfwGetMonitors(&n);
+    return n;
+}
+
+bool window_monitor_describe(int index, char *name, size_t size, int *width, int *height,
+                             bool *primary)
+{
+    GLFWmonitor *m = monitor_at(index);
+    if (!m)
+        return false;
+    const char *n = glfwGetMonitorName(m);
+    snprintf(name, size, "%s", n ? n : "?");
+    const GLFWvidmode *mode = glfwGetVideoMode(m);
+    *width = mode ? mode->width : 0;
+    *height = mode ? mode->height : 0;
+    *primary = m == glfwGetPrimaryMonitor();
+    return true;
+}
+
+int window_monitor_find(const char *name)
+{
+    int n = 0;
+    GLFWmonitor **all = glfwGetMonitors(&n);
+    for (int k = 0; name && name[0] && k < n; k++) {
+        const char *mn = glfwGetMonitorName(all[k]);
+        if (mn && strcmp(mn, name) == 0)
+            return k + 1;
+    }
+    return 0;
+}
+
+/* The index of the monitor holding the window's centre, else 0. */
+static int monitor_index_of_window(GLFWwindow *g)
 {
     int n = 0, x, y, w, h;
     GLFWmonitor **all = glfwGetMonitors(&n);
+    GLFWmonitor *full = glfwGetWindowMonitor(g);
+    for (int k = 0; full && k < n; k++)
+        if (all[k] == full)
+            return k + 1;
     glfwGetWindowPos(g, &x, &y);
     glfwGetWindowSize(g, &w, &h);
     const int cx = x + w / 2, cy = y + h / 2;
@@ -200,9 +284,31 @@ static GLFWmonitor *monitor_of_window(GLFWwindow *g)
         const GLFWvidmode *m = glfwGetVideoMode(all[k]);
         glfwGetMonitorPos(all[k], &mx, &my);
         if (m && cx >= mx && cx < mx + m->width && cy >= my && cy < my + m->height)
-            return all[k];
+            return k + 1;
     }
-    return glfwGetPrimaryMonitor();
+    return 0;
+}
+
+int window_monitor_of(const viewer_window *w)
+{
+    return usable(w) ? monitor_index_of_window(w->glfw) : 0;
+}
+
+void window_move_to_monitor(viewer_window *w, int index)
+{
+    GLFWmonitor *m = monitor_at(index);
+    const GLFWvidmode *mode = m ? glfwGetVideoMode(m) : NULL;
+    if (!usable(w) || !mode || glfwGetWindowMonitor(w->glfw))
+        return;
+    watch_x_errors(w);
+    int mx, my, ww, wh;
+    glfwGetMonitorPos(m, &mx, &my);
+    glfwGetWindowSize(w->glfw, &ww, &wh);
+    /* a window manager's title bar and panels need some room */
+    const int inset = mode->height / 20;
+    if (ww > mode->width - 2 * inset || wh > mode->height - 2 * inset)
+        glfwSetWindowSize(w->glfw, mode->width - 2 * inset, mode->height - 2 * inset);
+    glfwSetWindowPos(w->glfw, mx + inset, my + inset);
 }
 
 bool window_is_fullscreen(const viewer_window *w)
@@ -212,21 +318,43 @@ bool window_is_fullscreen(const viewer_window *w)
 
 void window_set_fullscreen(viewer_window *w, bool on)
 {
-    if (!usable(w) || window_is_fullscreen(w) == on)
+    if (!usable(w))
         return;
     watch_x_errors(w);
     int *saved = w->windowed; /* x, y, width, height */
     if (!on) {
-        glfwSetWindowMonitor(w->glfw, NULL, saved[0], saved[1], saved[2], saved[3], 0);
+        /* also when GLFW made it a window already (its monitor went away):
+         * back to the size and place it had before fullscreen */
+        if (w->fullscreen_asked && saved[2] > 0 && saved[3] > 0)
+            glfwSetWindowMonitor(w->glfw, NULL, saved[0], saved[1], saved[2], saved[3], 0);
+        w->fullscreen_asked = false;
         return;
     }
-    GLFWmonitor *monitor = monitor_of_window(w->glfw);
+    /* the chosen monitor when it is plugged in, else the one the window is
+     * on (a lecturer drags the window to the projector, then presents
+     * there), else the primary */
+    int index = window_monitor_find(w->monitor);
+    if (!index)
+        index = monitor_index_of_window(w->glfw);
+    if (!index)
+        index = 1;
+    window_fullscreen_on(w, index);
+}
+
+void window_fullscreen_on(viewer_window *w, int index)
+{
+    GLFWmonitor *monitor = monitor_at(index);
     const GLFWvidmode *mode = monitor ? glfwGetVideoMode(monitor) : NULL;
-    if (!mode)
+    if (!usable(w) || !mode || glfwGetWindowMonitor(w->glfw) == monitor)
         return;
-    glfwGetWindowPos(w->glfw, &saved[0], &saved[1]);
-    glfwGetWindowSize(w->glfw, &saved[2], &saved[3]);
+    watch_x_errors(w);
+    int *saved = w->windowed; /* x, y, width, height */
+    if (!glfwGetWindowMonitor(w->glfw)) {
+        glfwGetWindowPos(w->glfw, &saved[0], &saved[1]);
+        glfwGetWindowSize(w->glfw, &saved[2], &saved[3]);
+    }
     glfwSetWindowMonitor(w->glfw, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    w->fullscreen_asked = true;
 }
 
 void window_toggle_fullscreen(viewer_window *w)
@@ -255,6 +383,7 @@ void window_screenshot(const viewer_window *w, const char *path)
 {
     if (!usable(w))
         return;
+    glfwMakeContextCurrent(w->glfw);
     uint8_t *pixels = ppf_malloc((size_t)w->fb_w * (size_t)w->fb_h * 4);
     render_read_window(w->fb_w, w->fb_h, pixels);
     ppf_error err = {{0}};

@@ -35,6 +35,7 @@ static void check_event(const viewer_script *sc, const viewer_script_event *e, l
         *frames += e->frames;
         break;
     case VIEWER_SCRIPT_SCREENSHOT:
+    case VIEWER_SCRIPT_PRESENTER_SCREENSHOT:
         FUZZ_CHECK(e->path && e->path[0] != '\0', e->line, 0);
         FUZZ_CHECK(e->path >= sc->text, e->line, 0);
         *frames += 1;

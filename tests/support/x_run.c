@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "child.h"
+#include "spawn.h"
 #include "clock.h"
 #include "frame.h" /* the UI scale's range */
 #include "scratch.h"
@@ -33,10 +34,15 @@ static char missing_tools[128]; /* "" when every tool is there */
 void x_run_init(const char *dir)
 {
     snprintf(scratch, sizeof scratch, "%s", dir);
+#ifdef PPFLOW_NO_DLCLOSE_SO
+    spawn_init(dir, PPFLOW_NO_DLCLOSE_SO);
+#else
+    spawn_init(dir, NULL);
+#endif
     missing_tools[0] = '\0';
     const char *tools[] = {"xvfb-run", "Xvfb", "xauth", "xdotool"};
     for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++)
-        if (!on_path(tools[k])) {
+        if (!spawn_on_path(tools[k])) {
             size_t len = strlen(missing_tools);
             snprintf(missing_tools + len, sizeof missing_tools - len, " %s", tools[k]);
         }
@@ -54,197 +60,6 @@ void x_run_dir(const char *sub, char *path, size_t size)
     scratch_join(path, size, scratch, sub);
     if (mkdir(path, 0755) != 0 && errno != EEXIST)
         fail_msg("cannot create %s: %s", path, strerror(errno));
-}
-
-bool on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return false;
-    char dir[1024], file[1200];
-    while (*path) {
-        size_t len = strcspn(path, ":");
-        snprintf(dir, sizeof dir, "%.*s", (int)(len < sizeof dir ? len : sizeof dir - 1), path);
-        snprintf(file, sizeof file, "%s/%s", len ? dir : ".", name);
-        if (access(file, X_OK) == 0)
-            return true;
-        path += len + (path[len] == ':');
-    }
-    return false;
-}
-
-/* ---- children: spawned with a deadline, always reaped ---------------------- */
-
-/* Every child not yet reaped, so that a failing test (cmocka longjmps out of
- * it) leaves no Xvfb or ppflow behind: the teardown kills what is here. */
-static struct {
-    pid_t pid;
-    bool group; /* leader of its own process group (xvfb-run and its Xvfb) */
-} children[CHILDREN_MAX];
-
-static void redirect(int fd, const char *path, int flags)
-{
-    int f = open(path ? path : "/dev/null", flags, 0644);
-    if (f < 0 || dup2(f, fd) < 0)
-        _exit(126);
-    close(f);
-}
-
-static void set_env_in(const char *name, const char *sub)
-{
-    char path[400];
-    snprintf(path, sizeof path, "%s/%s", scratch, sub);
-    setenv(name, path, 1);
-}
-
-/* Starts argv[0] (searched on PATH) as the desc says; returns its pid. The
- * child inherits our open descriptors (Xvfb its -displayfd pipe). */
-pid_t spawn(const char *const *argv, const spawn_desc *d)
-{
-    assert_non_null(argv[0]);
-    int slot = 0;
-    while (slot < CHILDREN_MAX && children[slot].pid > 0)
-        slot++;
-    assert_true(slot < CHILDREN_MAX);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (d->group)
-            setpgid(0, 0);
-        redirect(0, NULL, O_RDONLY);
-        redirect(1, d->out, O_WRONLY | O_CREAT | O_TRUNC);
-        redirect(2, d->err, O_WRONLY | O_CREAT | O_TRUNC);
-        if (d->cwd && chdir(d->cwd) != 0)
-            _exit(126);
-        if (d->display)
-            setenv("DISPLAY", d->display, 1);
-        else
-            unsetenv("DISPLAY");
-        /* xvfb-run's auth file, Mesa's shader cache: in the scratch directory */
-        set_env_in("TMPDIR", "tmp");
-        set_env_in("XDG_CACHE_HOME", "cache");
-#ifdef PPFLOW_NO_DLCLOSE_SO
-        if (d->ppflow) {
-            /* Sanitizer build: Mesa dlcloses its driver at exit and
-             * LeakSanitizer then reports Mesa's own allocations as leaks in
-             * "<unknown module>" (5.5 kB in 258 blocks here, none of them
-             * ppflow's; with the driver kept loaded there are none). A
-             * preloaded dlclose that does nothing keeps leak checking on for
-             * ppflow's own code; it loads before libasan, hence
-             * verify_asan_link_order=0. */
-            setenv("LD_PRELOAD", PPFLOW_NO_DLCLOSE_SO, 1);
-            const char *asan = getenv("ASAN_OPTIONS");
-            char opts[512];
-            snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", asan ? asan : "",
-                     asan && *asan ? ":" : "");
-            setenv("ASAN_OPTIONS", opts, 1);
-        }
-#endif
-        execvp(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    if (d->group)
-        setpgid(pid, pid); /* also here: no race with a kill before the child ran */
-    children[slot].pid = pid;
-    children[slot].group = d->group;
-    return pid;
-}
-
-static int child_slot(pid_t pid)
-{
-    for (int k = 0; k < CHILDREN_MAX; k++)
-        if (children[k].pid == pid)
-            return k;
-    return -1;
-}
-
-/* Waits up to `seconds` for the child to exit; returns true if it did. */
-bool wait_exit_for(pid_t pid, double seconds)
-{
-    double end = now_seconds() + seconds;
-    while (!child_has_exited(pid)) {
-        if (now_seconds() > end)
-            return false;
-        sleep_seconds(0.01);
-    }
-    return true;
-}
-
-/* Stops a child: nothing to do if it has exited by itself; otherwise
- * SIGTERM (to its whole group if it leads one: xvfb-run, its Xvfb and
- * ppflow), SIGKILL after a grace period. Then reaps it. Returns its wait
- * status. */
-int stop_child(pid_t pid, double grace)
-{
-    int slot = child_slot(pid);
-    assert_true(slot >= 0);
-    bool group = children[slot].group;
-    /* The leader is not reaped before its group is signalled, so the pgid
-     * cannot have been reused. */
-    if (!child_has_exited(pid)) {
-        kill(group ? -pid : pid, SIGTERM);
-        bool gone = wait_exit_for(pid, grace);
-        if (group) {
-            sleep_seconds(0.2); /* Xvfb removes its lock file on SIGTERM */
-            kill(-pid, SIGKILL);
-        } else if (!gone) {
-            kill(pid, SIGKILL);
-        }
-    }
-    int status = -1;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    children[slot].pid = 0;
-    return status;
-}
-
-/* What a finished child wrote: standard output into *text and standard
- * error into *log (both files must be there; free both). */
-void read_outputs(const char *out, const char *err, char **text, char **log)
-{
-    *text = child_read_file(out, NULL);
-    *log = child_read_file(err, NULL);
-    assert_non_null(*text);
-    assert_non_null(*log);
-}
-
-/* Waits for a child to finish by itself within `seconds`; a child that runs
- * over is killed and the test fails. Returns the exit code. */
-int finish_child(pid_t pid, double seconds, const char *what)
-{
-    bool in_time = wait_exit_for(pid, seconds);
-    int status = stop_child(pid, 2.0);
-    if (!in_time)
-        fail_msg("%s did not finish within %.0f s: killed", what, seconds);
-    if (!WIFEXITED(status))
-        fail_msg("%s was killed by signal %d", what, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    return WEXITSTATUS(status);
-}
-
-/* Waits for a child that must exit 0 (finish_child) and returns what it
- * wrote on standard output; its standard error goes into *log when log is
- * not NULL, and into the message when it fails (free what is returned). */
-char *finish_ok(pid_t pid, double seconds, const char *what, const char *out, const char *err,
-                char **log)
-{
-    int code = finish_child(pid, seconds, what);
-    char *text, *errors;
-    read_outputs(out, err, &text, &errors);
-    if (code != 0)
-        fail_msg("%s exited with %d; stderr:\n%.3000s", what, code, errors);
-    if (log)
-        *log = errors;
-    else
-        free(errors);
-    return text;
-}
-
-void stop_all_children(void)
-{
-    for (int k = 0; k < CHILDREN_MAX; k++)
-        if (children[k].pid > 0)
-            stop_child(children[k].pid, 2.0);
 }
 
 /* ---- the state line ---------------------------------------------------------- */
@@ -330,7 +145,7 @@ pid_t start_xvfb(char *display, size_t size)
     scratch_join(err, sizeof err, scratch, "xvfb.err");
     const char *argv[] = {"Xvfb",        "-displayfd", fd_arg, "-screen", "0",
                           "1280x800x24", "-nolisten",  "tcp",  NULL};
-    pid_t pid = spawn(argv, &(spawn_desc){.err = err});
+    pid_t pid = spawn_start(argv, &(spawn_desc){.err = err});
     close(fds[1]);
     /* Xvfb writes the display number once it accepts connections. */
     char buf[32] = "";
@@ -369,10 +184,10 @@ char *xdo(const char *display, const char *const *args)
     char out[400], err[400];
     scratch_join(out, sizeof out, scratch, "xdo.out");
     scratch_join(err, sizeof err, scratch, "xdo.err");
-    pid_t pid = spawn(argv, &(spawn_desc){.out = out, .err = err, .display = display});
-    int code = finish_child(pid, XDO_SECONDS, "xdotool");
+    pid_t pid = spawn_start(argv, &(spawn_desc){.out = out, .err = err, .display = display});
+    int code = spawn_finish(pid, XDO_SECONDS, "xdotool");
     char *text, *log;
-    read_outputs(out, err, &text, &log);
+    spawn_read_outputs(out, err, &text, &log);
     if (code != 0 && strcmp(args[0], "search") != 0) /* search fails while there is no window */
         fail_msg("xdotool %s exited with %d: %s", args[0], code, log);
     free(log);
@@ -386,7 +201,7 @@ void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for)
 {
     if (!child_has_exited(ppflow))
         return;
-    int status = stop_child(ppflow, 1.0);
+    int status = spawn_stop(ppflow, 1.0);
     char *log = child_read_file(err_path, NULL);
     fail_msg("ppflow exited (status %d) while waiting for %s; stderr:\n%.2000s", status,
              waiting_for, log ? log : "");
@@ -408,7 +223,7 @@ char *run_script(const char *exe, const char *name, const char *script, const ch
         argv[argc++] = args[k];
     }
     argv[argc] = NULL;
-    pid_t pid = spawn(
+    pid_t pid = spawn_start(
         argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true, .group = true});
-    return finish_ok(pid, RUN_SECONDS, "ppflow --script under xvfb-run", out, err, NULL);
+    return spawn_finish_ok(pid, RUN_SECONDS, "ppflow --script under xvfb-run", out, err, NULL);
 }

@@ -2,11 +2,9 @@
  * test's own, for the tests that drive the live viewer (test_viewer,
  * test_present_window and the like).
  *
- * What it does: starts children (xvfb-run, Xvfb, xdotool, ppflow) with
- * their outputs in files and a deadline, keeps a list of them so that a
- * failing test leaves none behind (stop_all_children in each test's
- * teardown), starts an Xvfb on a display it picks itself, runs xdotool, runs
- * ppflow on a script under xvfb-run, and reads the state lines ppflow
+ * What it does, on spawn.h's children (outputs in files, a deadline, none
+ * left behind: spawn_stop_all in each test's teardown): starts an Xvfb on a display it picks
+ * itself, runs xdotool, runs ppflow on a script under xvfb-run, and reads the state lines ppflow
  * prints (`--print-state`, the script's `print`: viewer_state.h).
  *
  * What it does not do: decide what a run must show (the test's own checks),
@@ -19,7 +17,7 @@
  *     char *out = run_script(PPFLOW_EXE, "name.script", "frames 2\nprint\nquit\n",
  *                            X_RUN_ARGS("--size", "1280x720"));
  *     state_line st[8]; int n = parse_states(out, st, 8); free(out);
- *     stop_all_children();                 after each test, failed or not
+ *     spawn_stop_all();                    after each test, failed or not
  * Files go into the scratch directory: the working directory of a scripted
  * ppflow ("a/"), TMPDIR for xvfb-run ("tmp/"), XDG_CACHE_HOME for Mesa's
  * shader cache ("cache/").
@@ -35,7 +33,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-enum { CHILDREN_MAX = 8 };
+#include "spawn.h"
+
 #define RUN_SECONDS 60.0  /* the longest a ppflow run may take before it is killed */
 #define XDO_SECONDS 20.0  /* the same for one xdotool command */
 #define WAIT_SECONDS 30.0 /* for a window or a screenshot to appear */
@@ -43,15 +42,6 @@ enum { CHILDREN_MAX = 8 };
 
 /* Extra arguments written in place, as run_script wants them. */
 #define X_RUN_ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-typedef struct spawn_desc {
-    const char *cwd;     /* NULL: the test's */
-    const char *out;     /* standard output to this file; NULL: /dev/null */
-    const char *err;     /* standard error to this file; NULL: /dev/null */
-    const char *display; /* DISPLAY; NULL: unset */
-    bool ppflow;         /* the program itself (sanitizer builds preload no_dlclose) */
-    bool group;          /* a process group of its own, killed as a whole */
-} spawn_desc;
 
 typedef struct state_line {
     double t;
@@ -67,33 +57,11 @@ typedef struct state_line {
     int slide;                      /* from 1; -1: not in the line */
 } state_line;
 
-/* Remembers the scratch directory (which must exist) and makes its "tmp/". */
+/* Remembers the scratch directory (which must exist), makes its "tmp/" and
+ * starts spawn.h there (sanitizer builds: with the no-dlclose preload). */
 void x_run_init(const char *scratch);
 /* " xvfb-run xdotool" for the tools that are not on PATH; "" when all are. */
 const char *x_run_missing_tools(void);
-
-bool on_path(const char *name);
-
-/* Starts argv[0] (searched on PATH) as the desc says; returns its pid. The
- * child inherits our open descriptors (Xvfb its -displayfd pipe). */
-pid_t spawn(const char *const *argv, const spawn_desc *d);
-/* Waits up to `seconds` for the child to exit; returns true if it did. */
-bool wait_exit_for(pid_t pid, double seconds);
-/* Stops a child: nothing to do if it has exited by itself; otherwise
- * SIGTERM (to its whole group if it leads one), SIGKILL after `grace`
- * seconds. Then reaps it. Returns its wait status. */
-int stop_child(pid_t pid, double grace);
-/* What a finished child wrote: standard output into *text and standard
- * error into *log (both files must be there; free both). */
-void read_outputs(const char *out, const char *err, char **text, char **log);
-/* Waits for a child to finish by itself within `seconds`; a child that runs
- * over is killed and the test fails. Returns the exit code. */
-int finish_child(pid_t pid, double seconds, const char *what);
-/* finish_child for a child that must exit 0; returns its standard output
- * (free it), its standard error into *log when log is not NULL. */
-char *finish_ok(pid_t pid, double seconds, const char *what, const char *out, const char *err,
-                char **log);
-void stop_all_children(void);
 
 /* One state line, and every state line of a run's output in order (returns
  * the count). */

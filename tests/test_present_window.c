@@ -26,18 +26,15 @@
 #include "support/x_run.h"
 
 enum { BEATS_MAX_HERE = 32, STATES_MAX = 64 };
-#define SKIP_EXIT_CODE 77 /* tests/CMakeLists.txt: SKIP_RETURN_CODE */
 /* Timeline units a second: the whole iteration (40) in 40 ms, so a beat is
  * reached within a frame or two of the 30 the script waits. */
 #define SPEED "1000"
-
-static char scratch[256];
 
 /* The beats' times, from `ppflow schedule --format beats` (its table rows
  * start with the number and the time). */
 static int beat_times(double *t, int max)
 {
-    child_result r = PPFLOW_RUN(scratch, "schedule", "--format", "beats");
+    child_result r = PPFLOW_RUN(x_run_scratch(), "schedule", "--format", "beats");
     child_expect_status(&r, 0);
     int n = 0;
     for (const char *p = r.out; *p;) {
@@ -53,16 +50,6 @@ static int beat_times(double *t, int max)
     }
     child_result_deinit(&r);
     return n;
-}
-
-static void skip_without_tools(void)
-{
-    if (!x_run_missing_tools()[0])
-        return;
-    print_message("test_present_window: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, "
-                  "xauth and xdotool)\n",
-                  x_run_missing_tools());
-    skip();
 }
 
 /* A script's text, appended to. */
@@ -91,7 +78,7 @@ static void expect_on_beat(const state_line *s, int beat, const double *times, c
 static void test_clicker_through_the_beats(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_present_window");
     double times[BEATS_MAX_HERE];
     const int n = beat_times(times, BEATS_MAX_HERE);
     assert_true(n >= 5);
@@ -175,7 +162,7 @@ static double dark_share(const char *png, int level, int *w, int *h)
 static void test_blackout(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_present_window");
     double times[BEATS_MAX_HERE];
     const int n = beat_times(times, BEATS_MAX_HERE);
     assert_true(n >= 5);
@@ -231,37 +218,11 @@ static void test_blackout(void **state)
                  100 * dark[3]);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_present_window"))
-        return -1;
-    x_run_init(scratch);
-    return 0;
-}
-
-static int after_each(void **state)
-{
-    (void)state;
-    spawn_stop_all();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    spawn_stop_all();
-    scratch_deinit(scratch);
-    return 0;
-}
-
 int main(void)
 {
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_clicker_through_the_beats, after_each),
-        cmocka_unit_test_teardown(test_blackout, after_each),
+    struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clicker_through_the_beats),
+        cmocka_unit_test(test_blackout),
     };
-    int failed = cmocka_run_group_tests(tests, setup, teardown);
-    return failed == 0 && x_run_missing_tools()[0] ? SKIP_EXIT_CODE : failed;
+    return x_run_main("ppflow_test_present_window", tests, sizeof tests / sizeof tests[0]);
 }

@@ -29,20 +29,7 @@
 #include "support/x_run.h"
 
 enum { STATES_MAX = 64 };
-#define SKIP_EXIT_CODE 77 /* tests/CMakeLists.txt: SKIP_RETURN_CODE */
 #define TALK PPFLOW_SOURCE_DIR "/assets/talk.json"
-
-static char scratch[256];
-
-static void skip_without_tools(void)
-{
-    if (!x_run_missing_tools()[0])
-        return;
-    print_message("test_talk_window: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth "
-                  "and xdotool)\n",
-                  x_run_missing_tools());
-    skip();
-}
 
 /* The state printed after each step: on this slide and beat, paused, at t
  * (the state line prints t to 1e-6). */
@@ -76,7 +63,7 @@ static void step(char *script, size_t size, const char *key)
 static void test_example_talk_next_slide(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_talk_window");
     deck d = build(TALK);
     assert_true(d.count >= 2);
     const beat_list *one = &d.slides[0]->beats, *two = &d.slides[1]->beats;
@@ -130,9 +117,9 @@ static void test_example_talk_next_slide(void **state)
 static void test_small_talk_edges(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_talk_window");
     char path[512];
-    scratch_put(path, sizeof path, scratch, "small.json",
+    scratch_put(path, sizeof path, x_run_scratch(), "small.json",
                 "{\"talk\": \"Two slides\", \"base\": {\"dp\": 1},\n"
                 " \"slides\": [{\"title\": \"GPipe\", \"schedule\": \"gpipe\"},\n"
                 "  {\"title\": \"1F1B\", \"schedule\": \"1f1b\", \"camera\": \"top\",\n"
@@ -170,38 +157,11 @@ static void test_small_talk_edges(void **state)
     assert_int_equal(st[0].slide, 1);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_talk_window"))
-        return -1;
-    x_run_init(scratch);
-    return 0;
-}
-
-/* Also after a failed test: no child outlives it. */
-static int after_each(void **state)
-{
-    (void)state;
-    spawn_stop_all();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    spawn_stop_all();
-    scratch_deinit(scratch);
-    return 0;
-}
-
 int main(void)
 {
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_example_talk_next_slide, after_each),
-        cmocka_unit_test_teardown(test_small_talk_edges, after_each),
+    struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_example_talk_next_slide),
+        cmocka_unit_test(test_small_talk_edges),
     };
-    int failed = cmocka_run_group_tests(tests, setup, teardown);
-    return failed == 0 && x_run_missing_tools()[0] ? SKIP_EXIT_CODE : failed;
+    return x_run_main("ppflow_test_talk_window", tests, sizeof tests / sizeof tests[0]);
 }

@@ -54,9 +54,6 @@
 #include "timeline_panel.h"
 
 enum { STATES_MAX = 8 };
-#define SKIP_EXIT_CODE 77 /* tests/CMakeLists.txt: SKIP_RETURN_CODE */
-
-static char scratch[256];
 
 /* ---- the state line ---------------------------------------------------------- */
 
@@ -148,19 +145,6 @@ static double luma_at(const char *png, int x, int y)
 
 #define MAKESPAN                                                                                   \
     40.0 /* the default scenario: 1f1b P=4 M=8 D=2, p2p 0.25, all-reduce 3 (test_cli checks it) */
-
-/* Skips the current test (cmocka's skip() does not return) when a tool it
- * needs is not on PATH, saying which. */
-static void skip_without_tools(void)
-{
-    if (!x_run_missing_tools()[0])
-        return;
-    print_message("test_viewer: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth "
-                  "and xdotool)\n",
-                  x_run_missing_tools());
-    skip();
-}
-
 /* ppflow --size 1280x720 on a script under xvfb-run (x_run.h); returns its
  * standard output (free it). The exit status must be 0. */
 static char *run_1280(const char *name, const char *script)
@@ -183,7 +167,7 @@ static state_line first_layout(void)
 static void test_script_scrub_help_theme(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     /* First the layout, so that the drag below lands in the plot whatever
      * the margins are. */
     const state_line l = first_layout();
@@ -199,8 +183,8 @@ static void test_script_scrub_help_theme(void **state)
     int x_down = (int)lround((l.plot_x + 0.20 * l.plot_w) * sx);
     int x_last = (int)lround((l.plot_x + 0.41 * l.plot_w) * sx);
     char shot_dark[400], shot_light[400], script[2048];
-    scratch_join(shot_dark, sizeof shot_dark, scratch, "a/dark.png");
-    scratch_join(shot_light, sizeof shot_light, scratch, "a/light.png");
+    scratch_join(shot_dark, sizeof shot_dark, x_run_scratch(), "a/dark.png");
+    scratch_join(shot_light, sizeof shot_light, x_run_scratch(), "a/light.png");
     snprintf(script, sizeof script,
              "# play, then drag the cursor in the timeline (scrubbing stops playback)\n"
              "frames 2\n"
@@ -264,7 +248,7 @@ static void test_script_scrub_help_theme(void **state)
                  light);
     /* xvfb-run cleaned its temporary directory up */
     char tmp[300];
-    scratch_join(tmp, sizeof tmp, scratch, "tmp");
+    scratch_join(tmp, sizeof tmp, x_run_scratch(), "tmp");
     assert_int_equal(scratch_count(tmp, NULL), 0);
 }
 
@@ -278,8 +262,8 @@ static void test_script_scrub_help_theme(void **state)
 static void expect_refused(const char *path, const char *where, const char *why)
 {
     char out[400], err[400];
-    scratch_join(out, sizeof out, scratch, "c.out");
-    scratch_join(err, sizeof err, scratch, "c.err");
+    scratch_join(out, sizeof out, x_run_scratch(), "c.out");
+    scratch_join(err, sizeof err, x_run_scratch(), "c.err");
     const char *argv[] = {PPFLOW_EXE, "--script", path, "--print-state", NULL};
     double start = now_seconds();
     pid_t pid = spawn_start(argv, &(spawn_desc){.out = out, .err = err, .ppflow = true});
@@ -370,7 +354,7 @@ static void test_script_hostile_refused(void **state)
 static void test_script_long_replayed_whole(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     const state_line l = first_layout();
     double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
 
@@ -427,7 +411,7 @@ static void test_script_long_replayed_whole(void **state)
 static void test_script_zoom_bounded(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     const state_line l = first_layout();
     double sx = (double)l.win_w / l.fb_w, sy = (double)l.win_h / l.fb_h;
     char script[512];
@@ -487,12 +471,12 @@ static bool hud_card_size(const char *png, rgba8 grid, int *w, int *h)
 static void test_script_ui_scale_keys(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     char shot[3][400], script[2048];
     for (int k = 0; k < 3; k++) {
         char name[32];
         snprintf(name, sizeof name, "a/ui%d.png", k);
-        scratch_join(shot[k], sizeof shot[k], scratch, name);
+        scratch_join(shot[k], sizeof shot[k], x_run_scratch(), name);
     }
     snprintf(script, sizeof script,
              "frames 2\nprint\nscreenshot %s\n"
@@ -542,12 +526,12 @@ static void test_script_ui_scale_keys(void **state)
 static void test_xdotool_drag_screenshot_quit(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     char display[32], dir[300], out[400], err[400], shot[400];
     pid_t xvfb = start_xvfb(display, sizeof display);
     x_run_dir("b", dir, sizeof dir);
-    scratch_join(out, sizeof out, scratch, "b.out");
-    scratch_join(err, sizeof err, scratch, "b.err");
+    scratch_join(out, sizeof out, x_run_scratch(), "b.out");
+    scratch_join(err, sizeof err, x_run_scratch(), "b.err");
     scratch_join(shot, sizeof shot, dir, "ppflow-screenshot-001.png");
     const char *argv[] = {PPFLOW_EXE, "--size", "1280x720", "--print-state", NULL};
     pid_t ppflow = spawn_start(
@@ -674,12 +658,12 @@ static state_line quit_and_state(const char *display, const char *window, pid_t 
 static void test_xdotool_resize_refits(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     const state_line start = first_layout();
     char display[32], out[400], err[400], window[32];
     pid_t xvfb = start_xvfb(display, sizeof display);
-    scratch_join(out, sizeof out, scratch, "e.out");
-    scratch_join(err, sizeof err, scratch, "e.err");
+    scratch_join(out, sizeof out, x_run_scratch(), "e.out");
+    scratch_join(err, sizeof err, x_run_scratch(), "e.err");
 
     /* tall: the camera is fitted again (test_viewer_state checks that every
      * corner of the scene is in view; here, that the window's resize reached
@@ -709,11 +693,11 @@ static void test_xdotool_resize_refits(void **state)
 static void test_xdotool_windowclose(void **state)
 {
     (void)state;
-    skip_without_tools();
+    x_run_skip_without_tools("test_viewer");
     char display[32], out[400], err[400], window[32];
     pid_t xvfb = start_xvfb(display, sizeof display);
-    scratch_join(out, sizeof out, scratch, "e.out");
-    scratch_join(err, sizeof err, scratch, "e.err");
+    scratch_join(out, sizeof out, x_run_scratch(), "e.out");
+    scratch_join(err, sizeof err, x_run_scratch(), "e.err");
     for (int run = 0; run < 2; run++) {
         pid_t ppflow = start_viewer(display, out, err, window, sizeof window);
         if (run == 1) /* playing: frames are being drawn when it goes */
@@ -737,46 +721,17 @@ static void test_xdotool_windowclose(void **state)
 
 /* ---- runner ------------------------------------------------------------------ */
 
-static int setup(void **state)
-{
-    (void)state;
-    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_viewer"))
-        return -1;
-    x_run_init(scratch);
-    return 0;
-}
-
-/* Also after a failed test: no child outlives it. */
-static int after_each(void **state)
-{
-    (void)state;
-    spawn_stop_all();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    spawn_stop_all();
-    scratch_deinit(scratch);
-    return 0;
-}
-
 int main(void)
 {
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(test_script_scrub_help_theme, after_each),
-        cmocka_unit_test_teardown(test_script_hostile_refused, after_each),
-        cmocka_unit_test_teardown(test_script_long_replayed_whole, after_each),
-        cmocka_unit_test_teardown(test_xdotool_drag_screenshot_quit, after_each),
-        cmocka_unit_test_teardown(test_script_zoom_bounded, after_each),
-        cmocka_unit_test_teardown(test_script_ui_scale_keys, after_each),
-        cmocka_unit_test_teardown(test_xdotool_resize_refits, after_each),
-        cmocka_unit_test_teardown(test_xdotool_windowclose, after_each),
+    struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_script_scrub_help_theme),
+        cmocka_unit_test(test_script_hostile_refused),
+        cmocka_unit_test(test_script_long_replayed_whole),
+        cmocka_unit_test(test_xdotool_drag_screenshot_quit),
+        cmocka_unit_test(test_script_zoom_bounded),
+        cmocka_unit_test(test_script_ui_scale_keys),
+        cmocka_unit_test(test_xdotool_resize_refits),
+        cmocka_unit_test(test_xdotool_windowclose),
     };
-    int failed = cmocka_run_group_tests(tests, setup, teardown);
-    /* Every test skipped: CTest's SKIP_RETURN_CODE shows "Skipped" (still
-     * not a failure) instead of a pass that hides the message. */
-    return failed == 0 && x_run_missing_tools()[0] ? SKIP_EXIT_CODE : failed;
+    return x_run_main("ppflow_test_viewer", tests, sizeof tests / sizeof tests[0]);
 }

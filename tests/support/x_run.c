@@ -31,13 +31,15 @@
 static char scratch[256];
 static char missing_tools[128]; /* "" when every tool is there */
 
-void x_run_init(const char *dir)
+/* Remembers the scratch directory (which must exist), makes its "tmp/" and
+ * starts spawn.h there (sanitizer builds: with the no-dlclose preload). */
+static void x_run_init(const char *dir)
 {
     snprintf(scratch, sizeof scratch, "%s", dir);
 #ifdef PPFLOW_NO_DLCLOSE_SO
-    spawn_init(dir, PPFLOW_NO_DLCLOSE_SO);
+    spawn_init(scratch, PPFLOW_NO_DLCLOSE_SO);
 #else
-    spawn_init(dir, NULL);
+    spawn_init(scratch, NULL);
 #endif
     missing_tools[0] = '\0';
     const char *tools[] = {"xvfb-run", "Xvfb", "xauth", "xdotool"};
@@ -53,6 +55,58 @@ void x_run_init(const char *dir)
 const char *x_run_missing_tools(void)
 {
     return missing_tools;
+}
+
+void x_run_skip_without_tools(const char *test)
+{
+    if (!missing_tools[0])
+        return;
+    print_message("%s: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth and "
+                  "xdotool)\n",
+                  test, missing_tools);
+    skip();
+}
+
+static char group_name[64];
+
+static int group_setup(void **state)
+{
+    (void)state;
+    char dir[256];
+    if (!scratch_init(dir, sizeof dir, group_name))
+        return -1;
+    x_run_init(dir); /* keeps its own copy, which spawn.h points at */
+    return 0;
+}
+
+static int after_each(void **state)
+{
+    (void)state;
+    spawn_stop_all();
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    spawn_stop_all();
+    scratch_deinit(scratch);
+    return 0;
+}
+
+int x_run_main(const char *name, struct CMUnitTest *tests, size_t count)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    snprintf(group_name, sizeof group_name, "%s", name);
+    for (size_t k = 0; k < count; k++)
+        tests[k].teardown_func = after_each;
+    const int failed = _cmocka_run_group_tests(name, tests, count, group_setup, group_teardown);
+    return failed == 0 && missing_tools[0] ? 77 : failed; /* CTest's SKIP_RETURN_CODE */
+}
+
+const char *x_run_scratch(void)
+{
+    return scratch;
 }
 
 void x_run_dir(const char *sub, char *path, size_t size)

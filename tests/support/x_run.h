@@ -12,12 +12,11 @@
  * skip then, exit status 77).
  *
  * Call order:
- *     x_run_init(scratch);                 in the group setup, after scratch_init
- *     if (x_run_missing_tools()[0]) skip
- *     char *out = run_script(PPFLOW_EXE, "name.script", "frames 2\nprint\nquit\n",
- *                            X_RUN_ARGS("--size", "1280x720"));
- *     state_line st[8]; int n = parse_states(out, st, 8); free(out);
- *     spawn_stop_all();                    after each test, failed or not
+ *     in a test: x_run_skip_without_tools("test_x");
+ *                char *out = run_script(PPFLOW_EXE, "name.script", "frames 2\nprint\nquit\n",
+ *                                       X_RUN_ARGS("--size", "1280x720"));
+ *                state_line st[8]; int n = parse_states(out, st, 8); free(out);
+ *     main:      return x_run_main("ppflow_test_x", tests, count);
  * Files go into the scratch directory: the working directory of a scripted
  * ppflow ("a/"), TMPDIR for xvfb-run ("tmp/"), XDG_CACHE_HOME for Mesa's
  * shader cache ("cache/").
@@ -57,11 +56,23 @@ typedef struct state_line {
     int slide;                      /* from 1; -1: not in the line */
 } state_line;
 
-/* Remembers the scratch directory (which must exist), makes its "tmp/" and
- * starts spawn.h there (sanitizer builds: with the no-dlclose preload). */
-void x_run_init(const char *scratch);
 /* " xvfb-run xdotool" for the tools that are not on PATH; "" when all are. */
 const char *x_run_missing_tools(void);
+/* Skips the current test (cmocka's skip() does not return) when a tool is
+ * missing, saying which under the test program's name. */
+void x_run_skip_without_tools(const char *test);
+
+/* A window test program's main:
+ *     return x_run_main("ppflow_test_x", tests, count);
+ * runs the tests (cmocka) in a scratch directory of that name (scratch.h,
+ * x_run_init; x_run_scratch gives its path), stops every child a test left
+ * after each test, failed or not, removes the directory at the end, and
+ * returns 77 (CTest's "Skipped") when all passed because tools are
+ * missing, else the number of failures. Each test's own teardown must be
+ * NULL (x_run_main sets it). */
+struct CMUnitTest;
+int x_run_main(const char *name, struct CMUnitTest *tests, size_t count);
+const char *x_run_scratch(void);
 
 /* One state line, and every state line of a run's output in order (returns
  * the count). */

@@ -9,7 +9,8 @@
  *   - R replays the current beat from the one before; V plays backwards to
  *     the previous beat and stops on it;
  *   - G, digits, Enter lands on beat N; a wrong number goes nowhere;
- *   - blackout ignores every key but Esc, B and .; Esc backs out one layer
+ *   - blackout ignores every key but Esc, B and ., and holds a play still
+ *     until the picture is back; Esc backs out one layer
  *     at a time and never quits; F5 again keeps the talk where it is;
  *   - presenting draws text at 1/40 of the height. */
 #include <math.h>
@@ -236,6 +237,42 @@ static void test_blackout_and_escape_layers(void **state)
     free(s);
 }
 
+/* B while Next plays: the picture holds where it was while the screen is
+ * black (however long the lecturer talks), and the play goes on to its
+ * beat after it, landing exactly. */
+static void test_blackout_holds_a_play(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    const beat_list *bl = &s->beats;
+    viewer_state v = presenting(s);
+    double clock = 10;
+    char status[192];
+    apply(&v, CMD_BEAT_NEXT, 0, clock); /* to beat 2 */
+    assert_true(v.playing);
+    const double half = bl->beats[1].t / 2 / v.speed;
+    clock += half;
+    apply(&v, CMD_BLACKOUT, 0, clock);
+    assert_false(v.playing);
+    assert_near(v.t, bl->beats[1].t / 2, 1e-9); /* where the play had got to */
+    const double held = v.t;
+    clock += 600; /* ten minutes of talk over a black screen */
+    viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_true(v.t == held);
+    apply(&v, CMD_ESCAPE, 0, clock); /* the picture back: the play goes on */
+    assert_false(v.blackout);
+    assert_true(v.playing);
+    viewer_state_frame_view(&v, clock + half / 2, status, sizeof status);
+    assert_true(v.t > held && v.t < bl->beats[1].t);
+    clock += 2 * half;
+    viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_false(v.playing);
+    assert_true(v.t == bl->beats[1].t);
+    assert_int_equal(v.beat, 1);
+    session_deinit(s);
+    free(s);
+}
+
 /* A beat's camera: the camera eases there as the talk heads for the beat
  * (Next, Previous, Home alike); a beat without one keeps the lecturer's. */
 static void test_beat_camera(void **state)
@@ -332,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_next_while_playing_and_previous),
         cmocka_unit_test(test_replay_reverse_and_goto),
         cmocka_unit_test(test_blackout_and_escape_layers),
+        cmocka_unit_test(test_blackout_holds_a_play),
         cmocka_unit_test(test_beat_camera),
         cmocka_unit_test(test_beat_caption_while_standing),
         cmocka_unit_test(test_presenting_text_is_larger),

@@ -60,6 +60,35 @@ void viewer_state_set_time(viewer_state *v, double t, double clock)
     set_time(v, t, clock);
 }
 
+/* Where playback has got to at this clock (the last frame's t is up to a
+ * frame behind), short of the beat it plays to. */
+static double playing_t(const viewer_state *v, double clock)
+{
+    double t = v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed * v->play_dir;
+    if (v->stop_at >= 0 && (v->play_dir > 0 ? t > v->stop_at : t < v->stop_at))
+        t = v->stop_at;
+    return t;
+}
+
+/* The black screen holds the animation where it is: the lecturer talks
+ * over a black screen and comes back to the picture they left, and a play
+ * the blackout interrupted (to a beat, too) goes on from there. */
+static void set_blackout(viewer_state *v, bool on, double clock)
+{
+    if (on == v->blackout)
+        return;
+    v->blackout = on;
+    if (on && v->playing) {
+        set_time(v, playing_t(v, clock), clock);
+        v->playing = false;
+        v->black_paused = true;
+    } else if (!on && v->black_paused) {
+        v->black_paused = false;
+        v->playing = true;
+        set_time(v, v->t, clock);
+    }
+}
+
 float viewer_state_ui_scale(const viewer_state *v)
 {
     return frame_ui_scale_clamp(v->ui_scale * (v->presenting ? VIEWER_PRESENT_SCALE : 1.0f));
@@ -470,7 +499,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         else if (v->laser)
             v->laser = false;
         else if (v->blackout)
-            v->blackout = false;
+            set_blackout(v, false, clock);
         else if (v->presenting)
             viewer_state_set_presenting(v, false);
         break;
@@ -517,7 +546,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
             beat_next(v, clock);
         break;
     case CMD_BLACKOUT:
-        v->blackout = !v->blackout;
+        set_blackout(v, !v->blackout, clock);
         break;
     case CMD_PRESENT:
         viewer_state_set_presenting(v, true);
@@ -553,7 +582,7 @@ void viewer_state_set_presenting(viewer_state *v, bool on)
     if (v->presenting == on)
         return; /* F5 again (a clicker's start button) resets nothing */
     v->presenting = on;
-    v->blackout = false;
+    v->blackout = v->black_paused = false; /* (paused, as the blackout left it) */
     v->laser = false;
     v->goto_typing = false;
     /* the text is larger: the timeline and a preset's camera follow */
@@ -652,7 +681,7 @@ void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const 
             v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
             v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
             tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting,
-            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1,
-            more ? " " : "", more ? more : "");
+            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1, more ? " " : "",
+            more ? more : "");
     fflush(f);
 }

@@ -33,15 +33,14 @@
  * Beats (session.beats): Next plays to the next beat at the current speed
  * and stops with t equal to the beat's time; Next while that plays lands on
  * the beat at once. The talk is at the last beat landed on: after a scrub
- * between beats, Next goes on from that beat, not from the scrubbed t; Previous lands on the previous beat's end
- * state without replaying; R replays the current beat from the one before;
- * V plays backwards to the previous beat; G, digits, Enter lands on beat N.
- * A beat with a camera preset eases the camera there as the talk heads for
- * it (played to or landed on); one without keeps the lecturer's camera.
- * In a talk, Next on a slide's last beat and Previous on its first ask for
- * the next or previous slide (slide_change), which the loop shows.
- * Esc backs out one layer (key card, laser, blackout, presenting) and
- * never quits; while the screen is black only Esc, B and . act.
+ * between beats, Next goes on from that beat, not from the scrubbed t; Previous lands on the
+ * previous beat's end state without replaying; R replays the current beat from the one before; V
+ * plays backwards to the previous beat; G, digits, Enter lands on beat N. A beat with a camera
+ * preset eases the camera there as the talk heads for it (played to or landed on); one without
+ * keeps the lecturer's camera. In a talk, Next on a slide's last beat and Previous on its first ask
+ * for the next or previous slide (slide_change), which the loop shows. Esc backs out one layer (key
+ * card, laser, blackout, presenting) and never quits; while the screen is black only Esc, B and .
+ * act, and the animation holds still (a play it interrupted goes on after it).
  *
  * Call order:
  *     viewer_state v; viewer_state_init(&v, &session, fb_w, fb_h);
@@ -116,9 +115,10 @@ typedef struct viewer_state {
     bool pointer_known;          /* a CMD_HOVER has given it */
     /* presenting (keymap.h's KEYMAP_PRESENT) and beats (session.beats) */
     bool presenting;
-    bool blackout;    /* the screen black; only Esc, B and . act */
-    bool laser;       /* a dot at the pointer */
-    bool goto_typing; /* G pressed: digits make a beat's number, Enter goes there */
+    bool blackout;     /* the screen black; only Esc, B and . act */
+    bool black_paused; /* the blackout paused a play, which goes on after it */
+    bool laser;        /* a dot at the pointer */
+    bool goto_typing;  /* G pressed: digits make a beat's number, Enter goes there */
     int goto_number;
     int beat;       /* the talk's beat: the last landed on; -1 none */
     int target;     /* the beat being played to; -1 none */
@@ -126,7 +126,7 @@ typedef struct viewer_state {
     int play_dir;   /* +1 forwards, -1 backwards (V) */
     /* a talk's slides (deck.h): the loop changes the slide (viewer_slides.h) */
     int slide, slide_count; /* the slide shown, from 0, of how many (1 for a scenario) */
-    int slide_change; /* asked by Next past the last beat (+1), Previous before the first (-1) */
+    int slide_change;  /* asked by Next past the last beat (+1), Previous before the first (-1) */
     double talk_start; /* the clock at the talk's first advance (Next), the presenter's
                           elapsed time counts from it; -1: not started (ctrl+T: again) */
     bool quit;

@@ -18,22 +18,10 @@
 
 #include "action.h"
 #include "file_read.h"
+#include "json_text.h"
 #include "quote.h"
 
 #define SCENARIO_FILE_MAX (16L * 1024 * 1024) /* larger scenario files are refused */
-
-/* A JSON value as compact JSON text, cut to one short line. A number shows
- * as the user wrote it (see keep_number_text): cJSON would print 1e999 as
- * null and 99999999999999999999 as 1e+20. */
-static quoted show_json(const cJSON *item)
-{
-    if (cJSON_IsNumber(item) && item->valuestring)
-        return quote_bare(item->valuestring, strlen(item->valuestring));
-    char *text = cJSON_PrintUnformatted(item);
-    quoted out = text ? quote_bare(text, strlen(text)) : quote_bare("?", 1);
-    cJSON_free(text);
-    return out;
-}
 
 /* Puts "origin: " in front of the message already in err; returns false. */
 static bool prefixed(ppf_error *err, const char *origin)
@@ -45,25 +33,11 @@ static bool prefixed(ppf_error *err, const char *origin)
     return ppf_fail(err, "%s: %s", quote_path(origin).s, rest);
 }
 
-static const char *json_type(const cJSON *item)
-{
-    if (cJSON_IsNumber(item))
-        return "a number";
-    if (cJSON_IsString(item))
-        return "a string";
-    if (cJSON_IsArray(item))
-        return "an array";
-    if (cJSON_IsObject(item))
-        return "an object";
-    if (cJSON_IsBool(item))
-        return "a boolean";
-    return "null";
-}
-
 static bool json_cost_value(const cJSON *item, const char *path, double *out, ppf_error *err)
 {
     if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0)
-        return ppf_fail(err, "%s = %s: costs must be finite numbers >= 0", path, show_json(item).s);
+        return ppf_fail(err, "%s = %s: costs must be finite numbers >= 0", path,
+                        json_text_show(item).s);
     *out = item->valuedouble == 0 ? 0.0 : item->valuedouble;
     return true;
 }
@@ -101,7 +75,7 @@ static bool json_cost(scenario *sc, const scenario_field *f, const cJSON *item, 
     } else {
         return ppf_fail(err,
                         "%s = %s: must be a number >= 0 or an array of them (one per rank), not %s",
-                        path, show_json(item).s, json_type(item));
+                        path, json_text_show(item).s, json_text_type(item));
     }
     cost_list *c = (cost_list *)((char *)sc + f->offset);
     cost_list_deinit(c);
@@ -126,7 +100,7 @@ static bool json_scaled(const cJSON *item, const char *path, bool positive, doub
         return ppf_fail(err,
                         "%s = %s: must be a finite number %s (a string may carry k, M, G, T, Ki, "
                         "Mi, Gi, Ti and B)",
-                        path, show_json(item).s, positive ? "> 0" : ">= 0");
+                        path, json_text_show(item).s, positive ? "> 0" : ">= 0");
     *out = v;
     return true;
 }
@@ -137,7 +111,7 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
     if (cJSON_IsNumber(item)) {
         if (!isfinite(item->valuedouble) || item->valuedouble < 0)
             return ppf_fail(err, "costs.allreduce = %s: a time must be a finite number >= 0",
-                            show_json(item).s);
+                            json_text_show(item).s);
         ar.mode = ALLREDUCE_TIME;
         ar.time = item->valuedouble;
     } else if (cJSON_IsString(item)) {
@@ -163,7 +137,7 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
             if (got[1] || got[2] || got[3] || got[4])
                 return ppf_fail(
                     err, "costs.allreduce = %s: give either time, or bytes and bandwidth, not both",
-                    show_json(item).s);
+                    json_text_show(item).s);
             if (!json_scaled(got[0], "costs.allreduce.time", false, &ar.time, err))
                 return false;
             ar.mode = ALLREDUCE_TIME;
@@ -171,7 +145,7 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
             if (!got[1] || !got[2])
                 return ppf_fail(
                     err, "costs.allreduce = %s: needs \"time\", or \"bytes\" and \"bandwidth\"",
-                    show_json(item).s);
+                    json_text_show(item).s);
             if (!json_scaled(got[1], "costs.allreduce.bytes", false, &ar.bytes, err) ||
                 !json_scaled(got[2], "costs.allreduce.bandwidth", true, &ar.bandwidth, err))
                 return false;
@@ -185,7 +159,7 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
                 else if (strcmp(alg, "ring") != 0)
                     return ppf_fail(err,
                                     "costs.allreduce.algorithm = %s: must be \"ring\" or \"tree\"",
-                                    show_json(got[3]).s);
+                                    json_text_show(got[3]).s);
             }
         }
     } else {
@@ -193,7 +167,7 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
                         "costs.allreduce = %s: must be a time (number), a string TIME or "
                         "BYTES/BANDWIDTH[/ring|tree[/LATENCY]], "
                         "or an object, not %s",
-                        show_json(item).s, json_type(item));
+                        json_text_show(item).s, json_text_type(item));
     }
     sc->allreduce = ar;
     return true;
@@ -206,20 +180,9 @@ static bool json_allreduce(scenario *sc, const cJSON *item, ppf_error *err)
 static bool json_beat_text(const cJSON *item, int k, const char *key, bool multiline, char *out,
                            size_t size, ppf_error *err)
 {
-    if (!cJSON_IsString(item))
-        return ppf_fail(err, "beats[%d].%s = %s: must be a string, not %s", k, key,
-                        show_json(item).s, json_type(item));
-    const char *v = item->valuestring;
-    size_t len = strlen(v);
-    if (len >= size)
-        return ppf_fail(err, "beats[%d].%s = %s: longer than %zu bytes", k, key, quote_string(v).s,
-                        size - 1);
-    for (const char *c = v; *c; c++)
-        if (((unsigned char)*c < 0x20 && !(multiline && (*c == '\n' || *c == '\t'))) || *c == 0x7f)
-            return ppf_fail(err, "beats[%d].%s = %s: must be %s (no control characters)", k, key,
-                            quote_string(v).s, multiline ? "text" : "one line");
-    memcpy(out, v, len + 1);
-    return true;
+    char name[64];
+    snprintf(name, sizeof name, "beats[%d].%s", k, key);
+    return json_text_string(item, name, multiline, out, size, err);
 }
 
 /* One beat object, beats[k]. */
@@ -230,7 +193,7 @@ static bool json_beat(beat_spec *out, const cJSON *item, int k, ppf_error *err)
         return ppf_fail(err,
                         "beats[%d] = %s: must be an object {\"t\": 12.5, \"title\": \"...\"}, "
                         "not %s",
-                        k, show_json(item).s, json_type(item));
+                        k, json_text_show(item).s, json_text_type(item));
     static const char *keys[] = {"t", "after", "title", "caption", "camera", "notes"};
     const cJSON *got[6] = {0};
     for (const cJSON *c = item->child; c; c = c->next) {
@@ -257,7 +220,7 @@ static bool json_beat(beat_spec *out, const cJSON *item, int k, ppf_error *err)
         const cJSON *t = got[0];
         if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || t->valuedouble < 0)
             return ppf_fail(err, "beats[%d].t = %s: must be a time, a number from 0", k,
-                            show_json(t).s);
+                            json_text_show(t).s);
         out->t = t->valuedouble == 0 ? 0.0 : t->valuedouble;
     } else {
         if (!json_beat_text(got[1], k, "after", false, out->after, sizeof out->after, err))
@@ -291,7 +254,7 @@ static bool json_beats(scenario *sc, const cJSON *item, ppf_error *err)
         return ppf_fail(err,
                         "beats = %s: must be an array of beats [{\"t\": 12.5, \"title\": "
                         "\"...\"}], not %s",
-                        show_json(item).s, json_type(item));
+                        json_text_show(item).s, json_text_type(item));
     int n = cJSON_GetArraySize(item);
     if (n > BEATS_MAX)
         return ppf_fail(err, "beats has %d items: at most %d", n, BEATS_MAX);
@@ -315,7 +278,7 @@ static bool json_field(scenario *sc, const scenario_field *f, const cJSON *item,
         if (!cJSON_IsString(item))
             return ppf_fail(
                 err, "schedule = %s: must be a string (a schedule name or \"csv:PATH\"), not %s",
-                show_json(item).s, json_type(item));
+                json_text_show(item).s, json_text_type(item));
         if (!scenario_set(sc, f->flag, item->valuestring, err))
             return false;
         break;
@@ -336,9 +299,9 @@ static bool json_field(scenario *sc, const scenario_field *f, const cJSON *item,
         if (!(v >= f->min && v <= f->max && floor(v) == v)) {
             if (cJSON_IsNumber(item))
                 return ppf_fail(err, "%s = %s: must be an integer from %d to %d", f->path,
-                                show_json(item).s, f->min, f->max);
+                                json_text_show(item).s, f->min, f->max);
             return ppf_fail(err, "%s = %s: must be an integer from %d to %d, not %s", f->path,
-                            show_json(item).s, f->min, f->max, json_type(item));
+                            json_text_show(item).s, f->min, f->max, json_text_type(item));
         }
         *(int *)((char *)sc + f->offset) = (int)v;
         break;
@@ -382,7 +345,7 @@ static bool json_costs(scenario *sc, const cJSON *costs, unsigned *seen, ppf_err
 {
     if (!cJSON_IsObject(costs))
         return ppf_fail(err, "costs = %s: must be an object {\"f\": ..., \"b\": ...}, not %s",
-                        show_json(costs).s, json_type(costs));
+                        json_text_show(costs).s, json_text_type(costs));
     for (const cJSON *c = costs->child; c; c = c->next) {
         const scenario_field *f = json_key_find(c->string, true);
         if (!f)
@@ -525,7 +488,7 @@ static cJSON *parse_document(const char *text, size_t len, const char *shape, co
         goto fail;
     }
     if (!cJSON_IsObject(root)) {
-        ppf_fail(err, "the top level must be a JSON object %s, not %s", top, json_type(root));
+        ppf_fail(err, "the top level must be a JSON object %s, not %s", top, json_text_type(root));
         goto fail;
     }
     const char *nul_escape = find_nul_escape(copy, len);
@@ -573,7 +536,7 @@ static bool apply_object(scenario *tmp, const cJSON *root, json_kind kind, const
             seen_auto = true;
             if (!cJSON_IsBool(c))
                 return ppf_fail(err, "auto_beats = %s: must be true or false, not %s",
-                                show_json(c).s, json_type(c));
+                                json_text_show(c).s, json_text_type(c));
             tmp->beats.no_auto = cJSON_IsFalse(c);
             tmp->set_mask |= 1u << FIELD_BEATS;
         } else if (strcmp(c->string, "costs") == 0) {
@@ -587,8 +550,8 @@ static bool apply_object(scenario *tmp, const cJSON *root, json_kind kind, const
                 return ppf_fail(err, "field \"description\" appears twice");
             seen_description = true;
             if (!cJSON_IsString(c))
-                return ppf_fail(err, "description = %s: must be a string, not %s", show_json(c).s,
-                                json_type(c));
+                return ppf_fail(err, "description = %s: must be a string, not %s",
+                                json_text_show(c).s, json_text_type(c));
         } else {
             const scenario_field *f = json_key_find(c->string, false);
             if (!f)
@@ -644,7 +607,7 @@ bool scenario_apply_json(scenario *sc, const struct cJSON *object, const char *f
 {
     if (!cJSON_IsObject(object))
         return ppf_fail(err, "must be an object {\"schedule\": ..., ...}, not %s",
-                        json_type(object));
+                        json_text_type(object));
     return apply_json(sc, object, JSON_SCENARIO, file, skip, err);
 }
 

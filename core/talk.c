@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "quote.h"
 
 #define TALK_SHAPE "{\"slides\": [{\"schedule\": ...}, ...]}"
@@ -54,47 +55,6 @@ static bool at_place(ppf_error *err, const char *place, const char *file)
     return in_file(err, file);
 }
 
-static const char *json_type(const cJSON *item)
-{
-    return cJSON_IsNumber(item)   ? "a number"
-           : cJSON_IsString(item) ? "a string"
-           : cJSON_IsArray(item)  ? "an array"
-           : cJSON_IsObject(item) ? "an object"
-           : cJSON_IsBool(item)   ? "a boolean"
-                                  : "null";
-}
-
-/* A value as short compact JSON for a message. */
-static quoted show_json(const cJSON *item)
-{
-    if (cJSON_IsNumber(item) && item->valuestring)
-        return quote_bare(item->valuestring, strlen(item->valuestring));
-    char *text = cJSON_PrintUnformatted(item);
-    quoted out = text ? quote_bare(text, strlen(text)) : quote_bare("?", 1);
-    cJSON_free(text);
-    return out;
-}
-
-/* A text value named `name` into out[size]: a string that fits, one line
- * unless multiline. */
-static bool text_value(const cJSON *item, const char *name, bool multiline, char *out, size_t size,
-                       ppf_error *err)
-{
-    if (!cJSON_IsString(item))
-        return ppf_fail(err, "%s = %s: must be a string, not %s", name, show_json(item).s,
-                        json_type(item));
-    const char *v = item->valuestring;
-    size_t len = strlen(v);
-    if (len >= size)
-        return ppf_fail(err, "%s = %s: longer than %zu bytes", name, quote_string(v).s, size - 1);
-    for (const char *c = v; *c; c++)
-        if (((unsigned char)*c < 0x20 && !(multiline && (*c == '\n' || *c == '\t'))) || *c == 0x7f)
-            return ppf_fail(err, "%s = %s: must be %s (no control characters)", name,
-                            quote_string(v).s, multiline ? "text" : "one line");
-    memcpy(out, v, len + 1);
-    return true;
-}
-
 /* path relative to the talk file's folder, into out[size]. */
 static bool relative_path(const char *file, const char *name, const char *path, char *out,
                           size_t size, ppf_error *err)
@@ -118,7 +78,7 @@ static bool load_scenario_file(scenario *sc, const cJSON *item, const char *name
     char path[1024];
     if (!cJSON_IsString(item))
         return ppf_fail(err, "%s = %s: must be a scenario file's path (a string), not %s", name,
-                        show_json(item).s, json_type(item));
+                        json_text_show(item).s, json_text_type(item));
     if (!relative_path(file, name, item->valuestring, path, sizeof path, err))
         return false;
     if (scenario_load_file(sc, path, err))
@@ -137,7 +97,7 @@ static bool read_base(scenario *base, const cJSON *item, const char *file, ppf_e
     if (cJSON_IsObject(item))
         return scenario_apply_json(base, item, file, NULL, err) || at_place(err, "base", NULL);
     return ppf_fail(err, "base = %s: must be a scenario file's path or a scenario object, not %s",
-                    show_json(item).s, json_type(item));
+                    json_text_show(item).s, json_text_type(item));
 }
 
 /* slides[k]: the base, its "scenario" file, its own keys. */
@@ -149,7 +109,7 @@ static bool read_slide(talk_slide *out, const cJSON *item, int k, const scenario
         return ppf_fail(err,
                         "slides[%d] = %s: must be an object {\"title\": ..., \"schedule\": ...}, "
                         "not %s",
-                        k, show_json(item).s, json_type(item));
+                        k, json_text_show(item).s, json_text_type(item));
     const cJSON *got[4] = {0};
     for (const cJSON *c = item->child; c; c = c->next)
         for (int j = 0; slide_keys[j]; j++)
@@ -161,9 +121,10 @@ static bool read_slide(talk_slide *out, const cJSON *item, int k, const scenario
             }
     char place[32];
     snprintf(place, sizeof place, "slides[%d]", k);
-    if ((got[0] && !text_value(got[0], "title", false, out->title, sizeof out->title, err)) ||
-        (got[1] && !text_value(got[1], "notes", true, out->notes, sizeof out->notes, err)) ||
-        (got[2] && !text_value(got[2], "camera", false, out->camera, sizeof out->camera, err)) ||
+    if ((got[0] && !json_text_string(got[0], "title", false, out->title, sizeof out->title, err)) ||
+        (got[1] && !json_text_string(got[1], "notes", true, out->notes, sizeof out->notes, err)) ||
+        (got[2] &&
+         !json_text_string(got[2], "camera", false, out->camera, sizeof out->camera, err)) ||
         (got[3] && !load_scenario_file(&out->sc, got[3], "scenario", file, err)) ||
         !scenario_apply_json(&out->sc, item, file, slide_keys, err))
         return at_place(err, place, NULL);
@@ -186,17 +147,17 @@ static bool read_talk(talk *t, const cJSON *root, const char *file, ppf_error *e
             return ppf_fail(err, "field \"%s\" appears twice", keys[j]);
         got[j] = c;
     }
-    if (got[0] && !text_value(got[0], "talk", false, t->title, sizeof t->title, err))
+    if (got[0] && !json_text_string(got[0], "talk", false, t->title, sizeof t->title, err))
         return false;
     if (got[3] && !cJSON_IsString(got[3]))
-        return ppf_fail(err, "description = %s: must be a string, not %s", show_json(got[3]).s,
-                        json_type(got[3]));
+        return ppf_fail(err, "description = %s: must be a string, not %s", json_text_show(got[3]).s,
+                        json_text_type(got[3]));
     const cJSON *slides = got[2];
     if (!slides)
         return ppf_fail(err, "needs \"slides\": [{\"schedule\": ...}, ...], one scenario a slide");
     if (!cJSON_IsArray(slides))
-        return ppf_fail(err, "slides = %s: must be an array of slides, not %s", show_json(slides).s,
-                        json_type(slides));
+        return ppf_fail(err, "slides = %s: must be an array of slides, not %s",
+                        json_text_show(slides).s, json_text_type(slides));
     const int n = cJSON_GetArraySize(slides);
     if (n == 0)
         return ppf_fail(err, "slides = []: a talk needs at least one slide");

@@ -26,14 +26,13 @@
 #include <unistd.h>
 
 #include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libswscale/swscale.h>
 
 #include "error.h"
 #include "image_png.h"
 #include "per_beat.h"
 #include "session.h"
 #include "support/ppflow_run.h"
+#include "support/video_read.h"
 
 enum { W = 320, H = 180, FPS = 30 };
 #define SIZE "320x180"
@@ -153,80 +152,31 @@ static void clip_deinit(clip *c)
     *c = (clip){0};
 }
 
-static void keep_frame(const AVFrame *f, image *img, struct SwsContext **sws)
+/* Frame i of v, as an image of its own. */
+static image image_copy(const video *v, int i)
 {
-    if (!*sws) {
-        *sws =
-            sws_getContext(f->width, f->height, f->format, f->width, f->height, AV_PIX_FMT_RGBA,
-                           SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
-        assert_non_null(*sws);
-        const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
-        sws_setColorspaceDetails(*sws, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16);
-    }
-    if (!img->rgba) {
-        img->width = f->width;
-        img->height = f->height;
-        img->rgba = ppf_malloc((size_t)f->width * (size_t)f->height * 4);
-    }
-    uint8_t *dst[4] = {img->rgba};
-    int dst_stride[4] = {f->width * 4};
-    assert_int_equal(sws_scale(*sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height,
-                               dst, dst_stride),
-                     f->height);
+    const size_t size = (size_t)v->width * (size_t)v->height * 4;
+    image img = {v->width, v->height, ppf_malloc(size)};
+    memcpy(img.rgba, video_frame(v, i), size);
+    return img;
 }
 
-static void drain(AVCodecContext *dec, AVFrame *f, clip *c, struct SwsContext **sws)
-{
-    int ret;
-    while ((ret = avcodec_receive_frame(dec, f)) >= 0) {
-        keep_frame(f, c->frames == 0 ? &c->first : &c->last, sws);
-        c->frames++;
-        av_frame_unref(f);
-    }
-    if (ret != AVERROR(EAGAIN) && ret != AVERROR_EOF)
-        fail_msg("decoding failed: %s", av_err2str(ret));
-}
-
+/* Reads the MP4 at path (support/video_read.h): an H.264 stream at the
+ * clips' size, its frame count and its two ends. */
 static void clip_read(const char *path, clip *c)
 {
     *c = (clip){0};
-    AVFormatContext *fmt = NULL;
-    int ret = avformat_open_input(&fmt, path, NULL, NULL);
-    if (ret < 0)
-        fail_msg("cannot open %s: %s", path, av_err2str(ret));
-    assert_true(avformat_find_stream_info(fmt, NULL) >= 0);
-    const int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-    assert_true(index >= 0);
-    const AVCodecParameters *par = fmt->streams[index]->codecpar;
-    assert_int_equal(par->codec_id, AV_CODEC_ID_H264);
-    assert_int_equal(par->width, W);
-    assert_int_equal(par->height, H);
-    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
-    AVCodecContext *dec = avcodec_alloc_context3(codec);
-    assert_true(avcodec_parameters_to_context(dec, par) >= 0);
-    dec->thread_count = 1;
-    assert_true(avcodec_open2(dec, codec, NULL) >= 0);
-    AVPacket *pkt = av_packet_alloc();
-    AVFrame *f = av_frame_alloc();
-    struct SwsContext *sws = NULL;
-    while ((ret = av_read_frame(fmt, pkt)) >= 0) {
-        if (pkt->stream_index == index) {
-            assert_true(avcodec_send_packet(dec, pkt) >= 0);
-            drain(dec, f, c, &sws);
-        }
-        av_packet_unref(pkt);
+    video v;
+    video_read(path, &v);
+    assert_int_equal(v.codec, AV_CODEC_ID_H264);
+    assert_int_equal(v.width, W);
+    assert_int_equal(v.height, H);
+    c->frames = v.frames;
+    if (v.frames > 0) { /* one frame is both ends */
+        c->first = image_copy(&v, 0);
+        c->last = image_copy(&v, v.frames - 1);
     }
-    assert_true(avcodec_send_packet(dec, NULL) >= 0);
-    drain(dec, f, c, &sws);
-    if (c->frames == 1) { /* the one frame is both ends */
-        c->last = (image){c->first.width, c->first.height, ppf_malloc((size_t)W * H * 4)};
-        memcpy(c->last.rgba, c->first.rgba, (size_t)W * H * 4);
-    }
-    sws_freeContext(sws);
-    av_frame_free(&f);
-    av_packet_free(&pkt);
-    avcodec_free_context(&dec);
-    avformat_close_input(&fmt);
+    video_deinit(&v);
 }
 
 /* ---- comparing pictures ---------------------------------------------------------- */

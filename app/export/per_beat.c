@@ -18,15 +18,7 @@
 #include "output.h"
 #include "quote.h"
 #include "recorder.h"
-
-/* Set by SIGINT and SIGTERM while the files are written; the recorder
- * polls it between frames, and the loop between files. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-    stop_signal = sig;
-}
+#include "stop_signals.h"
 
 static const char INDEX_NAME[] = "beats.json";
 
@@ -238,9 +230,11 @@ static bool probe_targets(const char *dir, const per_beat_plan *p, int only, ppf
 
 /* ---- writing ---------------------------------------------------------------- */
 
+/* SIGINT and SIGTERM while the files are written: the recorder polls
+ * the flag between frames, and the loop between files. */
 static bool stopped(void)
 {
-    return stop_signal != 0;
+    return stop_signals_caught() != 0;
 }
 
 /* bytes into path, whole or not at all: not when a stop came meanwhile. */
@@ -348,7 +342,7 @@ static recorder_status write_beat(const per_beat_clip *c, const per_beat_request
         .t_last = c->t,
         .has_t_last = true,
         .progress = progress,
-        .stop = &stop_signal,
+        .stop = stop_signals_flag(),
     };
     d.show.speed = c->speed;
     d.show.camera = c->camera;
@@ -384,12 +378,8 @@ int per_beat_export(session *const *slides, int slide_count, const per_beat_requ
         return EXIT_STATUS_USAGE;
     }
 
-    struct sigaction act = {0}, old_int, old_term;
-    act.sa_handler = on_stop_signal;
-    sigemptyset(&act.sa_mask);
-    stop_signal = 0;
-    sigaction(SIGINT, &act, &old_int);
-    sigaction(SIGTERM, &act, &old_term);
+    stop_signals saved;
+    stop_signals_install(&saved);
     if (!q->quiet && (show.width != q->show.width || show.height != q->show.height))
         ppf_print(stderr, "--size %dx%d: H.264 needs even sides; recording %dx%d", q->show.width,
                   q->show.height, show.width, show.height);
@@ -413,9 +403,8 @@ int per_beat_export(session *const *slides, int slide_count, const per_beat_requ
     }
     if (status == RECORDER_DONE && !q->beat)
         status = stopped() ? RECORDER_STOPPED : write_index(q->dir, &p, &err);
-    const int sig = stop_signal;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    const int sig = stop_signals_caught();
+    stop_signals_restore(&saved);
 
     int exit_status = EXIT_STATUS_OK;
     switch (status) {

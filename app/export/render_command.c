@@ -16,15 +16,8 @@
 #include "output.h"
 #include "pdf.h"
 #include "recorder.h"
+#include "stop_signals.h"
 #include "svg.h"
-
-/* Set by SIGINT and SIGTERM while recording; the recorder polls it. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-    stop_signal = sig;
-}
 
 /* Mesa's libEGL prints its own warnings while it looks for a display
  * ("failed to open swrast"); when none is found, ppflow's one line already
@@ -223,7 +216,7 @@ int render_command_export(session *s, const render_request *q)
         .video = q->video,
         .t0 = t0,
         .progress = !q->quiet && isatty(STDERR_FILENO),
-        .stop = &stop_signal,
+        .stop = stop_signals_flag(),
     };
     /* Without --speed or --duration, the viewer's default. */
     d.show.speed = q->show.speed > 0 ? q->show.speed
@@ -248,12 +241,8 @@ int render_command_export(session *s, const render_request *q)
     }
     /* From here the recorder polls the stop flag and removes its
      * temporaries itself. */
-    struct sigaction act = {0}, old_int, old_term;
-    act.sa_handler = on_stop_signal;
-    sigemptyset(&act.sa_mask);
-    stop_signal = 0;
-    sigaction(SIGINT, &act, &old_int);
-    sigaction(SIGTERM, &act, &old_term);
+    stop_signals saved;
+    stop_signals_install(&saved);
     if (!q->quiet && (d.show.width != asked_w || d.show.height != asked_h))
         ppf_print(stderr, "--size %dx%d: H.264 needs even sides; recording %dx%d", asked_w, asked_h,
                   d.show.width, d.show.height);
@@ -261,8 +250,7 @@ int render_command_export(session *s, const render_request *q)
     quiet_egl_warnings();
     recorder_result r = {0};
     const recorder_status status = recorder_run(s, &d, &r, &err);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    stop_signals_restore(&saved);
 
     switch (status) {
     case RECORDER_DONE:
@@ -276,7 +264,7 @@ int render_command_export(session *s, const render_request *q)
         return EXIT_STATUS_OK;
     case RECORDER_STOPPED:
         ppf_print(stderr, "interrupted (%s); %s was not written",
-                  stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
+                  stop_signals_caught() == SIGTERM ? "SIGTERM" : "SIGINT", q->output);
         return EXIT_STATUS_INTERRUPTED;
     case RECORDER_FAILED:
         break;

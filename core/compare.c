@@ -116,12 +116,15 @@ void compare_sides(const char *const *names, const timeline *const *tls, int n, 
     const compare_metrics *ref = &out->side[0];
     char bubble[16];
     percent(ref->bubble_fraction, bubble);
-    snprintf(out->line[0], sizeof out->line[0],
+    char line[COMPARE_LINE_MAX]; /* the parts are fields of *out too */
+    snprintf(line, sizeof line,
              "%s: makespan %s, bubble %s, peak activations %d, exposed all-reduce %s", out->name[0],
              number_text_of(ref->makespan).s, bubble, ref->peak_max,
              number_text_of(ref->allreduce_exposed).s);
+    memcpy(out->line[0], line, sizeof line);
     for (int k = 1; k < n; k++) {
         write_diff(tls[0], tls[k], ref, &out->side[k], out->diff[k], sizeof out->diff[k]);
-        snprintf(out->line[k], sizeof out->line[k], "%s: %s", out->name[k], out->diff[k]);
+        snprintf(line, sizeof line, "%s: %s", out->name[k], out->diff[k]);
+        memcpy(out->line[k], line, sizeof line);
     }
 }

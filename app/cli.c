@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "cli_options.h"
+#include "comparison.h"
 #include "deck.h"
 #include "error.h"
 #include "options.h"
@@ -142,6 +143,56 @@ static int pick_slide(const deck *d, int slide, ppf_error *err)
     return -1;
 }
 
+/* What a command line gives a comparison (comparison.h). */
+static comparison_desc compare_desc_of(const cli_request *q, const option_args *args,
+                                       bool with_scene)
+{
+    return (comparison_desc){.list = q->compare,
+                             .paths = args->paths,
+                             .path_count = args->path_count,
+                             .flags = args->flags,
+                             .flag_count = args->flag_count,
+                             .with_scene = with_scene};
+}
+
+/* Options that pick one slide of a talk mean nothing to a comparison. */
+static bool refuse_with_compare(const option_args *args, ppf_error *err)
+{
+    if (args->given & OPT_BIT(OPT_SLIDE))
+        return !ppf_fail(err, "--slide: not with --compare (each side is one scenario)");
+    return false;
+}
+
+/* `ppflow schedule --compare A,B` (or several files): the table, or the
+ * JSON array; other formats show one schedule. Returns the exit status. */
+static int schedule_compare(const cli_request *q, const option_args *args,
+                            const comparison_desc *cd, ppf_error *err)
+{
+    const char *format = cli_format_name(q->format);
+    const bool json = strcmp(format, "json") == 0;
+    if (!json && strcmp(format, "table") != 0) {
+        ppf_fail(err, "--format %s: with --compare use table or json (one schedule at a time for %s)",
+                 format, format);
+        return EXIT_STATUS_USAGE;
+    }
+    if (refuse_with_compare(args, err))
+        return EXIT_STATUS_USAGE;
+    comparison c;
+    if (!comparison_build(&c, cd, err))
+        return EXIT_STATUS_USAGE;
+    output out;
+    int status = EXIT_STATUS_USAGE;
+    if (output_open_guarded(&out, q->output, err)) {
+        if (json)
+            comparison_write_json(&c, out.file);
+        else
+            comparison_write_table(&c, out.file);
+        status = output_commit(&out, err) ? EXIT_STATUS_OK : EXIT_STATUS_IO;
+    }
+    comparison_deinit(&c);
+    return status;
+}
+
 /* `ppflow schedule`: parse, build, simulate, write one format. */
 static int cmd_schedule(int argc, char **argv)
 {
@@ -165,6 +216,11 @@ static int cmd_schedule(int argc, char **argv)
      * with what to install, before the simulation. */
     if (strcmp(cli_format_name(q.format), "pdf") == 0 && !pdf_converter_found(&err)) {
         status = EXIT_STATUS_IO;
+        goto done;
+    }
+    const comparison_desc cd = compare_desc_of(&q, &args, false);
+    if (comparison_wanted(&cd)) {
+        status = schedule_compare(&q, &args, &cd, &err);
         goto done;
     }
     /* Default scenario, then the file, then the flags in order; then the
@@ -210,15 +266,29 @@ static bool check_show(const option_args *args, const cli_request *q, const sess
  * --slide names (from 0). */
 static int parse_and_build(const option_set *set, int argc, char **argv,
                            void (*print_help)(FILE *f), cli_request *q, option_args *args, deck *d,
-                           int *slide)
+                           int *slide, comparison *cmp)
 {
     ppf_error err = {{0}};
     memset(d, 0, sizeof *d);
+    memset(cmp, 0, sizeof *cmp);
     if (!cli_parse_args(set, argc, argv, q, args, &err))
         return fail(EXIT_STATUS_USAGE, &err);
     if (q->help) {
         print_help(stdout);
         return EXIT_STATUS_OK;
+    }
+    /* A comparison's sides instead of a deck; checked against the longest. */
+    const comparison_desc cd = compare_desc_of(q, args, true);
+    if (comparison_wanted(&cd)) {
+        if (refuse_with_compare(args, &err) || !comparison_build(cmp, &cd, &err))
+            return fail(EXIT_STATUS_USAGE, &err);
+        const session *longest = cmp->sides[0];
+        for (int k = 1; k < cmp->count; k++)
+            if (cmp->sides[k]->tl.makespan > longest->tl.makespan)
+                longest = cmp->sides[k];
+        if (!check_show(args, q, longest, &err))
+            return fail(EXIT_STATUS_USAGE, &err);
+        return -1;
     }
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
@@ -235,10 +305,17 @@ static int run_viewer(int argc, char **argv, bool present)
     cli_request q;
     option_args args = {0};
     deck d;
+    comparison cmp;
     int slide;
     int status =
-        parse_and_build(&cli_run_options, argc, argv, print_run_help, &q, &args, &d, &slide);
-    if (status < 0) {
+        parse_and_build(&cli_run_options, argc, argv, print_run_help, &q, &args, &d, &slide, &cmp);
+    if (status < 0 && cmp.count > 0) {
+        /* The sides are built and valid; the window shows one scenario. */
+        ppf_print(stderr, "--compare: the window shows one scenario; draw the comparison with "
+                          "ppflow render --compare ... --still T -o compare.png, or print it "
+                          "with ppflow schedule --compare ...");
+        status = EXIT_STATUS_USAGE;
+    } else if (status < 0) {
         q.view.show = q.show;
         q.view.present |= present;
         ppf_error err = {{0}};
@@ -246,6 +323,7 @@ static int run_viewer(int argc, char **argv, bool present)
         if (status != EXIT_STATUS_OK)
             fail(status, &err);
     }
+    comparison_deinit(&cmp);
     deck_deinit(&d);
     option_args_deinit(&args);
     return status;
@@ -319,15 +397,39 @@ static int render_per_beat(const cli_request *q, const option_args *args, sessio
     return per_beat_export(slides, slide_count, &pq);
 }
 
+/* `render --compare`: the panes on one clock, as a still or a recording;
+ * per-beat clips follow one session's beats, so they are refused. */
+static int render_compare(const cli_request *q, const option_args *args, const comparison *c)
+{
+    if (args->given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT))) {
+        ppf_print(stderr, "--%s: not with --compare (the sides' beats differ; record the "
+                          "comparison with -o OUT.mp4)",
+                  args->given & OPT_BIT(OPT_PER_BEAT) ? "per-beat" : "beat");
+        return EXIT_STATUS_USAGE;
+    }
+    const char *strip[COMPARE_MAX_SIDES];
+    for (int k = 0; k < c->count; k++)
+        strip[k] = c->result.line[k];
+    return args->given & OPT_BIT(OPT_STILL)
+               ? render_command_still_compare(c->sides, c->count, strip, &q->render, q->still)
+               : render_command_export_compare(c->sides, c->count, strip, &q->render);
+}
+
 static int cmd_render(int argc, char **argv)
 {
     cli_request q;
     option_args args = {0};
     deck d;
+    comparison cmp;
     int slide;
-    int status =
-        parse_and_build(&cli_render_options, argc, argv, print_render_help, &q, &args, &d, &slide);
-    if (status < 0) {
+    int status = parse_and_build(&cli_render_options, argc, argv, print_render_help, &q, &args, &d,
+                                 &slide, &cmp);
+    if (status < 0 && cmp.count > 0) {
+        q.render.show = q.show;
+        q.render.output = q.output;
+        q.render.theme_given = args.given & OPT_BIT(OPT_THEME);
+        status = render_compare(&q, &args, &cmp);
+    } else if (status < 0) {
         session *b = d.slides[slide]; /* a talk renders one slide (--slide) */
         q.render.show = q.show;
         q.render.output = q.output;
@@ -342,6 +444,7 @@ static int cmd_render(int argc, char **argv)
                                                      : render_command_export(b, &q.render);
         }
     }
+    comparison_deinit(&cmp);
     deck_deinit(&d);
     option_args_deinit(&args);
     return status;

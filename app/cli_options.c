@@ -451,6 +451,13 @@ const option_row cli_rows[OPT_COUNT] = {
                   .type = OPTION_SWITCH,
                   .field = FIELD(help),
                   .help = "show this help"},
+    [OPT_COMPARE] = {.name = "compare",
+                     .arg = "A,B[,C,D]",
+                     .type = OPTION_TEXT,
+                     .field = FIELD(compare),
+                     .help = "compare 2 to 4 schedules (the scenario flags apply to all) or "
+                             "scenario files (.json) side by side on one clock; several "
+                             "SCENARIO.json files given alone compare too"},
 };
 
 #undef FIELD
@@ -458,23 +465,24 @@ const option_row cli_rows[OPT_COUNT] = {
 const option_set cli_schedule_options = {cli_rows, OPT_COUNT,
                                          OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) |
                                              OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_THEME) |
-                                             OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP),
-                                         "schedule"};
+                                             OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP) |
+                                             OPT_BIT(OPT_COMPARE),
+                                         "schedule", OPTIONS_MAX_PATHS};
 const option_set cli_run_options = {
     cli_rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
         OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
         OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_PRESENTER) | OPT_BIT(OPT_MONITOR) |
-        OPT_BIT(OPT_HELP),
-    "run"};
+        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE),
+    "run", OPTIONS_MAX_PATHS};
 const option_set cli_render_options = {
     cli_rows, OPT_COUNT,
     OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
         OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) |
         OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) |
         OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) | OPT_BIT(OPT_SLIDE) |
-        OPT_BIT(OPT_HELP),
-    "render"};
+        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE),
+    "render", OPTIONS_MAX_PATHS};
 
 /* Parses argv (argv[0] is the command) into *q, from the command's
  * defaults, and *args. Values are checked here as far as their row says;

@@ -46,6 +46,7 @@ typedef struct cli_request {
     double still;          /* render --still T: the one frame at T, when given */
     bool per_beat;         /* render --per-beat: one clip and still per beat (per_beat.h) */
     int beat;              /* render --beat N: beat N only (implies --per-beat); 0: all */
+    const char *compare;   /* --compare A,B[,C,D]: the sides (comparison.h); NULL: none */
 } cli_request;
 
 /* A request before any option: the command's defaults. Only the size
@@ -78,6 +79,7 @@ typedef enum option_id {
     OPT_PER_BEAT,
     OPT_BEAT,
     OPT_HELP,
+    OPT_COMPARE,
     OPT_COUNT
 } option_id;
 

@@ -182,12 +182,19 @@ bool options_parse(const option_set *set, int argc, char **argv, void *request, 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (only_positional || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (args->scenario_path)
+            const int max = set->max_paths > 0 ? set->max_paths : 1;
+            if (args->path_count >= max && max == 1)
                 return ppf_fail(
                     err,
                     "unexpected argument \"%.60s\": one scenario file (%.60s) is already given",
                     arg, args->scenario_path);
-            args->scenario_path = arg;
+            if (args->path_count >= max)
+                return ppf_fail(err,
+                                "unexpected argument \"%.60s\": at most %d scenario files (a "
+                                "comparison's sides)",
+                                arg, max);
+            args->paths[args->path_count++] = arg;
+            args->scenario_path = args->paths[0];
             continue;
         }
         if (strcmp(arg, "--") == 0) {

@@ -11,8 +11,9 @@
  * session_build to apply, and printed with their own defaults.
  *
  * Forms accepted: --NAME VALUE, --NAME=VALUE, -X VALUE, -XVALUE, a switch
- * alone (--quiet, -q); one positional SCENARIO.json (or "-"); after "--"
- * every argument is positional.
+ * alone (--quiet, -q); one positional SCENARIO.json (or "-"), up to
+ * OPTIONS_MAX_PATHS where the command takes several (a comparison); after
+ * "--" every argument is positional.
  *
  * What it does not do: know any command. Values are checked here as far
  * as their row says (type, range, a name to look up); what depends on the
@@ -75,11 +76,18 @@ typedef struct option_set {
     int count;           /* at most 32 */
     unsigned allowed;    /* bit k: rows[k] is an option of this command */
     const char *command; /* for messages: "see ppflow COMMAND --help" */
+    int max_paths;       /* positional scenario files it takes, up to OPTIONS_MAX_PATHS; 0: 1 */
 } option_set;
+
+/* The most positional scenario files a command line holds (a comparison's
+ * sides). */
+enum { OPTIONS_MAX_PATHS = 4 };
 
 /* What a command line holds besides the options' values. */
 typedef struct option_args {
-    const char *scenario_path; /* the positional SCENARIO.json, or NULL */
+    const char *scenario_path; /* the positional SCENARIO.json, or NULL (paths[0]) */
+    const char *paths[OPTIONS_MAX_PATHS]; /* every positional file, in order */
+    int path_count;
     session_flag *flags;       /* scenario fields set, in command-line order */
     int flag_count;
     unsigned given; /* bit k: rows[k] was given */

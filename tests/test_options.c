@@ -118,8 +118,8 @@ static const option_row rows[ROWS] = {
 };
 
 /* Every row but --pair. */
-static const option_set set = {rows, ROWS, (1u << ROWS) - 1 - (1u << ROW_PAIR), "test"};
-static const option_set with_pair = {rows, ROWS, (1u << ROWS) - 1, "test"};
+static const option_set set = {rows, ROWS, (1u << ROWS) - 1 - (1u << ROW_PAIR), "test", 0};
+static const option_set with_pair = {rows, ROWS, (1u << ROWS) - 1, "test", 0};
 
 static const request defaults = {.mode = "fast", .count = 3, .time = 0.5, .colour = 2};
 

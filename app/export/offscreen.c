@@ -2,6 +2,7 @@
 #include "offscreen.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err)
@@ -9,6 +10,8 @@ bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_e
     assert(s->has_scene && "a session built whole, scene included");
     memset(o, 0, sizeof *o);
     o->session = s;
+    o->sides[0] = s;
+    o->side_count = 1;
     o->width = width;
     o->height = height;
     if (!gl_context_init_headless(&o->gl, err))
@@ -28,10 +31,13 @@ void offscreen_deinit(offscreen *o)
     if (!o)
         return;
     if (o->gl.context) {
+        if (o->compare)
+            compare_renderer_deinit(o->compare);
         frame_renderer_deinit(&o->frame);
         render_target_deinit(&o->target);
         gl_context_deinit(&o->gl);
     }
+    free(o->compare);
     memset(o, 0, sizeof *o);
 }
 
@@ -60,4 +66,79 @@ void offscreen_draw(offscreen *o, const frame_view *v)
 void offscreen_read(offscreen *o, uint8_t *rgba)
 {
     render_target_read(&o->target, rgba);
+}
+
+bool offscreen_init_compare(offscreen *o, const session *const *sides, int count, int width,
+                            int height, ppf_error *err)
+{
+    assert(count >= 1 && count <= COMPARE_MAX_SIDES);
+    memset(o, 0, sizeof *o);
+    const scene *scenes[COMPARE_MAX_SIDES];
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < count; k++) {
+        assert(sides[k]->has_scene && "a session built whole, scene included");
+        o->sides[k] = sides[k];
+        scenes[k] = &sides[k]->scene;
+        tls[k] = &sides[k]->tl;
+    }
+    o->session = sides[0];
+    o->side_count = count;
+    o->width = width;
+    o->height = height;
+    o->compare = ppf_calloc(1, sizeof *o->compare);
+    if (!gl_context_init_headless(&o->gl, err))
+        goto fail;
+    if (!render_target_init(&o->target, width, height, err))
+        goto fail;
+    if (!compare_renderer_init(o->compare, scenes, tls, count, err))
+        goto fail;
+    return true;
+fail:
+    offscreen_deinit(o);
+    return false;
+}
+
+compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id theme,
+                                        camera_preset preset, float ui_scale,
+                                        const char *const *strip)
+{
+    compare_frame v = {.count = o->side_count, .theme = theme, .ui_scale = ui_scale};
+    const compare_layout l =
+        compare_layout_compute(o->width, o->height, o->side_count, COMPARE_ARRANGE_AUTO, ui_scale);
+    v.arrange = l.arrange;
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < o->side_count; k++)
+        tls[k] = &o->sides[k]->tl;
+    const double longest = compare_longest_makespan(tls, o->side_count);
+    for (int k = 0; k < o->side_count; k++) {
+        const session *s = o->sides[k];
+        frame_view *p = &v.pane[k];
+        *p = (frame_view){
+            .t = t,
+            .theme = theme,
+            .ui_scale = ui_scale,
+            .cam = session_camera(s, preset, l.pane[k].w, l.pane[k].h, 0, ui_scale),
+            .hud_title = s->hud_title,
+            .hud_bubble = s->hud_bubble,
+            .show_legend = true,
+            .caption_rank = -1,
+            .viewport = l.pane[k],
+        };
+        compare_view_timeline(&p->timeline, &s->tl, longest);
+        v.strip[k] = strip ? strip[k] : NULL;
+    }
+    return v;
+}
+
+void offscreen_draw_compare(offscreen *o, const compare_frame *v)
+{
+    assert(o->compare && "offscreen_init_compare");
+    const scene *scenes[COMPARE_MAX_SIDES];
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < o->side_count; k++) {
+        scenes[k] = &o->sides[k]->scene;
+        tls[k] = &o->sides[k]->tl;
+    }
+    render_target_bind(&o->target);
+    compare_renderer_draw(o->compare, scenes, tls, v, o->width, o->height);
 }

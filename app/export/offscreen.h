@@ -6,6 +6,11 @@
  * it is handed over; it is read, never changed, and must outlive the
  * offscreen.
  *
+ * A comparison (app/comparison.h) draws its sides' panes and strip
+ * (render/compare_view.h) into one target instead: offscreen_init_compare,
+ * offscreen_default_compare, offscreen_draw_compare; the sessions are held
+ * as one is.
+ *
  * Call order:
  *     offscreen o;
  *     if (!offscreen_init(&o, &session, 1920, 1080, &err)) ...   (no EGL: one line)
@@ -23,6 +28,7 @@
 #include <stdint.h>
 
 #include "camera.h"
+#include "compare_view.h"
 #include "error.h"
 #include "frame.h"
 #include "gl_context.h"
@@ -33,8 +39,11 @@ typedef struct offscreen {
     gl_context gl;
     render_target target;
     frame_renderer frame;
-    const session *session; /* not owned */
+    const session *session; /* not owned; the first side of a comparison */
     int width, height;
+    compare_renderer *compare;               /* a comparison's panes; NULL: one frame */
+    const session *sides[COMPARE_MAX_SIDES]; /* [side_count], not owned */
+    int side_count;                          /* 1 for one frame */
 } offscreen;
 
 bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err);
@@ -47,6 +56,17 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
                                   camera_preset preset);
 
 void offscreen_draw(offscreen *o, const frame_view *v);
+
+/* A comparison's count (2..COMPARE_MAX_SIDES) sessions, each built whole. */
+bool offscreen_init_compare(offscreen *o, const session *const *sides, int count, int width,
+                            int height, ppf_error *err);
+/* Every pane at time t as offscreen_default_view draws one (its camera
+ * fitted to its pane), on the shared time scale, with these strip lines
+ * ([side_count]) and the layout chosen for the target (AUTO). */
+compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id theme,
+                                        camera_preset preset, float ui_scale,
+                                        const char *const *strip);
+void offscreen_draw_compare(offscreen *o, const compare_frame *v);
 /* Pixels of the last frame, top row first, width * height * 4 bytes. */
 void offscreen_read(offscreen *o, uint8_t *rgba);
 

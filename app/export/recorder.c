@@ -138,8 +138,34 @@ static void clear_progress(void)
     fputs("\r\033[K", stderr);
 }
 
+/* What the frames show: one session's frame, or a comparison's panes; only
+ * the time (and a standing frame's caption) changes from frame to frame. */
+typedef struct picture {
+    bool compare;
+    frame_view one;
+    compare_frame many;
+} picture;
+
+/* Frame i of the recording drawn; a clip from beat to beat stands on both
+ * ends, showing their captions, as --still does. */
+static void picture_draw(offscreen *o, picture *p, const recorder_desc *d, int64_t i, bool stands)
+{
+    const double t = recorder_frame_time(d, i);
+    if (!p->compare) {
+        p->one.t = t;
+        p->one.caption = stands ? session_beat_caption(o->session, t) : NULL;
+        offscreen_draw(o, &p->one);
+        return;
+    }
+    for (int k = 0; k < p->many.count; k++) {
+        p->many.pane[k].t = t;
+        p->many.pane[k].caption = stands ? session_beat_caption(o->sides[k], t) : NULL;
+    }
+    offscreen_draw_compare(o, &p->many);
+}
+
 /* The GIF's one palette, from frames spread evenly over the clip. */
-static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v, uint32_t colors[256],
+static bool choose_palette(offscreen *o, const recorder_desc *d, picture *pic, uint32_t colors[256],
                            int *count)
 {
     palette_histogram h = {0};
@@ -149,8 +175,7 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v, u
     bool stopped = false;
     for (int64_t k = 0; k < samples && !stopped; k++) {
         int64_t i = samples > 1 ? k * (d->frames - 1) / (samples - 1) : 0;
-        v.t = recorder_frame_time(d, i);
-        offscreen_draw(o, &v);
+        picture_draw(o, pic, d, i, false);
         offscreen_read(o, rgba);
         palette_histogram_add(&h, rgba, d->show.width, d->show.height, d->show.width * 4);
         stopped = stop_requested(d);
@@ -164,6 +189,14 @@ static bool choose_palette(offscreen *o, const recorder_desc *d, frame_view v, u
 recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_result *r,
                              ppf_error *err)
 {
+    return recorder_run_compare(&s, 1, NULL, d, r, err);
+}
+
+recorder_status recorder_run_compare(const session *const *sides, int count,
+                                     const char *const *strip, const recorder_desc *d,
+                                     recorder_result *r, ppf_error *err)
+{
+    const session *s = sides[0];
     assert(d->frames >= 1 && d->frames <= RECORDER_MAX_FRAMES);
     *r = (recorder_result){0};
     offscreen o;
@@ -174,16 +207,23 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
     int color_count = 0;
     const double started = clock_now_seconds();
 
-    if (!offscreen_init(&o, s, d->show.width, d->show.height, err))
+    picture pic = {.compare = count > 1};
+    if (pic.compare ? !offscreen_init_compare(&o, sides, count, d->show.width, d->show.height, err)
+                    : !offscreen_init(&o, s, d->show.width, d->show.height, err))
         return RECORDER_FAILED;
-    /* Only the time changes from frame to frame. */
-    frame_view view = offscreen_default_view(&o, d->t0, d->show.theme, d->show.camera);
-    view.ui_scale = (float)d->show.ui_scale;
-    view.cam = session_camera(s, d->show.camera, d->show.width, d->show.height, 0, view.ui_scale);
+    if (pic.compare) {
+        pic.many = offscreen_default_compare(&o, d->t0, d->show.theme, d->show.camera,
+                                             (float)d->show.ui_scale, strip);
+    } else {
+        pic.one = offscreen_default_view(&o, d->t0, d->show.theme, d->show.camera);
+        pic.one.ui_scale = (float)d->show.ui_scale;
+        pic.one.cam =
+            session_camera(s, d->show.camera, d->show.width, d->show.height, 0, pic.one.ui_scale);
+    }
     encoder_kind kind;
     if (!encoder_kind_of(d->path, &kind, err))
         goto out;
-    if (kind == ENCODER_GIF && !choose_palette(&o, d, view, colors, &color_count)) {
+    if (kind == ENCODER_GIF && !choose_palette(&o, d, &pic, colors, &color_count)) {
         status = RECORDER_STOPPED;
         goto out;
     }
@@ -223,11 +263,9 @@ recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_
                 break;
             readback_unmap(&rb, slot);
         }
-        view.t = recorder_frame_time(d, i);
         /* a clip from beat to beat stands on both: their captions, as --still */
         const bool stands = d->has_t_last && (i == 0 || i == d->frames - 1);
-        view.caption = stands ? session_beat_caption(s, view.t) : NULL;
-        offscreen_draw(&o, &view);
+        picture_draw(&o, &pic, d, i, stands);
         readback_start(&rb, slot);
         /* Map the previous frame only now, so that on a GPU its copy ran
          * while this frame was drawn. */

@@ -80,5 +80,11 @@ double recorder_frame_time(const recorder_desc *d, int64_t i);
 /* Records the session, built whole (scene included) and left unchanged. */
 recorder_status recorder_run(const session *s, const recorder_desc *d, recorder_result *r,
                              ppf_error *err);
+/* Records a comparison's count (1..COMPARE_MAX_SIDES) sessions, each built
+ * whole, as panes on one clock with the strip's lines ([count], or NULL)
+ * above them (offscreen_default_compare); one session is recorder_run. */
+recorder_status recorder_run_compare(const session *const *sides, int count,
+                                     const char *const *strip, const recorder_desc *d,
+                                     recorder_result *r, ppf_error *err);
 
 #endif

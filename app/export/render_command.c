@@ -71,8 +71,27 @@ done:
     return status;
 }
 
+/* The side with the longest iteration: its length bounds the range and
+ * --still, its default speed is the recording's. */
+static const session *longest_side(session *const *sides, int n)
+{
+    const session *s = sides[0];
+    for (int k = 1; k < n; k++)
+        if (sides[k]->tl.makespan > s->tl.makespan)
+            s = sides[k];
+    return s;
+}
+
 int render_command_still(session *s, const render_request *q, double t)
 {
+    return render_command_still_compare(&s, 1, NULL, q, t);
+}
+
+int render_command_still_compare(session *const *sides, int n, const char *const *strip,
+                                 const render_request *q, double t)
+{
+    session *s = sides[0];
+    const double makespan = longest_side(sides, n)->tl.makespan;
     const bool figure = encoder_path_is_figure(q->output);
     if (!figure && !encoder_path_is_still(q->output)) {
         fputs("ppflow: -o: with --still give the file to write, ending in .png (the frame) or "
@@ -80,8 +99,14 @@ int render_command_still(session *s, const render_request *q, double t)
               stderr);
         return EXIT_STATUS_USAGE;
     }
-    if (t > s->tl.makespan) {
-        ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t, s->tl.makespan);
+    if (t > makespan) {
+        ppf_print(stderr, "--still = %g: must be within the iteration, 0 to %g", t, makespan);
+        return EXIT_STATUS_USAGE;
+    }
+    if (figure && n > 1) {
+        fputs("ppflow: -o: a comparison's still is a .png (a figure shows one timeline: give one "
+              "side without --compare)\n",
+              stderr);
         return EXIT_STATUS_USAGE;
     }
     if (figure)
@@ -96,15 +121,24 @@ int render_command_still(session *s, const render_request *q, double t)
     }
     offscreen o;
     quiet_egl_warnings();
-    if (!offscreen_init(&o, s, w, h, &err)) {
+    if (n > 1 ? !offscreen_init_compare(&o, (const session *const *)sides, n, w, h, &err)
+              : !offscreen_init(&o, s, w, h, &err)) {
         ppf_print(stderr, "%s", err.message);
         return EXIT_STATUS_IO;
     }
-    frame_view v = offscreen_default_view(&o, t, q->show.theme, q->show.camera);
-    v.ui_scale = (float)q->show.ui_scale;
-    v.cam = session_camera(s, q->show.camera, w, h, 0, v.ui_scale);
-    v.caption = session_beat_caption(s, t); /* a still stands on its moment */
-    offscreen_draw(&o, &v);
+    if (n > 1) {
+        compare_frame v = offscreen_default_compare(&o, t, q->show.theme, q->show.camera,
+                                                    (float)q->show.ui_scale, strip);
+        for (int k = 0; k < n; k++) /* a still stands on its moment */
+            v.pane[k].caption = session_beat_caption(sides[k], t);
+        offscreen_draw_compare(&o, &v);
+    } else {
+        frame_view v = offscreen_default_view(&o, t, q->show.theme, q->show.camera);
+        v.ui_scale = (float)q->show.ui_scale;
+        v.cam = session_camera(s, q->show.camera, w, h, 0, v.ui_scale);
+        v.caption = session_beat_caption(s, t); /* a still stands on its moment */
+        offscreen_draw(&o, &v);
+    }
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
     offscreen_read(&o, pixels);
     offscreen_deinit(&o);
@@ -188,6 +222,13 @@ static bool check_targets(const char *path, encoder_kind kind, int64_t frames, p
 
 int render_command_export(session *s, const render_request *q)
 {
+    return render_command_export_compare(&s, 1, NULL, q);
+}
+
+int render_command_export_compare(session *const *sides, int n, const char *const *strip,
+                                  const render_request *q)
+{
+    const session *s = longest_side(sides, n);
     ppf_error err = {{0}};
     encoder_kind kind;
     if (!encoder_kind_of(q->output, &kind, &err)) {
@@ -249,7 +290,8 @@ int render_command_export(session *s, const render_request *q)
     encoder_quiet_ffmpeg();
     quiet_egl_warnings();
     recorder_result r = {0};
-    const recorder_status status = recorder_run(s, &d, &r, &err);
+    const recorder_status status =
+        recorder_run_compare((const session *const *)sides, n, strip, &d, &r, &err);
     stop_signals_restore(&saved);
 
     switch (status) {

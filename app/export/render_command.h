@@ -52,4 +52,14 @@ int render_command_export(session *s, const render_request *q);
  * Returns the exit status. */
 int render_command_still(session *s, const render_request *q, double t);
 
+/* The same for a comparison's n sessions (each built whole) drawn as panes
+ * on one clock with the strip's lines ([n]) above them (recorder.h,
+ * recorder_run_compare): the range, --still and the default speed are the
+ * longest side's; a figure (.svg, .pdf) is refused, for it shows one
+ * timeline. n = 1 is the functions above. */
+int render_command_export_compare(session *const *sides, int n, const char *const *strip,
+                                  const render_request *q);
+int render_command_still_compare(session *const *sides, int n, const char *const *strip,
+                                 const render_request *q, double t);
+
 #endif

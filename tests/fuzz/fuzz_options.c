@@ -103,7 +103,7 @@ static void check_command_line(char **words, int count)
     char *argv[MAX_WORDS + 1] = {"fuzz"};
     for (int k = 0; k < count; k++)
         argv[k + 1] = words[k];
-    const option_set set = {rows, (int)(sizeof rows / sizeof rows[0]), 0x3f, "fuzz"};
+    const option_set set = {rows, (int)(sizeof rows / sizeof rows[0]), 0x3f, "fuzz", 0};
     request q = {0};
     option_args args;
     ppf_error err = {0};

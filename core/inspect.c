@@ -71,8 +71,9 @@ static const action_time *time_of(const inspect *in, int rank, int index)
     return &in->tl->time[rank][index];
 }
 
-/* The link from the action holding (kind, stage, mb) - found in `table` -
- * to a consumer on `to_rank` at `to_index`. */
+/* The link from half `half` of (stage, mb), held by action `from_index` of
+ * the stage's rank, to the action `to_index` of `to_rank`; the caller fills
+ * in which end the link names (rank, index). */
 static inspect_link link_between(const inspect *in, action_kind half, int stage, int mb,
                                  int from_index, int to_rank, int to_index)
 {

@@ -57,7 +57,7 @@ static void dim_others(const inspect_overlay *o, const timeline *tl, const timel
     }
 }
 
-static void draw_path(const inspect_path *p, const timeline *tl, const timeline_view *v, draw2d *d,
+static void draw_path(const inspect_path *p, const timeline_view *v, draw2d *d,
                       const timeline_palette *pal, float th)
 {
     for (int k = 0; k < p->count; k++) {
@@ -84,7 +84,6 @@ static void draw_path(const inspect_path *p, const timeline *tl, const timeline_
         }
         }
     }
-    (void)tl;
 }
 
 void inspect_overlay_timeline(const inspect_overlay *o, const timeline *tl, const timeline_view *v,
@@ -99,7 +98,7 @@ void inspect_overlay_timeline(const inspect_overlay *o, const timeline *tl, cons
     if (o->show_microbatch && o->microbatch >= 0 && o->microbatch < tl->program->microbatches)
         dim_others(o, tl, v, d, pal, th);
     if (o->critical)
-        draw_path(o->critical, tl, v, d, pal, th);
+        draw_path(o->critical, v, d, pal, th);
     if (o->show_area && o->area_rank0 >= 0 && o->area_rank1 < v->ranks) {
         const int r0 = o->area_rank0 < o->area_rank1 ? o->area_rank0 : o->area_rank1;
         const int r1 = o->area_rank0 < o->area_rank1 ? o->area_rank1 : o->area_rank0;

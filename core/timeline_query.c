@@ -371,7 +371,7 @@ timeline_wait timeline_idle_wait(const timeline *tl, int rank, double t)
 
 /* Enough decimals to tell events apart at the timeline's scale: 2 for
  * makespans of 1 and more, more for smaller time units. */
-static int time_decimals(double makespan)
+int timeline_time_decimals(double makespan)
 {
     if (!(makespan > 0) || makespan >= 1)
         return 2;
@@ -390,7 +390,7 @@ size_t timeline_describe_action(const timeline *tl, int rank, int index, char *b
     assert(index >= 0 && index < tl->program->rank[rank].count);
     const action *a = &tl->program->rank[rank].actions[index];
     const action_time at = tl->time[rank][index];
-    const int d = time_decimals(tl->makespan);
+    const int d = timeline_time_decimals(tl->makespan);
     char text[ACTION_TEXT_MAX];
     action_format(a, text);
     switch ((action_kind)a->kind) {
@@ -422,7 +422,7 @@ size_t timeline_describe_allreduce(const timeline *tl, int index, char *buf, siz
 {
     assert(index >= 0 && index < tl->allreduce_count);
     const transfer *ar = &tl->allreduces[index];
-    const int d = time_decimals(tl->makespan);
+    const int d = timeline_time_decimals(tl->makespan);
     return wanted(snprintf(buf, n,
                            "rank %d" MIDDOT "all-reduce of stage %d over %d replicas" MIDDOT
                            "start %.*f" MIDDOT "end %.*f",

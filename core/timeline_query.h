@@ -212,6 +212,10 @@ timeline_wait timeline_idle_wait(const timeline *tl, int rank, double t);
 
 /* ---- descriptions -------------------------------------------------------- */
 
+/* Decimals enough to tell events apart at a timeline's scale: 2 for
+ * makespans of 1 and more, more for smaller time units (at most 9). */
+int timeline_time_decimals(double makespan);
+
 /* One line about an action, for the panel's tooltip, e.g.
  * "rank 1 · 1F3 · stage 1 · F micro-batch 3 · start 4.00 · end 5.00"
  * (UTF-8, decimals enough for the timeline's scale, truncated to fit n

@@ -633,6 +633,41 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
                   top + (float)k * m.line_height + m.ascent, lines[k], th->text, TEXT_ALIGN_LEFT);
 }
 
+/* The details card (inspect_overlay.h) at the view's right edge, as high as
+ * the cards already placed let it (under the legend, beside the HUD), above
+ * the caption; at the small size when the body size has no room, not at
+ * all when neither has. The 3D labels placed after it keep clear of it. */
+static void draw_details(frame_renderer *f, const frame_layout *l, const frame_view *v,
+                         const theme *th, label_set *ls)
+{
+    const inspect_text *t = v->inspect.details;
+    if (!t || t->count <= 0 || ls->count >= MAX_LABELS)
+        return;
+    const float gap = (float)l->body_px * ASCENT_PER_EM * 0.6f;
+    const float bottom = caption_top(f, l) - gap, right = l->view_x + l->view_w - gap;
+    static const int sizes[2][2] = {{FRAME_FONT_BODY, FRAME_FONT_SMALL},
+                                    {FRAME_FONT_SMALL, FRAME_FONT_SMALL}};
+    for (int k = 0; k < 2; k++) {
+        const float pad = text_font_metrics(&f->font, sizes[k][1]).ascent * 0.6f;
+        float w, h;
+        inspect_overlay_details_size(t, &f->font, sizes[k][0], sizes[k][1], pad, &w, &h);
+        label_rect r = {right - w, l->view_y + gap, right, l->view_y + gap + h};
+        for (int i = 0; i < ls->count; i++) { /* down past every card it meets */
+            const label_rect *p = &ls->placed[i];
+            if (r.x0 < p->x1 && p->x0 < r.x1 && r.y0 < p->y1 && p->y0 < r.y1) {
+                r.y0 = p->y1 + gap, r.y1 = r.y0 + h;
+                i = -1;
+            }
+        }
+        if (r.x0 < l->view_x || r.y1 > bottom)
+            continue;
+        ls->placed[ls->count++] = r;
+        inspect_overlay_details(t, &f->font, sizes[k][0], sizes[k][1], pad, r.x0, r.y0, w, h,
+                                &f->batch, th->panel, th->grid, th->text, th->text_dim, l->line_px);
+        return;
+    }
+}
+
 /* A laser pointer's dot (a red square in a white rim), large enough to follow from
  * the back row (a third of a line), on top of everything. */
 static void draw_laser(frame_renderer *f, const frame_layout *l, const frame_view *v)
@@ -757,15 +792,21 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     draw2d_anchor_patterns(&f->batch, vx, vy, vw, vh);
     /* Cards and the HUD may not fit a small viewport: what overflows is cut. */
     draw2d_clip(&f->batch, vx, vy, vw, vh);
+    /* the inspection's frames in 3D, under the cards */
+    inspect_overlay_scene(&v->inspect, s, v->t, &v->cam, l.view_x, l.view_y, l.view_w, l.view_h,
+                          &f->batch, &th.timeline, l.line_px);
+    draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {
         frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
         if (v->show_legend)
             draw_legend(f, &l, &th, labels, hud);
         draw_caption(f, s, &l, v, &th, labels);
+        draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &l, v, &th, labels);
     }
     timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
+    inspect_overlay_timeline(&v->inspect, tl, &tv, &f->batch, &th.timeline, l.line_px);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
     if (v->show_help)

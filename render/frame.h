@@ -67,6 +67,7 @@
 #include "camera.h"
 #include "draw2d.h"
 #include "error.h"
+#include "inspect_overlay.h"
 #include "scene.h"
 #include "scene_renderer.h"
 #include "text.h"
@@ -185,6 +186,9 @@ typedef struct frame_view {
     const char *caption;         /* the caption line; NULL: what happens at t (scene_caption) */
     bool laser;                  /* a laser dot at (laser_x, laser_y), target pixels */
     float laser_x, laser_y;
+    /* Selection, micro-batch, critical path, area, details card
+     * (inspect_overlay.h); zeroed: none. */
+    inspect_overlay inspect;
 } frame_view;
 
 /* The layout of the frame this view asks for in a target of this size

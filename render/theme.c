@@ -69,6 +69,8 @@ static const theme themes[THEME_COUNT] = {
             .bubble = HEX(0xB4B8C0),
             .p2p = P2P_ORANGE,
             .cursor = MATMUL_YELLOW,
+            .selection = HEX(0xFFFFFF),
+            .critical = HEX(0x56B4E9), /* Okabe-Ito's sky blue: no bar wears it */
             .memory = HEXA(0x009E73, 210), /* the activation green, translucent */
         },
     },
@@ -91,6 +93,8 @@ static const theme themes[THEME_COUNT] = {
             .bubble = HEX(0x2A2A2A), /* 3:1 against the rows, as in the dark theme */
             .p2p = HEX(0xC98A00), /* thin arrows on a light panel: a deeper orange */
             .cursor = HEX(0x000000),
+            .selection = HEX(0x000000),
+            .critical = HEX(0x0B5C9E), /* the sky blue, deep enough for a light panel */
             .memory = HEXA(0x009E73, 200),
         },
     },

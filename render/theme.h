@@ -45,6 +45,8 @@ typedef struct timeline_palette {
     rgba8 p2p;         /* transfer arrows */
     rgba8 allreduce;   /* all-reduce bars */
     rgba8 cursor;      /* the line at t and its handle */
+    rgba8 selection;   /* the selected action's outline, an area selection (inspect_overlay.h) */
+    rgba8 critical;    /* the critical path's outlines and transfers */
     rgba8 memory;      /* the live-activation curves */
     rgba8 label_dark;  /* micro-batch numbers on light bars (colour_is_light) */
     rgba8 label_light; /* micro-batch numbers on dark bars */

@@ -11,9 +11,10 @@
  *                                     the keyboard's repeat of a held key; plus and
  *                                     equal are the same key, "+" with shift
  *                                     and "=" without; question is shift+slash)
- *     type TEXT                       the characters of TEXT typed, as GLFW's char
- *                                     callback gives them (into the what-if command
- *                                     line when it is open; ":" opens it): the rest
+ *     type TEXT                       the characters of TEXT typed, each as a key
+ *                                     press (a US layout's, for ASCII) and then as
+ *                                     GLFW's char callback gives it (into the what-if
+ *                                     command line when it is open; ":" opens it): the rest
  *                                     of the line after the blanks that follow the
  *                                     verb, blanks inside and at its end kept; keys
  *                                     such as enter, tab and escape are `key` lines

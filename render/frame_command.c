@@ -48,7 +48,8 @@ void frame_command_draw(frame_renderer *f, const frame_layout *l, const frame_co
     const float x = l->view_x + pad, w = l->view_w - 2 * pad;
     const float h = 2 * pad + (open ? big.line_height : 0) +
                     body.line_height * (float)((has_hint ? 1 : 0) + (has_error ? 1 : 0));
-    const float y = l->view_y + l->view_h - pad - h;
+    /* down to the divider: the caption under it does not peek out */
+    const float y = l->view_y + l->view_h - 2 * l->line_px - h;
     if (w <= 4 * pad)
         return;
     draw2d_rect(&f->batch, x, y, w, h,

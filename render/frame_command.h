@@ -3,7 +3,7 @@
  * timeline and before the key card, so the key card covers it and it
  * covers the caption.
  *
- * The card spans the foot of the 3D view, inset like the HUD: the typed
+ * The card spans the foot of the 3D view down to the divider: the typed
  * text in the large size after a ":" prompt, with a cursor (its start cut
  * off when it is wider than the card, so the end being typed shows), then
  * the hint and the error in the body size, each shortened with an ellipsis

@@ -11,8 +11,8 @@
  * timeline's zoom and pan) and hands it to the frame each time it draws.
  *
  * A script (--script FILE, viewer_script.h) feeds the same handlers, one
- * line per event (key, down, move, up, scroll, frames, screenshot, print,
- * quit), with window coordinates as GLFW reports them. It is read and
+ * line per event (key, type, down, move, up, scroll, frames, screenshot,
+ * timeline, print, quit), with window coordinates as GLFW reports them. It is read and
  * checked whole before a window opens, then replayed:
  * events up to a `frames N` (or a screenshot) run before the next frame, and
  * none is dropped however many there are (the command queue is applied

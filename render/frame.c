@@ -10,6 +10,7 @@
 
 #include <glad/gl.h>
 
+#include "frame_command.h"
 #include "frame_internal.h"
 
 enum { MAX_LABELS = 512 };
@@ -301,7 +302,11 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
     char lines[3][160];
     snprintf(lines[0], sizeof lines[0], "%s", v->hud_title ? v->hud_title : "");
-    snprintf(lines[1], sizeof lines[1], "t = %.2f / %.2f", v->t, tl->makespan);
+    if (v->hud_note && v->hud_note[0])
+        snprintf(lines[1], sizeof lines[1], "t = %.2f / %.2f   ·   %s", v->t, tl->makespan,
+                 v->hud_note);
+    else
+        snprintf(lines[1], sizeof lines[1], "t = %.2f / %.2f", v->t, tl->makespan);
     snprintf(lines[2], sizeof lines[2], "%s", v->hud_bubble ? v->hud_bubble : "");
     float pad = body.ascent * 0.6f;
     /* A window too narrow for a line shortens it (fit_with_ellipsis): the
@@ -656,6 +661,8 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     inspect_overlay_timeline(&v->inspect, tl, &tv, &f->batch, &th.timeline, l.line_px);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
+    if (v->command_line && !v->bare)
+        frame_command_draw(f, &l, v->command_line, &th);
     if (v->show_help)
         draw_help(f, &l, v, &th);
     if (v->laser)

@@ -160,6 +160,16 @@ typedef struct frame_help_item {
     const char *keys, *what;
 } frame_help_item;
 
+/* The viewer's what-if command line (`:`), drawn as a card across the foot
+ * of the 3D view, over the caption (frame_command.c): the text typed in
+ * large type with a cursor, under it the hint (the names that fit, or the
+ * current value and the values taken), and the last change's error. */
+typedef struct frame_command_line {
+    const char *text;  /* what is typed; NULL: closed, only the error shows (a direct key's) */
+    const char *hint;  /* NULL or "": none */
+    const char *error; /* one line; NULL or "": none */
+} frame_command_line;
+
 /* What to show; everything the viewer's state decides. */
 typedef struct frame_view {
     double t; /* time shown */
@@ -189,6 +199,9 @@ typedef struct frame_view {
     /* Selection, micro-batch, critical path, area, details card
      * (inspect_overlay.h); zeroed: none. */
     inspect_overlay inspect;
+    const char *hud_note; /* after the HUD's time: what a what-if changed ("P=8 (was 4)");
+                             NULL or "": nothing */
+    const frame_command_line *command_line; /* NULL: none */
 } frame_view;
 
 /* The layout of the frame this view asks for in a target of this size

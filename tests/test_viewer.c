@@ -202,9 +202,9 @@ static void test_script_scrub_help_theme(void **state)
              "screenshot %s\n"
              "up left %d %d\n"
              "print\n"
-             "key h\n"
              "key t\n"
              "screenshot %s\n"
+             "key h\n"
              "quit\n",
              x_down, y, x_down + 40, y + 2, x_down + 90, y - 3, x_last - 5, y + 1, x_last, y,
              shot_dark, x_last, y, shot_light);
@@ -236,10 +236,10 @@ static void test_script_scrub_help_theme(void **state)
     assert_int_equal(st[3].playing, 0);
 
     /* the screenshots: the cursor where t is, in each palette's colour (the
-     * help card, its text at the legibility floor, covers nearly all of the
-     * plot in the second: one height is left) */
+     * light one before the help card, which at the legibility floor covers
+     * the plot of a 720-line window) */
     expect_cursor(shot_dark, &st[2], st[2].t, theme_get(THEME_DARK).timeline.cursor, 7);
-    expect_cursor(shot_light, &st[3], st[3].t, theme_get(THEME_LIGHT).timeline.cursor, 1);
+    expect_cursor(shot_light, &st[3], st[3].t, theme_get(THEME_LIGHT).timeline.cursor, 7);
     /* the light theme's 3D background: middle-left of the view, clear of the HUD */
     int bx = 16, by = (int)lround(l.split * l.fb_h * 0.5);
     double dark = luma_at(shot_dark, bx, by), light = luma_at(shot_light, bx, by);

@@ -157,6 +157,7 @@ static const bench_entry benches[] = {
     {"render", bench_render, bench_render_help},
     {"export", bench_export, bench_export_help},
     {"palette", bench_palette, bench_palette_help},
+    {"rebuild", bench_rebuild, bench_rebuild_help},
 };
 
 enum { BENCH_COUNT = sizeof benches / sizeof benches[0] };

@@ -18,6 +18,9 @@
  *              (bench_export.c)
  *   palette    the GIF palette's steps (histogram, build, map, apply) on a
  *              1920x1080 diagram and on noise (bench_palette.c)
+ *   rebuild    a live what-if change (the schedule, 1f1b <-> zb-h1) to program,
+ *              timeline, scene and frame renderer ready, at P=16 M=64 D=8 (against
+ *              the 16 ms bar) and P=64 M=512 D=8; medians (bench_rebuild.c)
  *
  * Times come from clock_gettime(CLOCK_MONOTONIC); the header names the CPU
  * (from /proc/cpuinfo when it says).
@@ -57,6 +60,10 @@ void bench_export_help(char *out, size_t size);
 /* `ppflow bench palette` (bench_palette.c), and its line of --help. */
 int bench_palette(const bench_opts *o, FILE *f);
 void bench_palette_help(char *out, size_t size);
+
+/* `ppflow bench rebuild` (bench_rebuild.c), and its line of --help. */
+int bench_rebuild(const bench_opts *o, FILE *f);
+void bench_rebuild_help(char *out, size_t size);
 
 /* Runs `ppflow bench ...`; returns the exit status. */
 int bench_main(int argc, char **argv);

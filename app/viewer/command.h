@@ -47,6 +47,16 @@ typedef enum command_kind {
     CMD_PRESENT,      /* enter presenting mode at the current beat (the window's fullscreen too) */
     CMD_LASER,        /* a dot at the pointer, and off */
     CMD_CLOCK_RESET,  /* the talk's elapsed clock back to 0, waiting for the next advance */
+    /* live what-if (whatif.h): the loop's, which rebuilds the session */
+    CMD_LINE_OPEN,      /* open the command line (`:`, ctrl+shift+P) */
+    CMD_LINE_CHAR,      /* a: a character typed into it (a Unicode code point) */
+    CMD_LINE_BACKSPACE, /* its last character removed */
+    CMD_LINE_TAB,       /* the name or value being typed completed */
+    CMD_LINE_ENTER,     /* its change applied (it stays open, with the error, when refused) */
+    CMD_LINE_CLOSE,     /* closed (Esc), nothing applied */
+    CMD_WHATIF_STEP,    /* a: a direct key's change: +-1 the schedule, +-2 micro-batches, +-3
+                           stages (whatif_step_kind + 1, its sign the direction) */
+    CMD_WHATIF_UNDO,    /* back to the scenario before the last change */
 } command_kind;
 
 typedef struct command {

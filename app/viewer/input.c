@@ -22,8 +22,52 @@ static bool in_panel(const frame_layout *l, double y)
     return y >= l->panel_y;
 }
 
+/* A key while the command line is open: its editing keys, nothing else
+ * (the characters come through input_char). Closing or applying flushes
+ * at once, so the keys after it are read as the viewer's again. */
+static void line_key(viewer_input *in, int key, bool repeat)
+{
+    switch (key) {
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_KP_ENTER:
+        if (!repeat) {
+            push(in, CMD_LINE_ENTER, 0, 0);
+            in->flush(in->user);
+        }
+        break;
+    case GLFW_KEY_ESCAPE:
+        if (!repeat) {
+            push(in, CMD_LINE_CLOSE, 0, 0);
+            in->flush(in->user);
+        }
+        break;
+    case GLFW_KEY_TAB:
+        push(in, CMD_LINE_TAB, 0, 0);
+        break;
+    case GLFW_KEY_BACKSPACE:
+        push(in, CMD_LINE_BACKSPACE, 0, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+void input_char(viewer_input *in, unsigned codepoint)
+{
+    if (in->line_open) {
+        push(in, CMD_LINE_CHAR, codepoint, 0);
+    } else if (codepoint == ':') {
+        push(in, CMD_LINE_OPEN, 0, 0);
+        in->flush(in->user); /* the characters after it go into the line */
+    }
+}
+
 void input_key(viewer_input *in, int key, int mods, bool repeat)
 {
+    if (in->line_open) {
+        line_key(in, key, repeat);
+        return;
+    }
     const keymap_key *k = keymap_find(key, mods, in->mode ? in->mode : KEYMAP_WINDOW);
     if (!k || (repeat && !k->on_repeat))
         return;
@@ -35,7 +79,7 @@ void input_key(viewer_input *in, int key, int mods, bool repeat)
         return;
     }
     push(in, k->command, k->arg, 0);
-    if (k->command == CMD_PRESENT || k->command == CMD_ESCAPE)
+    if (k->command == CMD_PRESENT || k->command == CMD_ESCAPE || k->command == CMD_LINE_OPEN)
         in->flush(in->user);
 }
 

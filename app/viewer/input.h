@@ -9,6 +9,12 @@
  * order), reads no clock and calls no GLFW function (it uses GLFW's key,
  * button and modifier codes only).
  *
+ * The what-if command line (whatif.h): while it is open (line_open, kept
+ * by the host) keys act on it alone (Enter, Esc, Tab, Backspace; the rest
+ * arrive as characters), so that what is typed never acts as a viewer
+ * key; characters (input_char, GLFW's char callback) go into it. Closed,
+ * the character `:` opens it, whatever the keyboard's layout puts it on.
+ *
  * Input from a device or a script never reaches an assert: wheel steps are
  * taken at most INPUT_SCROLL_STEPS_MAX per event and a value that is not
  * finite is dropped.
@@ -51,6 +57,7 @@ typedef struct viewer_input {
     command queue[INPUT_QUEUE_MAX];
     int queued;
     keymap_mode mode; /* which keys act (keymap.h); the host keeps it current */
+    bool line_open;   /* the what-if command line takes the keys; the host keeps it current */
     /* the host */
     void *user;
     frame_layout (*layout)(void *user); /* the frame's layout now */
@@ -62,6 +69,10 @@ typedef struct viewer_input {
  * (keymap_key.on_repeat). A key that changes the mode (F5, Esc) flushes the
  * queue at once, so the keys after it are read in the new mode. */
 void input_key(viewer_input *in, int key, int mods, bool repeat);
+/* A character typed (a Unicode code point, as GLFW's char callback gives
+ * it): into the open command line, or `:` opening it; else nothing (the
+ * key press that typed it has acted already). */
+void input_char(viewer_input *in, unsigned codepoint);
 /* A mouse button (GLFW_MOUSE_BUTTON_*) pressed or released where the pointer is. */
 void input_button(viewer_input *in, int button, bool press);
 /* The pointer moved to (x, y). */

@@ -4,23 +4,33 @@
  * The rooms it wires: window.h (GLFW), input.h (events to commands),
  * keymap.h (the keys and the key card), viewer_state.h (the state and the
  * one function that applies commands), viewer_script.h (a script's events),
- * frame.h (the picture), presenter.h (the presenter's window, the monitors). */
+ * frame.h (the picture), presenter.h (the presenter's window, the monitors),
+ * whatif.h and viewer_whatif.h (live what-if: the command line, its direct
+ * keys and undo, the shown slide's session rebuilt). */
 #include "viewer.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+#define GLFW_INCLUDE_NONE /* the key codes only: GL headers stay in render/ */
+#include <GLFW/glfw3.h>
 
 #include "clock.h"
 #include "exit_status.h"
+#include "export.h"
 #include "frame.h"
 #include "input.h"
 #include "keymap.h"
 #include "presenter.h"
+#include "quote.h"
 #include "viewer_script.h"
 #include "viewer_slides.h"
 #include "viewer_state.h"
+#include "viewer_whatif.h"
+#include "whatif.h"
 #include "window.h"
 
 /* Presenting, the pointer hides after standing still this long. */
@@ -30,7 +40,7 @@
  * input's and the window's user pointers. */
 typedef struct viewer {
     viewer_state st;
-    const deck *deck; /* its slides; st.s is the one shown */
+    deck *deck; /* its slides; st.s is the one shown, which a what-if rebuilds */
     viewer_input in;
     viewer_window win;
     frame_renderer frame;
@@ -49,6 +59,12 @@ typedef struct viewer {
     viewer_script script;
     int script_next; /* the next event to replay */
     int wait_frames;
+    /* live what-if: one per slide (each slide's opened scenario, undo and line) */
+    whatif *whatifs;
+    char hud_note[400];      /* what differs from the opened scenario, for the HUD */
+    char line_hint[400];     /* the command line's hint, or Tab's candidates */
+    bool line_tabbed;        /* line_hint holds Tab's candidates until the next edit */
+    frame_command_line line; /* what the frame shows of it */
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
@@ -96,10 +112,147 @@ static void change_slide(viewer *v, double clock)
     }
     frame_renderer_deinit(&v->frame);
     v->frame = next;
+    whatif_line_close(&v->whatifs[v->st.slide].line); /* the slide left keeps its changes */
+    v->whatifs[v->st.slide].error[0] = '\0';
     viewer_slides_show(&v->st, v->deck, k, backwards, clock);
     char title[200];
     viewer_slides_title(v->deck, k, title, sizeof title);
     window_set_title(&v->win, title);
+}
+
+/* ---- live what-if ------------------------------------------------------------ */
+
+static whatif *shown_whatif(viewer *v)
+{
+    return &v->whatifs[v->st.slide];
+}
+
+/* The shown slide rebuilt from next, keeping the moment (viewer_whatif.h);
+ * the scenario it replaced pushed for undo, unless this is the undo. A
+ * change refused leaves everything as it was, its error shown. */
+static bool whatif_change(viewer *v, const scenario *next, bool undo, double clock)
+{
+    whatif *w = shown_whatif(v);
+    const int k = v->st.slide;
+    session *s = v->deck->slides[k];
+    scenario before;
+    scenario_copy(&before, &s->sc);
+    viewer_whatif_moment m = viewer_whatif_moment_of(&v->st);
+    ppf_error err = {{0}};
+    window_make_current(&v->win); /* the renderer's objects are the audience window's */
+    const bool ok = viewer_whatif_rebuild(s, &v->frame, next, &err);
+    if (ok) {
+        viewer_whatif_follow(&v->st, &m, clock);
+        if (!undo)
+            whatif_push(w, &before);
+        w->error[0] = '\0';
+        if (!presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k),
+                                  &err))
+            ppf_print(stderr, "%s", err.message);
+        char title[200];
+        viewer_slides_title(v->deck, k, title, sizeof title);
+        window_set_title(&v->win, title);
+    } else {
+        snprintf(w->error, sizeof w->error, "%s", err.message);
+    }
+    scenario_deinit(&before);
+    return ok;
+}
+
+/* The what-if commands (command.h); false for the others. */
+static bool whatif_command(viewer *v, const command *c, double clock)
+{
+    whatif *w = shown_whatif(v);
+    const scenario *now = &v->st.s->sc;
+    scenario next;
+    ppf_error err = {{0}};
+    switch (c->kind) {
+    case CMD_LINE_OPEN:
+        if (!v->st.blackout)
+            whatif_line_open(&w->line);
+        w->error[0] = '\0';
+        break;
+    case CMD_LINE_CHAR:
+        if (w->line.open && c->a >= 0 && c->a <= 0x10ffff)
+            whatif_line_insert(&w->line, (uint32_t)c->a);
+        w->error[0] = '\0';
+        break;
+    case CMD_LINE_BACKSPACE:
+        whatif_line_backspace(&w->line);
+        w->error[0] = '\0';
+        break;
+    case CMD_LINE_TAB:
+        whatif_complete(&w->line, v->line_hint, sizeof v->line_hint);
+        v->line_tabbed = v->line_hint[0] != '\0';
+        return true;
+    case CMD_LINE_ENTER:
+        if (!w->line.open)
+            break;
+        if (!whatif_parse(now, w->line.text, &next, &err)) {
+            snprintf(w->error, sizeof w->error, "%s", err.message);
+            break;
+        }
+        if (whatif_change(v, &next, false, clock))
+            whatif_line_close(&w->line);
+        scenario_deinit(&next);
+        break;
+    case CMD_LINE_CLOSE:
+        whatif_line_close(&w->line);
+        w->error[0] = '\0';
+        break;
+    case CMD_WHATIF_STEP: {
+        if (v->st.blackout)
+            break;
+        const int step = (int)(c->a < 0 ? -c->a : c->a) - 1;
+        if (step < WHATIF_STEP_SCHEDULE || step > WHATIF_STEP_STAGES)
+            break;
+        if (!whatif_step(now, (whatif_step_kind)step, c->a > 0 ? 1 : -1, &next, &err)) {
+            snprintf(w->error, sizeof w->error, "%s", err.message);
+            break;
+        }
+        whatif_change(v, &next, false, clock);
+        scenario_deinit(&next);
+        break;
+    }
+    case CMD_WHATIF_UNDO:
+        if (v->st.blackout)
+            break;
+        if (!whatif_pop(w, &next)) {
+            snprintf(w->error, sizeof w->error, "nothing to undo: this is the scenario opened%s",
+                     v->hud_note[0] ? " or as far back as undo keeps" : "");
+            break;
+        }
+        if (!whatif_change(v, &next, true, clock))
+            whatif_push(w, &next); /* kept for another try */
+        scenario_deinit(&next);
+        break;
+    case CMD_ESCAPE:
+        /* a refused change's error is the first layer Esc backs out of */
+        if (!w->error[0])
+            return false;
+        w->error[0] = '\0';
+        break;
+    default:
+        return false;
+    }
+    v->line_tabbed = false;
+    return true;
+}
+
+/* What the frame shows of the what-if: the HUD's note, the command line's card. */
+static void whatif_view(viewer *v, frame_view *fv)
+{
+    whatif *w = shown_whatif(v);
+    whatif_diff(&w->opened, &v->st.s->sc, v->hud_note, sizeof v->hud_note);
+    if (w->line.open && !v->line_tabbed)
+        whatif_hint(&v->st.s->sc, w->line.text, v->line_hint, sizeof v->line_hint);
+    v->line = (frame_command_line){
+        .text = w->line.open ? w->line.text : NULL,
+        .hint = v->line_hint,
+        .error = w->error,
+    };
+    fv->hud_note = v->hud_note;
+    fv->command_line = w->line.open || w->error[0] ? &v->line : NULL;
 }
 
 /* The queue in order: the window's commands here, the rest to the state. */
@@ -116,6 +269,8 @@ static void apply_queue(viewer *v, double clock)
             v->screenshot_pending = true;
             break;
         default:
+            if (whatif_command(v, c, clock))
+                break;
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
@@ -124,6 +279,7 @@ static void apply_queue(viewer *v, double clock)
             break;
         }
         follow_mode(v);
+        v->in.line_open = shown_whatif(v)->line.open;
     }
     v->in.queued = 0;
 }
@@ -158,12 +314,97 @@ static void screenshot(viewer *v, const char *path)
 /* The state line, the windows' monitors at its end. */
 static void print_state(viewer *v)
 {
-    char more[160];
+    char more[160 + PPF_ERROR_MAX + 256];
     presenter_state(&v->pres, &v->win, more, sizeof more);
+    /* the what-if's: the shown session's sizes, undo's depth, the line, the error last */
+    const whatif *w = shown_whatif(v);
+    const session *s = v->st.s;
+    size_t len = strlen(more);
+    snprintf(more + len, sizeof more - len,
+             " makespan=%.6f stages=%d microbatches=%d schedule=%s undo=%d line=%d "
+             "whatif_error=%s",
+             s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
+             w->line.open, quote_string(w->error).s);
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
 }
 
 /* ---- script ----------------------------------------------------------------- */
+
+/* The key (and shift) that types an ASCII character on a US layout, as
+ * GLFW reports the press before the character; 0 for the others. */
+static int key_of_char(unsigned c, int *mods)
+{
+    static const char shifted[] = ":<>?+_";
+    static const int shifted_keys[] = {GLFW_KEY_SEMICOLON, GLFW_KEY_COMMA, GLFW_KEY_PERIOD,
+                                       GLFW_KEY_SLASH,     GLFW_KEY_EQUAL, GLFW_KEY_MINUS};
+    *mods = 0;
+    if (c >= 'a' && c <= 'z')
+        return GLFW_KEY_A + (int)(c - 'a');
+    if (c >= 'A' && c <= 'Z') {
+        *mods = GLFW_MOD_SHIFT;
+        return GLFW_KEY_A + (int)(c - 'A');
+    }
+    if (c >= '0' && c <= '9')
+        return GLFW_KEY_0 + (int)(c - '0');
+    const char *s = c && c < 0x80 ? strchr(shifted, (int)c) : NULL;
+    if (s) {
+        *mods = GLFW_MOD_SHIFT;
+        return shifted_keys[s - shifted];
+    }
+    switch (c) {
+    case ' ':
+        return GLFW_KEY_SPACE;
+    case '.':
+        return GLFW_KEY_PERIOD;
+    case ',':
+        return GLFW_KEY_COMMA;
+    case '-':
+        return GLFW_KEY_MINUS;
+    case '=':
+        return GLFW_KEY_EQUAL;
+    case '/':
+        return GLFW_KEY_SLASH;
+    case ';':
+        return GLFW_KEY_SEMICOLON;
+    default:
+        return 0;
+    }
+}
+
+/* A script's `type`: each character of the UTF-8 text (checked when the
+ * script was loaded) as a keyboard gives it: the key's press (those of a US
+ * layout), then the character from GLFW's char callback; so a script sees
+ * that a key typed into the command line does not act as a viewer key. */
+static void type_text(viewer *v, const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        unsigned c = *p, n = c < 0x80 ? 0 : c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+        unsigned cp = n == 0 ? c : c & (0x3fu >> n);
+        for (unsigned k = 1; k <= n && p[k]; k++)
+            cp = cp << 6 | (p[k] & 0x3f);
+        int mods;
+        const int key = key_of_char(cp, &mods);
+        if (key)
+            input_key(&v->in, key, mods, false);
+        input_char(&v->in, cp);
+        p += n + 1;
+    }
+}
+
+/* A script's `timeline PATH`: the shown timeline as `ppflow schedule
+ * --format json` writes it. */
+static void write_timeline(viewer *v, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        ppf_print(stderr, "timeline not written: cannot open %s", quote_path(path).s);
+        return;
+    }
+    export_timeline_json_beats(&v->st.s->tl, &v->st.s->beats, f);
+    if (fclose(f) != 0)
+        ppf_print(stderr, "timeline not written: %s", quote_path(path).s);
+}
 
 /* Replays script events (checked when the script was loaded) until one asks
  * to draw frames; false at the end of the script. */
@@ -178,6 +419,13 @@ static bool script_step(viewer *v)
         switch (e->verb) {
         case VIEWER_SCRIPT_KEY:
             input_key(&v->in, e->key, e->mods, e->repeat);
+            break;
+        case VIEWER_SCRIPT_TYPE:
+            type_text(v, e->path);
+            break;
+        case VIEWER_SCRIPT_TIMELINE:
+            apply_queue(v, clock_now_seconds()); /* the timeline after the events above */
+            write_timeline(v, e->path);
             break;
         case VIEWER_SCRIPT_DOWN:
         case VIEWER_SCRIPT_UP:
@@ -222,16 +470,20 @@ static void draw(viewer *v, double clock)
     v->view = viewer_state_frame_view(&v->st, clock, v->status, sizeof v->status);
     v->view.help = v->help;
     v->view.help_count = v->help_count;
+    whatif_view(v, &v->view);
     frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
-int viewer_run(const deck *d, const viewer_options *o, ppf_error *err)
+int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
 {
     const int first = o->slide > 0 && o->slide <= d->count ? o->slide - 1 : 0;
     const session *s = d->slides[first];
     assert(s->has_scene && "a session built whole, scene included");
     viewer *v = ppf_calloc(1, sizeof *v);
     v->deck = d;
+    v->whatifs = ppf_calloc((size_t)d->count, sizeof *v->whatifs);
+    for (int k = 0; k < d->count; k++)
+        whatif_init(&v->whatifs[k], &d->slides[k]->sc);
     int status = EXIT_STATUS_IO;
     /* The whole script first: a bad one is bad input, found before anything
      * opens. */
@@ -332,6 +584,9 @@ done:
         frame_renderer_deinit(&v->frame); /* while its context is current */
     window_close(&v->win);
     viewer_script_deinit(&v->script);
+    for (int k = 0; k < d->count; k++)
+        whatif_deinit(&v->whatifs[k]);
+    free(v->whatifs);
     free(v);
     return status;
 }

@@ -11,8 +11,8 @@
  * timeline's zoom and pan) and hands it to the frame each time it draws.
  *
  * A script (--script FILE, viewer_script.h) feeds the same handlers, one
- * line per event (key, down, move, up, scroll, frames, screenshot, print,
- * quit), with window coordinates as GLFW reports them. It is read and
+ * line per event (key, type, down, move, up, scroll, frames, screenshot,
+ * timeline, print, quit), with window coordinates as GLFW reports them. It is read and
  * checked whole before a window opens, then replayed:
  * events up to a `frames N` (or a screenshot) run before the next frame, and
  * none is dropped however many there are (the command queue is applied
@@ -69,8 +69,9 @@ static inline viewer_options viewer_options_defaults(void)
 
 /* Reads the script, opens the window and runs until quit; returns the exit
  * status (see Errors), with the message in err. The deck's sessions are
- * built whole (scenes included) and are not changed; a talk's slides are
- * shown one at a time (viewer_slides.h). */
-int viewer_run(const deck *d, const viewer_options *o, ppf_error *err);
+ * built whole (scenes included); a talk's slides are shown one at a time
+ * (viewer_slides.h), and a live what-if (whatif.h) rebuilds the shown one
+ * in place (session_rebuild). */
+int viewer_run(deck *d, const viewer_options *o, ppf_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,7 @@ static int key_by_name(const char *name, int *implied_mods)
         {"pageup", GLFW_KEY_PAGE_UP, 0},
         {"enter", GLFW_KEY_ENTER, 0},
         {"backspace", GLFW_KEY_BACKSPACE, 0},
+        {"tab", GLFW_KEY_TAB, 0},
         {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
     };
     *implied_mods = 0;
@@ -182,6 +184,37 @@ static bool modifiers(const reader *r, const char *verb, char **words, int n, in
     return true;
 }
 
+/* Whether s is well-formed UTF-8 (no overlong forms, surrogates or code
+ * points past U+10FFFF); else the byte offset of the first bad byte. */
+static bool utf8_valid(const char *s, size_t *bad_at)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k = 0;
+    while (p[k]) {
+        const unsigned c = p[k];
+        int n = c < 0x80             ? 0
+                : (c & 0xe0) == 0xc0 ? 1
+                : (c & 0xf0) == 0xe0 ? 2
+                : (c & 0xf8) == 0xf0 ? 3
+                                     : -1;
+        unsigned cp = n == 0 ? c : n == 1 ? c & 0x1f : n == 2 ? c & 0x0f : c & 0x07;
+        for (int j = 1; n > 0 && j <= n; j++) {
+            if ((p[k + j] & 0xc0) != 0x80) {
+                n = -1;
+                break;
+            }
+            cp = cp << 6 | (p[k + j] & 0x3f);
+        }
+        static const unsigned least[] = {0, 0x80, 0x800, 0x10000};
+        if (n < 0 || cp < least[n] || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) {
+            *bad_at = k;
+            return false;
+        }
+        k += (size_t)n + 1;
+    }
+    return true;
+}
+
 /* ---- one line ------------------------------------------------------------------ */
 
 /* Parses one line (NUL-terminated, plain text, not blank nor a comment)
@@ -199,7 +232,34 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
     char *rest = p; /* after the verb, for screenshot's path */
     *e = (viewer_script_event){.line = r->line};
 
+    if (strcmp(verb, "type") == 0) {
+        /* the rest of the line as written, blanks inside and at its end kept */
+        while (is_blank(*rest))
+            rest++;
+        if (!*rest)
+            return bad(r, "type needs the TEXT to type");
+        size_t bad_at;
+        if (!utf8_valid(rest, &bad_at))
+            return bad(r, "type: not UTF-8 at column %d (TEXT is text as typed)",
+                       (int)(rest - line + (ptrdiff_t)bad_at) + 1);
+        e->verb = VIEWER_SCRIPT_TYPE;
+        e->path = rest;
+        return true;
+    }
     const bool presenter = strcmp(verb, "presenter-screenshot") == 0;
+    const bool timeline = strcmp(verb, "timeline") == 0;
+    if (timeline) {
+        while (is_blank(*rest))
+            rest++;
+        size_t len = strlen(rest);
+        while (len > 0 && is_blank(rest[len - 1]))
+            rest[--len] = '\0';
+        if (len == 0)
+            return bad(r, "timeline needs a PATH (the JSON file to write)");
+        e->verb = VIEWER_SCRIPT_TIMELINE;
+        e->path = rest;
+        return true;
+    }
     if (presenter || strcmp(verb, "screenshot") == 0) {
         while (is_blank(*rest))
             rest++;
@@ -225,7 +285,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         if (e->key < 0)
             return bad(r,
                        "key \"%.40s\": unknown key (space, left, right, home, end, pagedown, "
-                       "pageup, enter, backspace, f5, plus, equal, minus, period, comma, "
+                       "pageup, enter, backspace, tab, f5, plus, equal, minus, period, comma, "
                        "escape, f11, question, a..z, 0..9)",
                        w[0]);
         if (!modifiers(r, "key", w + 1, n - 1, &e->mods, &e->repeat))
@@ -271,8 +331,8 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         return true;
     }
     return bad(r,
-               "unknown verb \"%.40s\" (key, down, up, move, scroll, frames, screenshot, "
-               "print, quit)",
+               "unknown verb \"%.40s\" (key, type, down, up, move, scroll, frames, screenshot, "
+               "timeline, print, quit)",
                verb);
 }
 

@@ -5,12 +5,19 @@
  * reports them (viewer.c feeds them to the same handlers as real input):
  *     key NAME [shift|ctrl|alt|repeat ...]
  *                                     a key press (space, left, right, home, end,
- *                                     pagedown, pageup, enter, backspace, f5,
+ *                                     pagedown, pageup, enter, backspace, tab, f5,
  *                                     a..z, 0..9, plus, equal, minus, period,
  *                                     comma, escape, f11, question; "repeat":
  *                                     the keyboard's repeat of a held key; plus and
  *                                     equal are the same key, "+" with shift
  *                                     and "=" without; question is shift+slash)
+ *     type TEXT                       the characters of TEXT typed, each as a key
+ *                                     press (a US layout's, for ASCII) and then as
+ *                                     GLFW's char callback gives it (into the what-if
+ *                                     command line when it is open; ":" opens it): the rest
+ *                                     of the line after the blanks that follow the
+ *                                     verb, blanks inside and at its end kept; keys
+ *                                     such as enter, tab and escape are `key` lines
  *     down left|right X Y             a mouse button pressed at (X, Y)
  *     move X Y                        the pointer moved (drags if a button is down)
  *     up left|right X Y               released
@@ -21,6 +28,9 @@
  *     presenter-screenshot PATH       save the presenter's window (--presenter) as
  *                                     a PNG, drawn after the same events; without
  *                                     one, a line on stderr says it was not saved
+ *     timeline PATH                   write the timeline shown as `ppflow schedule
+ *                                     --format json` writes it (after a what-if
+ *                                     change, the new one) to PATH
  *     print                           print the state line (see viewer.h)
  *     quit
  * Words are separated by spaces or tabs; lines starting with '#' (after any
@@ -41,6 +51,7 @@
  *                       frames of a script (a screenshot draws one) add up to at
  *                       most VIEWER_SCRIPT_FRAMES_MAX: a script ends
  *     PATH              not empty
+ *     TEXT              not empty, valid UTF-8 (no overlong forms or surrogates)
  *     print, quit       nothing after them
  *
  * What it does not do: no window and no GLFW calls (it uses GLFW's key, button
@@ -84,6 +95,8 @@ typedef enum viewer_script_verb {
     VIEWER_SCRIPT_PRINT,
     VIEWER_SCRIPT_QUIT,
     VIEWER_SCRIPT_PRESENTER_SCREENSHOT,
+    VIEWER_SCRIPT_TYPE,     /* path: the text typed */
+    VIEWER_SCRIPT_TIMELINE, /* path: where the timeline's JSON goes */
 } viewer_script_verb;
 
 /* One line of a script, checked: every field is within the limits above. */
@@ -96,7 +109,8 @@ typedef struct viewer_script_event {
     int button;       /* DOWN, UP: GLFW_MOUSE_BUTTON_LEFT or _RIGHT */
     double x, y;      /* DOWN, UP, MOVE: window coordinates; SCROLL: y is the steps */
     int frames;       /* FRAMES: 1..VIEWER_SCRIPT_FRAMES_MAX */
-    const char *path; /* SCREENSHOT, PRESENTER_SCREENSHOT: not empty; points into the text */
+    const char *path; /* SCREENSHOT, PRESENTER_SCREENSHOT, TIMELINE: not empty; TYPE: the
+                         text; points into the script's text */
 } viewer_script_event;
 
 typedef struct viewer_script {

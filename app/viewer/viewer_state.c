@@ -562,6 +562,14 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     case CMD_FULLSCREEN:
     case CMD_SCREENSHOT:
+    case CMD_LINE_OPEN:
+    case CMD_LINE_CHAR:
+    case CMD_LINE_BACKSPACE:
+    case CMD_LINE_TAB:
+    case CMD_LINE_ENTER:
+    case CMD_LINE_CLOSE:
+    case CMD_WHATIF_STEP:
+    case CMD_WHATIF_UNDO:
         assert(!"the window's commands are applied by the loop");
         break;
     }

@@ -34,6 +34,13 @@ static void key_callback(GLFWwindow *g, int key, int scancode, int action, int m
         input_key(of(g)->desc.input, key, mods, action == GLFW_REPEAT);
 }
 
+/* Text as typed (layout, shift and dead keys applied by the system): the
+ * what-if command line's characters. */
+static void char_callback(GLFWwindow *g, unsigned int codepoint)
+{
+    input_char(of(g)->desc.input, codepoint);
+}
+
 static void button_callback(GLFWwindow *g, int button, int action, int mods)
 {
     (void)mods;
@@ -164,6 +171,7 @@ bool window_open(viewer_window *w, const window_desc *d, ppf_error *err)
     glfwGetFramebufferSize(w->glfw, &w->fb_w, &w->fb_h);
     glfwGetWindowSize(w->glfw, &w->win_w, &w->win_h);
     glfwSetKeyCallback(w->glfw, key_callback);
+    glfwSetCharCallback(w->glfw, char_callback);
     if (!d->keys_only) {
         glfwSetMouseButtonCallback(w->glfw, button_callback);
         glfwSetCursorPosCallback(w->glfw, cursor_callback);

@@ -5,7 +5,8 @@
  * input the viewer must survive: the bytes are parsed as a script, and a
  * script that parses must keep every promise of viewer_script.h (each field
  * within its limit, finite numbers, frames adding up to the limit at most,
- * screenshot paths not empty and inside the text); one that does not must
+ * screenshot and timeline paths and typed text not empty and inside the
+ * text); one that does not must
  * say why on one printable line. */
 #include <math.h>
 #include <stddef.h>
@@ -39,6 +40,12 @@ static void check_event(const viewer_script *sc, const viewer_script_event *e, l
         FUZZ_CHECK(e->path && e->path[0] != '\0', e->line, 0);
         FUZZ_CHECK(e->path >= sc->text, e->line, 0);
         *frames += 1;
+        break;
+    case VIEWER_SCRIPT_TYPE:
+    case VIEWER_SCRIPT_TIMELINE:
+        /* text to type, or a file to write: not empty, in the script's text */
+        FUZZ_CHECK(e->path && e->path[0] != '\0', e->line, 0);
+        FUZZ_CHECK(e->path >= sc->text, e->line, 0);
         break;
     case VIEWER_SCRIPT_KEY:
     case VIEWER_SCRIPT_PRINT:

@@ -1,0 +1,80 @@
+/* viewer_whatif.c - a what-if change applied in the viewer. See
+ * viewer_whatif.h. */
+#include "viewer_whatif.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "timeline_panel.h"
+
+viewer_whatif_moment viewer_whatif_moment_of(const viewer_state *v)
+{
+    const session *s = v->s;
+    viewer_whatif_moment m = {
+        .fraction = s->tl.makespan > 0 ? v->t / s->tl.makespan : 0,
+        .beat = beats_at(&s->beats, &s->tl, v->t),
+        .relative_speed = v->speed / session_default_speed(s),
+    };
+    if (m.beat >= 0)
+        snprintf(m.beat_title, sizeof m.beat_title, "%s", s->beats.beats[m.beat].title);
+    return m;
+}
+
+bool viewer_whatif_rebuild(session *s, frame_renderer *f, const scenario *next, ppf_error *err)
+{
+    scenario before;
+    scenario_copy(&before, &s->sc);
+    bool ok = session_rebuild(s, next, err);
+    if (ok) {
+        frame_renderer made;
+        if (frame_renderer_init(&made, &s->scene, &s->tl, err)) {
+            frame_renderer_deinit(f);
+            *f = made;
+        } else {
+            /* the old renderer draws the old scene: back to it (it built before) */
+            ppf_error again = {{0}};
+            session_rebuild(s, &before, &again);
+            ok = false;
+        }
+    }
+    scenario_deinit(&before);
+    return ok;
+}
+
+/* The beat of the new session to stand on: the same title, else the same
+ * number; -1 when there is neither. */
+static int same_beat(const beat_list *bl, const viewer_whatif_moment *m)
+{
+    if (m->beat < 0)
+        return -1;
+    for (int k = 0; k < bl->count; k++)
+        if (strcmp(bl->beats[k].title, m->beat_title) == 0)
+            return k;
+    return m->beat < bl->count ? m->beat : -1;
+}
+
+void viewer_whatif_follow(viewer_state *v, const viewer_whatif_moment *m, double clock)
+{
+    const session *s = v->s;
+    viewer_state_set_speed(v, m->relative_speed * session_default_speed(s));
+    /* the beats are the new iteration's: a play to one becomes a plain play */
+    v->target = -1;
+    v->stop_at = -1;
+    v->play_dir = 1;
+    v->goto_typing = false;
+    v->goto_number = 0;
+    const int k = same_beat(&s->beats, m);
+    v->beat = k;
+    viewer_state_set_time(v, k >= 0 ? s->beats.beats[k].t : m->fraction * s->tl.makespan, clock);
+    timeline_panel_view_init(&v->timeline, &s->tl);
+    viewer_state_place_timeline(v);
+    /* a preset or a fit is fitted again to the new scene; the user's view stays */
+    if (!v->cam_user && v->cam_preset == VIEWER_CAMERA_FIT) {
+        viewer_state_apply(v, &(command){CMD_FIT_3D, 0, 0}, clock);
+        v->cam = v->cam_to; /* at once: the scene changed under the camera */
+        v->cam_moving = false;
+    } else if (!v->cam_user) {
+        viewer_state_set_camera(v, (camera_preset)v->cam_preset);
+    }
+    viewer_state_resize(v, v->fb_w, v->fb_h); /* the hover, for the new bars */
+}

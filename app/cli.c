@@ -309,17 +309,19 @@ static int run_viewer(int argc, char **argv, bool present)
     int slide;
     int status =
         parse_and_build(&cli_run_options, argc, argv, print_run_help, &q, &args, &d, &slide, &cmp);
-    if (status < 0 && cmp.count > 0) {
-        /* The sides are built and valid; the window shows one scenario. */
-        ppf_print(stderr, "--compare: the window shows one scenario; draw the comparison with "
-                          "ppflow render --compare ... --still T -o compare.png, or print it "
-                          "with ppflow schedule --compare ...");
-        status = EXIT_STATUS_USAGE;
-    } else if (status < 0) {
+    if (status < 0) {
         q.view.show = q.show;
         q.view.present |= present;
+        /* A comparison's panes: the deck is its first side, one slide (the
+           comparison keeps the sessions; this deck is not deinited). */
+        deck first = {0};
+        deck_slide first_info = {0};
+        if (cmp.count > 0) {
+            first = (deck){.slides = cmp.sides, .info = &first_info, .count = 1};
+            q.view.compare = &cmp;
+        }
         ppf_error err = {{0}};
-        status = viewer_run(&d, &q.view, &err);
+        status = viewer_run(cmp.count > 0 ? &first : &d, &q.view, &err);
         if (status != EXIT_STATUS_OK)
             fail(status, &err);
     }

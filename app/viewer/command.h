@@ -57,6 +57,8 @@ typedef enum command_kind {
     CMD_WHATIF_STEP,    /* a: a direct key's change: +-1 the schedule, +-2 micro-batches, +-3
                            stages (whatif_step_kind + 1, its sign the direction) */
     CMD_WHATIF_UNDO,    /* back to the scenario before the last change */
+    /* a comparison's panes (viewer_compare.h): the loop's */
+    CMD_COMPARE, /* a: 1 next arrangement, 2 link / unlink cameras, 3 add a pane, 4 remove one */
 } command_kind;
 
 typedef struct command {

@@ -106,6 +106,8 @@ void input_button(viewer_input *in, int button, bool press)
 
 void input_move(viewer_input *in, double x, double y)
 {
+    if (in->map)
+        in->map(in->user, &x, &y);
     double dx = x - in->mouse_x, dy = y - in->mouse_y;
     in->mouse_x = x, in->mouse_y = y;
     switch (in->drag) {

@@ -62,6 +62,9 @@ typedef struct viewer_input {
     void *user;
     frame_layout (*layout)(void *user); /* the frame's layout now */
     void (*flush)(void *user);          /* applies the queue in order and empties it */
+    /* NULL, or where the pointer is in the frame it acts on (a comparison's
+       pane: viewer_compare.h), called on each move before anything reads it */
+    void (*map)(void *user, double *x, double *y);
 } viewer_input;
 
 /* A key pressed, or repeated by the keyboard while held (repeat), with

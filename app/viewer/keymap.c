@@ -145,6 +145,14 @@ static const keymap_row rows[] = {
      KEYMAP_PRESENT,
      {{GLFW_KEY_P, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT, CMD_LINE_OPEN, 0, ONCE},
       {GLFW_KEY_Z, GLFW_MOD_CONTROL, CMD_WHATIF_UNDO, 0, ONCE}}},
+    /* a comparison's panes (viewer_compare.h); nothing in a single frame */
+    {"o  l  x X",
+     "compare: layout, link cameras, add / remove a pane",
+     KEYMAP_WINDOW,
+     {{GLFW_KEY_O, 0, CMD_COMPARE, 1, ONCE},
+      {GLFW_KEY_L, 0, CMD_COMPARE, 2, ONCE},
+      {GLFW_KEY_X, 0, CMD_COMPARE, 3, ONCE},
+      {GLFW_KEY_X, GLFW_MOD_SHIFT, CMD_COMPARE, 4, ONCE}}},
     {"t", "dark / light theme", KEYMAP_BOTH, {{GLFW_KEY_T, 0, CMD_THEME, 0, ONCE}}},
     {"p", "save a screenshot (PNG)", KEYMAP_WINDOW, {{GLFW_KEY_P, 0, CMD_SCREENSHOT, 0, ONCE}}},
     /* "?" is shift and slash on the keyboards GLFW names keys after */

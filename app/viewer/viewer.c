@@ -6,7 +6,8 @@
  * one function that applies commands), viewer_script.h (a script's events),
  * frame.h (the picture), presenter.h (the presenter's window, the monitors),
  * whatif.h and viewer_whatif.h (live what-if: the command line, its direct
- * keys and undo, the shown slide's session rebuilt). */
+ * keys and undo, the shown slide's session rebuilt), viewer_compare.h (a
+ * comparison's panes on one clock, when --compare or several scenarios). */
 #include "viewer.h"
 
 #include <assert.h>
@@ -26,6 +27,7 @@
 #include "keymap.h"
 #include "presenter.h"
 #include "quote.h"
+#include "viewer_compare.h"
 #include "viewer_script.h"
 #include "viewer_slides.h"
 #include "viewer_state.h"
@@ -65,6 +67,7 @@ typedef struct viewer {
     char line_hint[400];     /* the command line's hint, or Tab's candidates */
     bool line_tabbed;        /* line_hint holds Tab's candidates until the next edit */
     frame_command_line line; /* what the frame shows of it */
+    viewer_compare *cmp;     /* a comparison's panes; NULL: a single frame */
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
@@ -140,9 +143,12 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     viewer_whatif_moment m = viewer_whatif_moment_of(&v->st);
     ppf_error err = {{0}};
     window_make_current(&v->win); /* the renderer's objects are the audience window's */
-    const bool ok = viewer_whatif_rebuild(s, &v->frame, next, &err);
+    const bool ok = v->cmp ? viewer_compare_rebuild(v->cmp, next, &err)
+                           : viewer_whatif_rebuild(s, &v->frame, next, &err);
     if (ok) {
         viewer_whatif_follow(&v->st, &m, clock);
+        if (v->cmp) /* the first pane changed: the strip, the shared scale */
+            viewer_compare_follow(v->cmp, &v->st);
         if (!undo)
             whatif_push(w, &before);
         w->error[0] = '\0';
@@ -271,6 +277,17 @@ static void apply_queue(viewer *v, double clock)
         default:
             if (whatif_command(v, c, clock))
                 break;
+            if (c->kind == CMD_COMPARE) {
+                window_make_current(&v->win); /* panes added or removed: the renderers' */
+                if (v->cmp)
+                    viewer_compare_command(v->cmp, &v->st, c, clock);
+                break;
+            }
+            if (v->cmp && viewer_compare_command(v->cmp, &v->st, c, clock)) {
+                if (c->kind == CMD_HOVER)
+                    v->pointer_moved = clock;
+                break;
+            }
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
@@ -295,10 +312,21 @@ static void input_flush(void *user)
     apply_queue(user, clock_now_seconds());
 }
 
+/* A comparison's pointer: into the pane it is over, or its drag's. */
+static void input_map(void *user, double *x, double *y)
+{
+    viewer *v = user;
+    if (v->cmp)
+        viewer_compare_map(v->cmp, v->in.drag != INPUT_DRAG_NONE, x, y);
+}
+
 static void window_resized(void *user, int fb_w, int fb_h)
 {
     viewer *v = user;
-    viewer_state_resize(&v->st, fb_w, fb_h);
+    if (v->cmp)
+        viewer_compare_resize(v->cmp, &v->st, fb_w, fb_h);
+    else
+        viewer_state_resize(&v->st, fb_w, fb_h);
 }
 
 static void screenshot(viewer *v, const char *path)
@@ -314,7 +342,7 @@ static void screenshot(viewer *v, const char *path)
 /* The state line, the windows' monitors at its end. */
 static void print_state(viewer *v)
 {
-    char more[160 + PPF_ERROR_MAX + 256];
+    char more[160 + PPF_ERROR_MAX + 256 + 512];
     presenter_state(&v->pres, &v->win, more, sizeof more);
     /* the what-if's: the shown session's sizes, undo's depth, the line, the error last */
     const whatif *w = shown_whatif(v);
@@ -325,6 +353,11 @@ static void print_state(viewer *v)
              "whatif_error=%s",
              s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
              w->line.open, quote_string(w->error).s);
+    if (v->cmp) { /* the panes' */
+        len = strlen(more);
+        more[len++] = ' ';
+        viewer_compare_state_line(v->cmp, more + len, sizeof more - len);
+    }
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
 }
 
@@ -471,6 +504,10 @@ static void draw(viewer *v, double clock)
     v->view.help = v->help;
     v->view.help_count = v->help_count;
     whatif_view(v, &v->view);
+    if (v->cmp) {
+        viewer_compare_draw(v->cmp, &v->st, &v->view, clock);
+        return;
+    }
     frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
@@ -491,7 +528,8 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         status = EXIT_STATUS_USAGE;
         goto done;
     }
-    v->in = (viewer_input){.user = v, .layout = input_layout, .flush = input_flush};
+    v->in = (viewer_input){
+        .user = v, .layout = input_layout, .flush = input_flush, .map = input_map};
     v->in.mode = KEYMAP_WINDOW;
     v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
@@ -521,6 +559,16 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
     v->st.ui_scale = v->st.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
+    if (o->compare) {
+        const comparison *cp = o->compare;
+        const char *names[COMPARE_MAX_SIDES];
+        for (int k = 0; k < cp->count; k++)
+            names[k] = cp->result.name[k];
+        v->cmp = ppf_calloc(1, sizeof *v->cmp);
+        if (!viewer_compare_init(v->cmp, cp->sides, names, cp->count, err))
+            goto done;
+        viewer_compare_attach(v->cmp, &v->st);
+    }
     viewer_state_place_timeline(&v->st);
     v->st.slide = first, v->st.slide_count = d->count;
     /* a slide that names a camera has it from the start, --camera or not */
@@ -580,8 +628,11 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         print_state(v);
 done:
     presenter_close(&v->pres);
-    if (v->win.glfw)
-        frame_renderer_deinit(&v->frame); /* while its context is current */
+    if (v->win.glfw) { /* while their context is current */
+        viewer_compare_deinit(v->cmp);
+        frame_renderer_deinit(&v->frame);
+    }
+    free(v->cmp);
     window_close(&v->win);
     viewer_script_deinit(&v->script);
     for (int k = 0; k < d->count; k++)

@@ -43,6 +43,7 @@
 
 #include <stdbool.h>
 
+#include "comparison.h"
 #include "deck.h"
 #include "error.h"
 #include "session.h"
@@ -59,6 +60,8 @@ typedef struct viewer_options {
     int slide;          /* start on this slide of a talk, from 1 (--slide); 0: the first */
     bool presenter;     /* open the presenter's window too (--presenter, presenter.h) */
     int monitor;        /* the audience's monitor, from 1 (--monitor); 0: presenter.h's choice */
+    comparison *compare; /* NULL: the deck's slides; else its sides in panes on one clock
+                            (viewer_compare.h), the deck one slide of its first side */
 } viewer_options;
 
 /* The options with ppflow's defaults: a 1280x720 window. */

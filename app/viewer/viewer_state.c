@@ -42,9 +42,15 @@ void viewer_state_set_speed(viewer_state *v, double speed)
     v->speed = clamp_speed(v, speed);
 }
 
+/* The end of time: the session's makespan, or a comparison's longest. */
+static double end_of(const viewer_state *v)
+{
+    return v->t_end > 0 ? v->t_end : v->s->tl.makespan;
+}
+
 static double clamp_t(const viewer_state *v, double t)
 {
-    double end = v->s->tl.makespan;
+    double end = end_of(v);
     return !(t > 0) ? 0 : t > end ? end : t; /* NaN: 0 */
 }
 
@@ -91,7 +97,8 @@ static void set_blackout(viewer_state *v, bool on, double clock)
 
 float viewer_state_ui_scale(const viewer_state *v)
 {
-    return frame_ui_scale_clamp(v->ui_scale * (v->presenting ? VIEWER_PRESENT_SCALE : 1.0f));
+    return frame_ui_scale_clamp(v->ui_scale * (v->presenting ? VIEWER_PRESENT_SCALE : 1.0f) *
+                                (v->ui_pane > 0 ? v->ui_pane : 1.0f));
 }
 
 frame_layout viewer_state_layout(const viewer_state *v)
@@ -383,7 +390,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     const timeline *tl = &v->s->tl;
     switch (c->kind) {
     case CMD_PLAY_TOGGLE:
-        if (!v->playing && v->t >= tl->makespan)
+        if (!v->playing && v->t >= end_of(v))
             v->t = 0;
         v->playing = !v->playing;
         v->stop_at = -1, v->play_dir = 1;
@@ -394,7 +401,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         bool found =
             c->a > 0 ? timeline_next_event(tl, v->t, &t) : timeline_prev_event(tl, v->t, &t);
         v->playing = false;
-        set_time(v, found ? t : c->a > 0 ? tl->makespan : 0, clock);
+        set_time(v, found ? t : c->a > 0 ? end_of(v) : 0, clock);
         break;
     }
     case CMD_SPEED:
@@ -406,7 +413,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     case CMD_END:
         v->playing = false;
-        set_time(v, tl->makespan, clock);
+        set_time(v, end_of(v), clock);
         break;
     case CMD_SCRUB:
         v->playing = false;
@@ -570,6 +577,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_LINE_CLOSE:
     case CMD_WHATIF_STEP:
     case CMD_WHATIF_UNDO:
+    case CMD_COMPARE:
         assert(!"the window's commands are applied by the loop");
         break;
     }
@@ -617,7 +625,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
             v->play_dir = 1;
         }
         v->t = clamp_t(v, t);
-        if (v->playing && (v->t >= v->s->tl.makespan || (v->play_dir < 0 && v->t <= 0))) {
+        if (v->playing && (v->t >= end_of(v) || (v->play_dir < 0 && v->t <= 0))) {
             v->playing = false;
             v->play_dir = 1;
         }

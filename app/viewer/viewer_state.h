@@ -130,6 +130,10 @@ typedef struct viewer_state {
     double talk_start; /* the clock at the talk's first advance (Next), the presenter's
                           elapsed time counts from it; -1: not started (ctrl+T: again) */
     bool quit;
+    /* a comparison's panes (viewer_compare.h); 0: a single frame's */
+    double t_end;  /* where time ends: the longest makespan; 0: the session's */
+    float ui_pane; /* the UI scale's factor for a pane's size (its text as a whole
+                      window's); 0: 1 */
 } viewer_state;
 
 /* Paused at t = 0, dark theme, split 0.7, the timeline fitted, no hover;

@@ -1,0 +1,531 @@
+/* viewer_compare.c - panes on one clock in the live window. See
+ * viewer_compare.h. */
+#include "viewer_compare.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline_query.h"
+#include "viewer_whatif.h"
+#include "whatif.h"
+
+/* How far x (pane-local) lies across the pane's plot, carried to the
+ * first pane's (the state's timeline). */
+static double to_first_plot(const viewer_compare *c, const viewer_state *st, int k, double x)
+{
+    const timeline_view *from = &c->tv[k], *to = &st->timeline;
+    if (k <= 0 || !(from->plot_w > 0))
+        return x;
+    return to->plot_x + (x - from->plot_x) * to->plot_w / from->plot_w;
+}
+
+/* The strip's UI scale: the window's, as a single frame's would be. */
+static float strip_scale(const viewer_state *st)
+{
+    return frame_ui_scale_clamp(st->ui_scale * (st->presenting ? VIEWER_PRESENT_SCALE : 1.0f));
+}
+
+/* The pane's text as large as a whole window's frame: the window's height over the pane's. */
+static float pane_factor(const viewer_compare *c, int k)
+{
+    const int h = c->layout.pane[k].h;
+    return h > 0 && c->fb_h > h ? (float)c->fb_h / (float)h : 1.0f;
+}
+
+static void load_camera(viewer_state *p, const viewer_pane_camera *m)
+{
+    p->cam = m->cam, p->cam_from = m->cam_from, p->cam_to = m->cam_to;
+    p->cam_moving = m->cam_moving, p->cam_move_start = m->cam_move_start;
+    p->cam_preset = m->cam_preset, p->cam_aspect = m->cam_aspect;
+    p->cam_user = m->cam_user, p->cam_user_view = m->cam_user_view;
+    p->cam_user_aspect = m->cam_user_aspect;
+}
+
+static viewer_pane_camera store_camera(const viewer_state *p)
+{
+    return (viewer_pane_camera){
+        p->cam,        p->cam_from,   p->cam_to,   p->cam_moving,    p->cam_move_start,
+        p->cam_preset, p->cam_aspect, p->cam_user, p->cam_user_view, p->cam_user_aspect};
+}
+
+/* Pane k's timeline: its own rows on the shared scale, the state's range. */
+static void place_panes(viewer_compare *c, const viewer_state *st)
+{
+    for (int k = 0; k < c->count; k++) {
+        timeline_view *tv = &c->tv[k];
+        compare_view_timeline(tv, &c->sides[k]->tl, c->longest);
+        tv->t0 = st->timeline.t0, tv->t1 = st->timeline.t1;
+        const frame_viewport p = c->layout.pane[k];
+        const float ui = frame_ui_scale_clamp(
+            st->ui_scale * (st->presenting ? VIEWER_PRESENT_SCALE : 1.0f) * pane_factor(c, k));
+        const frame_layout l = frame_layout_compute(p.w, p.h, st->split, ui);
+        frame_layout_place_timeline(&l, tv);
+    }
+}
+
+/* The state seen through pane k: its session, size, scale, timeline and
+ * (unlinked) camera; the same t, range and everything else. */
+static viewer_state pane_state(const viewer_compare *c, const viewer_state *st, int k)
+{
+    viewer_state p = *st;
+    p.s = c->sides[k];
+    p.fb_w = c->layout.pane[k].w, p.fb_h = c->layout.pane[k].h;
+    p.ui_pane = pane_factor(c, k);
+    p.timeline = c->tv[k];
+    if (!c->linked && k > 0)
+        load_camera(&p, &c->cams[k]);
+    return p;
+}
+
+/* A camera fit of session s in cam's direction, for a pane of this size. */
+static camera fit_in(const session *s, camera cam, int w, int h, float split, float ui)
+{
+    if (w < 1 || h < 1)
+        return cam;
+    const frame_layout l = frame_layout_compute(w, h, split, ui);
+    if (!(l.view_w >= 1 && l.view_h >= 1))
+        return cam;
+    camera_rect free[FRAME_FREE_MAX];
+    const int n = frame_layout_free_rects(&l, free);
+    const camera_bounds b = session_camera_bounds(s);
+    camera_fit_best(&cam, &b, l.view_w / l.view_h, free, n);
+    return cam;
+}
+
+/* Linked: the first pane's camera c0 as pane k sees its own scene: the
+ * same direction, fitted to its scene, moved by the first's zoom and pan
+ * relative to the first's own fit. */
+static camera linked_camera(const viewer_compare *c, const viewer_state *st, const camera *c0,
+                            int k)
+{
+    const frame_viewport p0 = c->layout.pane[0], pk = c->layout.pane[k];
+    const float ui0 = viewer_state_ui_scale(st);
+    const viewer_state pkst = pane_state(c, st, k);
+    const camera f0 = fit_in(c->sides[0], *c0, p0.w, p0.h, st->split, ui0);
+    const camera fk = fit_in(c->sides[k], *c0, pk.w, pk.h, st->split, viewer_state_ui_scale(&pkst));
+    if (!(f0.distance > 0) || !(fk.distance > 0))
+        return *c0;
+    camera out = fk;
+    const float scale = fk.distance / f0.distance;
+    out.distance = c0->distance * scale;
+    for (int i = 0; i < 3; i++)
+        out.target[i] = fk.target[i] + (c0->target[i] - f0.target[i]) * scale;
+    for (int i = 0; i < 2; i++)
+        out.shift[i] = fk.shift[i] + (c0->shift[i] - f0.shift[i]);
+    return out;
+}
+
+/* Lays the panes out for the framebuffer, and the state for the first pane. */
+static void lay_out(viewer_compare *c, viewer_state *st)
+{
+    if (c->fb_w <= 0 || c->fb_h <= 0)
+        return;
+    c->layout = compare_layout_compute(c->fb_w, c->fb_h, c->count, c->arrange, strip_scale(st));
+    st->ui_pane = pane_factor(c, 0);
+    viewer_state_resize(st, c->layout.pane[0].w, c->layout.pane[0].h);
+    place_panes(c, st);
+    for (int k = 1; k < c->count && !c->linked; k++) {
+        viewer_state p = pane_state(c, st, k);
+        viewer_state_resize(&p, p.fb_w, p.fb_h);
+        c->cams[k] = store_camera(&p);
+    }
+}
+
+/* The strip's lines and the shared scale, after the sides changed. */
+static void compare_again(viewer_compare *c)
+{
+    const char *names[COMPARE_MAX_SIDES];
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < c->count; k++) {
+        names[k] = c->names[k];
+        tls[k] = &c->sides[k]->tl;
+    }
+    compare_sides(names, tls, c->count, &c->result);
+    c->longest = compare_longest_makespan(tls, c->count);
+}
+
+static bool renderer_again(viewer_compare *c, ppf_error *err)
+{
+    const scene *scenes[COMPARE_MAX_SIDES];
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < c->count; k++) {
+        scenes[k] = &c->sides[k]->scene;
+        tls[k] = &c->sides[k]->tl;
+    }
+    compare_renderer_deinit(&c->renderer);
+    return compare_renderer_init(&c->renderer, scenes, tls, c->count, err);
+}
+
+bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
+                         int count, ppf_error *err)
+{
+    assert(count >= 1 && count <= COMPARE_MAX_SIDES);
+    memset(c, 0, sizeof *c);
+    c->count = count;
+    for (int k = 0; k < count; k++) {
+        assert(sides[k]->has_scene && "a session built whole, scene included");
+        c->sides[k] = sides[k];
+        snprintf(c->names[k], sizeof c->names[k], "%s", names[k]);
+    }
+    c->linked = true;
+    c->active = -1;
+    compare_again(c);
+    if (!renderer_again(c, err)) {
+        viewer_compare_deinit(c);
+        return false;
+    }
+    return true;
+}
+
+void viewer_compare_deinit(viewer_compare *c)
+{
+    if (!c)
+        return;
+    compare_renderer_deinit(&c->renderer);
+    for (int k = 0; k < COMPARE_MAX_SIDES; k++)
+        if (c->owned[k]) {
+            session_deinit(c->sides[k]);
+            free(c->sides[k]);
+        }
+    memset(c, 0, sizeof *c);
+}
+
+/* The state's time ends at the longest makespan and its timeline is the
+ * shared scale, fitted. */
+static void attach_scale(viewer_compare *c, viewer_state *st)
+{
+    st->t_end = c->longest;
+    compare_view_timeline(&st->timeline, &st->s->tl, c->longest);
+    if (st->t > c->longest)
+        st->t = c->longest;
+}
+
+void viewer_compare_attach(viewer_compare *c, viewer_state *st)
+{
+    c->fb_w = st->fb_w, c->fb_h = st->fb_h;
+    attach_scale(c, st);
+    lay_out(c, st);
+}
+
+void viewer_compare_resize(viewer_compare *c, viewer_state *st, int fb_w, int fb_h)
+{
+    c->fb_w = fb_w, c->fb_h = fb_h;
+    lay_out(c, st);
+}
+
+void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y)
+{
+    if (!dragging) {
+        for (int k = 0; k < c->count; k++) {
+            const frame_viewport p = c->layout.pane[k];
+            if (*x >= p.x && *x < p.x + p.w && *y >= p.y && *y < p.y + p.h)
+                c->active = k;
+        }
+    }
+    if (c->active < 0 || c->active >= c->count)
+        return;
+    *x -= c->layout.pane[c->active].x;
+    *y -= c->layout.pane[c->active].y;
+}
+
+/* ---- panes added and removed ---------------------------------------------- */
+
+static bool shown(const viewer_compare *c, const char *schedule)
+{
+    for (int k = 0; k < c->count; k++)
+        if (strcmp(c->sides[k]->sc.schedule, schedule) == 0)
+            return true;
+    return false;
+}
+
+/* The last pane's sibling: the next schedule that runs at its P and M and
+ * is not shown yet (the next at all when every one is). */
+static bool sibling_of(const viewer_compare *c, scenario *out, ppf_error *err)
+{
+    scenario now;
+    scenario_copy(&now, &c->sides[c->count - 1]->sc);
+    bool found = false;
+    for (int tries = 0; tries < 64; tries++) {
+        scenario next;
+        if (!whatif_step(&now, WHATIF_STEP_SCHEDULE, 1, &next, err))
+            break;
+        const bool fresh = !shown(c, next.schedule);
+        if (tries == 0 || fresh) {
+            if (found)
+                scenario_deinit(out);
+            scenario_copy(out, &next);
+            found = true;
+        }
+        const bool back = strcmp(next.schedule, c->sides[c->count - 1]->sc.schedule) == 0;
+        scenario_deinit(&now);
+        now = next;
+        if (fresh || back)
+            break;
+    }
+    scenario_deinit(&now);
+    return found;
+}
+
+static bool add_pane(viewer_compare *c, ppf_error *err)
+{
+    if (c->count >= COMPARE_MAX_SIDES)
+        return ppf_fail(err, "at most %d panes", COMPARE_MAX_SIDES);
+    scenario next = {0};
+    if (!sibling_of(c, &next, err))
+        return false;
+    session *s = ppf_calloc(1, sizeof *s);
+    bool ok = session_build_from(s, &next, err) && session_build_scene(s, err);
+    scenario_deinit(&next);
+    if (!ok) {
+        session_deinit(s);
+        free(s);
+        return false;
+    }
+    const int k = c->count++;
+    c->sides[k] = s;
+    c->owned[k] = true;
+    snprintf(c->names[k], sizeof c->names[k], "%s", s->prog.schedule);
+    c->cams[k] = c->cams[k - 1];
+    if (!renderer_again(c, err)) {
+        c->count--;
+        c->owned[k] = false;
+        session_deinit(s);
+        free(s);
+        renderer_again(c, NULL);
+        return false;
+    }
+    return true;
+}
+
+static void remove_pane(viewer_compare *c)
+{
+    if (c->count <= 2)
+        return;
+    const int k = --c->count;
+    if (c->owned[k]) {
+        session_deinit(c->sides[k]);
+        free(c->sides[k]);
+        c->owned[k] = false;
+    }
+    c->sides[k] = NULL;
+    if (c->active >= c->count)
+        c->active = c->count - 1;
+    ppf_error err = {{0}};
+    if (!renderer_again(c, &err))
+        snprintf(c->error, sizeof c->error, "%s", err.message);
+}
+
+/* The panes changed: the strip, the scale (kept zoomed when it still
+ * holds), the layout. */
+static void panes_changed(viewer_compare *c, viewer_state *st)
+{
+    const double t0 = st->timeline.t0, t1 = st->timeline.t1, was = c->longest;
+    compare_again(c);
+    attach_scale(c, st);
+    if (was == c->longest)
+        st->timeline.t0 = t0, st->timeline.t1 = t1;
+    lay_out(c, st);
+}
+
+/* ---- commands ------------------------------------------------------------- */
+
+/* An event step over every pane's events: the nearest in any. */
+static void event_step(const viewer_compare *c, viewer_state *st, int dir, double clock)
+{
+    double best = dir > 0 ? c->longest : 0;
+    for (int k = 0; k < c->count; k++) {
+        double t;
+        const bool found = dir > 0 ? timeline_next_event(&c->sides[k]->tl, st->t, &t)
+                                   : timeline_prev_event(&c->sides[k]->tl, st->t, &t);
+        if (found && (dir > 0 ? t < best : t > best))
+            best = t;
+    }
+    st->playing = false;
+    st->stop_at = -1, st->target = -1, st->play_dir = 1;
+    viewer_state_set_time(st, best, clock);
+}
+
+static bool moves_camera(const viewer_state *st, command_kind kind)
+{
+    return kind == CMD_ORBIT || kind == CMD_PAN || kind == CMD_ZOOM || kind == CMD_PRESET ||
+           kind == CMD_FIT_3D || (kind == CMD_DIGIT && !st->goto_typing);
+}
+
+static void set_linked(viewer_compare *c, viewer_state *st, bool on)
+{
+    if (on == c->linked)
+        return;
+    if (!on) /* each pane starts from where the link had it */
+        for (int k = 1; k < c->count; k++) {
+            viewer_state p = pane_state(c, st, k);
+            p.cam = linked_camera(c, st, &st->cam, k);
+            p.cam_moving = false;
+            p.cam_user = true;
+            p.cam_user_view = p.cam;
+            const frame_layout l = viewer_state_layout(&p);
+            p.cam_aspect = p.cam_user_aspect = l.view_h > 0 ? l.view_w / l.view_h : 1;
+            c->cams[k] = store_camera(&p);
+        }
+    c->linked = on;
+}
+
+bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock)
+{
+    if (st->blackout && cmd->kind != CMD_HOVER)
+        return false; /* the state's rule: only what ends the blackout acts */
+    place_panes(c, st);
+    const int k = c->active;
+    command moved = *cmd;
+    switch (cmd->kind) {
+    case CMD_COMPARE:
+        c->error[0] = '\0';
+        if (cmd->a == VIEWER_COMPARE_ARRANGE) {
+            c->arrange = compare_arrange_next(c->layout.arrange, c->count);
+            lay_out(c, st);
+        } else if (cmd->a == VIEWER_COMPARE_LINK) {
+            set_linked(c, st, !c->linked);
+        } else if (cmd->a == VIEWER_COMPARE_ADD) {
+            ppf_error err = {{0}};
+            if (add_pane(c, &err))
+                panes_changed(c, st);
+            else
+                snprintf(c->error, sizeof c->error, "%s", err.message);
+        } else if (cmd->a == VIEWER_COMPARE_REMOVE) {
+            remove_pane(c);
+            panes_changed(c, st);
+        }
+        return true;
+    case CMD_SCRUB:
+    case CMD_TL_ZOOM:
+        moved.a = to_first_plot(c, st, k, cmd->a);
+        viewer_state_apply(st, &moved, clock);
+        return true;
+    case CMD_EVENT_STEP:
+        event_step(c, st, cmd->a > 0 ? 1 : -1, clock);
+        return true;
+    default:
+        break;
+    }
+    if (!c->linked && k > 0 && k < c->count && moves_camera(st, cmd->kind)) {
+        viewer_state p = pane_state(c, st, k);
+        viewer_state_apply(&p, cmd, clock);
+        c->cams[k] = store_camera(&p);
+        return true;
+    }
+    return false;
+}
+
+bool viewer_compare_rebuild(viewer_compare *c, const scenario *next, ppf_error *err)
+{
+    return viewer_whatif_rebuild(c->sides[0], &c->renderer.frames[0], next, err);
+}
+
+void viewer_compare_follow(viewer_compare *c, viewer_state *st)
+{
+    snprintf(c->names[0], sizeof c->names[0], "%s", c->sides[0]->prog.schedule);
+    compare_again(c);
+    attach_scale(c, st);
+    lay_out(c, st);
+}
+
+/* ---- the frame ------------------------------------------------------------ */
+
+void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock)
+{
+    if (c->fb_w <= 0 || c->fb_h <= 0)
+        return;
+    place_panes(c, st);
+    const scene *scenes[COMPARE_MAX_SIDES];
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < c->count; k++) {
+        scenes[k] = &c->sides[k]->scene;
+        tls[k] = &c->sides[k]->tl;
+    }
+    if (st->blackout) { /* the whole window black, strip and all */
+        frame_view b = *base;
+        b.viewport = (frame_viewport){0, 0, c->fb_w, c->fb_h};
+        frame_renderer_draw(&c->renderer.frames[0], scenes[0], tls[0], &b, c->fb_w, c->fb_h);
+        return;
+    }
+    compare_frame f = {
+        .count = c->count,
+        .arrange = c->layout.arrange,
+        .theme = st->theme,
+        .ui_scale = strip_scale(st),
+    };
+    for (int k = 0; k < c->count; k++) {
+        frame_view fv;
+        if (k == 0) {
+            fv = *base;
+        } else {
+            viewer_state p = pane_state(c, st, k);
+            p.pointer_known = st->pointer_known && c->active == k;
+            fv = viewer_state_frame_view(&p, clock, c->status[k], sizeof c->status[k]);
+            if (!c->linked)
+                c->cams[k] = store_camera(&p);
+            else
+                fv.cam = linked_camera(c, st, &base->cam, k);
+            fv.status = base->status;
+            fv.help = NULL, fv.help_count = 0, fv.show_help = false;
+            fv.hud_note = NULL;
+            fv.command_line = NULL;
+        }
+        if (k == 0 && c->active > 0) { /* the pointer is over another pane */
+            fv.hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+            fv.caption_rank = -1;
+        }
+        fv.show_legend = k == 0; /* once: the panes keep their room for the scenes */
+        fv.laser = base->laser && c->active == k;
+        fv.laser_x = (float)(st->pointer_x + c->layout.pane[k].x);
+        fv.laser_y = (float)(st->pointer_y + c->layout.pane[k].y);
+        fv.timeline = c->tv[k];
+        fv.viewport = c->layout.pane[k];
+        c->shown[k] = fv;
+        f.pane[k] = fv;
+        f.strip[k] = c->result.line[k];
+    }
+    compare_renderer_draw(&c->renderer, scenes, tls, &f, c->fb_w, c->fb_h);
+}
+
+static const char *arrange_name(compare_arrange a)
+{
+    switch (a) {
+    case COMPARE_ARRANGE_SIDE_BY_SIDE:
+        return "side_by_side";
+    case COMPARE_ARRANGE_STACKED:
+        return "stacked";
+    case COMPARE_ARRANGE_GRID:
+        return "grid";
+    case COMPARE_ARRANGE_AUTO:
+        break;
+    }
+    return "auto";
+}
+
+void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n)
+{
+    size_t len = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (len < n)                                                                               \
+            len += (size_t)snprintf(out + len, n - len, __VA_ARGS__);                              \
+    } while (0)
+    PUT("panes=%d arrange=%s linked=%d active=%d pane_t=", c->count,
+        arrange_name(c->layout.arrange), c->linked, c->active + 1);
+    for (int k = 0; k < c->count; k++)
+        PUT("%s%.6f", k ? ":" : "", c->shown[k].t);
+    PUT(" pane_yaw=");
+    for (int k = 0; k < c->count; k++)
+        PUT("%s%.4f", k ? ":" : "", c->shown[k].cam.yaw);
+    PUT(" pane_plot=");
+    for (int k = 0; k < c->count; k++) {
+        const timeline_view *tv = &c->tv[k];
+        const frame_viewport p = c->layout.pane[k];
+        PUT("%s%.2f:%.2f:%.2f:%.2f", k ? ";" : "", tv->plot_x + p.x, tv->plot_y + p.y, tv->plot_w,
+            tv->plot_h);
+    }
+#undef PUT
+}

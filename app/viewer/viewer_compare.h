@@ -1,0 +1,147 @@
+/* viewer_compare.h - the live window's comparison: two to four sessions in
+ * panes on one clock (render/compare_view.h draws them), with the strip of
+ * their differences, driven by the one viewer_state of the window.
+ *
+ * One state, many panes: the window's viewer_state (time, playback, beats,
+ * the timeline's zoom and pan, the camera, theme, presenting) is laid out
+ * for the first pane's size (the panes are the same size to a pixel), its
+ * session the first side's (so Next and Previous walk the first side's
+ * beats; t is shared anyway), its end of time the longest makespan and its
+ * timeline the shared scale [0, longest] (compare_view_timeline). Each
+ * frame, every pane's view is that state seen through the pane's own
+ * session: the same t, the same visible time range, its own HUD, caption,
+ * hover and camera.
+ *
+ * The pointer: viewer_compare_map moves it into the pane it is over (the
+ * pane a drag started in, while dragging), so the input's layout is a
+ * pane's and a scrub, a wheel zoom or a hover in any pane's timeline acts
+ * on the shared time and range; x in a pane's plot is carried to the same
+ * fraction of the first pane's plot (viewer_compare_command), so a scrub
+ * lands on the time under the pointer whichever pane it is in. Hover is the
+ * bar under the pointer in that pane's own timeline; the other panes show none.
+ *
+ * Cameras: linked (the start), every pane looks from the same yaw and
+ * pitch, each at its own distance fitted to its own scene (the first pane's
+ * camera carried over by its zoom and pan relative to its own fit); an
+ * orbit, pan, zoom or preset in any pane moves all. Unlinked (L), each
+ * pane keeps its own camera and those commands move the one under the
+ * pointer. Linking again puts every pane back on the first's.
+ *
+ * Keys (keymap.h; they act in a comparison only): o the next arrangement
+ * (compare_arrange_next: side by side, stacked, the grid for four); l
+ * link or unlink the cameras; x add a pane with the last pane's sibling
+ * (the next schedule that runs at its P and M, skipping those shown; at
+ * most COMPARE_MAX_SIDES panes); shift+X remove the last pane (at least two
+ * stay). A what-if (the command line, its direct keys, undo) changes the
+ * first pane, the reference the strip compares with; the others stay.
+ *
+ * Legibility: each pane's text is as large as a single frame's in the
+ * window (capitals of 1/50 of the window's height, times the UI scale):
+ * the state's ui_pane is the window's height over the pane's; the legend
+ * is drawn once, in the first pane.
+ *
+ * State line (viewer_compare_state_line, at the end of the viewer's):
+ *     panes=2 arrange=side_by_side linked=1 active=2 pane_t=T1:T2
+ *     pane_yaw=Y1:Y2 pane_plot=X:Y:W:H;X:Y:W:H
+ * active: the pane under the pointer, from 1 (0: none yet); pane_t and
+ * pane_yaw the panes' as last drawn; pane_plot each pane's timeline plot
+ * in framebuffer pixels.
+ *
+ * What it does not do: no GL calls (compare_view.h), no window, no clock
+ * reads; it owns the sessions it builds (siblings), not the comparison's.
+ *
+ * Call order (the window's GL context current):
+ *     viewer_compare c; viewer_compare_init(&c, sides, names, n, &err);
+ *     viewer_compare_attach(&c, &st);           after viewer_state_init
+ *     on resize: viewer_compare_resize(&c, &st, fb_w, fb_h);
+ *     input's map: viewer_compare_map(&c, dragging, &x, &y);
+ *     each command: if (!viewer_compare_command(&c, &st, &cmd, clock)) viewer_state_apply(...)
+ *     a what-if: viewer_compare_rebuild(&c, &next, &err), then viewer_compare_follow(&c, &st)
+ *     each frame: viewer_compare_draw(&c, &st, &view_of_st, clock);
+ *     viewer_compare_deinit(&c);
+ *
+ * Errors: init and rebuild return false with one line; a sibling that
+ * cannot be built leaves the panes as they were, its line in c.error.
+ */
+#ifndef PPFLOW_VIEWER_COMPARE_H
+#define PPFLOW_VIEWER_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compare.h"
+#include "compare_view.h"
+#include "error.h"
+#include "frame.h"
+#include "scenario.h"
+#include "session.h"
+#include "viewer_state.h"
+
+/* CMD_COMPARE's argument: what the key asks of the panes. */
+enum {
+    VIEWER_COMPARE_ARRANGE = 1, /* o */
+    VIEWER_COMPARE_LINK = 2,    /* l */
+    VIEWER_COMPARE_ADD = 3,     /* x */
+    VIEWER_COMPARE_REMOVE = 4,  /* shift+X */
+};
+
+/* A pane's own camera, while unlinked: viewer_state's camera fields. */
+typedef struct viewer_pane_camera {
+    camera cam, cam_from, cam_to;
+    bool cam_moving;
+    double cam_move_start;
+    int cam_preset;
+    float cam_aspect;
+    bool cam_user;
+    camera cam_user_view;
+    float cam_user_aspect;
+} viewer_pane_camera;
+
+typedef struct viewer_compare {
+    session *sides[COMPARE_MAX_SIDES]; /* [count]; the first is the window's session */
+    bool owned[COMPARE_MAX_SIDES];     /* a sibling built here (freed here) */
+    char names[COMPARE_MAX_SIDES][COMPARE_NAME_MAX];
+    int count;
+    compare_result result; /* the strip's lines */
+    double longest;        /* the shared time scale's end */
+    compare_renderer renderer;
+    compare_arrange arrange; /* AUTO until switched */
+    bool linked;
+    int active;     /* the pane under the pointer, or of the drag; -1: none yet */
+    int fb_w, fb_h; /* the whole framebuffer */
+    compare_layout layout;
+    viewer_pane_camera cams[COMPARE_MAX_SIDES]; /* unlinked: panes 1..; pane 0's is the state's */
+    timeline_view tv[COMPARE_MAX_SIDES];        /* each pane's, pane-local, the shared range */
+    frame_view shown[COMPARE_MAX_SIDES];        /* as last drawn */
+    char status[COMPARE_MAX_SIDES][8];          /* unused text for the copies' status */
+    char error[PPF_ERROR_MAX];                  /* a refused sibling's line; "" none */
+} viewer_compare;
+
+bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
+                         int count, ppf_error *err);
+void viewer_compare_deinit(viewer_compare *c); /* accepts a zeroed or deinited one */
+
+/* The state made the panes': its end of time, shared timeline, pane size. */
+void viewer_compare_attach(viewer_compare *c, viewer_state *st);
+/* The framebuffer's new size: the panes laid out again, the state resized
+ * to the first pane's. */
+void viewer_compare_resize(viewer_compare *c, viewer_state *st, int fb_w, int fb_h);
+/* (x, y) in framebuffer pixels to the pane's own, the pane under it (or,
+ * while dragging, the one the drag started in) made the active one. */
+void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y);
+/* The comparison's own commands, and those it changes (pointer x carried
+ * to the first pane's plot, camera moves while unlinked, event steps over
+ * every pane's events); true when handled, else the caller applies it to st. */
+bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock);
+/* The first side rebuilt from next (a what-if), its renderer made again;
+ * false with one line, everything as it was. */
+bool viewer_compare_rebuild(viewer_compare *c, const scenario *next, ppf_error *err);
+/* After a what-if the state followed: the strip, the scale, the panes again. */
+void viewer_compare_follow(viewer_compare *c, viewer_state *st);
+/* Draws the strip and every pane; base is the state's frame view (the first
+ * pane's, with the window's help, HUD note and command line). */
+void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock);
+/* The state line's keys (see above) into out. */
+void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n);
+
+#endif

@@ -119,8 +119,7 @@ static double cursor_column(const image *img, const double plot[4])
         }
     }
     if (first < 0)
-        fail_msg("no cursor in the plot at row %d (x %.0f .. %.0f)", y, plot[0],
-                 plot[0] + plot[2]);
+        fail_msg("no cursor in the plot at row %d (x %.0f .. %.0f)", y, plot[0], plot[0] + plot[2]);
     assert_true(last - first < 12); /* one line, not a run of bars */
     return (first + last) / 2.0;
 }
@@ -150,8 +149,8 @@ static void test_scrub_in_the_second_pane_moves_every_pane(void **state)
             fail_msg("pane %d shows t = %.6f, pane 1 %.6f", k + 1, s->t[k], s->t[0]);
     }
     if (fabs(s->t[0] - want) > LONGEST / pl[2] * 1.01)
-        fail_msg("t = %.6f after a scrub to %.0f; want %.6f (the time under the pointer)",
-                 s->t[0], x1, want);
+        fail_msg("t = %.6f after a scrub to %.0f; want %.6f (the time under the pointer)", s->t[0],
+                 x1, want);
 
     char dir[512], path[600];
     x_run_dir("a", dir, sizeof dir);
@@ -164,8 +163,7 @@ static void test_scrub_in_the_second_pane_moves_every_pane(void **state)
     for (int k = 0; k < s->panes; k++) {
         const double col = cursor_column(&img, s->plot[k]);
         fraction[k] = (col - s->plot[k][0]) / s->plot[k][2];
-        print_message("pane %d: cursor at x = %.1f, %.4f of the scale\n", k + 1, col,
-                      fraction[k]);
+        print_message("pane %d: cursor at x = %.1f, %.4f of the scale\n", k + 1, col, fraction[k]);
         /* the column of t on the shared scale, within the line's width */
         if (fabs(fraction[k] - s->t[k] / LONGEST) * s->plot[k][2] > 3)
             fail_msg("pane %d: the cursor at %.4f of the scale, t at %.4f", k + 1, fraction[k],

@@ -148,7 +148,7 @@ static const keymap_row rows[] = {
     /* a comparison's panes (viewer_compare.h); nothing in a single frame */
     {"o  l  x X",
      "compare: layout, link cameras, add / remove a pane",
-     KEYMAP_WINDOW,
+     KEYMAP_WINDOW | KEYMAP_COMPARE,
      {{GLFW_KEY_O, 0, CMD_COMPARE, 1, ONCE},
       {GLFW_KEY_L, 0, CMD_COMPARE, 2, ONCE},
       {GLFW_KEY_X, 0, CMD_COMPARE, 3, ONCE},
@@ -211,7 +211,8 @@ int keymap_card(frame_help_item *out, int max, keymap_mode mode)
 {
     int n = 0;
     for (int r = 0; r < ROW_COUNT && n < max; r++)
-        if (rows[r].modes & mode)
+        if ((rows[r].modes & mode) &&
+            (!(rows[r].modes & KEYMAP_COMPARE) || (mode & KEYMAP_COMPARE)))
             out[n++] = (frame_help_item){rows[r].keys, rows[r].what};
     return n;
 }

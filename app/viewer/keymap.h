@@ -42,6 +42,7 @@ typedef enum keymap_mode {
     KEYMAP_WINDOW = 1,  /* the viewer, not presenting */
     KEYMAP_PRESENT = 2, /* presenting mode (F5, --present) */
     KEYMAP_BOTH = 3,
+    KEYMAP_COMPARE = 4, /* with WINDOW: a comparison's row, on the card only in a comparison */
 } keymap_mode;
 
 /* One key and what it asks for. */
@@ -68,7 +69,8 @@ const keymap_row *keymap_rows(int *n);
  * (KEYMAP_WINDOW or KEYMAP_PRESENT), or NULL. */
 const keymap_key *keymap_find(int key, int mods, keymap_mode mode);
 /* Writes the key card's rows for `mode`, in the table's order, into out
- * (room for max); returns how many. */
+ * (room for max); returns how many. A comparison's rows (KEYMAP_COMPARE) only
+ * when mode has KEYMAP_COMPARE too. */
 int keymap_card(frame_help_item *out, int max, keymap_mode mode);
 
 #endif

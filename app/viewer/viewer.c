@@ -81,7 +81,8 @@ static void follow_mode(viewer *v)
     if (on == v->presenting_shown)
         return;
     v->presenting_shown = on;
-    v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, v->in.mode);
+    v->help_count =
+        keymap_card(v->help, KEYMAP_ROWS_MAX, v->in.mode | (v->cmp ? KEYMAP_COMPARE : 0));
     presenter_place(&v->pres, &v->win, on, false);
     if (!on)
         window_hide_cursor(&v->win, false);
@@ -528,8 +529,8 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         status = EXIT_STATUS_USAGE;
         goto done;
     }
-    v->in = (viewer_input){
-        .user = v, .layout = input_layout, .flush = input_flush, .map = input_map};
+    v->in =
+        (viewer_input){.user = v, .layout = input_layout, .flush = input_flush, .map = input_map};
     v->in.mode = KEYMAP_WINDOW;
     v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
@@ -569,6 +570,8 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
             goto done;
         viewer_compare_attach(v->cmp, &v->st);
     }
+    if (v->cmp) /* the comparison's keys on the card */
+        v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW | KEYMAP_COMPARE);
     viewer_state_place_timeline(&v->st);
     v->st.slide = first, v->st.slide_count = d->count;
     /* a slide that names a camera has it from the start, --camera or not */

@@ -408,15 +408,17 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     }
 }
 
-/* Where a caption too long for one line breaks: the space that makes the
- * longer of its two lines shortest (balanced lines read better than a full
- * line and a stub), a break after a clause's punctuation counting a fifth
- * shorter, and never next to an "=" ("t = 11.5" stays whole); -1 when it
- * has no such space. */
-static int caption_break(const frame_renderer *f, const char *text)
+/* Where a caption too long for one line breaks: among the spaces whose
+ * two lines both fit max_w, the one that makes the longer line shortest
+ * (balanced lines read better than a full line and a stub), a break after
+ * a clause's punctuation counting a fifth shorter, never next to an "="
+ * ("t = 11.5" stays whole). When no break lets both fit (a narrow pane),
+ * the first line takes all it can, so that only the caption's end is cut.
+ * -1 when it has no such space. */
+static int caption_break(const frame_renderer *f, const char *text, float max_w)
 {
     char head[256];
-    int best = -1;
+    int best = -1, greedy = -1;
     float best_cost = 0;
     for (int k = 1; text[k]; k++) {
         if (text[k] != ' ' || text[k - 1] == ' ' || (size_t)k >= sizeof head)
@@ -428,14 +430,15 @@ static int caption_break(const frame_renderer *f, const char *text)
             continue;
         memcpy(head, text, (size_t)k);
         head[k] = '\0';
-        float cost = fmaxf(text_width(&f->font, FRAME_FONT_BODY, head),
-                           text_width(&f->font, FRAME_FONT_BODY, tail));
-        if (strchr(":;,.", text[k - 1]))
-            cost *= 0.8f;
-        if (best < 0 || cost < best_cost)
+        const float head_w = text_width(&f->font, FRAME_FONT_BODY, head);
+        if (head_w <= max_w)
+            greedy = k;
+        const float longer = fmaxf(head_w, text_width(&f->font, FRAME_FONT_BODY, tail));
+        const float cost = strchr(":;,.", text[k - 1]) ? longer * 0.8f : longer;
+        if (longer <= max_w && (best < 0 || cost < best_cost))
             best = k, best_cost = cost;
     }
-    return best;
+    return best >= 0 ? best : greedy;
 }
 
 /* The caption: one line centred at the view's foot; a longer one (a beat's
@@ -459,7 +462,7 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
     int n = 1;
     snprintf(lines[0], sizeof lines[0], "%s", text);
     const int cut =
-        text_width(&f->font, FRAME_FONT_BODY, text) > max_w ? caption_break(f, text) : -1;
+        text_width(&f->font, FRAME_FONT_BODY, text) > max_w ? caption_break(f, text, max_w) : -1;
     if (cut > 0) {
         const char *tail = text + cut;
         while (*tail == ' ')

@@ -26,6 +26,7 @@
 #include "keymap.h"
 #include "presenter.h"
 #include "quote.h"
+#include "viewer_inspect.h"
 #include "viewer_script.h"
 #include "viewer_slides.h"
 #include "viewer_state.h"
@@ -65,6 +66,7 @@ typedef struct viewer {
     char line_hint[400];     /* the command line's hint, or Tab's candidates */
     bool line_tabbed;        /* line_hint holds Tab's candidates until the next edit */
     frame_command_line line; /* what the frame shows of it */
+    viewer_inspect insp;     /* selection, critical path, micro-batch, area (the shown slide's) */
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
@@ -142,6 +144,7 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     window_make_current(&v->win); /* the renderer's objects are the audience window's */
     const bool ok = viewer_whatif_rebuild(s, &v->frame, next, &err);
     if (ok) {
+        viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
         viewer_whatif_follow(&v->st, &m, clock);
         if (!undo)
             whatif_push(w, &before);
@@ -271,6 +274,8 @@ static void apply_queue(viewer *v, double clock)
         default:
             if (whatif_command(v, c, clock))
                 break;
+            if (viewer_inspect_apply(&v->insp, &v->st, c, clock))
+                break;
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
@@ -314,7 +319,7 @@ static void screenshot(viewer *v, const char *path)
 /* The state line, the windows' monitors at its end. */
 static void print_state(viewer *v)
 {
-    char more[160 + PPF_ERROR_MAX + 256];
+    char more[160 + PPF_ERROR_MAX + 256 + 768];
     presenter_state(&v->pres, &v->win, more, sizeof more);
     /* the what-if's: the shown session's sizes, undo's depth, the line, the error last */
     const whatif *w = shown_whatif(v);
@@ -325,6 +330,8 @@ static void print_state(viewer *v)
              "whatif_error=%s",
              s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
              w->line.open, quote_string(w->error).s);
+    len = strlen(more);
+    viewer_inspect_state(&v->insp, &v->st, more + len, sizeof more - len);
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
 }
 
@@ -430,7 +437,7 @@ static bool script_step(viewer *v)
         case VIEWER_SCRIPT_DOWN:
         case VIEWER_SCRIPT_UP:
             input_move(&v->in, x, y);
-            input_button(&v->in, e->button, e->verb == VIEWER_SCRIPT_DOWN);
+            input_button_mods(&v->in, e->button, e->verb == VIEWER_SCRIPT_DOWN, e->mods);
             break;
         case VIEWER_SCRIPT_MOVE:
             input_move(&v->in, x, y);
@@ -471,6 +478,7 @@ static void draw(viewer *v, double clock)
     v->view.help = v->help;
     v->view.help_count = v->help_count;
     whatif_view(v, &v->view);
+    viewer_inspect_view(&v->insp, &v->st, &v->view);
     frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
@@ -583,6 +591,7 @@ done:
     if (v->win.glfw)
         frame_renderer_deinit(&v->frame); /* while its context is current */
     window_close(&v->win);
+    viewer_inspect_deinit(&v->insp);
     viewer_script_deinit(&v->script);
     for (int k = 0; k < d->count; k++)
         whatif_deinit(&v->whatifs[k]);

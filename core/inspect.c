@@ -642,7 +642,8 @@ void inspect_text_area(const inspect *in, const inspect_area *a, inspect_text *o
             break;
         }
         inspect_area_rank x = inspect_area_rank_of(in, r, a->t0, a->t1);
-        add(out, "rank %d: busy %.*f" MIDDOT "idle %.*f", r, d, x.busy, d, x.idle);
+        add(out, "rank %d: busy %.*f" MIDDOT "idle %.*f" MIDDOT "bubble %.0f%%", r, d, x.busy, d,
+            x.idle, 100 * x.bubble);
     }
 }
 

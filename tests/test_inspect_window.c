@@ -130,8 +130,8 @@ static found find_action(const cJSON *doc, const char *text)
 /* ---- where things are on screen -------------------------------------------------- */
 
 typedef struct geometry {
-    double plot_x, plot_w, t0, t1;      /* the plot and its time range */
-    double row_y, row_pitch, bar_h;     /* the rows */
+    double plot_x, plot_w, t0, t1;  /* the plot and its time range */
+    double row_y, row_pitch, bar_h; /* the rows */
 } geometry;
 
 static geometry geometry_of(const char *line)

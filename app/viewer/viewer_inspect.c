@@ -253,8 +253,8 @@ static void hover_tip(viewer_inspect *vi, const viewer_state *st, frame_view *fv
     const timeline_view *tv = &st->timeline;
     const timeline *tl = tl_of(vi);
     const double x = st->pointer_x, y = st->pointer_y;
-    if (!st->pointer_known || x < tv->plot_x || x > tv->plot_x + tv->plot_w ||
-        y < tv->plot_y || y > tv->plot_y + tv->plot_h)
+    if (!st->pointer_known || x < tv->plot_x || x > tv->plot_x + tv->plot_w || y < tv->plot_y ||
+        y > tv->plot_y + tv->plot_h)
         return;
     const double t = timeline_view_x_to_time(tv, x);
     if (st->hover.kind == TIMELINE_HIT_ALLREDUCE) {
@@ -325,7 +325,7 @@ void viewer_inspect_state(viewer_inspect *vi, const viewer_state *st, char *buf,
         viewer_inspect_reset(vi, st->s);
     const timeline *tl = tl_of(vi);
     char sel[ACTION_TEXT_MAX + 8] = "-", waited[ACTION_TEXT_MAX + 8] = "none",
-         busy[ACTION_TEXT_MAX + 8] = "-";
+                               busy[ACTION_TEXT_MAX + 8] = "-";
     double wait = 0, delay = -1, p2p = -1;
     if (selected_action(vi)) {
         inspect_action a;

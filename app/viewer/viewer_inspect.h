@@ -65,8 +65,8 @@ typedef struct viewer_inspect {
     bool critical;                 /* the critical path shown */
     bool show_microbatch;
     int microbatch;
-    bool area;                /* an area shown */
-    double area_t0, area_t1;  /* as drawn (either order) */
+    bool area;               /* an area shown */
+    double area_t0, area_t1; /* as drawn (either order) */
     int area_rank0, area_rank1;
     double press_t; /* t before the last press in the timeline */
     bool press_known;

@@ -321,6 +321,8 @@ static void print_state(viewer *v)
 {
     char more[160 + PPF_ERROR_MAX + 256 + 768];
     presenter_state(&v->pres, &v->win, more, sizeof more);
+    /* the inspection's, before the what-if's whose error stays the line's last key */
+    viewer_inspect_state(&v->insp, &v->st, more + strlen(more), sizeof more - strlen(more));
     /* the what-if's: the shown session's sizes, undo's depth, the line, the error last */
     const whatif *w = shown_whatif(v);
     const session *s = v->st.s;
@@ -330,8 +332,6 @@ static void print_state(viewer *v)
              "whatif_error=%s",
              s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
              w->line.open, quote_string(w->error).s);
-    len = strlen(more);
-    viewer_inspect_state(&v->insp, &v->st, more + len, sizeof more - len);
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
 }
 

@@ -465,6 +465,31 @@ void inspect_area_of(const inspect *in, double t0, double t1, int rank0, int ran
     }
 }
 
+/* ---- live activations ------------------------------------------------------ */
+
+int inspect_live_at(const inspect *in, int rank, double t, inspect_ref *out, int cap)
+{
+    const timeline *tl = in->tl;
+    assert(rank >= 0 && rank < tl->program->ranks);
+    const program_rank *pr = &tl->program->rank[rank];
+    int n = 0;
+    for (int k = 0; k < pr->count; k++) {
+        const action *a = &pr->actions[k];
+        if (!timeline_kind_allocates(a->kind))
+            continue;
+        if (tl->time[rank][k].start > t)
+            break; /* program order is time order on a rank */
+        const size_t c = cell(in, a->stage, a->microbatch);
+        const int frees = in->w_at[c] >= 0 ? in->w_at[c] : in->bi_at[c];
+        if (frees >= 0 && tl->time[rank][frees].end <= t)
+            continue;
+        if (n < cap)
+            out[n] = (inspect_ref){rank, k};
+        n++;
+    }
+    return n;
+}
+
 /* ---- the details panel's lines -------------------------------------------- */
 
 static void add(inspect_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -617,8 +642,37 @@ void inspect_text_area(const inspect *in, const inspect_area *a, inspect_text *o
             break;
         }
         inspect_area_rank x = inspect_area_rank_of(in, r, a->t0, a->t1);
-        add(out, "rank %d: busy %.*f" MIDDOT "idle %.*f", r, d, x.busy, d, x.idle);
+        add(out, "rank %d: busy %.*f" MIDDOT "idle %.*f" MIDDOT "bubble %.0f%%", r, d, x.busy, d,
+            x.idle, 100 * x.bubble);
     }
+}
+
+void inspect_text_memory(const inspect *in, int rank, double t, inspect_text *out)
+{
+    enum { SHOWN = 40, PER_LINE = 8 };
+    const int d = timeline_time_decimals(in->tl->makespan);
+    inspect_ref live[SHOWN];
+    const int n = inspect_live_at(in, rank, t, live, SHOWN);
+    *out = (inspect_text){0};
+    add(out, "rank %d at %.*f: %d live activation%s", rank, d, t, n, n == 1 ? "" : "s");
+    const int shown = n < SHOWN ? n : SHOWN;
+    for (int k = 0; k < shown && out->count < INSPECT_TEXT_LINES - 1; k += PER_LINE) {
+        char line[INSPECT_TEXT_LINE] = "";
+        size_t len = 0;
+        for (int j = k; j < k + PER_LINE && j < shown; j++) {
+            char name[ACTION_TEXT_MAX];
+            const action *a = &in->tl->program->rank[rank].actions[live[j].index];
+            /* an overlapped pair made its F half's activation */
+            action f = action_make(ACTION_F, a->stage, a->microbatch);
+            action_format(&f, name);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s", j > k ? " " : "", name);
+            if (len >= sizeof line)
+                break;
+        }
+        const bool more = k + PER_LINE >= shown && n > shown;
+        add(out, "%s%s", line, more ? " …" : "");
+    }
+    add(out, "peak %d", in->tl->per_rank[rank].peak_activations);
 }
 
 void inspect_text_path(const inspect *in, const inspect_path *p, inspect_text *out)

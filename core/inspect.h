@@ -178,6 +178,14 @@ typedef struct inspect_ref {
  * then W), each once; writes at most cap and returns how many there are. */
 int inspect_microbatch_actions(const inspect *in, int m, inspect_ref *out, int cap);
 
+/* ---- live activations ------------------------------------------------------ */
+
+/* The activations live on `rank` at t (timeline_query.h's memory rule: from
+ * the F half's start to the end of the backward part that frees it, B, W
+ * or a pair's B half), as the allocating actions, in program order; writes
+ * at most cap and returns how many there are (= the memory lane's count). */
+int inspect_live_at(const inspect *in, int rank, double t, inspect_ref *out, int cap);
+
 /* ---- areas ----------------------------------------------------------------- */
 
 typedef struct inspect_area_rank {
@@ -222,6 +230,9 @@ void inspect_text_allreduce(const inspect *in, int index, inspect_text *out);
 /* The area's span and ranks, busy, idle and bubble (summed, then per rank
  * while lines last), and counts by kind. */
 void inspect_text_area(const inspect *in, const inspect_area *a, inspect_text *out);
+/* "rank 1 at 12.50: 3 live activations", then which (the F actions that
+ * made them: "1F4 1F5 1F6", several to a line) and the rank's peak. */
+void inspect_text_memory(const inspect *in, int rank, double t, inspect_text *out);
 /* "critical path 41.00", its actions, transfers and all-reduces. */
 void inspect_text_path(const inspect *in, const inspect_path *p, inspect_text *out);
 

@@ -664,6 +664,8 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     inspect_overlay_timeline(&v->inspect, tl, &tv, &f->batch, &th.timeline, l.line_px);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
+    inspect_overlay_tip(&v->inspect, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th, l.line_px, vx,
+                        vy, vw, vh);
     if (v->command_line && !v->bare)
         frame_command_draw(f, &l, v->command_line, &th);
     if (v->show_help)

@@ -127,6 +127,35 @@ void inspect_overlay_timeline(const inspect_overlay *o, const timeline *tl, cons
     draw2d_clip_off(d);
 }
 
+void inspect_overlay_tip(const inspect_overlay *o, const timeline_view *v, draw2d *d,
+                         const text_font *font, int size, const theme *th, float line_px, float cx,
+                         float cy, float cw, float ch)
+{
+    assert(o && v && d && th);
+    if (!o->tip || o->tip->count <= 0 || !font || v->w <= 0 || v->h <= 0)
+        return;
+    const float thick = fmaxf(1.5f, v->em * 0.12f);
+    if (o->tip_rank >= 0 && o->tip_rank < v->ranks && o->tip_t1 >= o->tip_t0 &&
+        (!o->tip_lane || v->lane_h > 0)) {
+        const float y0 = row_top(v, o->tip_rank) + (o->tip_lane ? v->lane_y : 0);
+        draw2d_clip(d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
+        outline(d, v, o->tip_t0, o->tip_t1, y0, o->tip_lane ? v->lane_h : v->bar_h, thick, thick,
+                th->timeline.text);
+        draw2d_clip(d, cx, cy, cw, ch);
+    }
+    const float pad = text_font_metrics(font, size).ascent * 0.5f;
+    float w, h;
+    inspect_overlay_details_size(o->tip, font, size, size, pad, &w, &h);
+    const float gap = v->em * 0.8f;
+    float x = fminf(o->tip_x + gap, cx + cw - w);
+    x = fmaxf(x, cx);
+    float y = o->tip_y - gap - h;
+    if (y < cy)
+        y = o->tip_y + gap;
+    inspect_overlay_details(o->tip, font, size, size, pad, x, y, w, h, d, th->timeline.background,
+                            th->timeline.text, th->text, th->text, line_px);
+}
+
 /* ---- 3D -------------------------------------------------------------------- */
 
 typedef struct view3d {

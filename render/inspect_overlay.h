@@ -19,6 +19,7 @@
  *     inspect_overlay_scene(...)      after the 3D view is drawn, before the cards
  *     inspect_overlay_details(...)    where frame.c found room for the card
  *     inspect_overlay_timeline(...)   after timeline_panel_draw
+ *     inspect_overlay_tip(...)        last of the panel's, over everything in it
  * Everything is a function of its arguments; nothing is kept.
  *
  * Errors: none; a selection outside the timeline draws nothing.
@@ -46,6 +47,14 @@ typedef struct inspect_overlay {
     double area_t0, area_t1;
     int area_rank0, area_rank1;
     const inspect_text *details; /* the details card's lines; NULL or none: no card */
+    /* A hover's card at the pointer (an idle block, the memory lane, an
+     * all-reduce: what the bar's one-line tooltip cannot say), and the span
+     * it is about, outlined. */
+    const inspect_text *tip; /* NULL or none: no card */
+    float tip_x, tip_y;      /* the pointer, target pixels */
+    int tip_rank;            /* the span's row; -1: no span */
+    double tip_t0, tip_t1;   /* the span */
+    bool tip_lane;           /* on the row's all-reduce lane, else on its bar band */
 } inspect_overlay;
 
 /* Whether anything is asked for at all. */
@@ -57,6 +66,13 @@ bool inspect_overlay_any(const inspect_overlay *o);
  * (last, on top). line_px: the frame's line width. Clipped to the plot. */
 void inspect_overlay_timeline(const inspect_overlay *o, const timeline *tl, const timeline_view *v,
                               draw2d *d, const timeline_palette *pal, float line_px);
+
+/* Appends the hover's card (o->tip) over the pointer (under it when the
+ * viewport's top is in the way), kept inside [cx, cx + cw] x [cy, cy + ch],
+ * and the outline of its span; font size `size` for every line. */
+void inspect_overlay_tip(const inspect_overlay *o, const timeline_view *v, draw2d *d,
+                         const text_font *font, int size, const theme *th, float line_px, float cx,
+                         float cy, float cw, float ch);
 
 /* Appends 3D frames (projected box edges) round the selected action's
  * objects, the micro-batch's slice and the critical step running at t,

@@ -59,6 +59,15 @@ typedef enum command_kind {
     CMD_WHATIF_UNDO,    /* back to the scenario before the last change */
     /* a comparison's panes (viewer_compare.h): the loop's */
     CMD_COMPARE, /* a: 1 next arrangement, 2 link / unlink cameras, 3 add a pane, 4 remove one */
+    /* inspecting (viewer_inspect.h): the loop's */
+    CMD_PRESS,        /* a, b: a left press in the timeline at x, y, before its scrub */
+    CMD_CLICK,        /* a, b: a left press and release without a drag at x, y: select there */
+    CMD_AREA_FROM,    /* a, b: shift+press in the timeline at x, y: an area's first corner */
+    CMD_AREA_TO,      /* a, b: the area's other corner, as the drag goes */
+    CMD_INSPECT_WALK, /* a: +1 the selection's consumer (`]`), -1 its producer (`[`) */
+    CMD_CRITICAL,     /* the critical path on and off */
+    CMD_MICROBATCH,   /* the selection's micro-batch highlighted, or the next one; off after
+                         the last */
 } command_kind;
 
 typedef struct command {

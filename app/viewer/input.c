@@ -85,16 +85,36 @@ void input_key(viewer_input *in, int key, int mods, bool repeat)
 
 void input_button(viewer_input *in, int button, bool press)
 {
+    input_button_mods(in, button, press, 0);
+}
+
+void input_button_mods(viewer_input *in, int button, bool press, int mods)
+{
     if (!press) {
+        const input_drag was = in->drag;
         in->drag = INPUT_DRAG_NONE;
+        if (button != GLFW_MOUSE_BUTTON_LEFT)
+            return;
+        if (was == INPUT_DRAG_AREA)
+            push(in, CMD_AREA_TO, in->mouse_x, in->mouse_y);
+        else if ((was == INPUT_DRAG_SCRUB || was == INPUT_DRAG_ORBIT) && !in->press_moved)
+            push(in, CMD_CLICK, in->mouse_x, in->mouse_y);
         return;
     }
     frame_layout l = in->layout(in->user);
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        in->press_x = in->mouse_x, in->press_y = in->mouse_y;
+        in->press_moved = false;
+    }
     if (fabs(in->mouse_y - l.panel_y) <= INPUT_DIVIDER_GRAB_PX) {
         in->drag = INPUT_DRAG_SPLIT;
     } else if (in_panel(&l, in->mouse_y)) {
-        if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        if (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT)) {
+            in->drag = INPUT_DRAG_AREA;
+            push(in, CMD_AREA_FROM, in->mouse_x, in->mouse_y);
+        } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
             in->drag = INPUT_DRAG_SCRUB;
+            push(in, CMD_PRESS, in->mouse_x, in->mouse_y);
             push(in, CMD_SCRUB, in->mouse_x, 0);
         } else {
             in->drag = INPUT_DRAG_TL_PAN;
@@ -110,6 +130,8 @@ void input_move(viewer_input *in, double x, double y)
         in->map(in->user, &x, &y);
     double dx = x - in->mouse_x, dy = y - in->mouse_y;
     in->mouse_x = x, in->mouse_y = y;
+    if (fabs(x - in->press_x) > INPUT_CLICK_SLOP_PX || fabs(y - in->press_y) > INPUT_CLICK_SLOP_PX)
+        in->press_moved = true;
     switch (in->drag) {
     case INPUT_DRAG_SCRUB:
         push(in, CMD_SCRUB, x, 0);
@@ -125,6 +147,9 @@ void input_move(viewer_input *in, double x, double y)
         break;
     case INPUT_DRAG_SPLIT:
         push(in, CMD_SPLIT, y, 0);
+        break;
+    case INPUT_DRAG_AREA:
+        push(in, CMD_AREA_TO, x, y);
         break;
     case INPUT_DRAG_NONE:
         break;

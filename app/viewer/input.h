@@ -41,6 +41,9 @@ enum { INPUT_QUEUE_MAX = 256 };
 #define INPUT_SCROLL_STEPS_MAX 100.0
 /* How close to the divider (pixels) a press grabs it. */
 #define INPUT_DIVIDER_GRAB_PX 5.0
+/* How far (pixels) the pointer may move between a left press and its
+ * release for them to be a click (select) rather than a drag. */
+#define INPUT_CLICK_SLOP_PX 3.0
 
 typedef enum input_drag {
     INPUT_DRAG_NONE,
@@ -49,11 +52,14 @@ typedef enum input_drag {
     INPUT_DRAG_PAN,    /* another button in the 3D view */
     INPUT_DRAG_TL_PAN, /* another button in the timeline */
     INPUT_DRAG_SPLIT,  /* the divider */
+    INPUT_DRAG_AREA,   /* shift and the left button in the timeline: an area */
 } input_drag;
 
 typedef struct viewer_input {
     double mouse_x, mouse_y; /* the pointer, framebuffer pixels */
     input_drag drag;
+    double press_x, press_y; /* where the left button went down */
+    bool press_moved;        /* and the pointer has since left INPUT_CLICK_SLOP_PX of it */
     command queue[INPUT_QUEUE_MAX];
     int queued;
     keymap_mode mode; /* which keys act (keymap.h); the host keeps it current */
@@ -78,6 +84,12 @@ void input_key(viewer_input *in, int key, int mods, bool repeat);
 void input_char(viewer_input *in, unsigned codepoint);
 /* A mouse button (GLFW_MOUSE_BUTTON_*) pressed or released where the pointer is. */
 void input_button(viewer_input *in, int button, bool press);
+/* The same with the modifiers held (GLFW_MOD_*). In the timeline a left
+ * press scrubs at once (and says where it was, CMD_PRESS); released where
+ * it went down (within INPUT_CLICK_SLOP_PX), in the timeline or the 3D
+ * view, it is a click (CMD_CLICK: select); with shift held a left drag in
+ * the timeline draws an area (CMD_AREA_FROM, CMD_AREA_TO) and scrubs nothing. */
+void input_button_mods(viewer_input *in, int button, bool press, int mods);
 /* The pointer moved to (x, y). */
 void input_move(viewer_input *in, double x, double y);
 /* The wheel turned dy steps (> 0 away from the user); mods: GLFW_MOD_SHIFT pans. */

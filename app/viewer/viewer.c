@@ -28,6 +28,7 @@
 #include "presenter.h"
 #include "quote.h"
 #include "viewer_compare.h"
+#include "viewer_inspect.h"
 #include "viewer_script.h"
 #include "viewer_slides.h"
 #include "viewer_state.h"
@@ -68,6 +69,7 @@ typedef struct viewer {
     bool line_tabbed;        /* line_hint holds Tab's candidates until the next edit */
     frame_command_line line; /* what the frame shows of it */
     viewer_compare *cmp;     /* a comparison's panes; NULL: a single frame */
+    viewer_inspect insp;     /* selection, critical path, micro-batch, area (the shown slide's) */
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
@@ -147,6 +149,7 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     const bool ok = v->cmp ? viewer_compare_rebuild(v->cmp, next, &err)
                            : viewer_whatif_rebuild(s, &v->frame, next, &err);
     if (ok) {
+        viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
         viewer_whatif_follow(&v->st, &m, clock);
         if (v->cmp) /* the first pane changed: the strip, the shared scale */
             viewer_compare_follow(v->cmp, &v->st);
@@ -289,6 +292,8 @@ static void apply_queue(viewer *v, double clock)
                     v->pointer_moved = clock;
                 break;
             }
+            if (viewer_inspect_apply(&v->insp, &v->st, c, clock))
+                break;
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
@@ -343,8 +348,15 @@ static void screenshot(viewer *v, const char *path)
 /* The state line, the windows' monitors at its end. */
 static void print_state(viewer *v)
 {
-    char more[160 + PPF_ERROR_MAX + 256 + 512];
+    char more[160 + PPF_ERROR_MAX + 256 + 768 + 512];
     presenter_state(&v->pres, &v->win, more, sizeof more);
+    /* the inspection's, before the what-if's whose error stays the line's last key */
+    viewer_inspect_state(&v->insp, &v->st, more + strlen(more), sizeof more - strlen(more));
+    if (v->cmp) { /* the panes' */
+        size_t at = strlen(more);
+        more[at++] = ' ';
+        viewer_compare_state_line(v->cmp, more + at, sizeof more - at);
+    }
     /* the what-if's: the shown session's sizes, undo's depth, the line, the error last */
     const whatif *w = shown_whatif(v);
     const session *s = v->st.s;
@@ -354,11 +366,6 @@ static void print_state(viewer *v)
              "whatif_error=%s",
              s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
              w->line.open, quote_string(w->error).s);
-    if (v->cmp) { /* the panes' */
-        len = strlen(more);
-        more[len++] = ' ';
-        viewer_compare_state_line(v->cmp, more + len, sizeof more - len);
-    }
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
 }
 
@@ -464,7 +471,7 @@ static bool script_step(viewer *v)
         case VIEWER_SCRIPT_DOWN:
         case VIEWER_SCRIPT_UP:
             input_move(&v->in, x, y);
-            input_button(&v->in, e->button, e->verb == VIEWER_SCRIPT_DOWN);
+            input_button_mods(&v->in, e->button, e->verb == VIEWER_SCRIPT_DOWN, e->mods);
             break;
         case VIEWER_SCRIPT_MOVE:
             input_move(&v->in, x, y);
@@ -509,6 +516,7 @@ static void draw(viewer *v, double clock)
         viewer_compare_draw(v->cmp, &v->st, &v->view, clock);
         return;
     }
+    viewer_inspect_view(&v->insp, &v->st, &v->view);
     frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
@@ -637,6 +645,7 @@ done:
     }
     free(v->cmp);
     window_close(&v->win);
+    viewer_inspect_deinit(&v->insp);
     viewer_script_deinit(&v->script);
     for (int k = 0; k < d->count; k++)
         whatif_deinit(&v->whatifs[k]);

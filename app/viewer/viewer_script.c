@@ -148,6 +148,8 @@ static int key_by_name(const char *name, int *implied_mods)
         {"backspace", GLFW_KEY_BACKSPACE, 0},
         {"tab", GLFW_KEY_TAB, 0},
         {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
+        {"bracketright", GLFW_KEY_RIGHT_BRACKET, 0},
+        {"bracketleft", GLFW_KEY_LEFT_BRACKET, 0},
     };
     *implied_mods = 0;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -286,7 +288,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
             return bad(r,
                        "key \"%.40s\": unknown key (space, left, right, home, end, pagedown, "
                        "pageup, enter, backspace, tab, f5, plus, equal, minus, period, comma, "
-                       "escape, f11, question, a..z, 0..9)",
+                       "escape, f11, question, bracketright, bracketleft, a..z, 0..9)",
                        w[0]);
         if (!modifiers(r, "key", w + 1, n - 1, &e->mods, &e->repeat))
             return false;
@@ -294,12 +296,13 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         return true;
     }
     if (strcmp(verb, "down") == 0 || strcmp(verb, "up") == 0) {
-        if (n != 3 || (strcmp(w[0], "left") != 0 && strcmp(w[0], "right") != 0))
-            return bad(r, "expected: %s left|right X Y", verb);
+        if (n < 3 || n > 6 || (strcmp(w[0], "left") != 0 && strcmp(w[0], "right") != 0))
+            return bad(r, "expected: %s left|right X Y [shift|ctrl|alt ...]", verb);
         e->verb = verb[0] == 'd' ? VIEWER_SCRIPT_DOWN : VIEWER_SCRIPT_UP;
         e->button = w[0][0] == 'l' ? GLFW_MOUSE_BUTTON_LEFT : GLFW_MOUSE_BUTTON_RIGHT;
         return number(r, verb, "X", w[1], VIEWER_SCRIPT_COORD_MAX, &e->x) &&
-               number(r, verb, "Y", w[2], VIEWER_SCRIPT_COORD_MAX, &e->y);
+               number(r, verb, "Y", w[2], VIEWER_SCRIPT_COORD_MAX, &e->y) &&
+               modifiers(r, verb, w + 3, n - 3, &e->mods, NULL);
     }
     if (strcmp(verb, "move") == 0) {
         if (n != 2)

@@ -7,7 +7,8 @@
  *                                     a key press (space, left, right, home, end,
  *                                     pagedown, pageup, enter, backspace, tab, f5,
  *                                     a..z, 0..9, plus, equal, minus, period,
- *                                     comma, escape, f11, question; "repeat":
+ *                                     comma, escape, f11, question, bracketright
+ *                                     (]), bracketleft ([); "repeat":
  *                                     the keyboard's repeat of a held key; plus and
  *                                     equal are the same key, "+" with shift
  *                                     and "=" without; question is shift+slash)
@@ -18,9 +19,11 @@
  *                                     of the line after the blanks that follow the
  *                                     verb, blanks inside and at its end kept; keys
  *                                     such as enter, tab and escape are `key` lines
- *     down left|right X Y             a mouse button pressed at (X, Y)
+ *     down left|right X Y [shift|ctrl|alt ...]
+ *                                     a mouse button pressed at (X, Y), with
+ *                                     the modifiers held (shift: an area)
  *     move X Y                        the pointer moved (drags if a button is down)
- *     up left|right X Y               released
+ *     up left|right X Y [...]         released
  *     scroll DY [shift|ctrl|alt ...]  wheel steps (> 0 is away from the user)
  *     frames N                        draw N frames before the next line
  *     screenshot PATH                 save the window as a PNG (PATH: the rest of
@@ -104,7 +107,7 @@ typedef struct viewer_script_event {
     viewer_script_verb verb;
     int line;         /* 1-based line of the file, for messages */
     int key;          /* KEY: a GLFW_KEY_* code */
-    int mods;         /* KEY, SCROLL: GLFW_MOD_* bits */
+    int mods;         /* KEY, SCROLL, DOWN, UP: GLFW_MOD_* bits */
     bool repeat;      /* KEY: the keyboard's repeat of a held key, not a press */
     int button;       /* DOWN, UP: GLFW_MOUSE_BUTTON_LEFT or _RIGHT */
     double x, y;      /* DOWN, UP, MOVE: window coordinates; SCROLL: y is the steps */

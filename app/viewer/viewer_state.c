@@ -578,6 +578,13 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_WHATIF_STEP:
     case CMD_WHATIF_UNDO:
     case CMD_COMPARE:
+    case CMD_PRESS:
+    case CMD_CLICK:
+    case CMD_AREA_FROM:
+    case CMD_AREA_TO:
+    case CMD_INSPECT_WALK:
+    case CMD_CRITICAL:
+    case CMD_MICROBATCH:
         assert(!"the window's commands are applied by the loop");
         break;
     }

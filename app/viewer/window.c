@@ -43,8 +43,7 @@ static void char_callback(GLFWwindow *g, unsigned int codepoint)
 
 static void button_callback(GLFWwindow *g, int button, int action, int mods)
 {
-    (void)mods;
-    input_button(of(g)->desc.input, button, action == GLFW_PRESS);
+    input_button_mods(of(g)->desc.input, button, action == GLFW_PRESS, mods);
 }
 
 static void cursor_callback(GLFWwindow *g, double x, double y)

@@ -47,15 +47,18 @@ static void test_card_is_the_table(void **state)
     const keymap_row *rows = keymap_rows(&n);
     frame_help_item card[KEYMAP_ROWS_MAX];
     /* each mode's card is the table's rows of that mode, in order; a
-       comparison's rows only on a comparison's card */
-    const keymap_mode modes[] = {KEYMAP_WINDOW, KEYMAP_PRESENT, KEYMAP_WINDOW | KEYMAP_COMPARE};
-    for (int mi = 0; mi < 3; mi++) {
+       comparison's rows only on a comparison's card, a single frame's only outside one */
+    const keymap_mode modes[] = {KEYMAP_WINDOW, KEYMAP_PRESENT, KEYMAP_WINDOW | KEYMAP_COMPARE,
+                                 KEYMAP_PRESENT | KEYMAP_COMPARE};
+    for (int mi = 0; mi < 4; mi++) {
         const keymap_mode m = modes[mi];
         const int count = keymap_card(card, KEYMAP_ROWS_MAX, m);
         int i = 0;
         for (int r = 0; r < n; r++) {
             assert_true(rows[r].keys[0] && rows[r].what[0] && (rows[r].modes & KEYMAP_BOTH));
-            if (!(rows[r].modes & m) || ((rows[r].modes & KEYMAP_COMPARE) && !(m & KEYMAP_COMPARE)))
+            if (!(rows[r].modes & m & KEYMAP_BOTH) ||
+                ((rows[r].modes & KEYMAP_COMPARE) && !(m & KEYMAP_COMPARE)) ||
+                ((rows[r].modes & KEYMAP_SINGLE) && (m & KEYMAP_COMPARE)))
                 continue;
             assert_true(i < count);
             assert_ptr_equal(card[i].keys, rows[r].keys);
@@ -67,6 +70,28 @@ static void test_card_is_the_table(void **state)
     }
     /* a short buffer takes the first rows */
     assert_int_equal(keymap_card(card, 3, KEYMAP_WINDOW), 3);
+    /* x, which makes a comparison, is on every single frame's card; in a
+       comparison the card lists the panes' keys instead */
+    const keymap_mode single[] = {KEYMAP_WINDOW, KEYMAP_PRESENT};
+    const keymap_mode paned[] = {KEYMAP_WINDOW | KEYMAP_COMPARE, KEYMAP_PRESENT | KEYMAP_COMPARE};
+    for (int mi = 0; mi < 2; mi++) {
+        int count = keymap_card(card, KEYMAP_ROWS_MAX, single[mi]);
+        int x = 0, xx = 0;
+        for (int i = 0; i < count; i++) {
+            x += strcmp(card[i].keys, "x") == 0;
+            xx += strstr(card[i].keys, "x X") != NULL;
+        }
+        assert_int_equal(x, 1);
+        assert_int_equal(xx, 0);
+        count = keymap_card(card, KEYMAP_ROWS_MAX, paned[mi]);
+        x = xx = 0;
+        for (int i = 0; i < count; i++) {
+            x += strcmp(card[i].keys, "x") == 0;
+            xx += strstr(card[i].keys, "x X") != NULL;
+        }
+        assert_int_equal(x, 0);
+        assert_int_equal(xx, 1);
+    }
 }
 
 static void expect_key_in(keymap_mode mode, int key, int mods, command_kind kind, double arg)
@@ -110,6 +135,11 @@ static void test_keys_and_modifiers(void **state)
     assert_null(keymap_find(GLFW_KEY_ENTER, 0, KEYMAP_WINDOW));
     assert_null(keymap_find(GLFW_KEY_Z, 0, KEYMAP_WINDOW));
     assert_null(keymap_find(0, 0, KEYMAP_WINDOW));
+    /* x compares with the sibling, shift+X takes a pane away: presenting too */
+    for (int m = KEYMAP_WINDOW; m <= KEYMAP_PRESENT; m++) {
+        expect_key_in((keymap_mode)m, GLFW_KEY_X, 0, CMD_COMPARE, 3);
+        expect_key_in((keymap_mode)m, GLFW_KEY_X, GLFW_MOD_SHIFT, CMD_COMPARE, 4);
+    }
 }
 
 /* Presenting mode gives a clicker's keys their presenting meaning

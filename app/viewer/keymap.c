@@ -5,7 +5,7 @@
 
 #include <GLFW/glfw3.h>
 
-/* A row of the card with no keys of its own (the mouse). */
+/* A row of the card with no keys of its own (the mouse, or keys bound in another row). */
 /* clang-format off */
 #define MOUSE {{0}}
 /* clang-format on */
@@ -156,14 +156,19 @@ static const keymap_row rows[] = {
      KEYMAP_PRESENT,
      {{GLFW_KEY_P, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT, CMD_LINE_OPEN, 0, ONCE},
       {GLFW_KEY_Z, GLFW_MOD_CONTROL, CMD_WHATIF_UNDO, 0, ONCE}}},
-    /* a comparison's panes (viewer_compare.h); nothing in a single frame */
+    /* a comparison's panes (viewer_compare.h): x makes one from a single frame, presenting
+       too (a lecturer's answer to "and the other schedule?"), adds a pane to one, shift+X
+       takes one away and on two ends it. x and X are bound once, in the first row; the
+       comparison's cards list them in their own rows (keys act by mode, not by card) */
+    {"x",
+     "compare with the next schedule (X: back)",
+     KEYMAP_BOTH | KEYMAP_SINGLE,
+     {{GLFW_KEY_X, 0, CMD_COMPARE, 3, ONCE}, {GLFW_KEY_X, GLFW_MOD_SHIFT, CMD_COMPARE, 4, ONCE}}},
+    {"x X", "compare: add / remove a pane", KEYMAP_PRESENT | KEYMAP_COMPARE, MOUSE},
     {"o  l  x X",
      "compare: layout, link cameras, add / remove a pane",
      KEYMAP_WINDOW | KEYMAP_COMPARE,
-     {{GLFW_KEY_O, 0, CMD_COMPARE, 1, ONCE},
-      {GLFW_KEY_L, 0, CMD_COMPARE, 2, ONCE},
-      {GLFW_KEY_X, 0, CMD_COMPARE, 3, ONCE},
-      {GLFW_KEY_X, GLFW_MOD_SHIFT, CMD_COMPARE, 4, ONCE}}},
+     {{GLFW_KEY_O, 0, CMD_COMPARE, 1, ONCE}, {GLFW_KEY_L, 0, CMD_COMPARE, 2, ONCE}}},
     {"t", "dark / light theme", KEYMAP_BOTH, {{GLFW_KEY_T, 0, CMD_THEME, 0, ONCE}}},
     {"p", "save a screenshot (PNG)", KEYMAP_WINDOW, {{GLFW_KEY_P, 0, CMD_SCREENSHOT, 0, ONCE}}},
     /* "?" is shift and slash on the keyboards GLFW names keys after */
@@ -218,12 +223,18 @@ const keymap_key *keymap_find(int key, int mods, keymap_mode mode)
     return best;
 }
 
+bool keymap_on_card(int row_modes, int mode)
+{
+    const bool compare = (mode & KEYMAP_COMPARE) != 0;
+    return (row_modes & mode & KEYMAP_BOTH) && (!(row_modes & KEYMAP_COMPARE) || compare) &&
+           (!(row_modes & KEYMAP_SINGLE) || !compare);
+}
+
 int keymap_card(frame_help_item *out, int max, keymap_mode mode)
 {
     int n = 0;
     for (int r = 0; r < ROW_COUNT && n < max; r++)
-        if ((rows[r].modes & mode) &&
-            (!(rows[r].modes & KEYMAP_COMPARE) || (mode & KEYMAP_COMPARE)))
+        if (keymap_on_card(rows[r].modes, mode))
             out[n++] = (frame_help_item){rows[r].keys, rows[r].what};
     return n;
 }

@@ -42,7 +42,8 @@ typedef enum keymap_mode {
     KEYMAP_WINDOW = 1,  /* the viewer, not presenting */
     KEYMAP_PRESENT = 2, /* presenting mode (F5, --present) */
     KEYMAP_BOTH = 3,
-    KEYMAP_COMPARE = 4, /* with WINDOW: a comparison's row, on the card only in a comparison */
+    KEYMAP_COMPARE = 4, /* with a mode: a comparison's row, on the card only in a comparison */
+    KEYMAP_SINGLE = 8,  /* with a mode: a single frame's row, on the card only outside one */
 } keymap_mode;
 
 /* One key and what it asks for. */
@@ -68,9 +69,14 @@ const keymap_row *keymap_rows(int *n);
 /* The key a press of `key` with modifiers `mods` stands for in `mode`
  * (KEYMAP_WINDOW or KEYMAP_PRESENT), or NULL. */
 const keymap_key *keymap_find(int key, int mods, keymap_mode mode);
+/* Whether a row of these modes is on the card of `mode` (KEYMAP_WINDOW or
+ * KEYMAP_PRESENT, with KEYMAP_COMPARE in a comparison): a row of the mode;
+ * a comparison's rows (KEYMAP_COMPARE) only when mode has KEYMAP_COMPARE
+ * too, a single frame's (KEYMAP_SINGLE) only when it has not. Keys act
+ * by the mode alone (keymap_find): the card only says which to list. */
+bool keymap_on_card(int row_modes, int mode);
 /* Writes the key card's rows for `mode`, in the table's order, into out
- * (room for max); returns how many. A comparison's rows (KEYMAP_COMPARE) only
- * when mode has KEYMAP_COMPARE too. */
+ * (room for max); returns how many (keymap_on_card's). */
 int keymap_card(frame_help_item *out, int max, keymap_mode mode);
 
 #endif

@@ -69,10 +69,21 @@ typedef struct viewer {
     bool line_tabbed;        /* line_hint holds Tab's candidates until the next edit */
     frame_command_line line; /* what the frame shows of it */
     viewer_compare *cmp;     /* a comparison's panes; NULL: a single frame */
+    bool cmp_from_single;    /* cmp made by x in a single window, which shift+X gives back */
+    bool cmp_rebuilt;        /* a what-if rebuilt the first pane: frame is stale */
+    viewer_state single;     /* the single window's state as x found it */
+    viewer_state paned;      /* the state right after x laid out the panes */
     viewer_inspect insp;     /* selection, critical path, micro-batch, area (the shown slide's) */
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
+
+/* The key card of the mode, a comparison's rows in a comparison. */
+static void follow_card(viewer *v)
+{
+    v->help_count =
+        keymap_card(v->help, KEYMAP_ROWS_MAX, v->in.mode | (v->cmp ? KEYMAP_COMPARE : 0));
+}
 
 /* Presenting mode is fullscreen, with its keys and its key card; leaving
  * it gives the window back as it was. */
@@ -83,8 +94,7 @@ static void follow_mode(viewer *v)
     if (on == v->presenting_shown)
         return;
     v->presenting_shown = on;
-    v->help_count =
-        keymap_card(v->help, KEYMAP_ROWS_MAX, v->in.mode | (v->cmp ? KEYMAP_COMPARE : 0));
+    follow_card(v);
     presenter_place(&v->pres, &v->win, on, false);
     if (!on)
         window_hide_cursor(&v->win, false);
@@ -133,6 +143,75 @@ static whatif *shown_whatif(viewer *v)
     return &v->whatifs[v->st.slide];
 }
 
+/* ---- a comparison made and ended in the window ------------------------------ */
+
+/* x in a single window: the shown slide beside its sibling (the next
+ * schedule at its P and M), two panes on the same t, the cameras linked.
+ * Refused (no sibling, a build error), the window stays single and says why. */
+static void compare_start(viewer *v)
+{
+    session *s = v->deck->slides[v->st.slide];
+    viewer_compare *c = ppf_calloc(1, sizeof *c);
+    ppf_error err = {{0}};
+    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &err)) {
+        free(c);
+        whatif *w = shown_whatif(v);
+        snprintf(w->error, sizeof w->error, "%s", err.message);
+        return;
+    }
+    v->single = v->st;
+    v->cmp = c;
+    v->cmp_from_single = true;
+    v->cmp_rebuilt = false;
+    viewer_compare_attach(c, &v->st);
+    v->paned = v->st;
+    follow_card(v);
+}
+
+/* shift+X on two panes, or a slide change: one frame again, the first
+ * pane's session, as it was before x (at the same t); a window opened as
+ * a comparison shows its first side alone. */
+static void compare_end(viewer *v, double clock)
+{
+    session *s = v->deck->slides[v->st.slide];
+    if (v->cmp_rebuilt) { /* the single frame's renderer drew the scene the what-if replaced */
+        frame_renderer next;
+        ppf_error err = {{0}};
+        if (frame_renderer_init(&next, &s->scene, &s->tl, &err)) {
+            frame_renderer_deinit(&v->frame);
+            v->frame = next;
+        } else {
+            ppf_print(stderr, "%s", err.message);
+            return; /* the panes stay */
+        }
+    }
+    viewer_compare_deinit(v->cmp);
+    free(v->cmp);
+    v->cmp = NULL;
+    const bool had = v->cmp_from_single;
+    viewer_compare_single(&v->st, had ? &v->single : NULL, had ? &v->paned : NULL, v->cmp_rebuilt,
+                          v->win.fb_w, v->win.fb_h, clock);
+    v->cmp_from_single = v->cmp_rebuilt = false;
+    follow_card(v);
+}
+
+/* The panes' keys: x in a single window makes a comparison, shift+X on its
+ * last two panes ends it; the rest are the comparison's own. */
+static void compare_key(viewer *v, const command *c, double clock)
+{
+    if (v->st.blackout)
+        return;                   /* only what ends the blackout acts */
+    window_make_current(&v->win); /* panes added or removed: the renderers' */
+    if (!v->cmp) {
+        if (c->a == VIEWER_COMPARE_ADD)
+            compare_start(v);
+    } else if (c->a == VIEWER_COMPARE_REMOVE && v->cmp->count <= 2) {
+        compare_end(v, clock);
+    } else {
+        viewer_compare_command(v->cmp, &v->st, c, clock);
+    }
+}
+
 /* The shown slide rebuilt from next, keeping the moment (viewer_whatif.h);
  * the scenario it replaced pushed for undo, unless this is the undo. A
  * change refused leaves everything as it was, its error shown. */
@@ -151,8 +230,10 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     if (ok) {
         viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
         viewer_whatif_follow(&v->st, &m, clock);
-        if (v->cmp) /* the first pane changed: the strip, the shared scale */
+        if (v->cmp) { /* the first pane changed: the strip, the shared scale */
             viewer_compare_follow(v->cmp, &v->st);
+            v->cmp_rebuilt = true;
+        }
         if (!undo)
             whatif_push(w, &before);
         w->error[0] = '\0';
@@ -282,9 +363,7 @@ static void apply_queue(viewer *v, double clock)
             if (whatif_command(v, c, clock))
                 break;
             if (c->kind == CMD_COMPARE) {
-                window_make_current(&v->win); /* panes added or removed: the renderers' */
-                if (v->cmp)
-                    viewer_compare_command(v->cmp, &v->st, c, clock);
+                compare_key(v, c, clock);
                 break;
             }
             if (v->cmp && viewer_compare_command(v->cmp, &v->st, c, clock)) {
@@ -297,6 +376,8 @@ static void apply_queue(viewer *v, double clock)
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
+            if (v->st.slide_change && v->cmp) /* a talk's comparison is of the slide shown */
+                compare_end(v, clock);
             if (v->st.slide_change)
                 change_slide(v, clock);
             break;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timeline_panel.h"
 #include "timeline_query.h"
 #include "viewer_whatif.h"
 #include "whatif.h"
@@ -306,10 +307,28 @@ static bool add_pane(viewer_compare *c, ppf_error *err)
     return true;
 }
 
+bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
+                                 ppf_error *err)
+{
+    assert(first->has_scene && "a session built whole, scene included");
+    memset(c, 0, sizeof *c);
+    c->count = 1;
+    c->sides[0] = first;
+    snprintf(c->names[0], sizeof c->names[0], "%s", name);
+    c->linked = true;
+    c->active = -1;
+    if (!add_pane(c, err)) { /* its renderer made for both panes, or none */
+        viewer_compare_deinit(c);
+        return false;
+    }
+    compare_again(c);
+    return true;
+}
+
 static void remove_pane(viewer_compare *c)
 {
     if (c->count <= 2)
-        return;
+        return; /* two: the window ends the comparison (viewer_compare_single) */
     const int k = --c->count;
     if (c->owned[k]) {
         session_deinit(c->sides[k]);
@@ -435,6 +454,63 @@ void viewer_compare_follow(viewer_compare *c, viewer_state *st)
     compare_again(c);
     attach_scale(c, st);
     lay_out(c, st);
+}
+
+static bool same_camera(const camera *a, const camera *b)
+{
+    return memcmp(a, b, sizeof *a) == 0; /* floats only: no padding */
+}
+
+void viewer_compare_single(viewer_state *st, const viewer_state *before, const viewer_state *opened,
+                           bool rebuilt, int fb_w, int fb_h, double clock)
+{
+    viewer_state now = *st;
+    if (before) {
+        *st = *before;
+        st->s = now.s;
+        /* time, playback and what the user chose (not the panes' layout) */
+        st->t = now.t, st->speed = now.speed;
+        st->speed_min = now.speed_min, st->speed_max = now.speed_max;
+        st->playing = now.playing;
+        st->play_anchor_t = now.play_anchor_t, st->play_anchor_clock = now.play_anchor_clock;
+        st->theme = now.theme, st->split = now.split;
+        st->ui_scale = now.ui_scale, st->ui_scale_start = now.ui_scale_start;
+        st->show_help = now.show_help;
+        st->pointer_x = now.pointer_x, st->pointer_y = now.pointer_y;
+        st->pointer_known = now.pointer_known;
+        st->presenting = now.presenting, st->blackout = now.blackout;
+        st->black_paused = now.black_paused, st->laser = now.laser;
+        st->goto_typing = now.goto_typing, st->goto_number = now.goto_number;
+        st->beat = now.beat, st->target = now.target, st->stop_at = now.stop_at;
+        st->play_dir = now.play_dir;
+        st->slide = now.slide, st->slide_count = now.slide_count;
+        st->slide_change = now.slide_change;
+        st->talk_start = now.talk_start, st->quit = now.quit;
+        /* a camera moved in the panes stays where the user left it */
+        const bool moved = !opened || !same_camera(&now.cam, &opened->cam) ||
+                           now.cam_preset != opened->cam_preset ||
+                           now.cam_user != opened->cam_user || now.cam_moving;
+        if (moved) {
+            st->cam = now.cam, st->cam_from = now.cam_from, st->cam_to = now.cam_to;
+            st->cam_moving = now.cam_moving, st->cam_move_start = now.cam_move_start;
+            st->cam_preset = now.cam_preset, st->cam_aspect = now.cam_aspect;
+            st->cam_user = now.cam_user, st->cam_user_view = now.cam_user_view;
+            st->cam_user_aspect = now.cam_user_aspect;
+        }
+        /* the timeline as it was, unless the panes zoomed it or a what-if
+           changed its iteration: then fitted to the session's own */
+        if (rebuilt || !opened || now.timeline.t0 != opened->timeline.t0 ||
+            now.timeline.t1 != opened->timeline.t1)
+            timeline_panel_view_init(&st->timeline, &st->s->tl);
+    } else {
+        timeline_panel_view_init(&st->timeline, &st->s->tl);
+    }
+    st->t_end = 0;
+    st->ui_pane = 0;
+    viewer_state_resize(st, fb_w, fb_h);
+    if (st->t > st->s->tl.makespan) /* within the session's own iteration */
+        viewer_state_set_time(st, st->t, clock);
+    viewer_state_place_timeline(st);
 }
 
 /* ---- the frame ------------------------------------------------------------ */

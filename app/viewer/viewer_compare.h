@@ -31,9 +31,12 @@
  * (compare_arrange_next: side by side, stacked, the grid for four); l
  * link or unlink the cameras; x add a pane with the last pane's sibling
  * (the next schedule that runs at its P and M, skipping those shown; at
- * most COMPARE_MAX_SIDES panes); shift+X remove the last pane (at least two
- * stay). A what-if (the command line, its direct keys, undo) changes the
- * first pane, the reference the strip compares with; the others stay.
+ * most COMPARE_MAX_SIDES panes); shift+X remove the last pane; on two panes
+ * it ends the comparison (the window's, viewer_compare_single). In a single
+ * window, x makes one: the shown scenario and its sibling
+ * (viewer_compare_init_sibling), on the same t, the cameras linked. A what-if (the command line,
+ * its direct keys, undo) changes the first pane, the reference the strip compares with; the others
+ * stay.
  *
  * Legibility: each pane's text is as large as a single frame's in the
  * window (capitals of 1/50 of the window's height, times the UI scale):
@@ -119,6 +122,11 @@ typedef struct viewer_compare {
 
 bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
                          int count, ppf_error *err);
+/* Two panes from a single window's session: first (named name, not owned)
+ * and its sibling (built and owned here); false with one line when there is
+ * none or it cannot be built. */
+bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
+                                 ppf_error *err);
 void viewer_compare_deinit(viewer_compare *c); /* accepts a zeroed or deinited one */
 
 /* The state made the panes': its end of time, shared timeline, pane size. */
@@ -141,6 +149,18 @@ void viewer_compare_follow(viewer_compare *c, viewer_state *st);
 /* Draws the strip and every pane; base is the state's frame view (the first
  * pane's, with the window's help, HUD note and command line). */
 void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock);
+/* The comparison ended (shift+X on two panes, a slide change): the state
+ * made a single frame's again, for a framebuffer of fb_w x fb_h. before:
+ * the state as x found it (NULL: the window opened as a comparison);
+ * opened: as it was right after the panes were attached (NULL: unknown).
+ * The state returns to before, keeping the session, time and playback,
+ * theme, split, UI scale, presenting, beats and slide as they are now; the
+ * camera too when the panes moved it (differs from opened), and the
+ * timeline fitted to the session's own iteration when the panes zoomed it
+ * or rebuilt (a what-if changed the first pane). Call after the panes'
+ * deinit or before: it does not read c. */
+void viewer_compare_single(viewer_state *st, const viewer_state *before, const viewer_state *opened,
+                           bool rebuilt, int fb_w, int fb_h, double clock);
 /* The state line's keys (see above) into out. */
 void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n);
 

@@ -9,7 +9,11 @@
  *   - o switches the arrangement, x adds the last pane's sibling (three
  *     panes, on the same t), shift+X removes it;
  *   - a linked orbit in the second pane turns every pane's camera alike;
- *     after l (unlinked) an orbit turns only the pane under the pointer.
+ *     after l (unlinked) an orbit turns only the pane under the pointer;
+ *   - in a single window (`ppflow --time 12`, paused), x makes two panes,
+ *     both at t = 12, the second the sibling's schedule; shift+X gives the
+ *     single window back: the same state line as before x and the same
+ *     screenshot, byte for byte.
  * The pane rectangles come from a first run's state line (pane_plot), so
  * the script's pointer lands where the layout puts the panes. */
 #ifndef _POSIX_C_SOURCE
@@ -225,12 +229,74 @@ static void test_linked_orbit_turns_every_pane(void **state)
     assert_true(fabs(l[2].yaw[1] - l[1].yaw[1]) > 0.05); /* the one under the pointer turns */
 }
 
+/* A file's bytes; fails the test when it cannot be read. */
+static char *slurp(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)*size + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return buf;
+}
+
+static void test_sibling_from_a_single_window_and_back(void **state)
+{
+    (void)state;
+    x_run_skip_without_tools("test_compare_window");
+    char *text = run_script(PPFLOW_EXE, "sibling.script",
+                            "frames 2\nprint\nscreenshot single.png\nkey x\nframes 2\nprint\n"
+                            "key x shift\nframes 2\nprint\nscreenshot back.png\nquit\n",
+                            X_RUN_ARGS("--size", "1280x720", "--time", "12"));
+    char *lines[3];
+    int n = 0;
+    for (char *p = text; *p;) {
+        const size_t len = strcspn(p, "\n");
+        if (strncmp(p, "t=", 2) == 0 && n < 3)
+            lines[n++] = p;
+        if (!p[len])
+            break;
+        p[len] = '\0';
+        p += len + 1;
+    }
+    assert_int_equal(n, 3);
+    assert_null(strstr(lines[0], " panes="));
+    const panes_line two = parse_panes(lines[1]);
+    assert_int_equal(two.panes, 2);
+    assert_int_equal(two.linked, 1);
+    for (int k = 0; k < 2; k++)
+        if (fabs(two.t[k] - 12) > 1e-9)
+            fail_msg("pane %d at t = %.6f after x; want 12", k + 1, two.t[k]);
+    /* the next schedule of ppflow's table that runs at P=4, M=8 */
+    if (!strstr(lines[1], " pane_schedule=1f1b:interleaved-1f1b"))
+        fail_msg("x: want 1f1b beside interleaved-1f1b: %s", lines[1]);
+    if (strcmp(lines[0], lines[2]) != 0)
+        fail_msg("shift+X: the state line\n%s\nwant as before x\n%s", lines[2], lines[0]);
+    char dir[512], a[600], b[600];
+    x_run_dir("a", dir, sizeof dir);
+    snprintf(a, sizeof a, "%s/single.png", dir);
+    snprintf(b, sizeof b, "%s/back.png", dir);
+    long na, nb;
+    char *pa = slurp(a, &na), *pb = slurp(b, &nb);
+    if (na != nb || memcmp(pa, pb, (size_t)na) != 0)
+        fail_msg("the screenshot after x, shift+X differs from the one before x");
+    free(pa);
+    free(pb);
+    free(text);
+}
+
 int main(void)
 {
     struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scrub_in_the_second_pane_moves_every_pane),
         cmocka_unit_test(test_layout_switch_and_sibling),
         cmocka_unit_test(test_linked_orbit_turns_every_pane),
+        cmocka_unit_test(test_sibling_from_a_single_window_and_back),
     };
     return x_run_main("ppflow_test_compare_window", tests, sizeof tests / sizeof tests[0]);
 }

@@ -609,5 +609,8 @@ void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n)
         PUT("%s%.2f:%.2f:%.2f:%.2f", k ? ";" : "", tv->plot_x + p.x, tv->plot_y + p.y, tv->plot_w,
             tv->plot_h);
     }
+    PUT(" pane_schedule=");
+    for (int k = 0; k < c->count; k++)
+        PUT("%s%s", k ? ":" : "", c->sides[k]->prog.schedule);
 #undef PUT
 }

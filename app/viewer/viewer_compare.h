@@ -45,10 +45,10 @@
  *
  * State line (viewer_compare_state_line, at the end of the viewer's):
  *     panes=2 arrange=side_by_side linked=1 active=2 pane_t=T1:T2
- *     pane_yaw=Y1:Y2 pane_plot=X:Y:W:H;X:Y:W:H
+ *     pane_yaw=Y1:Y2 pane_plot=X:Y:W:H;X:Y:W:H pane_schedule=S1:S2
  * active: the pane under the pointer, from 1 (0: none yet); pane_t and
  * pane_yaw the panes' as last drawn; pane_plot each pane's timeline plot
- * in framebuffer pixels.
+ * in framebuffer pixels; pane_schedule each pane's schedule.
  *
  * What it does not do: no GL calls (compare_view.h), no window, no clock
  * reads; it owns the sessions it builds (siblings), not the comparison's.

@@ -1,0 +1,139 @@
+/* test_compare_legibility.c - a comparison read from the back row: at
+ * 1920x1080, with 2, 3 and 4 panes (render/compare_view.h drawing each
+ * pane's whole frame and the strip), every string drawn has capitals at
+ * least 22 px tall (1/50 of the height) and no two strings overlap, the
+ * strip's lines included. The panes' views are the live window's
+ * (viewer_compare.h: each pane's text as large as a whole window's frame,
+ * capitals of 1/50 of the window's height, the legend once, in the first
+ * pane), at a few moments each, with each pane's beat caption. Measured
+ * from every text_draw call (text_font.stats) of every pane's font and
+ * the strip's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comparison.h"
+#include "offscreen.h"
+#include "support/check.h"
+
+enum { MAX_RECTS = 8192, W = 1920, H = 1080 };
+
+static text_rect rects[MAX_RECTS];
+
+static bool same_rect(const text_rect *a, const text_rect *b)
+{
+    return fabsf(a->x0 - b->x0) < 0.5f && fabsf(a->x1 - b->x1) < 0.5f &&
+           fabsf(a->y0 - b->y0) < 0.5f && fabsf(a->y1 - b->y1) < 0.5f;
+}
+
+/* Pairs of strings whose ink boxes overlap (one string drawn twice in the
+ * same place is one string). */
+static int count_overlaps(const text_stats *st, const char *what)
+{
+    int n = 0;
+    for (int i = 0; i < st->rect_count; i++)
+        for (int j = i + 1; j < st->rect_count; j++) {
+            const text_rect *a = &st->rects[i], *b = &st->rects[j];
+            if (same_rect(a, b))
+                continue;
+            if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1 && n++ < 4)
+                print_message("%s: strings %d (%.0f,%.0f)-(%.0f,%.0f) and %d "
+                              "(%.0f,%.0f)-(%.0f,%.0f) overlap\n",
+                              what, i, a->x0, a->y0, a->x1, a->y1, j, b->x0, b->y0, b->x1, b->y1);
+        }
+    return n;
+}
+
+/* The window's rule for a pane's text (viewer_compare.h), written out
+ * again: the frame's capitals for the window's height over the pane's. */
+static float pane_factor(int pane_h)
+{
+    if (pane_h <= 0 || H <= pane_h)
+        return 1.0f;
+    const float want = fmaxf(ceilf(H / 50.0f), FRAME_MIN_CAP_PX);
+    return want / fmaxf(ceilf(pane_h / 50.0f), FRAME_MIN_CAP_PX);
+}
+
+static void check_panes(int count)
+{
+    static const char *const lists[] = {"1f1b,zb-h1", "1f1b,zb-h1,gpipe",
+                                        "1f1b,zb-h1,gpipe,interleaved-1f1b"};
+    comparison cmp;
+    ppf_error err = {{0}};
+    if (!comparison_build(&cmp, &(comparison_desc){.list = lists[count - 2], .with_scene = true},
+                          &err))
+        fail_msg("%s", err.message);
+    offscreen o;
+    if (!offscreen_init_compare(&o, (const session *const *)cmp.sides, cmp.count, W, H, &err))
+        fail_msg("%s", err.message);
+    text_stats stats = {.rects = rects, .rect_capacity = MAX_RECTS};
+    o.compare->font.stats = &stats;
+    for (int k = 0; k < count; k++)
+        o.compare->frames[k].font.stats = &stats;
+    const timeline *tls[COMPARE_MAX_SIDES];
+    comparison_timelines(&cmp, tls);
+    const double longest = compare_longest_makespan(tls, count);
+    const char *strip[COMPARE_MAX_SIDES];
+    for (int k = 0; k < count; k++)
+        strip[k] = cmp.result.line[k];
+    for (int m = 0; m < 3; m++) {
+        const double t = longest * (0.15 + 0.35 * m);
+        compare_frame v =
+            offscreen_default_compare(&o, t, THEME_DARK, CAMERA_PRESET_DEFAULT, 1, strip);
+        const compare_layout l = compare_layout_compute(W, H, count, v.arrange, 1);
+        for (int k = 0; k < count; k++) {
+            frame_view *p = &v.pane[k];
+            p->ui_scale = pane_factor(l.pane[k].h);
+            p->cam = session_camera(cmp.sides[k], CAMERA_PRESET_DEFAULT, l.pane[k].w, l.pane[k].h,
+                                    0, p->ui_scale);
+            p->show_legend = k == 0;
+            p->caption = session_beat_caption(cmp.sides[k], t);
+            p->t = t > cmp.sides[k]->tl.makespan ? cmp.sides[k]->tl.makespan : t;
+        }
+        text_stats_reset(&stats);
+        offscreen_draw_compare(&o, &v);
+        char what[128];
+        snprintf(what, sizeof what, "%d panes (%s) at t=%.2f", count,
+                 l.arrange == COMPARE_ARRANGE_SIDE_BY_SIDE ? "side by side"
+                 : l.arrange == COMPARE_ARRANGE_STACKED    ? "stacked"
+                                                           : "grid",
+                 t);
+        const int overlaps = count_overlaps(&stats, what);
+        print_message("%s: %d strings, smallest capital %.1f px, %d overlaps (panes %dx%d)\n", what,
+                      stats.count, stats.min_cap_px, overlaps, l.pane[0].w, l.pane[0].h);
+        assert_true(stats.rect_count > 10 && stats.rect_count < MAX_RECTS);
+        assert_true(stats.min_cap_px >= 22.0f);
+        assert_int_equal(overlaps, 0);
+    }
+    offscreen_deinit(&o);
+    comparison_deinit(&cmp);
+}
+
+static void test_two_panes(void **state)
+{
+    (void)state;
+    check_panes(2);
+}
+
+static void test_three_panes(void **state)
+{
+    (void)state;
+    check_panes(3);
+}
+
+static void test_four_panes(void **state)
+{
+    (void)state;
+    check_panes(4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_panes),
+        cmocka_unit_test(test_three_panes),
+        cmocka_unit_test(test_four_panes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -12,6 +12,10 @@
  *     path ends there), and was not there before the key.
  *   - shift+drag over ranks 0-2: the area's busy, idle, bubble and counts
  *     by kind equal sums computed here from the JSON timeline.
+ *   - a click in the 3D view at the pixel where rank 3's running action
+ *     (3F4 at t 20, from the JSON) has its lit matmul box (the state line's
+ *     aim=, printed while that action is selected from its bar) selects it
+ *     and leaves t; a click on empty space in the 3D view clears it.
  *
  * Skipped, with a message and exit status 77 (CTest: "Skipped"), when
  * xvfb-run, Xvfb or xauth are not on PATH (tools/deps.sh installs them).
@@ -346,11 +350,76 @@ static void test_critical_path_and_area(void **state)
     assert_true(count[0] > 0 && count[1] > 0);
 }
 
+/* The compute action running on `rank` at t, from the JSON timeline. */
+static found running_at(const cJSON *doc, int rank, double t, char *text, size_t size)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "actions"))
+    {
+        const double s = cJSON_GetObjectItem(e, "start")->valuedouble;
+        const double en = cJSON_GetObjectItem(e, "end")->valuedouble;
+        if (cJSON_GetObjectItem(e, "rank")->valueint == rank && s <= t && t < en) {
+            snprintf(text, size, "%s", cJSON_GetObjectItem(e, "text")->valuestring);
+            return (found){rank, s, en};
+        }
+    }
+    fail_msg("nothing runs on rank %d at %g", rank, t);
+    return (found){-1, 0, 0};
+}
+
+static void test_click_in_3d_selects(void **state)
+{
+    (void)state;
+    x_run_skip_without_tools("test_inspect_window");
+    cJSON *doc = schedule_json();
+    char text[64];
+    const found a = running_at(doc, 3, T_SHOWN, text, sizeof text);
+    cJSON_Delete(doc);
+    assert_string_equal(text, "3F4"); /* the hand-worked timeline's */
+    const geometry g = first_geometry();
+    /* its bar selected: where its lit box is in the 3D view */
+    const double bx = x_of(&g, 0.5 * (a.start + a.end)), by = y_of(&g, a.rank);
+    char script[1024];
+    snprintf(script, sizeof script,
+             "frames 2\nprint\ndown left %.2f %.2f\nup left %.2f %.2f\nprint\nquit\n", bx, by, bx,
+             by);
+    char *out = run("aim.script", script);
+    static char lines[STATES_MAX][LINE_MAX_CHARS];
+    if (state_texts(out, lines, STATES_MAX) != 3)
+        fail_msg("expected 2 prints and --print-state:\n%s", out);
+    free(out);
+    expect_key(lines[0], "aim", "-"); /* nothing selected, nothing to aim at */
+    expect_key(lines[1], "selected", text);
+    char aim[64];
+    double ax, ay;
+    if (sscanf(key_text(lines[1], "aim", aim, sizeof aim), "%lf:%lf", &ax, &ay) != 2)
+        fail_msg("aim=%s", aim);
+    const state_line sl = parse_state(lines[1]);
+    assert_true(ax > 0 && ax < sl.fb_w && ay > 0 && ay < sl.plot_y); /* in the 3D view */
+
+    /* a fresh window: a click there selects it, t stays; a click on the
+       view's top-left corner (empty space) clears */
+    snprintf(script, sizeof script,
+             "frames 2\ndown left %.2f %.2f\nup left %.2f %.2f\nprint\n"
+             "down left 2 2\nup left 2 2\nprint\nquit\n",
+             ax, ay, ax, ay);
+    out = run("pick.script", script);
+    if (state_texts(out, lines, STATES_MAX) != 3)
+        fail_msg("expected 2 prints and --print-state:\n%s", out);
+    free(out);
+    expect_key(lines[0], "selected", text);
+    expect_key(lines[0], "selected_rank", "3");
+    assert_same_double(parse_state(lines[0]).t, T_SHOWN);
+    expect_key(lines[1], "selected", "-");
+    assert_same_double(parse_state(lines[1]).t, T_SHOWN);
+}
+
 int main(void)
 {
     struct CMUnitTest tests[] = {
         cmocka_unit_test(test_click_selects_and_walks),
         cmocka_unit_test(test_critical_path_and_area),
+        cmocka_unit_test(test_click_in_3d_selects),
     };
     return x_run_main("ppflow_test_inspect_window", tests, sizeof tests / sizeof tests[0]);
 }

@@ -116,7 +116,7 @@ static const keymap_row rows[] = {
      KEYMAP_WINDOW,
      {{GLFW_KEY_C, 0, CMD_CRITICAL, 0, ONCE}, {GLFW_KEY_B, 0, CMD_MICROBATCH, 0, R}}},
     {"drag the divider", "share of the 3D view and the timeline", KEYMAP_WINDOW, MOUSE},
-    {"left drag", "orbit the 3D view", KEYMAP_BOTH, MOUSE},
+    {"left drag", "orbit the 3D view; a click selects there", KEYMAP_BOTH, MOUSE},
     {"right drag", "pan the 3D view", KEYMAP_BOTH, MOUSE},
     {"wheel", "zoom the 3D view", KEYMAP_BOTH, MOUSE},
     {"1 – 9, 0",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scene_pick.h"
 #include "timeline_query.h"
 
 static const timeline_panel_hover NONE = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
@@ -168,6 +169,31 @@ static bool something_shown(const viewer_inspect *vi)
     return vi->selected.kind != TIMELINE_HIT_NONE || vi->area || vi->show_microbatch;
 }
 
+/* Whether framebuffer point (x, y) lies in the 3D view. */
+static bool in_view(const frame_layout *l, double x, double y)
+{
+    return l->view_w >= 1 && l->view_h >= 1 && x >= l->view_x && x <= l->view_x + l->view_w &&
+           y >= l->view_y && y <= l->view_y + l->view_h;
+}
+
+/* What a click at (x, y) in the 3D view selects: the owner of the nearest
+ * object drawn at t under it, seen by cam (scene_pick.h); NONE for empty
+ * space. */
+static timeline_panel_hover pick_in_view(const viewer_inspect *vi, const viewer_state *st,
+                                         const frame_layout *l, double x, double y, camera cam)
+{
+    const session *s = vi->s;
+    if (!s->has_scene || !in_view(l, x, y))
+        return NONE;
+    scene_state ss;
+    scene_state_init(&ss, &s->scene);
+    scene_state_at(&s->scene, st->t, &ss);
+    const timeline_panel_hover h = scene_pick(&s->scene, &ss, &cam, l->view_w, l->view_h,
+                                              (float)(x - l->view_x), (float)(y - l->view_y), NULL);
+    scene_state_deinit(&ss);
+    return h;
+}
+
 bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c, double clock)
 {
     if (vi->s != st->s)
@@ -188,6 +214,8 @@ bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c
             set_selection(vi, h);
             if (vi->press_known) /* a click selects; the press's scrub is taken back */
                 viewer_state_set_time(st, vi->press_t, clock);
+        } else if (c->b < l.panel_y) { /* the 3D view: what is drawn under the pointer */
+            set_selection(vi, pick_in_view(vi, st, &l, c->a, c->b, viewer_state_camera(st, clock)));
         } else {
             set_selection(vi, NONE);
         }
@@ -319,6 +347,45 @@ void viewer_inspect_view(viewer_inspect *vi, const viewer_state *st, frame_view 
         hover_tip(vi, st, fv);
 }
 
+/* Where a click in the 3D view would point at the selected action: the
+ * centre of the first of its (stage, micro-batch)'s objects drawn at t in
+ * replica 0 (a lit matmul box, else a face), in framebuffer pixels, seen by
+ * the camera at rest; false when it has none drawn (or none is selected). */
+static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *px, float *py)
+{
+    const session *s = vi->s;
+    if (!selected_action(vi) || !s->has_scene)
+        return false;
+    const frame_layout l = viewer_state_layout(st);
+    if (l.view_w < 1 || l.view_h < 1)
+        return false;
+    const scene *sc = &s->scene;
+    const action *a = &tl_of(vi)->program->rank[vi->selected.rank].actions[vi->selected.index];
+    if (!action_is_compute((action_kind)a->kind))
+        return false;
+    static const scene_kind kinds[] = {SCENE_MATMUL1, SCENE_MATMUL2, SCENE_HIDDEN, SCENE_RESIDUAL};
+    scene_state ss;
+    scene_state_init(&ss, sc);
+    scene_state_at(sc, st->t, &ss);
+    bool found = false;
+    for (int k = 0; k < 4 && !found; k++)
+        for (int j = 0; j < sc->layers_per_stage && !found; j++) {
+            const int layer = a->stage * sc->layers_per_stage + j;
+            const object_state *o =
+                &ss.kind[kinds[k]][(size_t)layer * (size_t)sc->microbatches + a->microbatch];
+            scene_box b;
+            if (!o->visible || !scene_object_place(sc, kinds[k], layer, a->microbatch, 0, o, &b))
+                continue;
+            const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
+                                0.5f * (b.min[2] + b.max[2])};
+            found = camera_project(&st->cam, l.view_w / l.view_h, c, (int)l.view_w, (int)l.view_h,
+                                   px, py);
+        }
+    scene_state_deinit(&ss);
+    *px += l.view_x, *py += l.view_y;
+    return found;
+}
+
 void viewer_inspect_state(viewer_inspect *vi, const viewer_state *st, char *buf, size_t n)
 {
     if (vi->s != st->s)
@@ -360,10 +427,15 @@ void viewer_inspect_state(viewer_inspect *vi, const viewer_state *st, char *buf,
                  a.count[ACTION_B], a.count[ACTION_I], a.count[ACTION_W],
                  a.count[ACTION_OVERLAP_F_B]);
     }
+    char aim[64] = "-";
+    float ax = 0, ay = 0;
+    if (aim_point(vi, st, &ax, &ay))
+        snprintf(aim, sizeof aim, "%.2f:%.2f", ax, ay);
     const timeline_view *tv = &st->timeline;
     snprintf(buf, n,
              " selected=%s selected_rank=%d waited_for=%s busy_with=%s wait=%.6f delay=%.6f "
-             "p2p=%.6f critical=%d microbatch=%d %s rows=%.2f:%.2f:%.2f",
+             "p2p=%.6f critical=%d microbatch=%d %s rows=%.2f:%.2f:%.2f aim=%s",
              sel, vi->selected.rank, waited, busy, wait, delay, p2p, vi->critical,
-             vi->show_microbatch ? vi->microbatch : -1, area, tv->row_y, tv->row_pitch, tv->bar_h);
+             vi->show_microbatch ? vi->microbatch : -1, area, tv->row_y, tv->row_pitch, tv->bar_h,
+             aim);
 }

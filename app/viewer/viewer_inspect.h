@@ -10,8 +10,10 @@
  *   - a click (press and release without a drag) on a bar selects it and
  *     leaves t where it was before the press (the press scrubbed, as a
  *     press in the timeline always does; a click on a bar takes that back);
- *     a click on empty space, in the timeline or the 3D view, clears the
- *     selection (and keeps the scrub).
+ *     a click in the 3D view selects what the nearest object drawn under
+ *     the pointer belongs to (render/scene_pick.h says what each kind of
+ *     object selects) and leaves t; a click on empty space, in the timeline
+ *     or the 3D view, clears the selection (and keeps the scrub).
  *   - `]` / `[`: the selection's consumer (the first on another rank, else
  *     the first) / its producer (the input it waited for, else the first);
  *     `.` / `,` the next / previous compute action on its rank. Without a
@@ -94,7 +96,10 @@ void viewer_inspect_view(viewer_inspect *vi, const viewer_state *st, frame_view 
  *     p2p=0.500000 (its transfer; -1 none) critical=0|1 microbatch=-1|m
  *     area=T0:T1|- area_ranks=R0:R1 area_busy area_idle area_bubble
  *     area_counts=F:B:I:W:FB rows=Y:PITCH:BAR (the timeline's row 0 top,
- *     row pitch and bar height, framebuffer pixels: where a bar is) */
+ *     row pitch and bar height, framebuffer pixels: where a bar is)
+ *     aim=X:Y (where a click in the 3D view points at the selected action:
+ *     the centre of its first object drawn at t, a lit matmul box else a
+ *     face, in replica 0, framebuffer pixels, the camera at rest; - none) */
 void viewer_inspect_state(viewer_inspect *vi, const viewer_state *st, char *buf, size_t n);
 
 #endif

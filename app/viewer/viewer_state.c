@@ -120,6 +120,11 @@ static camera current_camera(const viewer_state *v, double clock)
     return camera_blend(&v->cam_from, &v->cam_to, (float)(s > 1 ? 1 : s));
 }
 
+camera viewer_state_camera(const viewer_state *v, double clock)
+{
+    return current_camera(v, clock);
+}
+
 static void move_camera_to(viewer_state *v, camera to, double clock)
 {
     v->cam_from = current_camera(v, clock);

@@ -160,6 +160,9 @@ void viewer_state_set_presenting(viewer_state *v, bool on);
 
 /* The frame's layout for the framebuffer and split. */
 frame_layout viewer_state_layout(const viewer_state *v);
+/* The camera the 3D view is seen by at `clock` (part way through an eased
+ * move, the frame's), for picking what is under the pointer. */
+camera viewer_state_camera(const viewer_state *v, double clock);
 /* Lays out the timeline view in the layout's panel, as the frame draws it. */
 void viewer_state_place_timeline(viewer_state *v);
 

@@ -52,6 +52,16 @@ compare_layout compare_layout_compute(int fb_width, int fb_height, int count, co
     return l;
 }
 
+float compare_pane_text_scale(const compare_layout *l, int k)
+{
+    const int h = l->pane[k].h;
+    if (h <= 0 || l->height <= h)
+        return 1.0f;
+    const float want = fmaxf(ceilf((float)l->height / 50.0f), FRAME_MIN_CAP_PX);
+    const float has = fmaxf(ceilf((float)h / 50.0f), FRAME_MIN_CAP_PX);
+    return want / has;
+}
+
 compare_arrange compare_arrange_choose(int fb_width, int fb_height, int count, float ui_scale)
 {
     const compare_arrange candidates[] = {COMPARE_ARRANGE_SIDE_BY_SIDE, COMPARE_ARRANGE_STACKED,

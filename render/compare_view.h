@@ -79,6 +79,13 @@ compare_arrange compare_arrange_next(compare_arrange a, int count);
 compare_layout compare_layout_compute(int fb_width, int fb_height, int count, compare_arrange a,
                                       float ui_scale);
 
+/* The UI scale factor that makes pane k's text as large as a whole
+ * target's frame (frame.h's rule: capitals of 1/50 of the height, rounded
+ * up, never under the floor, for the target's height over the same for
+ * the pane's), so that panes keep the back row's size; 1 for a pane as
+ * tall as the target. The window and the export both draw panes with it. */
+float compare_pane_text_scale(const compare_layout *l, int k);
+
 /* A pane's timeline view on the shared scale: the whole of [0, longest]
  * (longest: the comparison's longest makespan, compare_longest_makespan). */
 void compare_view_timeline(timeline_view *tv, const timeline *tl, double longest);

@@ -113,14 +113,16 @@ compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id t
     for (int k = 0; k < o->side_count; k++) {
         const session *s = o->sides[k];
         frame_view *p = &v.pane[k];
+        /* as the window draws panes: text at the back row's size, one legend */
+        const float ui = frame_ui_scale_clamp(ui_scale * compare_pane_text_scale(&l, k));
         *p = (frame_view){
             .t = t,
             .theme = theme,
-            .ui_scale = ui_scale,
-            .cam = session_camera(s, preset, l.pane[k].w, l.pane[k].h, 0, ui_scale),
+            .ui_scale = ui,
+            .cam = session_camera(s, preset, l.pane[k].w, l.pane[k].h, 0, ui),
             .hud_title = s->hud_title,
             .hud_bubble = s->hud_bubble,
-            .show_legend = true,
+            .show_legend = k == 0,
             .caption_rank = -1,
             .viewport = l.pane[k],
         };

@@ -29,17 +29,10 @@ static float strip_scale(const viewer_state *st)
     return frame_ui_scale_clamp(st->ui_scale * (st->presenting ? VIEWER_PRESENT_SCALE : 1.0f));
 }
 
-/* The pane's text as large as a whole window's frame: the frame's rule
- * (capitals of 1/50 of the height, rounded up, never under the floor) for
- * the window's height over the same for the pane's. */
+/* The pane's text as large as a whole window's frame (compare_view.h). */
 static float pane_factor(const viewer_compare *c, int k)
 {
-    const int h = c->layout.pane[k].h;
-    if (h <= 0 || c->fb_h <= h)
-        return 1.0f;
-    const float want = fmaxf(ceilf((float)c->fb_h / 50.0f), FRAME_MIN_CAP_PX);
-    const float has = fmaxf(ceilf((float)h / 50.0f), FRAME_MIN_CAP_PX);
-    return want / has;
+    return compare_pane_text_scale(&c->layout, k);
 }
 
 static void load_camera(viewer_state *p, const viewer_pane_camera *m)

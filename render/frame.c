@@ -463,7 +463,12 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
     snprintf(lines[0], sizeof lines[0], "%s", text);
     const int cut =
         text_width(&f->font, FRAME_FONT_BODY, text) > max_w ? caption_break(f, text, max_w) : -1;
-    if (cut > 0) {
+    const float bottom = l->view_y + l->view_h - m.line_height - pad; /* the last line's top */
+    /* the second line grows upwards: not over a card already placed (a
+       narrow pane's legend), where one line with an ellipsis must do */
+    const label_rect second = {l->view_x, bottom - m.line_height - pad * 0.5f,
+                               l->view_x + l->view_w, bottom};
+    if (cut > 0 && !overlaps(ls, second)) {
         const char *tail = text + cut;
         while (*tail == ' ')
             tail++;
@@ -476,7 +481,6 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
         w[k] = fit_with_ellipsis(f, FRAME_FONT_BODY, lines[k], sizeof lines[k], max_w);
         plate_w = fmaxf(plate_w, w[k]);
     }
-    const float bottom = l->view_y + l->view_h - m.line_height - pad; /* the last line's top */
     const float top = bottom - (float)(n - 1) * m.line_height;
     const float x = l->view_x + (l->view_w - plate_w) / 2;
     draw2d_rect(&f->batch, x - pad, top - pad * 0.5f, plate_w + 2 * pad,

@@ -23,6 +23,10 @@
  *     camera is fitted again each time, and back where it started.
  *   - the window destroyed from outside (`xdotool windowclose`): ppflow
  *     ends with status 0, prints its state, and no X error.
+ *   - no heap churn: 120 frames of playback at 1280x720 ask the kernel for
+ *     heap (brk) a handful of times, not at every frame (llvmpipe's scene
+ *     memory freed and taken back each frame cost ~110 brk calls a frame;
+ *     app/main.c keeps it); counted by strace, skipped without it.
  *
  * The tests that need X are skipped, with a message and exit status 77
  * (CTest: "Skipped", not a failure), when xvfb-run, Xvfb, xauth or xdotool
@@ -719,6 +723,52 @@ static void test_xdotool_windowclose(void **state)
     spawn_stop(xvfb, 5.0);
 }
 
+/* ---- heap traffic ---------------------------------------------------------------- */
+
+static void test_no_heap_churn(void **state)
+{
+    (void)state;
+    x_run_skip_without_tools("test_viewer");
+    if (!spawn_on_path("strace")) {
+        print_message("test_viewer: heap churn not measured: strace is not on PATH\n");
+        return;
+    }
+    char dir[300], script[400], counts[400], out[400], err[400];
+    x_run_dir("h", dir, sizeof dir);
+    scratch_join(script, sizeof script, dir, "play.script");
+    scratch_join(counts, sizeof counts, dir, "brk.txt");
+    scratch_join(out, sizeof out, x_run_scratch(), "h.out");
+    scratch_join(err, sizeof err, x_run_scratch(), "h.err");
+    enum { FRAMES = 120 };
+    char text[64];
+    snprintf(text, sizeof text, "key space\nframes %d\nquit\n", FRAMES);
+    scratch_write(script, text);
+    const char *argv[] = {"xvfb-run", "-a",   "-s",        SCREEN_ARGS, "strace", "-f",
+                          "-c",       "-e",   "trace=brk", "-o",        counts,   PPFLOW_EXE,
+                          "--script", script, "--size",    "1280x720",  NULL};
+    pid_t pid = spawn_start(
+        argv, &(spawn_desc){.cwd = dir, .out = out, .err = err, .ppflow = true, .group = true});
+    free(spawn_finish_ok(pid, RUN_SECONDS, "ppflow under strace", out, err, NULL));
+    char *summary = child_read_file(counts, NULL);
+    assert_non_null(summary);
+    long calls = 0; /* strace -c: "... calls errors brk", or no row when there were none */
+    for (const char *p = summary; *p;) {
+        size_t len = strcspn(p, "\n");
+        double pct, secs;
+        long usecs, n;
+        if (sscanf(p, "%lf %lf %ld %ld", &pct, &secs, &usecs, &n) == 4 && strstr(p, "brk") &&
+            (size_t)(strstr(p, "brk") - p) < len)
+            calls = n;
+        p += len + (p[len] == '\n');
+    }
+    free(summary);
+    print_message("heap: %ld brk calls over %d frames of playback\n", calls, FRAMES);
+    if (calls > 64)
+        fail_msg("%ld brk calls over %d frames: the heap goes back to the kernel and is taken "
+                 "again as frames are drawn (app/main.c keeps it)",
+                 calls, FRAMES);
+}
+
 /* ---- runner ------------------------------------------------------------------ */
 
 int main(void)
@@ -732,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_script_ui_scale_keys),
         cmocka_unit_test(test_xdotool_resize_refits),
         cmocka_unit_test(test_xdotool_windowclose),
+        cmocka_unit_test(test_no_heap_churn),
     };
     return x_run_main("ppflow_test_viewer", tests, sizeof tests / sizeof tests[0]);
 }

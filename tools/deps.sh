@@ -10,7 +10,7 @@ PACKAGES=(
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
     libegl-dev libegl1-mesa-dev libgl1-mesa-dri libgles-dev python3-glad
     libcjson-dev libcmocka-dev
-    xvfb xauth xdotool xserver-xorg-video-dummy x11-xserver-utils ffmpeg libxml2-utils librsvg2-bin
+    xvfb xauth xdotool xserver-xorg-video-dummy x11-xserver-utils ffmpeg libxml2-utils librsvg2-bin strace
     pkg-config cmake clang libclang-rt-14-dev gcc make
 )
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench.h"
 #include "offscreen.h"
@@ -26,6 +27,13 @@ static double peak_rss_mb(void)
     return kb < 0 ? -1 : kb / 1024;
 }
 
+/* Page faults of this process so far (all threads: llvmpipe's too). */
+static long minor_faults(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
+}
+
 /* Draws `frames` frames with t sweeping the iteration, waiting for each to
  * finish; prints one row, labelled with the scenario's schedule and sizes. */
 static bool bench_size(FILE *f, const char *label, const session_flag *flags, int flag_count,
@@ -40,7 +48,10 @@ static bool bench_size(FILE *f, const char *label, const session_flag *flags, in
         return false;
     }
     double *ms = ppf_malloc(sizeof(double) * (size_t)frames);
+    long faults = 0;
     for (int i = -RENDER_WARMUP; i < frames; i++) {
+        if (i == 0)
+            faults = minor_faults();
         double t = s.tl.makespan * (i < 0 ? 0.5 : (i + 0.5) / frames);
         frame_view v = offscreen_default_view(&o, t, THEME_DARK, CAMERA_PRESET_DEFAULT);
         double t0 = bench_now_ms();
@@ -49,14 +60,16 @@ static bool bench_size(FILE *f, const char *label, const session_flag *flags, in
         if (i >= 0)
             ms[i] = bench_now_ms() - t0;
     }
+    /* memory taken from the kernel again at every frame shows as faults */
+    const double faults_per_frame = (double)(minor_faults() - faults) / frames;
     stats st = summarise(ms, frames);
     double worst = ms[frames - 1];
     char name[320], wxh[32];
     snprintf(name, sizeof name, "%s (%s P=%d M=%d D=%d)", label, s.sc.schedule, s.sc.stages,
              s.sc.microbatches, s.sc.dp);
     snprintf(wxh, sizeof wxh, "%dx%d", size.width, size.height);
-    fprintf(f, "%-34s %9s %8.1f %8.2f %8.2f %8.1f\n", name, wxh, 1000 / st.median, st.median, worst,
-            peak_rss_mb());
+    fprintf(f, "%-34s %9s %8.1f %8.2f %8.2f %8.1f %8.1f\n", name, wxh, 1000 / st.median, st.median,
+            worst, peak_rss_mb(), faults_per_frame);
     fflush(f);
     free(ms);
     offscreen_deinit(&o);
@@ -92,8 +105,8 @@ int bench_render(const bench_opts *o, FILE *f)
     print_machine(f);
     fprintf(f, "%d frames per row after %d warm-up frames; fps from the median frame time\n\n",
             frames, RENDER_WARMUP);
-    fprintf(f, "%-34s %9s %8s %8s %8s %8s\n", "scenario", "size", "fps", "median", "worst",
-            "peak MB");
+    fprintf(f, "%-34s %9s %8s %8s %8s %8s %8s\n", "scenario", "size", "fps", "median", "worst",
+            "peak MB", "faults/f");
     session_show window, video;
     bench_sizes(&window, &video);
     if (!bench_size(f, "default", NULL, 0, window, frames, &err) ||

@@ -410,7 +410,7 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
 
 /* Where a caption too long for one line breaks: among the spaces whose
  * two lines both fit max_w, the one that makes the longer line shortest
- * (balanced lines read better than a full line and a stub), a break after
+ * (balanced lines read better than a full line over a short one), a break after
  * a clause's punctuation counting a fifth shorter, never next to an "="
  * ("t = 11.5" stays whole). When no break lets both fit (a narrow pane),
  * the first line takes all it can, so that only the caption's end is cut.

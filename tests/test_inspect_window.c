@@ -37,41 +37,10 @@
 #include "support/x_run.h"
 #include "theme.h"
 
-enum { STATES_MAX = 16, LINE_MAX_CHARS = 4096 };
+enum { STATES_MAX = 16, LINE_MAX_CHARS = X_RUN_LINE_MAX };
 
 #define SCENARIO "--stages", "4", "--microbatches", "8", "--p2p", "0.5", "--dp", "1"
 #define T_SHOWN 20.0 /* --time: where the window is paused */
-
-/* The state lines of a run's output (those starting "t="), copied. */
-static int state_texts(const char *out, char lines[][LINE_MAX_CHARS], int max)
-{
-    int n = 0;
-    for (const char *p = out; *p && n < max;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (strncmp(p, "t=", 2) == 0) {
-            if (len >= LINE_MAX_CHARS)
-                fail_msg("state line of %zu characters", len);
-            memcpy(lines[n], p, len);
-            lines[n++][len] = '\0';
-        }
-        p += len + (nl ? 1 : 0);
-    }
-    return n;
-}
-
-/* The value after " key=" (or "key=" at the start) up to the next blank. */
-static const char *key_text(const char *line, const char *key, char *out, size_t size)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *at = strstr(line, pat);
-    if (!at)
-        fail_msg("no %s in the state line: %s", key, line);
-    at += strlen(pat);
-    snprintf(out, size, "%.*s", (int)strcspn(at, " "), at);
-    return out;
-}
 
 static double key_double(const char *line, const char *key)
 {

@@ -27,40 +27,7 @@
 #include "support/scratch.h"
 #include "support/x_run.h"
 
-enum { STATES_MAX = 16, LINE_MAX_CHARS = 4096 };
-
-/* The state lines of a run's output (those starting "t="), copied. */
-static int state_texts(const char *out, char lines[][LINE_MAX_CHARS], int max)
-{
-    int n = 0;
-    for (const char *p = out; *p && n < max;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (strncmp(p, "t=", 2) == 0) {
-            if (len >= LINE_MAX_CHARS)
-                fail_msg("state line of %zu characters", len);
-            memcpy(lines[n], p, len);
-            lines[n++][len] = '\0';
-        }
-        p += len + (nl ? 1 : 0);
-    }
-    return n;
-}
-
-/* The value after " key=" in a state line (up to the next blank; the
- * whatif_error key, the last, to the end of the line). */
-static const char *key_text(const char *line, const char *key, char *out, size_t size)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=", key);
-    const char *at = strstr(line, pat);
-    if (!at)
-        fail_msg("no %s in the state line: %s", key, line);
-    at += strlen(pat);
-    size_t len = strcmp(key, "whatif_error") == 0 ? strlen(at) : strcspn(at, " ");
-    snprintf(out, size, "%.*s", (int)len, at);
-    return out;
-}
+enum { STATES_MAX = 16, LINE_MAX_CHARS = X_RUN_LINE_MAX };
 
 static int key_int(const char *line, const char *key)
 {

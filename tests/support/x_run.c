@@ -188,6 +188,39 @@ int parse_states(const char *out, state_line *states, int max)
     return n;
 }
 
+/* The state lines of a run's output (those starting "t="), copied. */
+int state_texts(const char *out, char lines[][X_RUN_LINE_MAX], int max)
+{
+    int n = 0;
+    for (const char *p = out; *p && n < max;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (strncmp(p, "t=", 2) == 0) {
+            if (len >= X_RUN_LINE_MAX)
+                fail_msg("state line of %zu characters", len);
+            memcpy(lines[n], p, len);
+            lines[n++][len] = '\0';
+        }
+        p += len + (nl ? 1 : 0);
+    }
+    return n;
+}
+
+/* The value after " key=" in a state line (up to the next blank; the
+ * whatif_error key, the last, to the end of the line). */
+const char *key_text(const char *line, const char *key, char *out, size_t size)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *at = strstr(line, pat);
+    if (!at)
+        fail_msg("no %s in the state line: %s", key, line);
+    at += strlen(pat);
+    size_t len = strcmp(key, "whatif_error") == 0 ? strlen(at) : strcspn(at, " ");
+    snprintf(out, size, "%.*s", (int)len, at);
+    return out;
+}
+
 /* Starts Xvfb on a display it picks itself (-displayfd: no race with other
  * servers); returns its pid and the display name. */
 pid_t start_xvfb(char *display, size_t size)

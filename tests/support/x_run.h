@@ -78,6 +78,13 @@ const char *x_run_scratch(void);
  * the count). */
 state_line parse_state(const char *line);
 int parse_states(const char *out, state_line *states, int max);
+/* The state lines of a run's output (those starting "t="), copied whole;
+ * and the text of one key's value in such a line: up to the next blank,
+ * or for whatif_error (always the line's last key, its text may hold
+ * blanks) to the end of the line. */
+enum { X_RUN_LINE_MAX = 4096 };
+int state_texts(const char *out, char lines[][X_RUN_LINE_MAX], int max);
+const char *key_text(const char *line, const char *key, char *out, size_t size);
 
 /* Starts Xvfb (SCREEN_ARGS' screen) on a display it picks itself; returns
  * its pid and the display name (":N"). */

@@ -101,17 +101,18 @@ bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microb
     /* Each term is at most a few million (the scenario's own limits), so
      * the 64-bit count cannot overflow; compare the double as well in case
      * a caller passes larger terms. */
-    double rough = product(replicas, stages * layers_per_stage, microbatches);
+    const int64_t slots = scene_slots_for(microbatches, 0);
+    double rough = product(replicas, stages * layers_per_stage, slots);
     int64_t n = rough < 9e18 ? scene_count_objects(stages, layers_per_stage, microbatches, replicas)
                              : INT64_MAX;
     if (n <= BUDGET_MAX_OBJECTS)
         return true;
     char a[32], b[32];
-    return ppf_fail(
-        err,
-        "dp x stages x layers_per_stage x microbatches = %lld x %lld x %lld x %lld: %s "
-        "objects to draw: at most %s; use fewer replicas, layers per stage or micro-batches",
-        (long long)replicas, (long long)stages, (long long)layers_per_stage,
-        (long long)microbatches, short_number(n == INT64_MAX ? rough : (double)n, a),
-        short_number((double)BUDGET_MAX_OBJECTS, b));
+    return ppf_fail(err,
+                    "dp x stages x layers_per_stage x micro-batch slots = %lld x %lld x %lld x "
+                    "%lld: %s objects to draw: at most %s; use fewer replicas, stages or layers "
+                    "per stage",
+                    (long long)replicas, (long long)stages, (long long)layers_per_stage,
+                    (long long)slots, short_number(n == INT64_MAX ? rough : (double)n, a),
+                    short_number((double)BUDGET_MAX_OBJECTS, b));
 }

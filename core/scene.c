@@ -77,7 +77,7 @@ static scene_box box_of(float x0, float x1, float y0, float y1, float z0, float 
     return (scene_box){{x0, y0, z0}, {x1, y1, z1}};
 }
 
-static scene_box slab_box(const scene *s, int stage, int microbatch, int replica, bool backward,
+static scene_box slab_box(const scene *s, int stage, int slot, int replica, bool backward,
                           float travel);
 static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int to, float progress);
 
@@ -113,9 +113,40 @@ static void fit_points_init(scene *s, float x1)
             int peak = s->timeline->per_rank[rank].peak_activations;
             peak = peak < 1 ? 1 : peak > s->microbatches ? s->microbatches : peak;
             scene_box lo = scene_object_box(s, SCENE_STACK, st, 0, r);
-            scene_box hi = scene_object_box(s, SCENE_STACK, st, peak - 1, r);
+            scene_box hi = scene_object_box(s, SCENE_STACK, st, scene_slot_of(s, peak - 1), r);
             add_corners(s, (scene_box){{lo.min[0], lo.min[1], lo.min[2]},
                                        {hi.max[0], hi.max[1], hi.max[2]}});
+        }
+    }
+}
+
+/* scene.slot_lo/slot_hi. A (stage, micro-batch)'s objects show from its
+ * input's arrival or its forward's start, whichever is first, until the last
+ * of its backward parts, its gradient's arrival and its sends to and from the
+ * next stage have ended (flash_min past each end, for the short flashes). */
+static void slot_spans_init(scene *s)
+{
+    const int S = s->stages, J = s->slots;
+    s->slot_lo = ppf_malloc((size_t)S * (size_t)J * sizeof *s->slot_lo);
+    s->slot_hi = ppf_malloc((size_t)S * (size_t)J * sizeof *s->slot_hi);
+    for (int st = 0; st < S; st++) {
+        for (int j = 0; j < J; j++) {
+            int first, end;
+            scene_slot_members(s, j, &first, &end);
+            double lo = INFINITY, hi = -INFINITY;
+            for (int m = first; m < end; m++) {
+                const timeline_cell *c = timeline_cell_at(&s->cells, st, m);
+                double h = fmax(fmax(c->freed, c->b_end), fmax(c->w_end, c->grad_ready));
+                h = fmax(h, c->f_end);
+                if (st + 1 < S) {
+                    const timeline_cell *n = timeline_cell_at(&s->cells, st + 1, m);
+                    h = fmax(h, fmax(n->in_ready, n->b_end));
+                }
+                lo = fmin(lo, fmin(c->in_ready, c->f_start));
+                hi = fmax(hi, h + s->flash_min);
+            }
+            s->slot_lo[(size_t)st * J + j] = lo;
+            s->slot_hi[(size_t)st * J + j] = hi;
         }
     }
 }
@@ -142,6 +173,8 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
         .allreduce_tree = desc->allreduce_tree,
         .stage_rank = p->stage_rank,
     };
+    s->slots = scene_slots_for(p->microbatches, desc->max_slots);
+    s->slot_size = (p->microbatches + s->slots - 1) / s->slots;
 
     const int S = s->stages;
     timeline_cells_init(&s->cells, tl);
@@ -154,6 +187,7 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
         s->allreduce_start[x->stage] = x->start;
         s->allreduce_end[x->stage] = x->end;
     }
+    slot_spans_init(s);
 
     float x1 = layer_x0(s, s->layers - 1) + s->d_hidden;
     float y0, y1;
@@ -165,7 +199,7 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     for (int r = 0; r < p->ranks; r++)
         peak = tl->per_rank[r].peak_activations > peak ? tl->per_rank[r].peak_activations : peak;
     peak = peak < s->microbatches ? peak : s->microbatches;
-    scene_box top = scene_object_box(s, SCENE_STACK, 0, peak - 1, 0);
+    scene_box top = scene_object_box(s, SCENE_STACK, 0, scene_slot_of(s, peak - 1), 0);
     s->bounds = box_of(0, x1, 0, y1, -s->d_model, top.max[2]);
     fit_points_init(s, x1);
 }
@@ -178,6 +212,8 @@ void scene_deinit(scene *s)
     free(s->allreduce_start);
     free(s->allreduce_end);
     free(s->fit_points);
+    free(s->slot_lo);
+    free(s->slot_hi);
     *s = (scene){0};
 }
 
@@ -187,16 +223,36 @@ static bool per_layer(scene_kind kind)
            kind == SCENE_CHUNK;
 }
 
-int scene_kind_microbatches(const scene *s, scene_kind kind)
+int scene_kind_slots(const scene *s, scene_kind kind)
 {
-    return per_layer(kind) ? 1 : s->microbatches;
+    return per_layer(kind) ? 1 : s->slots;
+}
+
+int scene_slots_for(int64_t microbatches, int max_slots)
+{
+    int64_t cap = max_slots > 0 ? max_slots : SCENE_DEFAULT_MAX_SLOTS;
+    if (microbatches <= cap)
+        return microbatches > 0 ? (int)microbatches : 1;
+    int64_t size = (microbatches + cap - 1) / cap;
+    return (int)((microbatches + size - 1) / size);
+}
+
+int scene_slot_of(const scene *s, int microbatch)
+{
+    return microbatch / s->slot_size;
+}
+
+void scene_slot_members(const scene *s, int slot, int *first, int *end)
+{
+    *first = slot * s->slot_size;
+    *end = *first + s->slot_size < s->microbatches ? *first + s->slot_size : s->microbatches;
 }
 
 /* Objects of one kind per replica, and copies drawn, from the sizes alone:
  * the one place that counts them, for the scene and for the budget. */
-static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64_t microbatches)
+static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64_t slots)
 {
-    int64_t per = per_layer(kind) ? 1 : microbatches;
+    int64_t per = per_layer(kind) ? 1 : slots;
     switch (kind) {
     case SCENE_INPUT:
     case SCENE_STACK:
@@ -220,7 +276,7 @@ static int64_t kind_copies(scene_kind kind, int64_t replicas)
 
 int64_t scene_kind_count(const scene *s, scene_kind kind)
 {
-    return kind_count(kind, s->stages, s->layers, s->microbatches);
+    return kind_count(kind, s->stages, s->layers, s->slots);
 }
 
 int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
@@ -228,7 +284,8 @@ int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t mi
 {
     int64_t n = 0;
     for (int k = 0; k < SCENE_KIND_COUNT; k++)
-        n += kind_count((scene_kind)k, stages, stages * layers_per_stage, microbatches) *
+        n += kind_count((scene_kind)k, stages, stages * layers_per_stage,
+                        scene_slots_for(microbatches, 0)) *
              kind_copies((scene_kind)k, replicas);
     return n;
 }
@@ -238,12 +295,12 @@ int scene_kind_copies(const scene *s, scene_kind kind)
     return (int)kind_copies(kind, s->replicas);
 }
 
-scene_box scene_object_box(const scene *s, scene_kind kind, int index, int microbatch, int replica)
+scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot, int replica)
 {
     float by0, by1;
     scene_replica_y(s, replica, &by0, &by1);
-    float slice = s->batch / (float)s->microbatches;
-    float y0 = by0 + slice * (float)microbatch + slice * SLICE_INSET;
+    float slice = s->batch / (float)s->slots;
+    float y0 = by0 + slice * (float)slot + slice * SLICE_INSET;
     float y1 = y0 + slice * (1 - 2 * SLICE_INSET);
     float z0, z1;
     switch (kind) {
@@ -295,14 +352,14 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int micro
                       s->d_model * 0.5f);
     }
     case SCENE_SLAB:
-        return slab_box(s, index, microbatch, replica, false, 0);
+        return slab_box(s, index, slot, replica, false, 0);
     case SCENE_STACK: {
         /* Over the stage's last layer, at the near edge of the band, clear
          * of the faces below and of the GPU label over the stage's middle. */
         float sx0, sx1;
         scene_stage_x(s, index, &sx0, &sx1);
-        float unit = fminf(STACK_BLOCK, STACK_HEIGHT / (float)s->microbatches) * s->d_model;
-        float z0 = s->d_model * 1.15f + unit * (float)microbatch;
+        float unit = fminf(STACK_BLOCK, STACK_HEIGHT / (float)s->slots) * s->d_model;
+        float z0 = s->d_model * 1.15f + unit * (float)slot;
         float depth = fminf(s->batch * 0.25f, s->d_hidden * 0.5f);
         return box_of(sx1 - s->d_hidden * 0.55f, sx1 - s->d_hidden * 0.1f, by0, by0 + depth, z0,
                       z0 + unit * 0.8f);
@@ -320,7 +377,7 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int micro
 /* The slab of boundary (stage, stage + 1): forward from the stage's end to
  * the next stage's start, backward the other way, `travel` of the way, in
  * the micro-batch's slice at the height of the tensor it carries. */
-static scene_box slab_box(const scene *s, int stage, int microbatch, int replica, bool backward,
+static scene_box slab_box(const scene *s, int stage, int slot, int replica, bool backward,
                           float travel)
 {
     float sx0, sx1, nx0, nx1, z0, z1;
@@ -331,8 +388,8 @@ static scene_box slab_box(const scene *s, int stage, int microbatch, int replica
     float x0 = backward ? nx0 - th - travel * (gap - th) : sx1 + travel * (gap - th);
     float by0, by1;
     scene_replica_y(s, replica, &by0, &by1);
-    float slice = s->batch / (float)s->microbatches;
-    float y0 = by0 + slice * (float)microbatch + slice * SLICE_INSET;
+    float slice = s->batch / (float)s->slots;
+    float y0 = by0 + slice * (float)slot + slice * SLICE_INSET;
     return box_of(x0, x0 + th, y0, y0 + slice * (1 - 2 * SLICE_INSET), z0, z1);
 }
 
@@ -405,12 +462,12 @@ static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int t
     return box_of(x0 + inset, x0 + w - inset, y, y + th, -h + lift, h + lift);
 }
 
-bool scene_object_place(const scene *s, scene_kind kind, int index, int microbatch, int replica,
+bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, int replica,
                         const object_state *o, scene_box *out)
 {
     assert(s && o && out);
     if (kind == SCENE_SLAB) {
-        *out = slab_box(s, index, microbatch, replica, o->label == SCENE_LABEL_GRAD, o->travel);
+        *out = slab_box(s, index, slot, replica, o->label == SCENE_LABEL_GRAD, o->travel);
         return true;
     }
     if (kind == SCENE_CHUNK) {
@@ -420,7 +477,7 @@ bool scene_object_place(const scene *s, scene_kind kind, int index, int microbat
         *out = chunk_box(s, index, mv.chunk, replica, mv.to, mv.progress);
         return true;
     }
-    *out = scene_object_box(s, kind, index, microbatch, replica);
+    *out = scene_object_box(s, kind, index, slot, replica);
     return true;
 }
 

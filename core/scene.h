@@ -76,6 +76,18 @@
  *            scenario's p2p hop, whose slabs therefore move at their real
  *            times.
  *
+ * Level    a band is drawn in at most max_slots slices (512 by default).
+ * of       With more micro-batches than that, consecutive micro-batches
+ * detail   share a slot: slot_size = ceil(M / max_slots) of them (the last
+ *          slot may hold fewer). Their slices would be thinner than a pixel
+ *          unless the band stood over 512 pixels tall on screen. A slot
+ *          shows its most opaque member (then the one that flashes most,
+ *          then the first), so a running matmul or a tensor in flight is
+ *          never lost in the merge; stack block j shows while more than
+ *          j * slot_size micro-batches are live. Memory and the work of
+ *          state(t) grow with slots, not with M, and a scenario with
+ *          M <= max_slots is drawn exactly as without this rule.
+ *
  * What it does not do: no GL, no pixels, no camera; render/ turns states into
  * instances, and picks which labels to draw. No timing rules of its own: when
  * a (stage, micro-batch) is computed, arrives and is freed, and what runs or
@@ -113,6 +125,7 @@ enum {
     SCENE_DEFAULT_BATCH = 48,
     SCENE_DEFAULT_STAGE_GAP = 12,
     SCENE_DEFAULT_REPLICA_GAP = 16,
+    SCENE_DEFAULT_MAX_SLOTS = 512,
 };
 
 /* Sizes of the picture. Start from scene_desc_defaults(); a size at or
@@ -127,6 +140,7 @@ typedef struct scene_desc {
     float replica_gap;    /* y gap between replicas; 0 = none */
     float flash_min;      /* shortest visible flash, timeline units; 0: makespan / 200 */
     bool allreduce_tree;  /* chunks follow the tree's pattern; false: the ring's */
+    int max_slots;        /* micro-batch slices drawn per band ("Level of detail"); 0: default */
 } scene_desc;
 
 /* The SCENE_DEFAULT_* sizes. */
@@ -144,7 +158,7 @@ typedef enum scene_kind {
     SCENE_ALLREDUCE,   /* per layer, in every gap between neighbouring replicas */
     SCENE_SLAB,        /* per stage boundary x micro-batch: the tensor a send carries */
     SCENE_CHUNK,       /* per layer, one per replica: its gradient chunk in the all-reduce */
-    SCENE_STACK,       /* per stage x slot k < M: block k of the stage's live-activation stack */
+    SCENE_STACK,       /* per stage x slot k: block k of the stage's live-activation stack */
     SCENE_KIND_COUNT
 } scene_kind;
 
@@ -193,6 +207,8 @@ typedef struct scene {
     const timeline *timeline; /* not owned */
     int stages, layers, microbatches, replicas, ranks;
     int layers_per_stage;
+    int slots;     /* micro-batch slices drawn per band: ceil(M / slot_size) */
+    int slot_size; /* micro-batches per slot: ceil(M / max_slots), 1 when M fits */
     float d_model, d_hidden, batch, stage_gap, replica_gap;
     float flash_min;
     bool allreduce_tree;
@@ -206,10 +222,15 @@ typedef struct scene {
      * rank's peak): cameras frame these, not the box's empty corners. */
     float (*fit_points)[3];
     int fit_point_count;
+    /* Per (stage, slot): the earliest and latest t at which any object of
+     * the slot's micro-batches on that stage shows ([stage * slots + slot]);
+     * state(t) skips slots whose span does not hold t. */
+    double *slot_lo, *slot_hi;
 } scene;
 
-/* Every object's state at one t. Arrays are indexed [index * M + m] where
- * index is the layer (or stage, or boundary) and m the micro-batch. */
+/* Every object's state at one t. Arrays are indexed [index * slots + j]
+ * where index is the layer (or stage, or boundary) and j the micro-batch
+ * slot (the micro-batch itself when slot_size is 1). */
 typedef struct scene_state {
     double t;
     object_state *kind[SCENE_KIND_COUNT]; /* per kind, sized as scene_kind_count() */
@@ -224,29 +245,38 @@ void scene_deinit(scene *s); /* accepts a zeroed or deinited scene */
  * 2^31 for every scene that passed budget_check_scene. */
 int64_t scene_kind_count(const scene *s, scene_kind kind);
 
-/* Number of objects a scene of these sizes draws, over all replicas (the
- * sum of scene_kind_count x scene_kind_copies), in 64 bits so that it can
- * be checked before the scene exists. */
+/* Slots drawn for this many micro-batches, at most max_slots
+ * (SCENE_DEFAULT_MAX_SLOTS when 0): see "Level of detail". */
+int scene_slots_for(int64_t microbatches, int max_slots);
+
+/* Number of objects a scene of these sizes draws at the default level of
+ * detail, over all replicas (the sum of scene_kind_count x
+ * scene_kind_copies), in 64 bits so that it can be checked before the
+ * scene exists. */
 int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
                             int64_t replicas);
-/* How many micro-batch slots an object of this kind has (M, or 1 for weights,
- * all-reduce boxes and chunks, which are per layer). */
-int scene_kind_microbatches(const scene *s, scene_kind kind);
+/* How many micro-batch slots an object of this kind has (slots, or 1 for
+ * weights, all-reduce boxes and chunks, which are per layer). */
+int scene_kind_slots(const scene *s, scene_kind kind);
+/* The slot that draws micro-batch m, and the micro-batches [first, end) a
+ * slot draws. */
+int scene_slot_of(const scene *s, int microbatch);
+void scene_slot_members(const scene *s, int slot, int *first, int *end);
 /* Number of copies of a kind drawn: replicas, or replicas - 1 gaps for all-reduce boxes. */
 int scene_kind_copies(const scene *s, scene_kind kind);
 
 /* Where an object is, for copy `replica` (the gap index for all-reduce boxes);
- * `index` is the layer, stage or boundary; `microbatch` is ignored for
- * per-layer kinds. Per-micro-batch objects are inset slightly within their
- * slice so neighbouring micro-batches stay apart. */
-scene_box scene_object_box(const scene *s, scene_kind kind, int index, int microbatch, int replica);
+ * `index` is the layer, stage or boundary; `slot` is the micro-batch slot
+ * (scene_slot_of), ignored for per-layer kinds. Per-micro-batch objects are
+ * inset slightly within their slice so neighbouring slots stay apart. */
+scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot, int replica);
 
 /* Where an object in state *o is drawn, for copy `replica`: scene_object_box
  * for still kinds; a slab or chunk where its travel puts it. False when this
  * copy is not drawn now (a tree step in which the replica sends nothing). A
  * moving object's place at travel 0 (and scene_object_box's for it) is at
  * its sender; at travel 1, at its receiver. Pure, like state(t). */
-bool scene_object_place(const scene *s, scene_kind kind, int index, int microbatch, int replica,
+bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, int replica,
                         const object_state *o, scene_box *out);
 
 /* One all-reduce chunk move: in the step that `travel` falls in, replica

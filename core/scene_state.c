@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Only the running matmul's box shows: drawing the whole action's boxes
  * faintly hid the faces behind a yellow haze. */
@@ -122,20 +123,31 @@ static object_state activation_face(const timeline_cell *c, int n, int i, int gi
                  grad ? SCENE_LABEL_GRAD : SCENE_LABEL_PLAIN, grad ? 1 : fmaxf(p, 0.05f), 0);
 }
 
-/* The state of one (stage, micro-batch)'s faces, boxes and sends. */
-static void cell_state(const scene *s, int stage, int m, double t, scene_state *out)
+/* A slot shows its most opaque member, then the one that flashes most,
+ * then the first (scene.h, "Level of detail"); the state arrays start each
+ * t hidden, so with one member per slot this is that member's state. */
+static void merge(object_state *slot, object_state member)
 {
-    const int M = s->microbatches, K = s->layers_per_stage, n = 2 * K;
+    if (member.visible && (!slot->visible || member.opacity > slot->opacity ||
+                           (member.opacity == slot->opacity && member.flash > slot->flash)))
+        *slot = member;
+}
+
+/* The state of one (stage, micro-batch)'s faces, boxes and sends, merged
+ * into its slot. */
+static void cell_state(const scene *s, int stage, int m, int slot, double t, scene_state *out)
+{
+    const int J = s->slots, K = s->layers_per_stage, n = 2 * K;
     const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
     bool split = c->w_start != c->b_start || c->w_end != c->b_end;
 
     for (int j = 0; j < K; j++) {
         int l = stage * K + j;
-        size_t at = (size_t)l * M + m;
+        size_t at = (size_t)l * J + slot;
         bool last_layer = j == K - 1;
 
-        out->kind[SCENE_HIDDEN][at] =
-            activation_face(c, n, forward_substep(j, 1), backward_substep(K, j, 2), c->freed, t);
+        merge(&out->kind[SCENE_HIDDEN][at],
+              activation_face(c, n, forward_substep(j, 1), backward_substep(K, j, 2), c->freed, t));
 
         object_state x;
         if (!last_layer) {
@@ -156,7 +168,7 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
             if (within(t, c->b_start, c->freed))
                 x = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 0);
         }
-        out->kind[SCENE_RESIDUAL][at] = x;
+        merge(&out->kind[SCENE_RESIDUAL][at], x);
 
         for (int k = 1; k <= 2; k++) {
             object_state mm = hidden_state();
@@ -167,7 +179,7 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
                 split)
                 matmul_in(c->w_start, c->w_end, n, backward_substep(K, j, k), t, SCENE_LABEL_GRAD,
                           &mm);
-            out->kind[k == 1 ? SCENE_MATMUL1 : SCENE_MATMUL2][at] = mm;
+            merge(&out->kind[k == 1 ? SCENE_MATMUL1 : SCENE_MATMUL2][at], mm);
         }
     }
 
@@ -180,7 +192,7 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
         in = shown(grad ? SCENE_ROLE_GRADIENT : SCENE_ROLE_ACTIVATION,
                    grad ? SCENE_LABEL_GRAD : SCENE_LABEL_PLAIN, opacity, 0);
     }
-    out->kind[SCENE_INPUT][(size_t)stage * M + m] = in;
+    merge(&out->kind[SCENE_INPUT][(size_t)stage * J + slot], in);
 
     /* The send to the next stage and the gradient coming back from it: the
      * wire flashes and the tensor crosses it. */
@@ -200,25 +212,38 @@ static void cell_state(const scene *s, int stage, int m, double t, scene_state *
                 slab.travel = pb;
             }
         }
-        out->kind[SCENE_P2P][(size_t)stage * M + m] = x;
-        out->kind[SCENE_SLAB][(size_t)stage * M + m] = slab;
+        merge(&out->kind[SCENE_P2P][(size_t)stage * J + slot], x);
+        merge(&out->kind[SCENE_SLAB][(size_t)stage * J + slot], slab);
     }
 }
 
 /* Weight-gradient accumulated for one matmul of a layer: the finished share
- * of that matmul's weight sub-step, summed over micro-batches, over M. */
+ * of that matmul's weight sub-step, summed over micro-batches, over M. A slot
+ * whose span ends before t has every member's share whole; one that starts
+ * after t, none. */
 static float weight_fill(const scene *s, int layer, int k, double t)
 {
-    const int M = s->microbatches, K = s->layers_per_stage;
+    const int M = s->microbatches, K = s->layers_per_stage, J = s->slots;
     int stage = scene_layer_stage(s, layer), j = layer - stage * K;
     int i = backward_substep(K, j, k);
     double sum = 0;
-    for (int m = 0; m < M; m++) {
-        const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
-        if (t < c->w_start)
+    for (int slot = 0; slot < J; slot++) {
+        int first, end;
+        scene_slot_members(s, slot, &first, &end);
+        size_t at = (size_t)stage * J + slot;
+        if (t > s->slot_hi[at]) {
+            sum += end - first;
             continue;
-        float p = substep(c->w_start, c->w_end, 2 * K, i, t);
-        sum += p < 0 ? 0 : p;
+        }
+        if (t < s->slot_lo[at])
+            continue;
+        for (int m = first; m < end; m++) {
+            const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+            if (t < c->w_start)
+                continue;
+            float p = substep(c->w_start, c->w_end, 2 * K, i, t);
+            sum += p < 0 ? 0 : p;
+        }
     }
     return (float)(sum / M);
 }
@@ -242,16 +267,26 @@ void scene_state_at(const scene *s, double t, scene_state *out)
     if (t > tl->makespan)
         t = tl->makespan;
     out->t = t;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        memset(out->kind[k], 0, (size_t)scene_kind_count(s, (scene_kind)k) * sizeof(object_state));
+    const int J = s->slots;
     for (int st = 0; st < s->stages; st++) {
         int live = 0;
-        for (int m = 0; m < s->microbatches; m++) {
-            cell_state(s, st, m, t, out);
-            const timeline_cell *c = timeline_cell_at(&s->cells, st, m);
-            live += t >= c->f_start && t < c->freed; /* timeline.h's live activations */
+        for (int slot = 0; slot < J; slot++) {
+            const size_t at = (size_t)st * J + slot;
+            if (t < s->slot_lo[at] || t > s->slot_hi[at])
+                continue; /* nothing of these micro-batches shows on this stage */
+            int first, end;
+            scene_slot_members(s, slot, &first, &end);
+            for (int m = first; m < end; m++) {
+                cell_state(s, st, m, slot, t, out);
+                const timeline_cell *c = timeline_cell_at(&s->cells, st, m);
+                live += t >= c->f_start && t < c->freed; /* timeline.h's live activations */
+            }
         }
-        for (int k = 0; k < s->microbatches; k++)
-            out->kind[SCENE_STACK][(size_t)st * s->microbatches + k] =
-                k < live ? shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 0) : hidden_state();
+        for (int k = 0; k < J && k * s->slot_size < live; k++)
+            out->kind[SCENE_STACK][(size_t)st * J + k] =
+                shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 0);
     }
 
     for (int l = 0; l < s->layers; l++) {

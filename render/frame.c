@@ -160,6 +160,18 @@ static void box_centre(const scene_box *b, float out[3])
         out[a] = 0.5f * (b->min[a] + b->max[a]);
 }
 
+/* "x⁴  mb 5", or for a slot of several micro-batches (scene.h, "Level of
+ * detail") "x⁴  mb 8–15". */
+static void microbatch_text(const scene *s, int slot, const char *label, char *out, size_t size)
+{
+    int first, end;
+    scene_slot_members(s, slot, &first, &end);
+    if (end - first == 1)
+        snprintf(out, size, "%s  mb %d", label, first);
+    else
+        snprintf(out, size, "%s  mb %d–%d", label, first, end - 1);
+}
+
 static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l,
                         const frame_view *v, const theme *th, label_set *ls)
 {
@@ -190,17 +202,16 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
     /* Tensors crossing a gap, with their micro-batch: what a send carries. */
     for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
         const object_state *o = &st->kind[SCENE_SLAB][i];
+        const int J = s->slots;
         scene_box b;
-        if (!o->visible ||
-            !scene_object_place(s, SCENE_SLAB, i / s->microbatches, i % s->microbatches, 0, o, &b))
+        if (!o->visible || !scene_object_place(s, SCENE_SLAB, i / J, i % J, 0, o, &b))
             continue;
         float c[3];
         box_centre(&b, c);
         c[2] = b.max[2]; /* on the slab's top edge, clear of the faces around it */
-        scene_object_label(s, SCENE_SLAB, i / s->microbatches, (scene_label_variant)o->label, text,
-                           sizeof text);
+        scene_object_label(s, SCENE_SLAB, i / J, (scene_label_variant)o->label, text, sizeof text);
         char full[96];
-        snprintf(full, sizeof full, "%s  mb %d", text, i % s->microbatches);
+        microbatch_text(s, i % J, text, full, sizeof full);
         place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, full, th, th->role[o->role]);
     }
     /* Activations only for the micro-batch in flight on each stage. */
@@ -208,16 +219,16 @@ static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l
         const stage_focus *fo = &st->focus[stage];
         if (fo->kind == ACTION_IDLE || fo->layer < 0)
             continue;
-        int m = fo->microbatch, layer = fo->layer, M = s->microbatches;
+        int m = fo->microbatch, layer = fo->layer, slot = scene_slot_of(s, m);
         struct {
             scene_kind kind;
             int index;
         } faces[2] = {{SCENE_RESIDUAL, layer}, {SCENE_HIDDEN, layer}};
         for (int k = 0; k < 2; k++) {
-            object_state o = st->kind[faces[k].kind][(size_t)faces[k].index * M + m];
+            object_state o = st->kind[faces[k].kind][(size_t)faces[k].index * s->slots + slot];
             if (!o.visible)
                 continue;
-            scene_box b = scene_object_box(s, faces[k].kind, faces[k].index, m, 0);
+            scene_box b = scene_object_box(s, faces[k].kind, faces[k].index, slot, 0);
             float c[3];
             box_centre(&b, c);
             scene_object_label(s, faces[k].kind, faces[k].index, (scene_label_variant)o.label, text,

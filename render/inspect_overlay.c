@@ -197,10 +197,11 @@ static scene_box slice(const scene *s, int s0, int s1, int m, int replica)
 {
     scene_box acc = {{0, 0, 0}, {0, 0, 0}};
     bool any = false;
+    const int slot = scene_slot_of(s, m);
     for (int layer = s0 * s->layers_per_stage; layer < (s1 + 1) * s->layers_per_stage; layer++)
         for (int k = 0; k < 2; k++) {
             const scene_box b =
-                scene_object_box(s, k ? SCENE_MATMUL2 : SCENE_MATMUL1, layer, m, replica);
+                scene_object_box(s, k ? SCENE_MATMUL2 : SCENE_MATMUL1, layer, slot, replica);
             grow(&acc, &b, &any);
         }
     /* the faces reach a little past the boxes in z: take the model's width */
@@ -234,7 +235,7 @@ static void frame_transfer(const view3d *v, const scene *s, const action *a, int
     if (boundary < 0 || boundary >= s->stages - 1)
         return;
     for (int r = 0; r < s->replicas; r++) {
-        const scene_box b = scene_object_box(s, SCENE_P2P, boundary, mb, r);
+        const scene_box b = scene_object_box(s, SCENE_P2P, boundary, scene_slot_of(s, mb), r);
         frame_box(v, &b, c);
     }
 }

@@ -68,7 +68,7 @@ bool scene_pick_object(const scene *s, const scene_state *st, const float origin
     bool any = false;
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         const scene_kind kind = (scene_kind)k;
-        const int per = scene_kind_microbatches(s, kind), copies = scene_kind_copies(s, kind);
+        const int per = scene_kind_slots(s, kind), copies = scene_kind_copies(s, kind);
         const int64_t count = scene_kind_count(s, kind);
         for (int64_t i = 0; i < count; i++) {
             const object_state *o = &st->kind[k][i];
@@ -192,22 +192,50 @@ static timeline_panel_hover stack_block(const scene *s, int stage, int k, double
     return NONE;
 }
 
+/* Which of a slot's micro-batches a picked object stands for (scene.h,
+ * "Level of detail"): the first one computing on the stage at t, else the
+ * first one live there, else the first; for a send (boundary `stage`), the
+ * first one in flight. With one micro-batch per slot, that one. */
+static int slot_member(const scene *s, scene_kind kind, int stage, int slot, double t)
+{
+    int first, end, live = -1;
+    scene_slot_members(s, slot, &first, &end);
+    for (int m = first; m < end && end - first > 1; m++) {
+        const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+        if (kind == SCENE_P2P || kind == SCENE_SLAB) {
+            const timeline_cell *n = timeline_cell_at(&s->cells, stage + 1, m);
+            if ((t >= c->f_end && t <= fmax(n->in_ready, c->f_end + s->flash_min)) ||
+                (t >= n->b_end && t <= fmax(c->grad_ready, n->b_end + s->flash_min)))
+                return m;
+            continue;
+        }
+        if ((t >= c->f_start && t < c->f_end) || (t >= c->b_start && t < c->b_end) ||
+            (t >= c->w_start && t < c->w_end))
+            return m;
+        if (live < 0 && t >= c->f_start && t < c->freed)
+            live = m;
+    }
+    return live >= 0 ? live : first;
+}
+
 timeline_panel_hover scene_pick_owner(const scene *s, const scene_state *st,
                                       const scene_pick_hit *hit)
 {
     assert(s && st && hit);
     const double t = st->t;
-    const int M = scene_kind_microbatches(s, hit->kind);
-    const object_state *o = &st->kind[hit->kind][(size_t)hit->index * (size_t)M + hit->microbatch];
+    const int J = scene_kind_slots(s, hit->kind);
+    const object_state *o = &st->kind[hit->kind][(size_t)hit->index * (size_t)J + hit->slot];
     switch (hit->kind) {
     case SCENE_P2P:
-    case SCENE_SLAB:
+    case SCENE_SLAB: {
         /* the sender: F on the boundary's first stage, a backward on its second */
+        const int m = slot_member(s, hit->kind, hit->index, hit->slot, t);
         if (o->label == SCENE_LABEL_GRAD)
-            return half_on(s, hit->index + 1, hit->microbatch, true);
-        return half_on(s, hit->index, hit->microbatch, false);
+            return half_on(s, hit->index + 1, m, true);
+        return half_on(s, hit->index, m, false);
+    }
     case SCENE_STACK:
-        return stack_block(s, hit->index, hit->microbatch, t);
+        return stack_block(s, hit->index, hit->slot * s->slot_size, t);
     case SCENE_ALLREDUCE:
     case SCENE_CHUNK:
         return allreduce_hit(s, allreduce_of(s, scene_layer_stage(s, hit->index)));
@@ -226,7 +254,8 @@ timeline_panel_hover scene_pick_owner(const scene *s, const scene_state *st,
     default: {
         /* a matmul box, an activation or gradient face: its (stage, micro-batch) */
         const int stage = hit->kind == SCENE_INPUT ? hit->index : scene_layer_stage(s, hit->index);
-        const around a = actions_around(s, stage, hit->microbatch, t);
+        const around a =
+            actions_around(s, stage, slot_member(s, hit->kind, stage, hit->slot, t), t);
         if (a.running >= 0)
             return action_hit(s, stage, a.running);
         if (o->role == SCENE_ROLE_GRADIENT && a.next >= 0)

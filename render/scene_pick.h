@@ -54,7 +54,7 @@
 typedef struct scene_pick_hit {
     scene_kind kind;
     int index;      /* layer, stage or boundary, as in scene_object_box */
-    int microbatch; /* 0 for per-layer kinds */
+    int slot;       /* micro-batch slot (scene_slot_of); 0 for per-layer kinds */
     int replica;    /* the copy (the gap for all-reduce boxes) */
     float distance; /* along the ray from the eye, in ray-direction units (unit length) */
 } scene_pick_hit;

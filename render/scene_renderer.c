@@ -64,7 +64,28 @@ static bool is_face(scene_kind kind)
 /* Every object of every replica; the scene's own count, in 64 bits. */
 static int64_t total_instances(const scene *s)
 {
-    return scene_count_objects(s->stages, s->layers_per_stage, s->microbatches, s->replicas);
+    int64_t n = 0;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        n += scene_kind_count(s, (scene_kind)k) * scene_kind_copies(s, (scene_kind)k);
+    return n;
+}
+
+/* Instances held before the first frame: the default scene's fit, and no
+ * more, since a large scene shows a small share of its objects at once. */
+enum { INITIAL_INSTANCES = 4096 };
+
+/* Room for n instances on the CPU; the GL buffer follows at the next upload. */
+static void reserve(scene_renderer *r, int n)
+{
+    if (n <= r->capacity)
+        return;
+    int cap = r->capacity > 0 ? r->capacity : 1;
+    while (cap < n)
+        cap = cap > INT32_MAX / 2 ? n : 2 * cap;
+    r->instances = ppf_realloc(r->instances, (size_t)cap * sizeof *r->instances);
+    r->sorted = ppf_realloc(r->sorted, (size_t)cap * sizeof *r->sorted);
+    r->order = ppf_realloc(r->order, (size_t)cap * sizeof(keyed));
+    r->capacity = cap;
 }
 
 static void setup_instance_attribs(void)
@@ -127,11 +148,10 @@ bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
         return ppf_fail(err, "%lld objects to draw: at most %lld", (long long)instances,
                         (long long)BUDGET_MAX_OBJECTS);
     }
-    r->capacity = (int)instances;
-    int cap = r->capacity > 0 ? r->capacity : 1;
-    r->instances = ppf_malloc((size_t)cap * sizeof *r->instances);
-    r->sorted = ppf_malloc((size_t)cap * sizeof *r->sorted);
-    r->order = ppf_malloc((size_t)cap * sizeof(keyed));
+    r->capacity = 0;
+    reserve(r, instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1)
+                                             : INITIAL_INSTANCES);
+    const int cap = r->capacity;
 
     glGenBuffers(1, &r->cube_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->cube_vbo);
@@ -143,6 +163,7 @@ bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
     glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)cap * sizeof(scene_instance)), NULL,
                  GL_DYNAMIC_DRAW);
+    r->gpu_capacity = cap;
 
     glGenVertexArrays(1, &r->box_vao);
     glBindVertexArray(r->box_vao);
@@ -207,12 +228,23 @@ static int by_key(const void *a, const void *b)
 static void build(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
                   const float eye[3])
 {
+    /* Room for every visible object's copies first: the array grows with
+     * what is shown, never with the scene's size. */
+    int64_t visible = 0;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++) {
+        const int64_t count = scene_kind_count(s, (scene_kind)k);
+        int64_t shown = 0;
+        for (int64_t i = 0; i < count; i++)
+            shown += st->kind[k][i].visible;
+        visible += shown * scene_kind_copies(s, (scene_kind)k);
+    }
+    reserve(r, (int)visible);
     int n_opaque = 0;
     /* Opaque faces fill the array from the front, translucent from the back. */
     int back = r->capacity;
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
-        int per = scene_kind_microbatches(s, kind), count = (int)scene_kind_count(s, kind);
+        int per = scene_kind_slots(s, kind), count = (int)scene_kind_count(s, kind);
         int copies = scene_kind_copies(s, kind);
         bool face = is_face(kind);
         for (int i = 0; i < count; i++) {
@@ -275,6 +307,12 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
         build(r, s, st, th, eye);
         int n = r->opaque_count + r->translucent_count;
         glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+        if (r->gpu_capacity < r->capacity) {
+            glBufferData(GL_ARRAY_BUFFER,
+                         (GLsizeiptr)((size_t)r->capacity * sizeof(scene_instance)), NULL,
+                         GL_DYNAMIC_DRAW);
+            r->gpu_capacity = r->capacity;
+        }
         if (n > 0)
             glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)n * sizeof(scene_instance)),
                             r->sorted);

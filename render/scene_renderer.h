@@ -11,8 +11,9 @@
  * depth writes, so the yellow matmul boxes read correctly from any angle.
  * Rims come from the fragment shader (no line geometry).
  *
- * No allocation per frame: instance arrays are sized for every object at
- * init. Uploads happen only when what is drawn changes (t, the theme or the
+ * No allocation once warm: instance arrays grow (doubling) to the most
+ * objects a frame has shown, not to every object of the scene, so memory
+ * follows what is on screen. Uploads happen only when what is drawn changes (t, the theme or the
  * camera's eye, which decides the sort order): a paused viewer uploads nothing.
  *
  * Call order (a current GL 3.3 context):
@@ -41,7 +42,8 @@ typedef struct scene_renderer {
     struct scene_instance *instances; /* CPU copy: [opaque faces | translucent] */
     void *order;                      /* sort scratch: (distance, index) per instance */
     struct scene_instance *sorted;    /* instances in draw order */
-    int capacity;
+    int capacity;          /* instances the CPU arrays hold: grown to what a frame shows */
+    int gpu_capacity;      /* instances the GL buffer holds */
     int opaque_count;      /* faces drawn with depth writes */
     int translucent_count; /* faces and boxes, back to front */
     /* What the last upload showed, to skip identical frames. */

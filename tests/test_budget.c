@@ -133,19 +133,36 @@ static void test_scene_limit(void **state)
     assert_false(budget_check_scene(4, 2, 64, 1000000, &err));
     assert_message(&err, "1000000 x 4 x 2 x 64");
     assert_message(&err, "objects to draw: at most 5e7");
-    assert_false(budget_check_scene(8, 1024, 262144, 2, &err));
+    assert_false(budget_check_scene(8, 1024, 262144, 8, &err));
     assert_false(budget_check_scene(65536, 1024, 100000000, 1000000, &err));
-    /* Largest M that fits for P=16, K=2, D=8, and one more. */
-    int64_t m = 1;
-    while (scene_count_objects(16, 2, m * 2, 8) <= BUDGET_MAX_OBJECTS)
-        m *= 2;
-    int64_t lo = m, hi = m * 2; /* lo fits, hi does not */
+    /* Largest D that fits for P=16, K=2, M=4096, and one more. */
+    int64_t d = 1;
+    while (scene_count_objects(16, 2, 4096, d * 2) <= BUDGET_MAX_OBJECTS)
+        d *= 2;
+    int64_t lo = d, hi = d * 2; /* lo fits, hi does not */
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        *(scene_count_objects(16, 2, mid, 8) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
+        *(scene_count_objects(16, 2, 4096, mid) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
     }
-    assert_true(budget_check_scene(16, 2, lo, 8, &err));
-    assert_false(budget_check_scene(16, 2, hi, 8, &err));
+    assert_true(budget_check_scene(16, 2, 4096, lo, &err));
+    assert_false(budget_check_scene(16, 2, 4096, hi, &err));
+    assert_message(&err, "x 16 x 2 x 512: ");
+}
+
+/* Past SCENE_DEFAULT_MAX_SLOTS micro-batches the scene's objects stop
+ * growing with M (scene.h, "Level of detail"): P=256 M=4096 D=8 is drawn. */
+static void test_scene_count_stops_at_the_slots(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    assert_int_equal(scene_slots_for(512, 0), 512);
+    assert_int_equal(scene_slots_for(513, 0), 257); /* two per slot, the last one alone */
+    assert_int_equal(scene_slots_for(4096, 0), 512);
+    assert_int_equal(scene_slots_for(4097, 0), 456); /* nine per slot */
+    assert_int_equal(scene_slots_for(8, 4), 4);
+    assert_int_equal(scene_count_objects(16, 2, 4096, 8), scene_count_objects(16, 2, 512, 8));
+    assert_true(scene_count_objects(16, 2, 512, 8) > scene_count_objects(16, 2, 511, 8));
+    assert_true(budget_check_scene(256, 2, 4096, 8, &err));
 }
 
 /* 40,000 ranks, each one stage of one micro-batch: ranks above 32767 come
@@ -262,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_scene_count_matches_scene),
         cmocka_unit_test(test_scene_limit),
+        cmocka_unit_test(test_scene_count_stops_at_the_slots),
         cmocka_unit_test(test_ranks_above_int16),
         cmocka_unit_test(test_csv_of_empty_cells),
         cmocka_unit_test(test_csv_grid_refused),

@@ -43,7 +43,7 @@ static const timeline_cell *cell(const scene_run *x, int stage, int m)
 
 static object_state get(const scene_run *x, scene_kind kind, int index, int m)
 {
-    return x->st.kind[kind][(size_t)index * scene_kind_microbatches(&x->sc, kind) + m];
+    return x->st.kind[kind][(size_t)index * scene_kind_slots(&x->sc, kind) + m];
 }
 
 #define assert_role(o, r)                                                                          \

@@ -50,7 +50,7 @@ static void hand_worked(pick_run *x)
 
 static object_state *state_of(pick_run *x, scene_kind kind, int index, int m)
 {
-    return &x->st.kind[kind][(size_t)index * (size_t)scene_kind_microbatches(&x->sc, kind) + m];
+    return &x->st.kind[kind][(size_t)index * (size_t)scene_kind_slots(&x->sc, kind) + m];
 }
 
 /* Every object hidden, then the one asked for shown. */
@@ -134,7 +134,7 @@ static void test_centre_of_a_box_picks_it(void **state)
                      (int)objects[k].kind, px, py);
         assert_int_equal(hit.kind, objects[k].kind);
         assert_int_equal(hit.index, objects[k].index);
-        assert_int_equal(hit.microbatch, objects[k].m);
+        assert_int_equal(hit.slot, objects[k].m);
         assert_int_equal(hit.replica, 0);
         /* the top-left corner of the view is off every box */
         scene_pick_ray(&cam, W, H, 1, 1, o, d);
@@ -166,12 +166,12 @@ static void test_nearer_of_two_wins(void **state)
     scene_pick_hit hit;
     assert_true(scene_pick_object(&x.sc, &x.st, o, d, &hit));
     assert_int_equal(hit.kind, SCENE_MATMUL1);
-    assert_int_equal(hit.microbatch, 2);
+    assert_int_equal(hit.slot, 2);
     assert_near(hit.distance, b2.min[1] - o[1], 1e-2);
     /* from the other end, the other one */
     o[1] = x.sc.bounds.max[1] + 10, d[1] = -1;
     assert_true(scene_pick_object(&x.sc, &x.st, o, d, &hit));
-    assert_int_equal(hit.microbatch, 5);
+    assert_int_equal(hit.slot, 5);
     assert_near(hit.distance, o[1] - b5.max[1], 1e-2);
     /* through the camera: the eye's ray to the farther one's centre meets
        the nearer when it stands in front; here the front view along +y */
@@ -181,7 +181,7 @@ static void test_nearer_of_two_wins(void **state)
     float px, py;
     centre_pixel(&front, &b5, &px, &py);
     const timeline_panel_hover h = scene_pick(&x.sc, &x.st, &front, W, H, px, py, &hit);
-    assert_int_equal(hit.microbatch, 2);
+    assert_int_equal(hit.slot, 2);
     assert_int_not_equal(h.kind, TIMELINE_HIT_NONE);
     pick_run_deinit(&x);
 }

@@ -371,10 +371,10 @@ static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *p
     for (int k = 0; k < 4 && !found; k++)
         for (int j = 0; j < sc->layers_per_stage && !found; j++) {
             const int layer = a->stage * sc->layers_per_stage + j;
-            const object_state *o =
-                &ss.kind[kinds[k]][(size_t)layer * (size_t)sc->microbatches + a->microbatch];
+            const int slot = scene_slot_of(sc, a->microbatch);
+            const object_state *o = &ss.kind[kinds[k]][(size_t)layer * (size_t)sc->slots + slot];
             scene_box b;
-            if (!o->visible || !scene_object_place(sc, kinds[k], layer, a->microbatch, 0, o, &b))
+            if (!o->visible || !scene_object_place(sc, kinds[k], layer, slot, 0, o, &b))
                 continue;
             const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
                                 0.5f * (b.min[2] + b.max[2])};

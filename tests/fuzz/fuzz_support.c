@@ -602,7 +602,7 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         if (scene_kind_count(&s, (scene_kind)k) == 0 || scene_kind_copies(&s, (scene_kind)k) == 0)
             continue;
-        int per = scene_kind_microbatches(&s, (scene_kind)k);
+        int per = scene_kind_slots(&s, (scene_kind)k);
         int index = (int)(view->pick % (unsigned)(scene_kind_count(&s, (scene_kind)k) / per));
         int copy = scene_kind_copies(&s, (scene_kind)k) - 1;
         scene_box b = scene_object_box(&s, (scene_kind)k, index, per - 1, copy);

@@ -20,33 +20,41 @@ enum { W = 320, H = 200 };
 
 /* ---- draw2d: batched draws give strict order's pixels ------------------- */
 
+/* A linear congruential generator: the same scatter on every run. */
+static uint32_t next(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return (*s >> 8) & 0xffff;
+}
+
 /* A deterministic scatter of overlapping, translucent primitives of every
  * fill, under two clips; step k draws primitive k only. */
 static void primitive(gl_fixture *g, int k)
 {
     draw2d *d = &g->d;
     uint32_t s = (uint32_t)k * 2654435761u + 12345u;
-#define NEXT() (s = s * 1664525u + 1013904223u, (s >> 8) & 0xffff)
-    const float x = (float)(NEXT() % (W - 40)) + (float)(NEXT() % 100) / 100.0f;
-    const float y = (float)(NEXT() % (H - 30)) + (float)(NEXT() % 100) / 100.0f;
-    const float w = 1 + (float)(NEXT() % 60) + (float)(NEXT() % 100) / 100.0f;
-    const float h = 1 + (float)(NEXT() % 25);
-    const rgba8 c = {(uint8_t)NEXT(), (uint8_t)NEXT(), (uint8_t)NEXT(),
-                     (uint8_t)(100 + NEXT() % 156)};
-    const rgba8 ink = {(uint8_t)NEXT(), (uint8_t)NEXT(), (uint8_t)NEXT(), 255};
+    uint32_t r[12];
+    for (int i = 0; i < 12; i++)
+        r[i] = next(&s);
+    const float x = (float)(r[0] % (W - 40)) + (float)(r[1] % 100) / 100.0f;
+    const float y = (float)(r[2] % (H - 30)) + (float)(r[3] % 100) / 100.0f;
+    const float w = 1 + (float)(r[4] % 60) + (float)(r[5] % 100) / 100.0f;
+    const float h = 1 + (float)(r[6] % 25);
+    const rgba8 c = {(uint8_t)r[7], (uint8_t)r[8], (uint8_t)r[9], (uint8_t)(100 + r[10] % 156)};
+    const rgba8 ink = {(uint8_t)r[11], (uint8_t)r[7], (uint8_t)r[9], 255};
     if (k % 17 == 0)
         draw2d_clip(d, 20.5f, 10.25f, W - 60, H - 30);
     if (k % 23 == 0)
         draw2d_clip_off(d);
-    switch (NEXT() % 6) {
+    switch (next(&s) % 6) {
     case 0:
         draw2d_rect(d, x, y, w, h, c);
         break;
     case 1:
-        draw2d_rect_pattern(d, x, y, w, h, c, ink, (draw2d_pattern)(1 + NEXT() % 3), 6);
+        draw2d_rect_pattern(d, x, y, w, h, c, ink, (draw2d_pattern)(1 + next(&s) % 3), 6);
         break;
     case 2:
-        draw2d_line(d, x, y, x + w, y + h, 1 + (float)(NEXT() % 3), c);
+        draw2d_line(d, x, y, x + w, y + h, 1 + (float)(next(&s) % 3), c);
         break;
     case 3:
         draw2d_triangle(d, x, y, x + w, y, x + 0.5f * w, y + h, c);
@@ -58,7 +66,6 @@ static void primitive(gl_fixture *g, int k)
         text_draw(&g->font, d, 0, x, y + h, "F7 B|3", c, TEXT_ALIGN_LEFT);
         break;
     }
-#undef NEXT
 }
 
 /* Bars side by side interleave fills like a timeline row (solid, hatch,

@@ -2,13 +2,24 @@
  * shaders/draw2d.vert and .frag, the latter built once per fill. See draw2d.h.
  *
  * Every primitive becomes triangles of struct draw2d_vertex appended to one
- * CPU array, uploaded once per flush. A segment is a run of vertices sharing
- * a fill (program), a clip rectangle (applied with the scissor test, exact
- * to the pixel) and, for glyphs, an atlas texture; segments are drawn in
- * append order with one draw call each, so later primitives land over
- * earlier ones. Measured on llvmpipe at 1920x1080: a full-screen rectangle
- * costs a third of what it did with one shader branching on a per-vertex
- * mode, and a few thousand extra draw calls cost well under a millisecond.
+ * CPU array. A batch is the set of primitives drawn with one call: one fill
+ * (program), one clip rectangle (the scissor test, exact to the pixel) and,
+ * for glyphs, one atlas texture. A primitive joins the latest batch of its
+ * state unless a batch drawn after that one touches a pixel it may touch;
+ * then it starts a new batch at the end. So interleaved fills (a solid bar,
+ * a hatched bar, a number, the next bar) still draw as one call per fill,
+ * and the picture is exactly the one append order gives: a primitive moves
+ * ahead only of primitives it shares no pixel with, and two primitives that
+ * share none blend into the same bytes in either order. "May touch" is the
+ * primitive's bounding box rounded out to the pixel centres it could cover
+ * (with a margin for the rasteriser's snapping), clipped to its scissor box;
+ * a batch keeps the union of its primitives' boxes. Flush scatters the runs
+ * of vertices into batch order and uploads them once.
+ *
+ * Measured on llvmpipe: each draw call costs state validation on the main
+ * thread (tens of microseconds), so a timeline of tens of thousands of
+ * interleaved bars spent most of its frame there; the look-back over a few
+ * dozen batches costs a few comparisons per primitive.
  */
 #include "draw2d.h"
 
@@ -44,9 +55,15 @@ static const char *const FILL_NAMES[FILL_COUNT] = {
 
 enum {
     INITIAL_VERTICES = 4096, /* 682 rectangles: a HUD and a small timeline without growing */
-    INITIAL_SEGMENTS = 64,
+    INITIAL_BATCHES = 64,
+    INITIAL_RUNS = 256,
+    LOOK_BACK = 32,    /* batches searched for one of the primitive's state */
     MAX_SOURCE = 8192, /* draw2d.frag plus the #define line */
 };
+
+/* How far the rasteriser may move an edge when it snaps vertices to its
+ * sub-pixel grid (8 bits on llvmpipe; 1/64 leaves room for any driver). */
+static const float SNAP = 1.0f / 64;
 
 static const float DEFAULT_PERIOD = 6.0f;
 /* Lines are quads widened by this many pixels on each side for the
@@ -62,11 +79,25 @@ struct draw2d_vertex {
     rgba8 ink;   /* pattern colour */
 };
 
-struct draw2d_segment {
-    int first;      /* first vertex */
+/* Pixels a primitive or batch may cover: inclusive ranges of pixel
+ * columns and rows; empty when x1 < x0 or y1 < y0. */
+typedef struct pixel_box {
+    int x0, y0, x1, y1;
+} pixel_box;
+
+struct draw2d_batch {
     int fill;       /* FILL_*: the program */
     int scissor[4]; /* x, y, w, h in GL window coordinates (y up) */
     unsigned atlas; /* texture for FILL_GLYPH, 0 for the others */
+    pixel_box box;  /* union of its primitives' boxes */
+    int count;      /* vertices */
+    int first;      /* where its vertices start in the upload (flush) */
+};
+
+/* Vertices appended one after another that go to one batch. */
+struct draw2d_run {
+    int first, count; /* in the append-order array */
+    int batch;
 };
 
 /* Builds the program for one fill: draw2d.frag with `#define DRAW2D_FILL n`
@@ -134,8 +165,11 @@ bool draw2d_init(draw2d *d, ppf_error *err)
 
     d->capacity = INITIAL_VERTICES;
     d->vertices = ppf_malloc((size_t)d->capacity * sizeof *d->vertices);
-    d->segment_capacity = INITIAL_SEGMENTS;
-    d->segments = ppf_malloc((size_t)d->segment_capacity * sizeof *d->segments);
+    d->sorted = ppf_malloc((size_t)d->capacity * sizeof *d->sorted);
+    d->batch_capacity = INITIAL_BATCHES;
+    d->batches = ppf_malloc((size_t)d->batch_capacity * sizeof *d->batches);
+    d->run_capacity = INITIAL_RUNS;
+    d->runs = ppf_malloc((size_t)d->run_capacity * sizeof *d->runs);
     return true;
 
 fail:
@@ -153,7 +187,9 @@ void draw2d_deinit(draw2d *d)
         glDeleteVertexArrays(1, &d->vao);
     for (int fill = 0; fill < FILL_COUNT; fill++)
         gl_program_delete(&d->programs[fill]);
-    free(d->segments);
+    free(d->runs);
+    free(d->batches);
+    free(d->sorted);
     free(d->vertices);
     *d = (draw2d){0};
 }
@@ -164,7 +200,8 @@ void draw2d_begin(draw2d *d, int fb_width, int fb_height)
     d->width = fb_width;
     d->height = fb_height;
     d->count = 0;
-    d->segment_count = 0;
+    d->batch_count = 0;
+    d->run_count = 0;
     d->anchor[0] = d->anchor[1] = 0;
     draw2d_clip_off(d);
 }
@@ -195,31 +232,100 @@ static void update_scissor(draw2d *d)
     d->scissor[3] = y1 - y0;
 }
 
-/* Makes room for n more vertices of this fill, under the current clip (and
- * atlas, for glyphs), starting a segment when one of them changed. The
- * arrays double when full and keep their size, so a steady frame allocates
- * nothing. */
-static struct draw2d_vertex *reserve(draw2d *d, int n, int fill)
+/* The pixels whose centres the box (x0, y0)-(x1, y1) may cover once the
+ * rasteriser has snapped it, within the scissor box. */
+static pixel_box box_of(const draw2d *d, float x0, float y0, float x1, float y1)
+{
+    pixel_box b = {
+        .x0 = (int)ceilf(x0 - 0.5f - SNAP),
+        .y0 = (int)ceilf(y0 - 0.5f - SNAP),
+        .x1 = (int)floorf(x1 - 0.5f + SNAP),
+        .y1 = (int)floorf(y1 - 0.5f + SNAP),
+    };
+    /* the scissor box in top-left pixels: columns sx..sx+w-1, rows likewise */
+    const int sx = d->scissor[0], sy = d->height - (d->scissor[1] + d->scissor[3]);
+    b.x0 = b.x0 > sx ? b.x0 : sx;
+    b.y0 = b.y0 > sy ? b.y0 : sy;
+    b.x1 = b.x1 < sx + d->scissor[2] - 1 ? b.x1 : sx + d->scissor[2] - 1;
+    b.y1 = b.y1 < sy + d->scissor[3] - 1 ? b.y1 : sy + d->scissor[3] - 1;
+    return b;
+}
+
+static bool box_empty(pixel_box b)
+{
+    return b.x1 < b.x0 || b.y1 < b.y0;
+}
+
+static bool boxes_meet(pixel_box a, pixel_box b)
+{
+    return !box_empty(a) && !box_empty(b) && a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 &&
+           b.y0 <= a.y1;
+}
+
+static pixel_box box_union(pixel_box a, pixel_box b)
+{
+    if (box_empty(a))
+        return b;
+    if (box_empty(b))
+        return a;
+    return (pixel_box){a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0,
+                       a.x1 > b.x1 ? a.x1 : b.x1, a.y1 > b.y1 ? a.y1 : b.y1};
+}
+
+/* The batch a primitive of this fill covering `box` joins: the latest one
+ * of its state (fill, scissor, atlas) among the last LOOK_BACK, provided no
+ * batch after it meets the box; else a new one at the end. */
+static int batch_for(draw2d *d, int fill, pixel_box box)
+{
+    const unsigned atlas = fill == FILL_GLYPH ? d->atlas : 0;
+    const int stop = d->batch_count > LOOK_BACK ? d->batch_count - LOOK_BACK : 0;
+    for (int i = d->batch_count - 1; i >= stop; i--) {
+        const struct draw2d_batch *b = &d->batches[i];
+        if (b->fill == fill && b->atlas == atlas &&
+            memcmp(b->scissor, d->scissor, sizeof d->scissor) == 0)
+            return i;
+        if (boxes_meet(b->box, box))
+            break;
+    }
+    if (d->batch_count == d->batch_capacity) {
+        d->batch_capacity *= 2;
+        d->batches = ppf_realloc(d->batches, (size_t)d->batch_capacity * sizeof *d->batches);
+    }
+    struct draw2d_batch *b = &d->batches[d->batch_count];
+    *b = (struct draw2d_batch){.fill = fill, .atlas = atlas, .box = {0, 0, -1, -1}};
+    memcpy(b->scissor, d->scissor, sizeof d->scissor);
+    return d->batch_count++;
+}
+
+/* Makes room for n more vertices of this fill covering at most the pixels
+ * of the box (x0, y0)-(x1, y1), under the current clip (and atlas, for
+ * glyphs), and files them under their batch. The arrays double when full
+ * and keep their size, so a steady frame allocates nothing. */
+static struct draw2d_vertex *reserve(draw2d *d, int n, int fill, float x0, float y0, float x1,
+                                     float y1)
 {
     assert(d->width > 0 && "draw2d_begin first");
-    const unsigned atlas = fill == FILL_GLYPH ? d->atlas : 0;
-    const struct draw2d_segment *last =
-        d->segment_count > 0 ? &d->segments[d->segment_count - 1] : NULL;
-    if (!last || last->fill != fill || last->atlas != atlas ||
-        memcmp(last->scissor, d->scissor, sizeof d->scissor) != 0) {
-        if (d->segment_count == d->segment_capacity) {
-            d->segment_capacity *= 2;
-            d->segments =
-                ppf_realloc(d->segments, (size_t)d->segment_capacity * sizeof *d->segments);
+    const pixel_box box = box_of(d, x0, y0, x1, y1);
+    const int batch = batch_for(d, fill, box);
+    struct draw2d_batch *b = &d->batches[batch];
+    b->box = box_union(b->box, box);
+    b->count += n;
+    struct draw2d_run *last = d->run_count > 0 ? &d->runs[d->run_count - 1] : NULL;
+    if (last && last->batch == batch) {
+        last->count += n;
+    } else {
+        if (d->run_count == d->run_capacity) {
+            d->run_capacity *= 2;
+            d->runs = ppf_realloc(d->runs, (size_t)d->run_capacity * sizeof *d->runs);
         }
-        struct draw2d_segment *seg = &d->segments[d->segment_count++];
-        *seg = (struct draw2d_segment){.first = d->count, .fill = fill, .atlas = atlas};
-        memcpy(seg->scissor, d->scissor, sizeof d->scissor);
+        d->runs[d->run_count++] =
+            (struct draw2d_run){.first = d->count, .count = n, .batch = batch};
     }
     if (d->count + n > d->capacity) {
         while (d->count + n > d->capacity)
             d->capacity *= 2;
         d->vertices = ppf_realloc(d->vertices, (size_t)d->capacity * sizeof *d->vertices);
+        d->sorted = ppf_realloc(d->sorted, (size_t)d->capacity * sizeof *d->sorted);
     }
     struct draw2d_vertex *v = &d->vertices[d->count];
     d->count += n;
@@ -253,7 +359,7 @@ static void append_quad(draw2d *d, int fill, float x0, float y0, float x1, float
 {
     if (x1 <= x0 || y1 <= y0 || outside_clip(d, x0, y0, x1, y1))
         return;
-    struct draw2d_vertex *v = reserve(d, 6, fill);
+    struct draw2d_vertex *v = reserve(d, 6, fill, x0, y0, x1, y1);
     v[0] = vertex(x0, y0, u0, v0, param, color, ink);
     v[1] = vertex(x1, y0, u1, v0, param, color, ink);
     v[2] = vertex(x1, y1, u1, v1, param, color, ink);
@@ -317,9 +423,11 @@ void draw2d_line(draw2d *d, float x0, float y0, float x1, float y1, float thickn
     float half = 0.5f * thickness;
     float e = half + LINE_FRINGE;
     float nx = -dy / len * e, ny = dx / len * e; /* the normal, e pixels long */
-    if (outside_clip(d, fminf(x0, x1) - e, fminf(y0, y1) - e, fmaxf(x0, x1) + e, fmaxf(y0, y1) + e))
+    const float bx0 = fminf(x0, x1) - e, by0 = fminf(y0, y1) - e;
+    const float bx1 = fmaxf(x0, x1) + e, by1 = fmaxf(y0, y1) + e;
+    if (outside_clip(d, bx0, by0, bx1, by1))
         return;
-    struct draw2d_vertex *v = reserve(d, 6, FILL_LINE);
+    struct draw2d_vertex *v = reserve(d, 6, FILL_LINE, bx0, by0, bx1, by1);
     v[0] = vertex(x0 + nx, y0 + ny, e, 0, half, color, color);
     v[1] = vertex(x1 + nx, y1 + ny, e, 0, half, color, color);
     v[2] = vertex(x1 - nx, y1 - ny, -e, 0, half, color, color);
@@ -331,10 +439,11 @@ void draw2d_line(draw2d *d, float x0, float y0, float x1, float y1, float thickn
 void draw2d_triangle(draw2d *d, float x0, float y0, float x1, float y1, float x2, float y2,
                      rgba8 color)
 {
-    if (outside_clip(d, fminf(x0, fminf(x1, x2)), fminf(y0, fminf(y1, y2)),
-                     fmaxf(x0, fmaxf(x1, x2)), fmaxf(y0, fmaxf(y1, y2))))
+    const float bx0 = fminf(x0, fminf(x1, x2)), by0 = fminf(y0, fminf(y1, y2));
+    const float bx1 = fmaxf(x0, fmaxf(x1, x2)), by1 = fmaxf(y0, fmaxf(y1, y2));
+    if (outside_clip(d, bx0, by0, bx1, by1))
         return;
-    struct draw2d_vertex *v = reserve(d, 3, FILL_SOLID);
+    struct draw2d_vertex *v = reserve(d, 3, FILL_SOLID, bx0, by0, bx1, by1);
     v[0] = vertex(x0, y0, 0, 0, 0, color, color);
     v[1] = vertex(x1, y1, 0, 0, 0, color, color);
     v[2] = vertex(x2, y2, 0, 0, 0, color, color);
@@ -364,8 +473,24 @@ void draw2d_flush(draw2d *d)
      * for colour, and the destination's alpha accumulates coverage (stays 1
      * over an opaque background). */
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    d->draw_calls = 0;
     if (d->count == 0)
         goto done;
+
+    /* batches in order, each one's vertices in append order */
+    int first = 0;
+    for (int i = 0; i < d->batch_count; i++) {
+        d->batches[i].first = first;
+        first += d->batches[i].count;
+        d->batches[i].count = 0;
+    }
+    for (int i = 0; i < d->run_count; i++) {
+        const struct draw2d_run *run = &d->runs[i];
+        struct draw2d_batch *b = &d->batches[run->batch];
+        memcpy(&d->sorted[b->first + b->count], &d->vertices[run->first],
+               (size_t)run->count * sizeof *d->sorted);
+        b->count += run->count;
+    }
 
     glBindBuffer(GL_ARRAY_BUFFER, d->vbo);
     if (d->count > d->gpu_capacity) {
@@ -374,7 +499,7 @@ void draw2d_flush(draw2d *d)
                      GL_STREAM_DRAW);
         d->gpu_capacity = d->capacity;
     }
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)d->count * sizeof *d->vertices, d->vertices);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)d->count * sizeof *d->sorted, d->sorted);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 
     glBindVertexArray(d->vao);
@@ -382,13 +507,12 @@ void draw2d_flush(draw2d *d)
     glEnable(GL_SCISSOR_TEST);
     bool viewport_set[FILL_COUNT] = {false};
     int fill = -1;
-    for (int i = 0; i < d->segment_count; i++) {
-        const struct draw2d_segment *seg = &d->segments[i];
-        int end = i + 1 < d->segment_count ? d->segments[i + 1].first : d->count;
-        if (seg->scissor[2] <= 0 || seg->scissor[3] <= 0)
+    for (int i = 0; i < d->batch_count; i++) {
+        const struct draw2d_batch *b = &d->batches[i];
+        if (b->scissor[2] <= 0 || b->scissor[3] <= 0 || b->count == 0)
             continue;
-        if (seg->fill != fill) {
-            fill = seg->fill;
+        if (b->fill != fill) {
+            fill = b->fill;
             glUseProgram(d->programs[fill]);
             if (!viewport_set[fill]) {
                 glUniform2f(d->loc_viewport[fill], (float)d->width, (float)d->height);
@@ -398,9 +522,10 @@ void draw2d_flush(draw2d *d)
             }
         }
         if (fill == FILL_GLYPH)
-            glBindTexture(GL_TEXTURE_2D, seg->atlas);
-        glScissor(seg->scissor[0], seg->scissor[1], seg->scissor[2], seg->scissor[3]);
-        glDrawArrays(GL_TRIANGLES, seg->first, end - seg->first);
+            glBindTexture(GL_TEXTURE_2D, b->atlas);
+        glScissor(b->scissor[0], b->scissor[1], b->scissor[2], b->scissor[3]);
+        glDrawArrays(GL_TRIANGLES, b->first, b->count);
+        d->draw_calls++;
     }
     glDisable(GL_SCISSOR_TEST);
     glBindVertexArray(0);
@@ -409,5 +534,6 @@ void draw2d_flush(draw2d *d)
 
 done:
     d->count = 0;
-    d->segment_count = 0;
+    d->batch_count = 0;
+    d->run_count = 0;
 }

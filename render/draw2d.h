@@ -1,9 +1,12 @@
 /* draw2d.h - flat 2D drawing in framebuffer pixels: rectangles (solid or
  * patterned), lines, triangles and glyph quads, batched into one buffer and
- * uploaded once per flush; each run of primitives with the same fill, clip
- * and atlas is one draw call (a small shader per fill, since llvmpipe pays
- * for every branch of a shader on every pixel). Draw calls are cheap, but
- * appending like things together (all bars, then all labels) makes fewer.
+ * uploaded once per flush; primitives with the same fill, clip and atlas
+ * share a draw call (a small shader per fill, since llvmpipe pays for every
+ * branch of a shader on every pixel) wherever that cannot change a pixel:
+ * a primitive is drawn ahead of later ones only when it shares no pixel
+ * with any of them (draw2d.c says how). So callers append in the order the
+ * picture needs (bar, its number, the next bar) and still get about one
+ * call per fill and layer; draw_calls says how many the last flush made.
  *
  * For: the timeline panel, the HUD, the legend, labels and the help card.
  * Coordinates are framebuffer pixels with the origin at the top-left corner
@@ -61,14 +64,18 @@ typedef struct draw2d {
     float anchor[2];                    /* where patterns repeat from, GL pixels (y up) */
     unsigned vao, vbo;                  /* GL vertex array and buffer */
     unsigned atlas; /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
-    struct draw2d_vertex *vertices;  /* appended since draw2d_begin */
-    int count, capacity;             /* vertices */
-    int gpu_capacity;                /* vertices the GL buffer holds */
-    int width, height;               /* framebuffer size given to draw2d_begin */
-    float clip[4];                   /* x0, y0, x1, y1 in pixels; the whole framebuffer when off */
-    int scissor[4];                  /* clip rounded to whole pixels: GL scissor box (y up) */
-    struct draw2d_segment *segments; /* runs of vertices drawn with one call */
-    int segment_count, segment_capacity;
+    struct draw2d_vertex *vertices; /* appended since draw2d_begin, in append order */
+    struct draw2d_vertex *sorted;   /* the same in batch order, as flush uploads them */
+    int count, capacity;            /* vertices (both arrays have the capacity) */
+    int gpu_capacity;               /* vertices the GL buffer holds */
+    int width, height;              /* framebuffer size given to draw2d_begin */
+    float clip[4];                  /* x0, y0, x1, y1 in pixels; the whole framebuffer when off */
+    int scissor[4];                 /* clip rounded to whole pixels: GL scissor box (y up) */
+    struct draw2d_batch *batches;   /* primitives drawn with one call each, in drawing order */
+    int batch_count, batch_capacity;
+    struct draw2d_run *runs; /* vertices appended in a row for one batch, in append order */
+    int run_count, run_capacity;
+    int draw_calls; /* draw calls the last draw2d_flush made (benches and tests read it) */
 } draw2d;
 
 /* Compiles the shader and creates the buffers; needs a current GL 3.3 context. */

@@ -3,6 +3,8 @@
  * promises. */
 #include "timeline_panel.h"
 
+#include "timeline_lod.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -88,7 +90,6 @@ typedef struct frame {
                          (draw_hint says so); NULL: not counted */
     float cursor_x;   /* the cursor line's x; NAN: none (bar numbers step aside from it) */
     bool second_pass; /* draw_labels_at: only numbers still on the cursor's line */
-    rgba8 mixed[32];  /* mixed_fill of each mask of compute kinds (mask >> ACTION_F) */
 } frame;
 
 static float tx(const frame *f, double t)
@@ -183,87 +184,42 @@ static void run_add(const frame *f, column_run *run, float x0, float x1, float y
     *run = (column_run){x0, x1, y, h, c, true};
 }
 
-/* The colour of a column holding bars of several kinds (a bit mask of
- * action_kind): the mean of their colours, so a dense 1F1B steady state is
- * one even tone rather than F and B columns flickering as the view pans. */
-static rgba8 mixed_fill(const timeline_palette *pal, unsigned mask)
-{
-    int n = 0, r = 0, g = 0, b = 0;
-    for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++) {
-        if (!(mask & (1u << kind)))
-            continue;
-        const rgba8 c = kind_style(pal, kind).fill;
-        r += c.r;
-        g += c.g;
-        b += c.b;
-        n++;
-    }
-    if (n == 0)
-        return pal->f;
-    return (rgba8){(uint8_t)(r / n), (uint8_t)(g / n), (uint8_t)(b / n), 255};
-}
-
-/* Bars of one rank inside [t0, t1]: a binary search for the first, then one
- * quad per bar; where bars are thinner than a pixel, one 1-pixel column for
- * all the bars that end inside it (the first few looked at for their kinds,
- * the rest skipped by another binary search), and runs of equal columns
- * merged, so a zoomed-out million-action timeline costs a few quads per
- * row, not one per bar. */
+/* Bars of one rank inside [t0, t1], as timeline_lod.h lays them out: one
+ * quad per bar at least a pixel wide, with its number where it fits; bars
+ * thinner than a pixel merged into stretches of whole pixel columns, each
+ * drawn with the fill of the kind that covers most of it, so a zoomed-out
+ * million-action timeline costs a few quads per row, not one per bar. */
 static void draw_bars(const frame *f, int r)
 {
     const timeline_view *v = f->v;
     const timeline *tl = f->p->tl;
     const program_rank *pr = &tl->program->rank[r];
-    const action_time *a = tl->time[r];
     const float y0 = row_top(v, r), h = v->bar_h;
-    int k = timeline_first_end_after(tl, r, 0, pr->count, v->t0);
-    const int end = timeline_first_start_at_or_after(tl, r, k, pr->count, v->t1);
-    column_run run = {0};
-    while (k < end) {
-        const action *act = &pr->actions[k];
-        if (!action_is_compute((action_kind)act->kind)) {
-            k++;
-            continue;
-        }
-        const float x0 = tx(f, a[k].start), x1 = tx(f, a[k].end);
-        if (x1 - x0 < 1) {
-            if (f->left_out)
-                f->left_out[0]++;
-            /* the column where the bar ends; the next bar ends further right */
-            const float col = floorf(x1);
-            const double col_end = timeline_view_x_to_time(v, col + 1);
-            unsigned mask = 0;
-            int j = k, seen = 0;
-            for (; j < end && a[j].end <= col_end && seen < 8; j++) {
-                if (action_is_compute((action_kind)pr->actions[j].kind)) {
-                    mask |= 1u << pr->actions[j].kind;
-                    seen++;
-                }
-            }
-            if (j < end && a[j].end <= col_end)
-                j = timeline_first_end_after(tl, r, j, end, col_end);
-            run_add(f, &run, col, col + 1, y0, h, f->mixed[(mask >> ACTION_F) & 31]);
-            k = j > k + 1 ? j : k + 1;
-            continue;
-        }
-        run_flush(f, &run);
-        const style st = f->styles[act->kind];
+    timeline_lod_walk w;
+    timeline_lod_piece piece;
+    timeline_lod_begin(&w, tl, v, r);
+    while (timeline_lod_next(&w, &piece)) {
+        const style st = f->styles[piece.action];
+        const float x0 = piece.x0, x1 = piece.x1;
         /* a hairline gap keeps back-to-back bars apart once they are wide */
-        const float gap = x1 - x0 >= 4 ? 1 : 0;
+        const float gap = piece.kind == TIMELINE_LOD_BAR && x1 - x0 >= 4 ? 1 : 0;
         const float cx0 = clip_x(f, x0), cx1 = clip_x(f, x1 - gap);
         if (st.pattern == DRAW2D_SOLID)
             draw2d_rect(f->d, cx0, y0, cx1 - cx0, h, st.fill);
         else
             draw2d_rect_pattern(f->d, cx0, y0, cx1 - cx0, h, st.fill, st.ink, st.pattern,
                                 f->period);
+        if (piece.kind == TIMELINE_LOD_STRETCH) {
+            if (f->left_out)
+                f->left_out[0]++; /* the numbers of merged bars: "zoom in" */
+            continue;
+        }
         if (f->font) {
             char s[32];
-            bar_label(act, s, sizeof s);
+            bar_label(&pr->actions[piece.first], s, sizeof s);
             draw_label_in_bar(f, x0, x1 - gap, y0, h, s, st.fill);
         }
-        k++;
     }
-    run_flush(f, &run);
 }
 
 /* Idle time: the row between its bars, over [0, makespan], drawn once under
@@ -721,6 +677,15 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
         y0 = row_top(v, hv->rank);
         h = v->bar_h;
         timeline_describe_action(tl, hv->rank, hv->index, text, sizeof text);
+    } else if (hv->kind == TIMELINE_HIT_STRETCH) {
+        timeline_lod_piece piece;
+        if (!timeline_lod_find(tl, v, hv->rank, hv->index, &piece))
+            return; /* zoomed since: no longer merged */
+        s = timeline_view_x_to_time(v, piece.x0);
+        e = timeline_view_x_to_time(v, piece.x1);
+        y0 = row_top(v, hv->rank);
+        h = v->bar_h;
+        timeline_lod_describe(tl, hv->rank, s, e, piece.first, piece.last, text, sizeof text);
     } else {
         if (hv->index < 0 || hv->index >= tl->allreduce_count)
             return;
@@ -775,8 +740,6 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     f.period = maxf(4, roundf(v->em * 0.5f));
     for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++)
         f.styles[kind] = kind_style(pal, kind);
-    for (unsigned m = 0; m < 32; m++)
-        f.mixed[m] = mixed_fill(pal, m << ACTION_F);
 
     draw2d_clip_off(d);
     draw2d_rect(d, v->x, v->y, v->w, v->h, pal->background);

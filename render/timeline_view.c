@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <math.h>
 
+#include "timeline_lod.h"
 #include "timeline_query.h"
 
 /* ---- the view model ----------------------------------------------------- */
@@ -171,12 +172,24 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
     const double slack = 1.5 * px, thin = 3 * px;
 
     if (yr < v->bar_h) {
+        /* merged thin bars, as the panel draws them */
+        timeline_lod_walk w;
+        timeline_lod_piece piece;
+        timeline_lod_begin(&w, tl, v, r);
+        while (timeline_lod_next(&w, &piece) && piece.x0 <= x) {
+            if (piece.kind == TIMELINE_LOD_STRETCH && x < piece.x1) {
+                *out = (timeline_panel_hover){TIMELINE_HIT_STRETCH, r, piece.first};
+                return true;
+            }
+        }
         const int n = tl->program->rank[r].count;
         const action_time *a = tl->time[r];
         const int k = timeline_first_start_after(tl, r, 0, n, t) - 1;
         /* the compute action that started last at or before t, if t is inside it */
         const int prev = timeline_prev_compute(tl, r, k);
-        if (prev >= 0 && t < a[prev].end) {
+        /* a bar thinner than a pixel is drawn only as part of a stretch */
+        const double pixel = px * (1 - 1e-9);
+        if (prev >= 0 && t < a[prev].end && a[prev].end - a[prev].start >= pixel) {
             *out = (timeline_panel_hover){TIMELINE_HIT_ACTION, r, prev};
             return true;
         }
@@ -184,11 +197,13 @@ bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, dou
         const int next = timeline_next_compute(tl, r, k + 1);
         double best = slack;
         int best_k = -1;
-        if (prev >= 0 && a[prev].end - a[prev].start < thin && t - a[prev].end <= best) {
+        if (prev >= 0 && a[prev].end - a[prev].start < thin &&
+            a[prev].end - a[prev].start >= pixel && t >= a[prev].end && t - a[prev].end <= best) {
             best = t - a[prev].end;
             best_k = prev;
         }
-        if (next < n && a[next].end - a[next].start < thin && a[next].start - t <= best)
+        if (next < n && a[next].end - a[next].start < thin &&
+            a[next].end - a[next].start >= pixel && a[next].start - t <= best)
             best_k = next;
         if (best_k >= 0) {
             *out = (timeline_panel_hover){TIMELINE_HIT_ACTION, r, best_k};

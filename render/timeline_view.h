@@ -87,6 +87,8 @@ typedef enum timeline_hit_kind {
     TIMELINE_HIT_NONE = 0,
     TIMELINE_HIT_ACTION,    /* a compute action's bar: rank, index */
     TIMELINE_HIT_ALLREDUCE, /* an all-reduce bar: rank, index into tl->allreduces */
+    TIMELINE_HIT_STRETCH,   /* bars thinner than a pixel merged (timeline_lod.h): rank, index
+                               of the stretch's first action (timeline_lod_find gives the rest) */
 } timeline_hit_kind;
 
 /* What is under the pointer (also the highlight timeline_panel_draw takes). */
@@ -96,10 +98,12 @@ typedef struct timeline_panel_hover {
     int index; /* action index in the rank's program, or all-reduce index; -1 for NONE */
 } timeline_panel_hover;
 
-/* Finds the bar under framebuffer point (x, y): a compute action (binary
- * search over the rank's start times; a bar narrower than 3 pixels is hit
- * within 1.5 pixels of it) or an all-reduce in the rank's lane. Returns
- * false and a NONE hit when there is none. */
+/* Finds the bar under framebuffer point (x, y): a stretch of bars thinner
+ * than a pixel merged as the panel draws them (timeline_lod.h), a compute
+ * action at least a pixel wide (binary search over the rank's start times; a
+ * bar narrower than 3 pixels is hit within 1.5 pixels of it) or an
+ * all-reduce in the rank's lane. Returns false and a NONE hit when there is
+ * none. */
 bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
                        timeline_panel_hover *out);
 

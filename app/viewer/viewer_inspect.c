@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scene_pick.h"
+#include "timeline_lod.h"
 #include "timeline_query.h"
 
 static const timeline_panel_hover NONE = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
@@ -210,7 +211,23 @@ bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c
     case CMD_CLICK: {
         const frame_layout l = viewer_state_layout(st);
         timeline_panel_hover h = NONE;
-        if (c->b >= l.panel_y && timeline_view_hit(&st->timeline, tl, c->a, c->b, &h)) {
+        timeline_lod_piece stretch;
+        if (c->b >= l.panel_y && timeline_view_hit(&st->timeline, tl, c->a, c->b, &h) &&
+            h.kind == TIMELINE_HIT_STRETCH) {
+            /* merged thin bars: the area they cover, whose card counts them */
+            set_selection(vi, NONE);
+            vi->area = timeline_lod_find(tl, &st->timeline, h.rank, h.index, &stretch);
+            if (vi->area) {
+                vi->area_t0 = clamp_t(vi, timeline_view_x_to_time(&st->timeline, stretch.x0));
+                vi->area_t1 = clamp_t(vi, timeline_view_x_to_time(&st->timeline, stretch.x1));
+                vi->area_rank0 = vi->area_rank1 = h.rank;
+            }
+            if (vi->press_known) /* a click selects; the press's scrub is taken back */
+                viewer_state_set_time(st, vi->press_t, clock);
+            vi->press_known = false;
+            return true;
+        }
+        if (h.kind != TIMELINE_HIT_NONE) {
             set_selection(vi, h);
             if (vi->press_known) /* a click selects; the press's scrub is taken back */
                 viewer_state_set_time(st, vi->press_t, clock);

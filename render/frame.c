@@ -359,6 +359,22 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     return (frame_rect){x, y, x + w + 2 * pad, y + h};
 }
 
+/* The viewer's frame-rate readout: one body line on a card under the HUD,
+ * at its left edge (the 3D labels keep clear of it). */
+static void draw_frame_times(frame_renderer *f, const frame_layout *l, const char *text,
+                             frame_rect hud, const theme *th, label_set *ls)
+{
+    text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
+    const float pad = body.ascent * 0.6f;
+    const float w = text_width(&f->font, FRAME_FONT_BODY, text) + 2 * pad;
+    const float h = body.line_height + pad, x = hud.x0, y = hud.y1 + pad;
+    draw_card(f, l, x, y, w, h, th);
+    if (ls->count < MAX_LABELS)
+        ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, y + 0.5f * pad + body.ascent, text,
+              th->text, TEXT_ALIGN_LEFT);
+}
+
 /* The top of the caption's plate (draw_caption), which the legend stays above. */
 static float caption_top(const frame_renderer *f, const frame_layout *l)
 {
@@ -670,6 +686,8 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
         frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
         if (v->show_legend)
             draw_legend(f, &l, &th, labels, hud);
+        if (v->frame_times && v->frame_times[0])
+            draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         draw_caption(f, s, &l, v, &th, labels);
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &l, v, &th, labels);

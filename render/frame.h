@@ -202,6 +202,8 @@ typedef struct frame_view {
     const char *hud_note; /* after the HUD's time: what a what-if changed ("P=8 (was 4)");
                              NULL or "": nothing */
     const frame_command_line *command_line; /* NULL: none */
+    const char *frame_times; /* the viewer's frame-rate readout (F3), a line on a card under
+                                the HUD; NULL or "": none (export never sets it) */
 } frame_view;
 
 /* The layout of the frame this view asks for in a target of this size

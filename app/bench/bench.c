@@ -158,6 +158,7 @@ static const bench_entry benches[] = {
     {"export", bench_export, bench_export_help},
     {"palette", bench_palette, bench_palette_help},
     {"rebuild", bench_rebuild, bench_rebuild_help},
+    {"viewer", bench_viewer, bench_viewer_help},
 };
 
 enum { BENCH_COUNT = sizeof benches / sizeof benches[0] };

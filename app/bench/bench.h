@@ -21,6 +21,13 @@
  *   rebuild    a live what-if change (the schedule, 1f1b <-> zb-h1) to program,
  *              timeline, scene and frame renderer ready, at P=16 M=64 D=8 (against
  *              the 16 ms bar) and P=64 M=512 D=8; medians (bench_rebuild.c)
+ *   viewer     the live viewer in a window (DISPLAY, or an Xvfb of its own),
+ *              playing under a script: fps from the viewer's own frame times,
+ *              time to open, peak memory, against the bars of issue 15, for
+ *              the default scenario at 1920x1080 and 1280x720 and D=8 with
+ *              P=16 M=64, P=64 M=512, P=256 M=4096 at 1280x720; then brk, mmap
+ *              and munmap calls and page faults per frame under strace
+ *              (bench_viewer.c)
  *
  * Times come from clock_gettime(CLOCK_MONOTONIC); the header names the CPU
  * (from /proc/cpuinfo when it says).
@@ -64,6 +71,9 @@ void bench_palette_help(char *out, size_t size);
 /* `ppflow bench rebuild` (bench_rebuild.c), and its line of --help. */
 int bench_rebuild(const bench_opts *o, FILE *f);
 void bench_rebuild_help(char *out, size_t size);
+/* `ppflow bench viewer` (bench_viewer.c), and its line of --help. */
+int bench_viewer(const bench_opts *o, FILE *f);
+void bench_viewer_help(char *out, size_t size);
 
 /* Runs `ppflow bench ...`; returns the exit status. */
 int bench_main(int argc, char **argv);

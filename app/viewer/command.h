@@ -68,6 +68,7 @@ typedef enum command_kind {
     CMD_CRITICAL,     /* the critical path on and off */
     CMD_MICROBATCH,   /* the selection's micro-batch highlighted, or the next one; off after
                          the last */
+    CMD_FRAME_TIMES,  /* the window's: the frame-rate readout on and off (F3) */
 } command_kind;
 
 typedef struct command {

@@ -170,6 +170,11 @@ static const keymap_row rows[] = {
      KEYMAP_WINDOW | KEYMAP_COMPARE,
      {{GLFW_KEY_O, 0, CMD_COMPARE, 1, ONCE}, {GLFW_KEY_L, 0, CMD_COMPARE, 2, ONCE}}},
     {"t", "dark / light theme", KEYMAP_BOTH, {{GLFW_KEY_T, 0, CMD_THEME, 0, ONCE}}},
+    /* F3: games' and browsers' frame-rate key; no clicker sends it */
+    {"F3",
+     "frame rate and frame time, under the HUD",
+     KEYMAP_BOTH,
+     {{GLFW_KEY_F3, 0, CMD_FRAME_TIMES, 0, ONCE}}},
     {"p", "save a screenshot (PNG)", KEYMAP_WINDOW, {{GLFW_KEY_P, 0, CMD_SCREENSHOT, 0, ONCE}}},
     /* "?" is shift and slash on the keyboards GLFW names keys after */
     {"h ?",

@@ -7,13 +7,15 @@
  * frame.h (the picture), presenter.h (the presenter's window, the monitors),
  * whatif.h and viewer_whatif.h (live what-if: the command line, its direct
  * keys and undo, the shown slide's session rebuilt), viewer_compare.h (a
- * comparison's panes on one clock, when --compare or several scenarios). */
+ * comparison's panes on one clock, when --compare or several scenarios),
+ * frame_times.h (the frames' times: F3's readout, a script's frametimes). */
 #include "viewer.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define GLFW_INCLUDE_NONE /* the key codes only: GL headers stay in render/ */
@@ -23,6 +25,7 @@
 #include "exit_status.h"
 #include "export.h"
 #include "frame.h"
+#include "frame_times.h"
 #include "input.h"
 #include "keymap.h"
 #include "presenter.h"
@@ -38,6 +41,10 @@
 
 /* Presenting, the pointer hides after standing still this long. */
 #define VIEWER_POINTER_HIDE_SECONDS 2.0
+/* F3's readout sums up this last stretch of frames, and is written again
+ * this often: digits that change every frame cannot be read. */
+#define VIEWER_FRAME_TIMES_SECONDS 1.0
+#define VIEWER_FRAME_TIMES_REFRESH 0.5
 
 /* Everything the viewer is; the window's callbacks reach it through the
  * input's and the window's user pointers. */
@@ -74,6 +81,10 @@ typedef struct viewer {
     viewer_state single;     /* the single window's state as x found it */
     viewer_state paned;      /* the state right after x laid out the panes */
     viewer_inspect insp;     /* selection, critical path, micro-batch, area (the shown slide's) */
+    frame_times times;       /* the frames' times (F3's readout, a script's frametimes) */
+    bool show_times;         /* F3's readout on */
+    double times_written;    /* the clock when times_text was written; < 0: write it now */
+    char times_text[64];     /* the readout's line */
 } viewer;
 
 /* ---- applying commands ------------------------------------------------------ */
@@ -359,6 +370,12 @@ static void apply_queue(viewer *v, double clock)
             v->screenshot_path = NULL; /* a numbered name; saved once the frame is drawn */
             v->screenshot_pending = true;
             break;
+        case CMD_FRAME_TIMES:
+            if (!v->st.blackout) { /* while black only the blackout's keys act */
+                v->show_times = !v->show_times;
+                v->times_written = -1;
+            }
+            break;
         default:
             if (whatif_command(v, c, clock))
                 break;
@@ -433,6 +450,7 @@ static void print_state(viewer *v)
     presenter_state(&v->pres, &v->win, more, sizeof more);
     /* the inspection's, before the what-if's whose error stays the line's last key */
     viewer_inspect_state(&v->insp, &v->st, more + strlen(more), sizeof more - strlen(more));
+    snprintf(more + strlen(more), sizeof more - strlen(more), " frame_times=%d", v->show_times);
     if (v->cmp) { /* the panes' */
         size_t at = strlen(more);
         more[at++] = ' ';
@@ -448,6 +466,20 @@ static void print_state(viewer *v)
              s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
              w->line.open, quote_string(w->error).s);
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
+}
+
+/* A script's `frametimes N`: the last N frames' times, and the page
+ * faults so far (heap given back and taken again shows there), flushed so
+ * that a reader (ppflow bench viewer) sees it at once. */
+static void print_frame_times(viewer *v, int n)
+{
+    const frame_times_summary s = frame_times_last(&v->times, n);
+    struct rusage u;
+    const long faults = getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : -1;
+    printf("frametimes frames=%d fps=%.2f mean_ms=%.3f median_ms=%.3f worst_ms=%.3f "
+           "minor_faults=%ld\n",
+           s.count, s.fps, s.mean_ms, s.median_ms, s.worst_ms, faults);
+    fflush(stdout);
 }
 
 /* ---- script ----------------------------------------------------------------- */
@@ -577,6 +609,9 @@ static bool script_step(viewer *v)
             apply_queue(v, clock_now_seconds()); /* the state after the events above */
             print_state(v);
             break;
+        case VIEWER_SCRIPT_FRAME_TIMES:
+            print_frame_times(v, e->frames);
+            break;
         case VIEWER_SCRIPT_QUIT:
             v->st.quit = true;
             break;
@@ -593,6 +628,14 @@ static void draw(viewer *v, double clock)
     v->view.help = v->help;
     v->view.help_count = v->help_count;
     whatif_view(v, &v->view);
+    if (v->show_times) {
+        if (v->times_written < 0 || clock - v->times_written >= VIEWER_FRAME_TIMES_REFRESH) {
+            frame_times_summary s = frame_times_since(&v->times, VIEWER_FRAME_TIMES_SECONDS);
+            frame_times_format(&s, v->times_text, sizeof v->times_text);
+            v->times_written = clock;
+        }
+        v->view.frame_times = v->times_text;
+    }
     if (v->cmp) {
         viewer_compare_draw(v->cmp, &v->st, &v->view, clock);
         return;
@@ -608,6 +651,7 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     assert(s->has_scene && "a session built whole, scene included");
     viewer *v = ppf_calloc(1, sizeof *v);
     v->deck = d;
+    frame_times_init(&v->times);
     v->whatifs = ppf_calloc((size_t)d->count, sizeof *v->whatifs);
     for (int k = 0; k < d->count; k++)
         whatif_init(&v->whatifs[k], &d->slides[k]->sc);
@@ -707,6 +751,8 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         if (v->st.quit)
             break;
         window_swap(&v->win);
+        /* a frame after a wait for input is the viewer resting, not a slow frame */
+        frame_times_mark(&v->times, clock_now_seconds(), animating);
         if (v->wait_frames > 0)
             v->wait_frames--;
     }

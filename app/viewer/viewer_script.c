@@ -14,6 +14,7 @@
 #include <GLFW/glfw3.h>
 
 #include "file_read.h"
+#include "frame_times.h"
 
 enum { WORDS_MAX = 8 }; /* after the verb: a key name and its modifiers at most */
 
@@ -108,15 +109,14 @@ static bool number(const reader *r, const char *verb, const char *what, const ch
     return true;
 }
 
-/* A count of frames: digits only (atoi would take "12abc" and overflow). */
-static bool frame_count(const reader *r, const char *word, int *out)
+/* A count of frames, 1 to max: digits only (atoi would take "12abc" and overflow). */
+static bool frame_count(const reader *r, const char *verb, const char *word, int max, int *out)
 {
     size_t len = strlen(word);
     bool ok = len > 0 && len <= 6 && strspn(word, "0123456789") == len;
     int v = ok ? atoi(word) : 0;
-    if (!ok || v < 1 || v > VIEWER_SCRIPT_FRAMES_MAX)
-        return bad(r, "frames N = \"%.40s\": must be a whole number from 1 to %d", word,
-                   VIEWER_SCRIPT_FRAMES_MAX);
+    if (!ok || v < 1 || v > max)
+        return bad(r, "%s N = \"%.40s\": must be a whole number from 1 to %d", verb, word, max);
     *out = v;
     return true;
 }
@@ -142,6 +142,7 @@ static int key_by_name(const char *name, int *implied_mods)
         {"escape", GLFW_KEY_ESCAPE, 0},
         {"f11", GLFW_KEY_F11, 0},
         {"f5", GLFW_KEY_F5, 0},
+        {"f3", GLFW_KEY_F3, 0},
         {"pagedown", GLFW_KEY_PAGE_DOWN, 0},
         {"pageup", GLFW_KEY_PAGE_UP, 0},
         {"enter", GLFW_KEY_ENTER, 0},
@@ -287,7 +288,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         if (e->key < 0)
             return bad(r,
                        "key \"%.40s\": unknown key (space, left, right, home, end, pagedown, "
-                       "pageup, enter, backspace, tab, f5, plus, equal, minus, period, comma, "
+                       "pageup, enter, backspace, tab, f3, f5, plus, equal, minus, period, comma, "
                        "escape, f11, question, bracketright, bracketleft, a..z, 0..9)",
                        w[0]);
         if (!modifiers(r, "key", w + 1, n - 1, &e->mods, &e->repeat))
@@ -322,10 +323,16 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         if (n != 1)
             return bad(r, "expected: frames N");
         e->verb = VIEWER_SCRIPT_FRAMES;
-        if (!frame_count(r, w[0], &e->frames))
+        if (!frame_count(r, verb, w[0], VIEWER_SCRIPT_FRAMES_MAX, &e->frames))
             return false;
         *frames += e->frames;
         return true;
+    }
+    if (strcmp(verb, "frametimes") == 0) {
+        if (n != 1)
+            return bad(r, "expected: frametimes N (the last N frames, 1 to %d)", FRAME_TIMES_KEPT);
+        e->verb = VIEWER_SCRIPT_FRAME_TIMES;
+        return frame_count(r, verb, w[0], FRAME_TIMES_KEPT, &e->frames);
     }
     if (strcmp(verb, "print") == 0 || strcmp(verb, "quit") == 0) {
         if (n != 0)
@@ -335,7 +342,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
     }
     return bad(r,
                "unknown verb \"%.40s\" (key, type, down, up, move, scroll, frames, screenshot, "
-               "timeline, print, quit)",
+               "timeline, frametimes, print, quit)",
                verb);
 }
 

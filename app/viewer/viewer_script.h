@@ -28,6 +28,12 @@
  *     frames N                        draw N frames before the next line
  *     screenshot PATH                 save the window as a PNG (PATH: the rest of
  *                                     the line, spaces inside kept)
+ *     frametimes N                    print the last N frames' times (frame_times.h)
+ *                                     as one line on stdout, flushed:
+ *                                     "frametimes frames=240 fps=61.2 mean_ms=16.34
+ *                                     median_ms=16.30 worst_ms=18.10 minor_faults=N"
+ *                                     (frames: how many there were, at most N; the
+ *                                     process's page faults so far, all threads)
  *     presenter-screenshot PATH       save the presenter's window (--presenter) as
  *                                     a PNG, drawn after the same events; without
  *                                     one, a line on stderr says it was not saved
@@ -55,6 +61,8 @@
  *                       most VIEWER_SCRIPT_FRAMES_MAX: a script ends
  *     PATH              not empty
  *     TEXT              not empty, valid UTF-8 (no overlong forms or surrogates)
+ *     N of frametimes   digits only, 1 to FRAME_TIMES_KEPT (the frames the
+ *                       viewer remembers)
  *     print, quit       nothing after them
  *
  * What it does not do: no window and no GLFW calls (it uses GLFW's key, button
@@ -98,8 +106,9 @@ typedef enum viewer_script_verb {
     VIEWER_SCRIPT_PRINT,
     VIEWER_SCRIPT_QUIT,
     VIEWER_SCRIPT_PRESENTER_SCREENSHOT,
-    VIEWER_SCRIPT_TYPE,     /* path: the text typed */
-    VIEWER_SCRIPT_TIMELINE, /* path: where the timeline's JSON goes */
+    VIEWER_SCRIPT_TYPE,        /* path: the text typed */
+    VIEWER_SCRIPT_TIMELINE,    /* path: where the timeline's JSON goes */
+    VIEWER_SCRIPT_FRAME_TIMES, /* frames: how many of the last frames to sum up */
 } viewer_script_verb;
 
 /* One line of a script, checked: every field is within the limits above. */
@@ -111,7 +120,7 @@ typedef struct viewer_script_event {
     bool repeat;      /* KEY: the keyboard's repeat of a held key, not a press */
     int button;       /* DOWN, UP: GLFW_MOUSE_BUTTON_LEFT or _RIGHT */
     double x, y;      /* DOWN, UP, MOVE: window coordinates; SCROLL: y is the steps */
-    int frames;       /* FRAMES: 1..VIEWER_SCRIPT_FRAMES_MAX */
+    int frames;       /* FRAMES: 1..VIEWER_SCRIPT_FRAMES_MAX; FRAME_TIMES: 1..FRAME_TIMES_KEPT */
     const char *path; /* SCREENSHOT, PRESENTER_SCREENSHOT, TIMELINE: not empty; TYPE: the
                          text; points into the script's text */
 } viewer_script_event;

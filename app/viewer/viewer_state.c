@@ -590,6 +590,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_INSPECT_WALK:
     case CMD_CRITICAL:
     case CMD_MICROBATCH:
+    case CMD_FRAME_TIMES:
         assert(!"the window's commands are applied by the loop");
         break;
     }

@@ -603,6 +603,89 @@ static void test_labels_and_captions(void **state)
     scene_run_deinit(&x);
 }
 
+/* Level of detail (scene.h): a scene drawing M micro-batches in fewer
+ * slots shows in each slot its most opaque member, then the one flashing
+ * most, then the first; stack block j shows while more than j x slot_size
+ * are live; per-layer objects do not change. Checked against the exact
+ * scene at 150 instants of schedules that overlap sends, splits W and
+ * interleaves stages, with slots of 3 and of 5 (the last slot then holds 4). */
+static bool wins(object_state member, object_state best)
+{
+    return member.visible && (!best.visible || member.opacity > best.opacity ||
+                              (member.opacity == best.opacity && member.flash > best.flash));
+}
+
+static void check_slots(const run_fixture_desc *d, int max_slots)
+{
+    scene_run exact, merged;
+    scene_run_init(&exact, 2, d);
+    merged = (scene_run){0};
+    run_fixture_init(&merged.run, d);
+    scene_desc sd = scene_desc_defaults();
+    sd.layers_per_stage = 2;
+    sd.max_slots = max_slots;
+    scene_init(&merged.sc, &sd, &merged.run.tl);
+    scene_state_init(&merged.st, &merged.sc);
+    const scene *e = &exact.sc, *g = &merged.sc;
+    assert_int_equal(e->slots, d->M);
+    assert_true(g->slots <= max_slots && g->slot_size > 1);
+    for (int i = 0; i <= 150; i++) {
+        const double t = e->timeline->makespan * i / 150.0;
+        scene_state_at(e, t, &exact.st);
+        scene_state_at(g, t, &merged.st);
+        for (int k = 0; k < SCENE_KIND_COUNT; k++) {
+            const scene_kind kind = (scene_kind)k;
+            const int per = scene_kind_slots(g, kind);
+            const int64_t count = scene_kind_count(g, kind);
+            for (int64_t o = 0; o < count; o++) {
+                const int index = (int)(o / per), slot = (int)(o % per);
+                object_state want = {0};
+                if (per == 1) {
+                    want = get(&exact, kind, index, 0);
+                } else if (kind == SCENE_STACK) {
+                    int live = 0;
+                    for (int m = 0; m < d->M; m++)
+                        live += get(&exact, kind, index, m).visible;
+                    want = get(&exact, kind, index, 0); /* the look of a shown block */
+                    want.visible = live > slot * g->slot_size;
+                    if (!want.visible)
+                        want = (object_state){0};
+                } else {
+                    int first, end;
+                    scene_slot_members(g, slot, &first, &end);
+                    for (int m = first; m < end; m++)
+                        if (wins(get(&exact, kind, index, m), want))
+                            want = get(&exact, kind, index, m);
+                }
+                const object_state have = get(&merged, kind, index, slot);
+                if (memcmp(&have, &want, sizeof have) != 0)
+                    fail_msg("%s max_slots %d t=%g kind %d index %d slot %d: visible %d role %d "
+                             "opacity %g flash %g, expected visible %d role %d opacity %g flash %g",
+                             d->schedule, max_slots, t, k, index, slot, have.visible, have.role,
+                             (double)have.opacity, (double)have.flash, want.visible, want.role,
+                             (double)want.opacity, (double)want.flash);
+            }
+        }
+    }
+    scene_run_deinit(&merged);
+    scene_run_deinit(&exact);
+}
+
+static void test_slots_merge_members(void **state)
+{
+    (void)state;
+    const run_fixture_desc runs[] = {
+        {.schedule = "gpipe", .P = 4, .M = 24, .D = 2, .p2p = 0.3, .allreduce = 2},
+        {.schedule = "1f1b", .P = 4, .M = 24, .D = 3, .p2p = 0.5},
+        {.schedule = "zb-h1", .P = 4, .M = 24},
+        {.schedule = "interleaved-1f1b", .P = 2, .M = 24, .V = 2, .p2p = 0.2},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        check_slots(&runs[r], 8);
+        check_slots(&runs[r], 5); /* slots of 5: 4 x 5 + 4 */
+    }
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -620,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_memory_stack),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_labels_and_captions),
+        cmocka_unit_test(test_slots_merge_members),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

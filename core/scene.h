@@ -265,6 +265,12 @@ void scene_slot_members(const scene *s, int slot, int *first, int *end);
 /* Number of copies of a kind drawn: replicas, or replicas - 1 gaps for all-reduce boxes. */
 int scene_kind_copies(const scene *s, scene_kind kind);
 
+/* Merges one member's state into a slot's (scene.h, "Level of detail"):
+ * the member replaces it when it is more opaque, or as opaque and flashing
+ * more. Start from a hidden (zeroed) state. The renderer merges slots thinner
+ * than a pixel by the same rule. */
+void scene_slot_merge(object_state *slot, object_state member);
+
 /* Where an object is, for copy `replica` (the gap index for all-reduce boxes);
  * `index` is the layer, stage or boundary; `slot` is the micro-batch slot
  * (scene_slot_of), ignored for per-layer kinds. Per-micro-batch objects are

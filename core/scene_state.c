@@ -123,10 +123,9 @@ static object_state activation_face(const timeline_cell *c, int n, int i, int gi
                  grad ? SCENE_LABEL_GRAD : SCENE_LABEL_PLAIN, grad ? 1 : fmaxf(p, 0.05f), 0);
 }
 
-/* A slot shows its most opaque member, then the one that flashes most,
- * then the first (scene.h, "Level of detail"); the state arrays start each
- * t hidden, so with one member per slot this is that member's state. */
-static void merge(object_state *slot, object_state member)
+/* The state arrays start each t hidden, so with one member per slot a slot
+ * is that member's state. */
+void scene_slot_merge(object_state *slot, object_state member)
 {
     if (member.visible && (!slot->visible || member.opacity > slot->opacity ||
                            (member.opacity == slot->opacity && member.flash > slot->flash)))
@@ -146,8 +145,9 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
         size_t at = (size_t)l * J + slot;
         bool last_layer = j == K - 1;
 
-        merge(&out->kind[SCENE_HIDDEN][at],
-              activation_face(c, n, forward_substep(j, 1), backward_substep(K, j, 2), c->freed, t));
+        scene_slot_merge(
+            &out->kind[SCENE_HIDDEN][at],
+            activation_face(c, n, forward_substep(j, 1), backward_substep(K, j, 2), c->freed, t));
 
         object_state x;
         if (!last_layer) {
@@ -168,7 +168,7 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
             if (within(t, c->b_start, c->freed))
                 x = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 0);
         }
-        merge(&out->kind[SCENE_RESIDUAL][at], x);
+        scene_slot_merge(&out->kind[SCENE_RESIDUAL][at], x);
 
         for (int k = 1; k <= 2; k++) {
             object_state mm = hidden_state();
@@ -179,7 +179,7 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
                 split)
                 matmul_in(c->w_start, c->w_end, n, backward_substep(K, j, k), t, SCENE_LABEL_GRAD,
                           &mm);
-            merge(&out->kind[k == 1 ? SCENE_MATMUL1 : SCENE_MATMUL2][at], mm);
+            scene_slot_merge(&out->kind[k == 1 ? SCENE_MATMUL1 : SCENE_MATMUL2][at], mm);
         }
     }
 
@@ -192,7 +192,7 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
         in = shown(grad ? SCENE_ROLE_GRADIENT : SCENE_ROLE_ACTIVATION,
                    grad ? SCENE_LABEL_GRAD : SCENE_LABEL_PLAIN, opacity, 0);
     }
-    merge(&out->kind[SCENE_INPUT][(size_t)stage * J + slot], in);
+    scene_slot_merge(&out->kind[SCENE_INPUT][(size_t)stage * J + slot], in);
 
     /* The send to the next stage and the gradient coming back from it: the
      * wire flashes and the tensor crosses it. */
@@ -212,8 +212,8 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
                 slab.travel = pb;
             }
         }
-        merge(&out->kind[SCENE_P2P][(size_t)stage * J + slot], x);
-        merge(&out->kind[SCENE_SLAB][(size_t)stage * J + slot], slab);
+        scene_slot_merge(&out->kind[SCENE_P2P][(size_t)stage * J + slot], x);
+        scene_slot_merge(&out->kind[SCENE_SLAB][(size_t)stage * J + slot], slab);
     }
 }
 

@@ -5,7 +5,11 @@
  * draw into whatever framebuffer is bound.
  *
  * How: objects become instances (box corners, colour, fill colour, edge
- * strength, flash) on the CPU, one per object and replica. Opaque faces are
+ * strength, flash) on the CPU, one per object and replica, except that
+ * neighbouring micro-batch slots that together are at most a pixel thick on
+ * screen share one instance (the state scene_slot_merge picks, spanning the
+ * slots shown): a large scenario draws what a pixel can show, and a frame
+ * whose slots are a pixel or more is drawn slot by slot. Opaque faces are
  * drawn first, front to back with depth writes (llvmpipe skips hidden
  * pixels early), then translucent faces and boxes back to front without
  * depth writes, so the yellow matmul boxes read correctly from any angle.
@@ -50,6 +54,7 @@ typedef struct scene_renderer {
     double last_t;
     float last_eye[3];
     const char *last_theme;
+    int last_slots_per_instance; /* slots merged into one instance (thinner than a pixel) */
     bool uploaded;
     int uploads; /* count of uploads, for tests and benchmarks */
 } scene_renderer;

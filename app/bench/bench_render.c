@@ -90,8 +90,8 @@ void bench_render_help(char *out, size_t size)
     bench_sizes(&window, &video);
     snprintf(out, size,
              "frames per second drawing offscreen (no vsync) at %dx%d and %dx%d, default scenario "
-             "and D=8 P=16 M=64",
-             window.width, window.height, video.width, video.height);
+             "and D=8 P=16 M=64; D=8 P=64 M=512 and D=8 P=256 M=4096 at %dx%d",
+             window.width, window.height, video.width, video.height, window.width, window.height);
 }
 
 int bench_render(const bench_opts *o, FILE *f)
@@ -100,6 +100,8 @@ int bench_render(const bench_opts *o, FILE *f)
     ppf_error err = {{0}};
     static const session_flag large[] = {
         {"dp", "8"}, {"stages", "16"}, {"microbatches", "64"}, {"layers-per-stage", "2"}};
+    static const session_flag huge[] = {{"dp", "8"}, {"stages", "64"}, {"microbatches", "512"}};
+    static const session_flag vast[] = {{"dp", "8"}, {"stages", "256"}, {"microbatches", "4096"}};
     fprintf(f, "ppflow bench render: whole frames offscreen (EGL, no vsync), t sweeping the "
                "iteration, default camera and dark theme\n");
     print_machine(f);
@@ -112,7 +114,9 @@ int bench_render(const bench_opts *o, FILE *f)
     if (!bench_size(f, "default", NULL, 0, window, frames, &err) ||
         !bench_size(f, "default", NULL, 0, video, frames, &err) ||
         !bench_size(f, "large", large, 4, window, frames, &err) ||
-        !bench_size(f, "large", large, 4, video, frames, &err)) {
+        !bench_size(f, "large", large, 4, video, frames, &err) ||
+        !bench_size(f, "huge", huge, 3, window, frames, &err) ||
+        !bench_size(f, "vast", vast, 3, window, frames, &err)) {
         ppf_print(stderr, "%s", err.message);
         return 1;
     }

@@ -44,13 +44,14 @@ enum {
     FILL_CROSSHATCH = DRAW2D_CROSSHATCH,
     FILL_GLYPH,
     FILL_LINE,
+    FILL_IMAGE,
     FILL_COUNT
 };
 _Static_assert((int)FILL_COUNT == (int)DRAW2D_PROGRAMS, "one program per fill");
 
 static const char *const FILL_NAMES[FILL_COUNT] = {
-    "draw2d solid",      "draw2d hatch", "draw2d dots",
-    "draw2d crosshatch", "draw2d glyph", "draw2d line",
+    "draw2d solid", "draw2d hatch", "draw2d dots",  "draw2d crosshatch",
+    "draw2d glyph", "draw2d line",  "draw2d image",
 };
 
 enum {
@@ -129,9 +130,11 @@ bool draw2d_init(draw2d *d, ppf_error *err)
         d->loc_viewport[fill] = glGetUniformLocation(d->programs[fill], "u_viewport");
         d->loc_anchor[fill] = glGetUniformLocation(d->programs[fill], "u_anchor");
     }
-    /* The atlas sampler reads unit 0, once and for all. */
-    glUseProgram(d->programs[FILL_GLYPH]);
-    glUniform1i(glGetUniformLocation(d->programs[FILL_GLYPH], "u_atlas"), 0);
+    /* The atlas and image samplers read unit 0, once and for all. */
+    for (int fill = FILL_GLYPH; fill <= FILL_IMAGE; fill += FILL_IMAGE - FILL_GLYPH) {
+        glUseProgram(d->programs[fill]);
+        glUniform1i(glGetUniformLocation(d->programs[fill], "u_atlas"), 0);
+    }
     glUseProgram(0);
 
     glGenVertexArrays(1, &d->vao);
@@ -277,7 +280,7 @@ static pixel_box box_union(pixel_box a, pixel_box b)
  * batch after it meets the box; else a new one at the end. */
 static int batch_for(draw2d *d, int fill, pixel_box box)
 {
-    const unsigned atlas = fill == FILL_GLYPH ? d->atlas : 0;
+    const unsigned atlas = fill == FILL_GLYPH ? d->atlas : fill == FILL_IMAGE ? d->image : 0;
     const int stop = d->batch_count > LOOK_BACK ? d->batch_count - LOOK_BACK : 0;
     for (int i = d->batch_count - 1; i >= stop; i--) {
         const struct draw2d_batch *b = &d->batches[i];
@@ -521,7 +524,7 @@ void draw2d_flush(draw2d *d)
                 viewport_set[fill] = true;
             }
         }
-        if (fill == FILL_GLYPH)
+        if (fill == FILL_GLYPH || fill == FILL_IMAGE)
             glBindTexture(GL_TEXTURE_2D, b->atlas);
         glScissor(b->scissor[0], b->scissor[1], b->scissor[2], b->scissor[3]);
         glDrawArrays(GL_TRIANGLES, b->first, b->count);
@@ -536,4 +539,44 @@ done:
     d->count = 0;
     d->batch_count = 0;
     d->run_count = 0;
+}
+
+void draw2d_keep(draw2d *d, draw2d_pixels *px, int x, int y, int w, int h)
+{
+    assert(d && px && w > 0 && h > 0 && x >= 0 && y >= 0 && x + w <= d->width &&
+           y + h <= d->height);
+    draw2d_flush(d);
+    if (!px->texture)
+        glGenTextures(1, &px->texture);
+    glBindTexture(GL_TEXTURE_2D, px->texture);
+    if (px->w != w || px->h != h) {
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    }
+    /* GL's rows go up: the rectangle's bottom row is its first */
+    glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, x, d->height - (y + h), w, h);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    *px = (draw2d_pixels){px->texture, x, y, w, h};
+}
+
+void draw2d_put(draw2d *d, const draw2d_pixels *px)
+{
+    assert(d && px && px->texture);
+    d->image = px->texture;
+    /* every vertex carries the rectangle's GL origin: the shader fetches
+     * texel (pixel - origin), one for one */
+    const float ox = (float)px->x, oy = (float)(d->height - (px->y + px->h));
+    const rgba8 white = {255, 255, 255, 255};
+    append_quad(d, FILL_IMAGE, (float)px->x, (float)px->y, (float)(px->x + px->w),
+                (float)(px->y + px->h), ox, oy, ox, oy, 0, white, white);
+}
+
+void draw2d_pixels_deinit(draw2d_pixels *px)
+{
+    if (px && px->texture)
+        glDeleteTextures(1, &px->texture);
+    if (px)
+        *px = (draw2d_pixels){0};
 }

@@ -53,9 +53,9 @@ typedef enum draw2d_pattern {
     DRAW2D_CROSSHATCH, /* both diagonals */
 } draw2d_pattern;
 
-/* One GL program per fill (solid, hatch, dots, crosshatch, glyph, line):
+/* One GL program per fill (solid, hatch, dots, crosshatch, glyph, line, image):
  * llvmpipe would otherwise pay for every fill on every pixel. */
-enum { DRAW2D_PROGRAMS = 6 };
+enum { DRAW2D_PROGRAMS = 7 };
 
 typedef struct draw2d {
     unsigned programs[DRAW2D_PROGRAMS]; /* GL programs, indexed by draw2d.c's FILL_* */
@@ -64,6 +64,7 @@ typedef struct draw2d {
     float anchor[2];                    /* where patterns repeat from, GL pixels (y up) */
     unsigned vao, vbo;                  /* GL vertex array and buffer */
     unsigned atlas; /* GL texture bound for glyph quads (text.h's atlas), 0 = none */
+    unsigned image; /* GL texture of the draw2d_put being appended */
     struct draw2d_vertex *vertices; /* appended since draw2d_begin, in append order */
     struct draw2d_vertex *sorted;   /* the same in batch order, as flush uploads them */
     int count, capacity;            /* vertices (both arrays have the capacity) */
@@ -122,5 +123,23 @@ void draw2d_set_atlas(draw2d *d, unsigned texture);
  * 0..1; the atlas's coverage times color.a is the alpha. */
 void draw2d_glyph(draw2d *d, float x0, float y0, float x1, float y1, float u0, float v0, float u1,
                   float v1, rgba8 color);
+
+/* Pixels of the framebuffer kept in a texture (draw2d_keep), to be drawn
+ * again where they were (draw2d_put): a part of a frame that does not change
+ * from one frame to the next costs one quad instead of its primitives. */
+typedef struct draw2d_pixels {
+    unsigned texture; /* GL texture, 0 until the first keep */
+    int x, y, w, h;   /* the rectangle kept, framebuffer pixels (origin top-left) */
+} draw2d_pixels;
+
+/* Draws what was appended so far (draw2d_flush), then copies the bound
+ * framebuffer's pixels in the rectangle (whole pixels, inside the
+ * framebuffer) into px's texture. */
+void draw2d_keep(draw2d *d, draw2d_pixels *px, int x, int y, int w, int h);
+/* Appends a quad that gives px's pixels back, one for one, at the rectangle
+ * they were kept from; they replace what is there (they were opaque). */
+void draw2d_put(draw2d *d, const draw2d_pixels *px);
+/* Deletes the texture (a current GL context); accepts a zeroed one. */
+void draw2d_pixels_deinit(draw2d_pixels *px);
 
 #endif

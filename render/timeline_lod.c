@@ -87,8 +87,18 @@ static void start_column(timeline_lod_walk *w, int c)
 static void cover(timeline_lod_walk *w, float x0, float x1, int kind, int index)
 {
     const float mid = 0.5f * (x0 + x1);
-    for (int c = (int)floorf(x0); (float)c < x1; c++) {
-        const float part = fminf(x1, (float)(c + 1)) - fmaxf(x0, (float)c);
+    const int c0 = (int)floorf(x0);
+    /* the common case of a zoomed-out row: a sliver inside the column being
+     * weighed, which already has actions */
+    if (c0 == w->col && x1 <= (float)(c0 + 1) && c0 != w->owned && x1 > x0 && w->col_first >= 0) {
+        w->acc[kind] += x1 - x0;
+        if (index >= 0)
+            w->col_last = index;
+        return;
+    }
+    for (int c = c0; (float)c < x1; c++) {
+        const float hi = x1 < (float)(c + 1) ? x1 : (float)(c + 1);
+        const float part = hi - (x0 > (float)c ? x0 : (float)c);
         if (c == w->owned || !(part > 0))
             continue;
         if (c != w->col) {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -24,6 +25,37 @@ static float minf(float a, float b)
 
 /* ---- init --------------------------------------------------------------- */
 
+/* What the still part was drawn for: a frame whose key is equal draws the
+ * same still pixels. Zeroed before it is filled, so memcmp compares it. */
+typedef struct still_key {
+    const timeline *tl;
+    const text_font *font;
+    int size, fb_w, fb_h, ranks;
+    bool lane;
+    float anchor[2];
+    double t0, t1;
+    float x, y, w, h, em, label_w, plot_x, plot_y, plot_w, plot_h;
+    float row_y, row_pitch, bar_h, lane_y, lane_h, mem_y, mem_h;
+    timeline_palette pal;
+} still_key;
+
+/* A bar wide enough to be numbered: its number is drawn with the moving
+ * parts, since it steps aside from the cursor. */
+typedef struct numbered_bar {
+    int rank, action, kind;
+    float x0, x1;
+} numbered_bar;
+
+struct timeline_panel_still {
+    draw2d_pixels pixels;
+    still_key key;
+    bool kept;   /* pixels hold the still part drawn for key */
+    bool reused; /* the last frame drew them */
+    numbered_bar *bars;
+    int bar_count, bar_capacity;
+    int stretches; /* merged stretches drawn: numbers the panel says are left out */
+};
+
 bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
 {
     *p = (timeline_panel){0};
@@ -31,6 +63,7 @@ bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
         return ppf_fail(err, "timeline panel: the timeline has no ranks (not simulated?)");
     p->tl = tl;
     timeline_memory_init(&p->memory, tl);
+    p->still = ppf_calloc(1, sizeof *p->still);
     return true;
 }
 
@@ -39,7 +72,17 @@ void timeline_panel_deinit(timeline_panel *p)
     if (!p)
         return;
     timeline_memory_deinit(&p->memory);
+    if (p->still) {
+        draw2d_pixels_deinit(&p->still->pixels);
+        free(p->still->bars);
+        free(p->still);
+    }
     *p = (timeline_panel){0};
+}
+
+bool timeline_panel_reused(const timeline_panel *p)
+{
+    return p->still && p->still->reused;
 }
 
 void timeline_panel_view_init(timeline_view *v, const timeline *tl)
@@ -193,7 +236,6 @@ static void draw_bars(const frame *f, int r)
 {
     const timeline_view *v = f->v;
     const timeline *tl = f->p->tl;
-    const program_rank *pr = &tl->program->rank[r];
     const float y0 = row_top(v, r), h = v->bar_h;
     timeline_lod_walk w;
     timeline_lod_piece piece;
@@ -209,17 +251,37 @@ static void draw_bars(const frame *f, int r)
         else
             draw2d_rect_pattern(f->d, cx0, y0, cx1 - cx0, h, st.fill, st.ink, st.pattern,
                                 f->period);
+        struct timeline_panel_still *still = f->p->still;
         if (piece.kind == TIMELINE_LOD_STRETCH) {
-            if (f->left_out)
-                f->left_out[0]++; /* the numbers of merged bars: "zoom in" */
+            still->stretches++; /* the numbers of merged bars: "zoom in" */
             continue;
         }
         if (f->font) {
-            char s[32];
-            bar_label(&pr->actions[piece.first], s, sizeof s);
-            draw_label_in_bar(f, x0, x1 - gap, y0, h, s, st.fill);
+            if (still->bar_count == still->bar_capacity) {
+                still->bar_capacity = still->bar_capacity ? 2 * still->bar_capacity : 256;
+                still->bars =
+                    ppf_realloc(still->bars, (size_t)still->bar_capacity * sizeof *still->bars);
+            }
+            still->bars[still->bar_count++] =
+                (numbered_bar){r, piece.first, piece.action, x0, x1 - gap};
         }
     }
+}
+
+/* The numbers of the bars draw_bars found wide enough, over the bars. */
+static void draw_bar_numbers(const frame *f)
+{
+    const struct timeline_panel_still *still = f->p->still;
+    const timeline *tl = f->p->tl;
+    for (int i = 0; i < still->bar_count; i++) {
+        const numbered_bar *b = &still->bars[i];
+        char s[32];
+        bar_label(&tl->program->rank[b->rank].actions[b->action], s, sizeof s);
+        draw_label_in_bar(f, b->x0, b->x1, row_top(f->v, b->rank), f->v->bar_h, s,
+                          f->styles[b->kind].fill);
+    }
+    if (f->left_out)
+        f->left_out[0] += still->stretches;
 }
 
 /* Idle time: the row between its bars, over [0, makespan], drawn once under
@@ -444,8 +506,21 @@ static void draw_memory(const frame *f)
             i = j - 1 > i ? j - 1 : i + 1;
         }
         run_flush(f, &run);
-        memory_labels(f, c, base, sub, scale);
     }
+}
+
+/* memory_labels of every rank, with the moving parts (they step aside from
+ * the cursor's readout). */
+static void draw_memory_labels(const frame *f)
+{
+    const timeline_view *v = f->v;
+    const timeline_panel *p = f->p;
+    if (p->memory.peak <= 0 || v->mem_h < 2)
+        return;
+    const float sub = v->mem_h / (float)v->ranks;
+    const float scale = sub * 0.85f / (float)p->memory.peak;
+    for (int r = 0; r < v->ranks; r++)
+        memory_labels(f, &p->memory.rank[r], v->mem_y + sub * (float)(r + 1), sub, scale);
 }
 
 /* The cursor's value on a tab over the axis: where it goes and what it says,
@@ -716,6 +791,27 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
               f->pal->text, TEXT_ALIGN_LEFT);
 }
 
+static still_key still_key_of(const frame *f)
+{
+    const timeline_view *v = f->v;
+    still_key k;
+    memset(&k, 0, sizeof k);
+    k.tl = f->p->tl;
+    k.font = f->font;
+    k.size = f->size;
+    k.fb_w = f->d->width, k.fb_h = f->d->height;
+    k.ranks = v->ranks;
+    k.lane = v->allreduce_lane;
+    memcpy(k.anchor, f->d->anchor, sizeof k.anchor);
+    k.t0 = v->t0, k.t1 = v->t1;
+    k.x = v->x, k.y = v->y, k.w = v->w, k.h = v->h, k.em = v->em, k.label_w = v->label_w;
+    k.plot_x = v->plot_x, k.plot_y = v->plot_y, k.plot_w = v->plot_w, k.plot_h = v->plot_h;
+    k.row_y = v->row_y, k.row_pitch = v->row_pitch, k.bar_h = v->bar_h;
+    k.lane_y = v->lane_y, k.lane_h = v->lane_h, k.mem_y = v->mem_y, k.mem_h = v->mem_h;
+    k.pal = *f->pal;
+    return k;
+}
+
 void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d *d,
                          const text_font *font, int font_size_index, const timeline_palette *pal,
                          double t, const timeline_panel_hover *hover)
@@ -742,21 +838,44 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
         f.styles[kind] = kind_style(pal, kind);
 
     draw2d_clip_off(d);
-    draw2d_rect(d, v->x, v->y, v->w, v->h, pal->background);
-    for (int r = 1; r < v->ranks; r += 2)
-        draw2d_rect(d, v->x, row_top(v, r), v->w, v->row_pitch, pal->row_alt);
+    struct timeline_panel_still *still = p->still;
+    const still_key key = still_key_of(&f);
+    /* the pixels whose centres the panel's rectangle holds */
+    const int px0 = (int)ceilf(v->x - 0.5f), py0 = (int)ceilf(v->y - 0.5f);
+    const int px1 = (int)ceilf(v->x + v->w - 0.5f), py1 = (int)ceilf(v->y + v->h - 0.5f);
+    const bool keepable = pal->background.a == 255 && px0 >= 0 && py0 >= 0 && px1 > px0 &&
+                          py1 > py0 && px1 <= d->width && py1 <= d->height;
+    still->reused = keepable && still->kept && memcmp(&still->key, &key, sizeof key) == 0;
+    if (still->reused) {
+        draw2d_put(d, &still->pixels);
+    } else {
+        still->kept = false;
+        still->bar_count = still->stretches = 0;
+        draw2d_rect(d, v->x, v->y, v->w, v->h, pal->background);
+        for (int r = 1; r < v->ranks; r += 2)
+            draw2d_rect(d, v->x, row_top(v, r), v->w, v->row_pitch, pal->row_alt);
 
+        draw2d_clip(d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
+        draw_grid(&f);
+        for (int r = 0; r < v->ranks; r++)
+            draw_bubble(&f, r);
+        /* arrows under the bars: they show in the gaps between rows, where
+         * they say who sends to whom, and never cover a bar's number */
+        draw_p2p(&f);
+        for (int r = 0; r < v->ranks; r++)
+            draw_bars(&f, r);
+        draw_allreduces(&f);
+        draw_memory(&f);
+        draw2d_clip_off(d);
+        if (keepable) {
+            draw2d_keep(d, &still->pixels, px0, py0, px1 - px0, py1 - py0);
+            still->key = key;
+            still->kept = true;
+        }
+    }
     draw2d_clip(d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
-    draw_grid(&f);
-    for (int r = 0; r < v->ranks; r++)
-        draw_bubble(&f, r);
-    /* arrows under the bars: they show in the gaps between rows, where they
-     * say who sends to whom, and never cover a bar's number */
-    draw_p2p(&f);
-    for (int r = 0; r < v->ranks; r++)
-        draw_bars(&f, r);
-    draw_allreduces(&f);
-    draw_memory(&f);
+    draw_bar_numbers(&f);
+    draw_memory_labels(&f);
     draw2d_clip_off(d);
 
     draw2d_clip(d, v->x, v->y, v->w, v->h);

@@ -61,13 +61,21 @@
 typedef struct timeline_panel {
     const timeline *tl;     /* not owned */
     timeline_memory memory; /* live activations per rank; memory.peak is the lane's scale */
+    /* Owned: the still part of the last frame drawn (everything but what
+     * moves with t) kept as pixels, and what it was drawn for. */
+    struct timeline_panel_still *still;
 } timeline_panel;
 
 /* Computes the memory curves. False with a message when the timeline has no
  * ranks (a zeroed timeline). */
 bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err);
-/* Frees the curves; accepts a zeroed or deinited panel. */
+/* Frees the curves and the kept pixels (with the GL context current when
+ * the panel has been drawn); accepts a zeroed or deinited panel. */
 void timeline_panel_deinit(timeline_panel *p);
+
+/* Whether the last timeline_panel_draw drew the still part from the pixels
+ * it kept (for tests and benchmarks). */
+bool timeline_panel_reused(const timeline_panel *p);
 
 /* A view of the whole iteration of tl, with the rows and lanes the panel
  * draws for it (a row per rank, all-reduce lanes when there are any), and an
@@ -81,7 +89,16 @@ void timeline_panel_view_init(timeline_view *v, const timeline *tl);
  * at most one per 4 pixels is visible), all-reduces, memory curves, axis,
  * rank labels, the cursor at t and, with a hover, the bar's outline and a
  * tooltip. The text is drawn at font size index `font_size_index` (font may
- * be NULL: no text). Leaves the batch unclipped. Allocates nothing. */
+ * be NULL: no text). Leaves the batch unclipped.
+ *
+ * The still part - background, rows, grid, bubble, arrows, bars, all-reduces
+ * and memory curves - depends on the view, the palette, the font size and
+ * the framebuffer, not on t: the panel keeps it as pixels (draw2d_keep,
+ * which flushes the batch) and, while none of those change, draws it again
+ * as one quad, so playing a schedule of a million actions costs what the
+ * moving parts (numbers, counts, axis, cursor, hover) cost. The frames are
+ * the same pixels either way. Allocates only while the numbered bars a view
+ * shows outgrow the most seen so far. */
 void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d *d,
                          const text_font *font, int font_size_index, const timeline_palette *pal,
                          double t, const timeline_panel_hover *hover);

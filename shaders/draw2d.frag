@@ -1,6 +1,6 @@
 #version 330 core
 // draw2d.frag - the fills of 2D primitives, one program each: draw2d.c
-// compiles this file six times with `#define DRAW2D_FILL n` inserted after
+// compiles this file seven times with `#define DRAW2D_FILL n` inserted after
 // the #version line (n = FILL_* below). One shader with a per-vertex mode
 // would be simpler, but llvmpipe runs every side of a branch for every
 // fragment (it has no real branches, not even on a uniform), which made
@@ -13,6 +13,7 @@
 #define FILL_CROSSHATCH 3
 #define FILL_GLYPH 4
 #define FILL_LINE 5
+#define FILL_IMAGE 6
 
 #ifndef DRAW2D_FILL
 #define DRAW2D_FILL FILL_SOLID
@@ -39,6 +40,16 @@ uniform sampler2D u_atlas; // GL_R8 glyph coverage (text.h), on unit 0
 void main()
 {
     frag_color = v_color * texture(u_atlas, v_uv).r;
+}
+
+#elif DRAW2D_FILL == FILL_IMAGE
+
+uniform sampler2D u_atlas; // pixels kept by draw2d_keep, on unit 0
+
+// v_uv is the kept rectangle's GL origin on every vertex: texel = pixel - origin.
+void main()
+{
+    frag_color = texelFetch(u_atlas, ivec2(gl_FragCoord.xy) - ivec2(floor(v_uv + 0.5)), 0);
 }
 
 #elif DRAW2D_FILL == FILL_LINE

@@ -1,6 +1,6 @@
 #version 330 core
 // draw2d.vert - 2D primitives given in framebuffer pixels (origin top-left,
-// y down), see render/draw2d.h. Shared by the six draw2d programs (one per
+// y down), see render/draw2d.h. Shared by the seven draw2d programs (one per
 // fill, see draw2d.frag). Colours leave premultiplied (blending is
 // GL_ONE, GL_ONE_MINUS_SRC_ALPHA) and flat: a primitive has one colour, and
 // flat varyings cost nothing to interpolate on llvmpipe.

@@ -7,10 +7,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "offscreen.h"
+#include "timeline_panel.h"
 #include "support/frame_fixture.h"
 
 enum { W = 1280, H = 720 };
@@ -49,11 +52,71 @@ static void test_large_scenarios(void **state)
     assert_in_range(l, 1, 150);
 }
 
+/* The timeline's still part is kept as pixels and drawn again while the
+ * view stays: a frame drawn that way is the same bytes as one drawn from
+ * scratch, at another t, with a hover, after a zoom and in another theme.
+ * (One headless context at a time: the frames from scratch come first.) */
+enum { STEPS = 6 };
+
+/* Step i's view, of x's session (a view points into its session). */
+static frame_view step_view(frame_fixture *x, int i)
+{
+    const double T = x->s.tl.makespan;
+    static const double t[STEPS] = {0.3, 0.55, 0.56, 0.56, 0.3, 0.3};
+    frame_view v = offscreen_default_view(&x->o, T * t[i], i == 5 ? THEME_LIGHT : THEME_DARK,
+                                          CAMERA_PRESET_DEFAULT);
+    if (i == 2)
+        v.hover = (timeline_panel_hover){TIMELINE_HIT_ACTION, 0, 3};
+    if (i >= 3) { /* zoomed in */
+        timeline_panel_view_init(&v.timeline, &x->s.tl);
+        v.timeline.t0 = T * 0.2, v.timeline.t1 = T * 0.45;
+    }
+    return v;
+}
+
+static void check_still_part(const session_flag *flags, int n)
+{
+    /* step 1 moves the cursor (numbers step aside from it); 2 hovers */
+    const bool reused[STEPS] = {false, true, true, false, true, false};
+    uint8_t *fresh[STEPS];
+    for (int i = 0; i < STEPS; i++) {
+        frame_fixture *x = frame_fixture_new(NULL, flags, n, W, H);
+        const frame_view v = step_view(x, i);
+        frame_fixture_draw(x, &v);
+        assert_false(timeline_panel_reused(&x->o.frame.panel));
+        fresh[i] = malloc((size_t)W * H * 4);
+        memcpy(fresh[i], x->pixels, (size_t)W * H * 4);
+        frame_fixture_free(x);
+    }
+    frame_fixture *x = frame_fixture_new(NULL, flags, n, W, H);
+    for (int i = 0; i < STEPS; i++) {
+        const frame_view v = step_view(x, i);
+        frame_fixture_draw(x, &v);
+        assert_int_equal(timeline_panel_reused(&x->o.frame.panel), reused[i]);
+        size_t differ = 0;
+        for (size_t b = 0; b < (size_t)W * H * 4; b++)
+            differ += x->pixels[b] != fresh[i][b];
+        if (differ)
+            fail_msg("step %d: %zu bytes differ from the frame drawn from scratch", i, differ);
+        free(fresh[i]);
+    }
+    frame_fixture_free(x);
+}
+
+static void test_still_part_kept(void **state)
+{
+    (void)state;
+    const session_flag large[] = {{"stages", "64"}, {"microbatches", "512"}, {"dp", "8"}};
+    check_still_part(NULL, 0);
+    check_still_part(large, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_scenario),
         cmocka_unit_test(test_large_scenarios),
+        cmocka_unit_test(test_still_part_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

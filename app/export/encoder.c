@@ -18,11 +18,11 @@
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
 #include <libavutil/opt.h>
-#include <libswscale/swscale.h>
 
 #include "image_png.h"
 #include "output.h"
 #include "palette.h"
+#include "yuv.h"
 
 /* A %d or %0Nd in a PNG path, split around the number. */
 typedef struct name_pattern {
@@ -38,8 +38,7 @@ struct encoder_impl {
     AVStream *stream;
     AVFrame *pictures[2]; /* alternate: the GIF encoder keeps the last one to diff against */
     AVPacket *packet;
-    struct SwsContext *sws; /* MP4: RGBA -> yuv420p */
-    palette_map palette;    /* GIF: RGBA -> indices */
+    palette_map palette; /* GIF: RGBA -> indices */
 
     /* PNG frames: written into one temporary directory beside them, and
      * renamed out of it together at the end */
@@ -269,17 +268,8 @@ static bool open_codec(encoder_impl *m, const encoder_desc *d, bool mp4, ppf_err
             ppf_oom("video frame");
     }
 
-    if (mp4) {
-        m->sws = sws_getContext(d->width, d->height, AV_PIX_FMT_RGBA, d->width, d->height,
-                                AV_PIX_FMT_YUV420P, SWS_BILINEAR, NULL, NULL, NULL);
-        if (!m->sws)
-            return ppf_fail(err, "-o %s: libswscale cannot convert RGBA to yuv420p", d->path);
-        /* Full-range RGB in, BT.709 limited-range YUV out: what the tags say. */
-        const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
-        sws_setColorspaceDetails(m->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16);
-    } else {
+    if (!mp4)
         palette_map_init(&m->palette, d->palette, d->palette_count);
-    }
     return true;
 }
 
@@ -346,9 +336,10 @@ static bool write_file_frame(encoder *e, const uint8_t *rgba, int stride, bool b
     const uint8_t *first = bottom_up ? rgba + (size_t)stride * (size_t)(e->height - 1) : rgba;
     const int step = bottom_up ? -stride : stride;
     if (e->kind == ENCODER_MP4) {
-        const uint8_t *src[1] = {first};
-        const int src_stride[1] = {step};
-        sws_scale(m->sws, src, src_stride, 0, e->height, frame->data, frame->linesize);
+        /* Full-range RGB in, BT.709 limited-range YUV out: what the tags say. */
+        const yuv_planes planes = {frame->data[0],     frame->data[1],     frame->data[2],
+                                   frame->linesize[0], frame->linesize[1], frame->linesize[2]};
+        yuv_from_rgba(first, step, e->width, e->height, &planes);
     } else {
         palette_map_apply(&m->palette, first, e->width, e->height, step, frame->data[0],
                           frame->linesize[0]);
@@ -682,7 +673,6 @@ void encoder_abort(encoder *e)
     av_frame_free(&m->pictures[0]);
     av_frame_free(&m->pictures[1]);
     av_packet_free(&m->packet);
-    sws_freeContext(m->sws);
     palette_map_deinit(&m->palette);
     output_abort(&m->file);
     remove_tmp_dir(m);

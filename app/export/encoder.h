@@ -21,7 +21,7 @@
  * Frames: width * height RGBA8 pixels, any row stride; `bottom_up` for rows
  * as glReadPixels returns them (flipped for free with a negative stride).
  * Colour conversion (RGBA full range -> BT.709 limited range yuv420p) is
- * libswscale's. Every buffer is allocated in encoder_open: writing a frame
+ * app/export/yuv.h's. Every buffer is allocated in encoder_open: writing a frame
  * allocates nothing, unless libavcodec still holds the previous frame.
  *
  * Threads: one encoder is used by one thread at a time; libx264 starts its

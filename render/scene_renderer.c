@@ -223,32 +223,28 @@ static int by_key(const void *a, const void *b)
     return (ka > kb) - (ka < kb);
 }
 
-/* How many neighbouring slots one instance may stand for: the most whose
- * slices together are at most a pixel thick where the scene comes nearest
- * the eye (measured at the corners of its bounds), a power of two so that
- * it changes in few steps while the camera moves; 1 (every slot drawn) when
- * a slot is a pixel or more, or when a corner is behind the eye. */
-static int slots_per_instance(const scene *s, const camera *cam, int w, int h)
+/* How many neighbouring slots one instance may stand for, when a slot is
+ * `step` scene units along `axis` (y for slices, z for stack blocks): the
+ * most whose steps together are at most a pixel on screen where the scene
+ * comes nearest the eye (measured at the corners of its bounds), a power of
+ * two so that it changes in few steps while the camera moves; 1 (every slot
+ * drawn) when a slot is a pixel or more, or when a corner is behind the eye. */
+static int slots_per_instance(const scene *s, const camera *cam, int w, int h, int axis, float step)
 {
     if (s->slots < 2)
         return 1;
     const float aspect = (float)w / (float)h;
-    const float slice = s->batch / (float)s->slots;
-    const float block = fminf(0.4f, 2.5f / (float)s->slots) * s->d_model; /* scene.c's stack */
-    const float step = fminf(slice, block);
     float widest = 0;
     for (int c = 0; c < 8; c++) {
         const float p[3] = {(c & 1) ? s->bounds.max[0] : s->bounds.min[0],
                             (c & 2) ? s->bounds.max[1] : s->bounds.min[1],
                             (c & 4) ? s->bounds.max[2] : s->bounds.min[2]};
-        for (int axis = 1; axis <= 2; axis++) {
-            float q[3] = {p[0], p[1], p[2]}, ax, ay, bx, by;
-            q[axis] += step;
-            if (!camera_project(cam, aspect, p, w, h, &ax, &ay) ||
-                !camera_project(cam, aspect, q, w, h, &bx, &by))
-                return 1;
-            widest = fmaxf(widest, hypotf(bx - ax, by - ay));
-        }
+        float q[3] = {p[0], p[1], p[2]}, ax, ay, bx, by;
+        q[axis] += step;
+        if (!camera_project(cam, aspect, p, w, h, &ax, &ay) ||
+            !camera_project(cam, aspect, q, w, h, &bx, &by))
+            return 1;
+        widest = fmaxf(widest, hypotf(bx - ax, by - ay));
     }
     int g = 1;
     while (2 * g <= s->slots && 2 * g * widest <= 1)
@@ -267,9 +263,10 @@ static void put(scene_renderer *r, const scene_instance *in, bool opaque, int *n
 /* Builds the instances of every visible object, opaque faces first (front
  * to back), then the translucent ones (back to front), into r->sorted. Runs
  * of g slots are drawn as one instance: the state scene_slot_merge picks,
- * over the slots from the first to the last one shown. */
+ * over the slots from the first to the last one shown (g_stack of them for
+ * the stacks' blocks). */
 static void build(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
-                  const float eye[3], int g)
+                  const float eye[3], int g, int g_stack)
 {
     /* Room for every visible object's copies first: the array grows with
      * what is shown, never with the scene's size. */
@@ -288,7 +285,8 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
         int per = scene_kind_slots(s, kind), count = (int)scene_kind_count(s, kind);
-        int copies = scene_kind_copies(s, kind), run = per > 1 ? g : 1;
+        int copies = scene_kind_copies(s, kind);
+        int run = per == 1 ? 1 : kind == SCENE_STACK ? g_stack : g;
         bool face = is_face(kind);
         for (int i0 = 0; i0 < count; i0 += run) {
             const int index = i0 / per, j0 = i0 % per, j1 = j0 + run < per ? j0 + run : per;
@@ -356,11 +354,15 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
         return;
     float eye[3];
     camera_eye(cam, eye);
-    const int g = slots_per_instance(s, cam, w, h);
+    /* micro-batch slices along y; stack blocks along z (scene.c's sizes) */
+    const int g = slots_per_instance(s, cam, w, h, 1, s->batch / (float)s->slots);
+    const int g_stack =
+        slots_per_instance(s, cam, w, h, 2, fminf(0.4f, 2.5f / (float)s->slots) * s->d_model);
     bool same = r->uploaded && r->last_t == st->t && r->last_theme == th->name &&
-                r->last_slots_per_instance == g && memcmp(r->last_eye, eye, sizeof eye) == 0;
+                r->last_slots_per_instance[0] == g && r->last_slots_per_instance[1] == g_stack &&
+                memcmp(r->last_eye, eye, sizeof eye) == 0;
     if (!same) {
-        build(r, s, st, th, eye, g);
+        build(r, s, st, th, eye, g, g_stack);
         int n = r->opaque_count + r->translucent_count;
         glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
         if (r->gpu_capacity < r->capacity) {
@@ -374,7 +376,8 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
                             r->sorted);
         r->last_t = st->t;
         r->last_theme = th->name;
-        r->last_slots_per_instance = g;
+        r->last_slots_per_instance[0] = g;
+        r->last_slots_per_instance[1] = g_stack;
         memcpy(r->last_eye, eye, sizeof eye);
         r->uploaded = true;
         r->uploads++;

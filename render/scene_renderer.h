@@ -54,7 +54,7 @@ typedef struct scene_renderer {
     double last_t;
     float last_eye[3];
     const char *last_theme;
-    int last_slots_per_instance; /* slots merged into one instance (thinner than a pixel) */
+    int last_slots_per_instance[2]; /* slots (slices, stack blocks) merged into one instance */
     bool uploaded;
     int uploads; /* count of uploads, for tests and benchmarks */
 } scene_renderer;

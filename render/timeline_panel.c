@@ -376,18 +376,12 @@ static float readout_plate_w(const frame *f)
     return text_width(f->font, f->size, s) + 2 * maxf(2, f->v->em * 0.2f);
 }
 
-/* The labels of one rank's memory chart: the count over each plateau wide
- * enough for its digits, and the peak marked where it is first reached (a
- * notch and a line at its level, "peak N" when there is room). Counts are
- * asked only of the steps that start on screen and are a text wide, so a
- * dense curve costs no more than its columns. */
-static void memory_labels(const frame *f, const timeline_memory_curve *c, float base, float sub,
-                          float scale)
+/* The peak of one rank's memory chart, marked where it is first reached: a
+ * line at its level across the lane and a notch at its first time. */
+static void memory_peak(const frame *f, const timeline_memory_curve *c, float base, float sub,
+                        float scale)
 {
     const timeline_view *v = f->v;
-    const double end_t = f->p->tl->makespan;
-    const rgba8 ink = f->pal->text, dim = colour_with_alpha(f->pal->text, 150);
-    /* The peak: a line at its level across the lane and a notch at its first time. */
     const float peak_y = base - scale * (float)c->peak;
     draw2d_rect(f->d, v->plot_x, peak_y, v->plot_w, 1, colour_with_alpha(f->pal->text, 70));
     for (int i = 0; i < c->count; i++) {
@@ -396,10 +390,21 @@ static void memory_labels(const frame *f, const timeline_memory_curve *c, float 
         const float x = tx(f, c->steps[i].time);
         if (x >= v->plot_x && x <= v->plot_x + v->plot_w) {
             const float n = maxf(3, minf(sub * 0.3f, v->em * 0.4f));
-            draw2d_triangle(f->d, x - n, peak_y - n, x + n, peak_y - n, x, peak_y, ink);
+            draw2d_triangle(f->d, x - n, peak_y - n, x + n, peak_y - n, x, peak_y, f->pal->text);
         }
         break;
     }
+}
+
+/* The text of one rank's memory chart: the count over each plateau wide
+ * enough for its digits, and "peak N" when there is room. Counts are asked
+ * only of the steps that start on screen and are a text wide, so a dense
+ * curve costs no more than its columns. */
+static void memory_labels(const frame *f, const timeline_memory_curve *c, float base, float sub)
+{
+    const timeline_view *v = f->v;
+    const double end_t = f->p->tl->makespan;
+    const rgba8 ink = f->pal->text, dim = colour_with_alpha(f->pal->text, 150);
     if (!f->font || sub < f->digit_h * 1.2f)
         return;
     const float pad = v->em * 0.3f, y = base - 0.5f * (sub - f->digit_h);
@@ -506,6 +511,7 @@ static void draw_memory(const frame *f)
             i = j - 1 > i ? j - 1 : i + 1;
         }
         run_flush(f, &run);
+        memory_peak(f, c, base, sub, scale);
     }
 }
 
@@ -518,9 +524,8 @@ static void draw_memory_labels(const frame *f)
     if (p->memory.peak <= 0 || v->mem_h < 2)
         return;
     const float sub = v->mem_h / (float)v->ranks;
-    const float scale = sub * 0.85f / (float)p->memory.peak;
     for (int r = 0; r < v->ranks; r++)
-        memory_labels(f, &p->memory.rank[r], v->mem_y + sub * (float)(r + 1), sub, scale);
+        memory_labels(f, &p->memory.rank[r], v->mem_y + sub * (float)(r + 1), sub);
 }
 
 /* The cursor's value on a tab over the axis: where it goes and what it says,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_times.h"
 #include "viewer_script.h"
 
 #include "fuzz_support.h"
@@ -34,6 +35,9 @@ static void check_event(const viewer_script *sc, const viewer_script_event *e, l
     case VIEWER_SCRIPT_FRAMES:
         FUZZ_CHECK(e->frames >= 1 && e->frames <= VIEWER_SCRIPT_FRAMES_MAX, e->frames, e->line);
         *frames += e->frames;
+        break;
+    case VIEWER_SCRIPT_FRAME_TIMES: /* a report of frames already drawn: adds none */
+        FUZZ_CHECK(e->frames >= 1 && e->frames <= FRAME_TIMES_KEPT, e->frames, e->line);
         break;
     case VIEWER_SCRIPT_SCREENSHOT:
     case VIEWER_SCRIPT_PRESENTER_SCREENSHOT:

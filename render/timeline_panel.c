@@ -619,9 +619,10 @@ static void draw_labels(const frame *f)
     const timeline_view *v = f->v;
     if (!f->font)
         return;
-    /* every k-th rank when the rows are shorter than a line */
-    int every = (int)ceilf(f->font_px * 1.1f / maxf(v->row_pitch, 1));
-    every = every < 1 ? 1 : every;
+    /* every k-th rank when the rows are shorter than a line, rows under a
+     * pixel included (P=256 in a 720p window) */
+    const float every_f = v->row_pitch > 0 ? ceilf(f->font_px * 1.1f / v->row_pitch) : 1;
+    const int every = every_f < 1 ? 1 : every_f > (float)v->ranks ? v->ranks : (int)every_f;
     const float x = v->plot_x - v->em * 0.5f;
     for (int r = 0; r < v->ranks; r += every) {
         char s[32];

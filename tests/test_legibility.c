@@ -181,6 +181,14 @@ static void test_no_overlaps(void **state)
     }
     closedir(dir);
     assert_int_equal(assets, 10); /* the nine schedules and textbook.json */
+    /* Rows under a pixel (P=256 in a 720p window) still label every k-th
+     * rank a line apart. */
+    static const session_flag large[] = {{"stages", "256"}, {"microbatches", "4096"}, {"dp", "8"}};
+    fixture *x = fixture_new(NULL, large, 3, 1280, 720);
+    frame_view v = view_at(x, 400, THEME_DARK, 1);
+    draw(x, &v);
+    assert_int_equal(count_overlaps(&x->stats, "P=256 M=4096 D=8 at 1280x720"), 0);
+    fixture_free(x);
 }
 
 static bool rect_inside(const float lo[2], const float hi[2], frame_rect r)

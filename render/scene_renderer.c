@@ -252,8 +252,20 @@ static int slots_per_instance(const scene *s, const camera *cam, int w, int h, i
     return g;
 }
 
+/* Appends an instance: opaque faces fill the array from the front,
+ * translucent ones from the back. When the two meet the array doubles and
+ * the translucent ones move to its new end, so it grows with what frames
+ * show, never with the scene's size. */
 static void put(scene_renderer *r, const scene_instance *in, bool opaque, int *n_opaque, int *back)
 {
+    if (*n_opaque == *back) {
+        const int old = r->capacity;
+        reserve(r, old + 1);
+        const int moved = old - *back;
+        memmove(r->instances + (r->capacity - moved), r->instances + *back,
+                (size_t)moved * sizeof *r->instances);
+        *back = r->capacity - moved;
+    }
     if (opaque)
         r->instances[(*n_opaque)++] = *in;
     else
@@ -268,20 +280,7 @@ static void put(scene_renderer *r, const scene_instance *in, bool opaque, int *n
 static void build(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
                   const float eye[3], int g, int g_stack)
 {
-    /* Room for every visible object's copies first: the array grows with
-     * what is shown, never with the scene's size. */
-    int64_t visible = 0;
-    for (int k = 0; k < SCENE_KIND_COUNT; k++) {
-        const int64_t count = scene_kind_count(s, (scene_kind)k);
-        int64_t shown = 0;
-        for (int64_t i = 0; i < count; i++)
-            shown += st->kind[k][i].visible;
-        visible += shown * scene_kind_copies(s, (scene_kind)k);
-    }
-    reserve(r, (int)visible);
-    int n_opaque = 0;
-    /* Opaque faces fill the array from the front, translucent from the back. */
-    int back = r->capacity;
+    int n_opaque = 0, back = r->capacity; /* see put */
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
         int per = scene_kind_slots(s, kind), count = (int)scene_kind_count(s, kind);

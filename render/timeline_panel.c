@@ -443,19 +443,28 @@ static void memory_labels(const frame *f, const timeline_memory_curve *c, float 
     }
 }
 
+/* The height of one rank's sub-lane of the memory lane; 0 when the panel
+ * shows no memory lane. */
+static float memory_sub_lane(const frame *f)
+{
+    if (f->p->memory.peak <= 0 || f->v->mem_h < 2)
+        return 0;
+    return f->v->mem_h / (float)f->v->ranks;
+}
+
 /* Live activations: one sub-lane per rank, a filled step plot on the scale
  * of the largest peak so ranks compare (GPipe's pile against 1F1B's
- * staircase), with a stronger line along its top so the steps read, the
- * count over each wide plateau and each rank's peak marked. Dense steps
+ * staircase), with a stronger line along its top so the steps read and
+ * each rank's peak marked (the counts are draw_memory_labels'). Dense steps
  * merge into 1-pixel columns showing the highest count met (scanning a few
  * steps, then skipping the rest of the column). */
 static void draw_memory(const frame *f)
 {
     const timeline_view *v = f->v;
     const timeline_panel *p = f->p;
-    if (p->memory.peak <= 0 || v->mem_h < 2)
+    const float sub = memory_sub_lane(f);
+    if (sub <= 0)
         return;
-    const float sub = v->mem_h / (float)v->ranks;
     const float scale = sub * 0.85f / (float)p->memory.peak;
     const double end_t = p->tl->makespan;
     const rgba8 edge = colour_mix(f->pal->memory, f->pal->text, 0.55f); /* reads on both themes */
@@ -520,12 +529,11 @@ static void draw_memory(const frame *f)
 static void draw_memory_labels(const frame *f)
 {
     const timeline_view *v = f->v;
-    const timeline_panel *p = f->p;
-    if (p->memory.peak <= 0 || v->mem_h < 2)
+    const float sub = memory_sub_lane(f);
+    if (sub <= 0)
         return;
-    const float sub = v->mem_h / (float)v->ranks;
     for (int r = 0; r < v->ranks; r++)
-        memory_labels(f, &p->memory.rank[r], v->mem_y + sub * (float)(r + 1), sub);
+        memory_labels(f, &f->p->memory.rank[r], v->mem_y + sub * (float)(r + 1), sub);
 }
 
 /* The cursor's value on a tab over the axis: where it goes and what it says,

@@ -16,34 +16,11 @@
 #include "comparison.h"
 #include "offscreen.h"
 #include "support/check.h"
+#include "support/frame_fixture.h"
 
 enum { MAX_RECTS = 8192, W = 1920, H = 1080 };
 
 static text_rect rects[MAX_RECTS];
-
-static bool same_rect(const text_rect *a, const text_rect *b)
-{
-    return fabsf(a->x0 - b->x0) < 0.5f && fabsf(a->x1 - b->x1) < 0.5f &&
-           fabsf(a->y0 - b->y0) < 0.5f && fabsf(a->y1 - b->y1) < 0.5f;
-}
-
-/* Pairs of strings whose ink boxes overlap (one string drawn twice in the
- * same place is one string). */
-static int count_overlaps(const text_stats *st, const char *what)
-{
-    int n = 0;
-    for (int i = 0; i < st->rect_count; i++)
-        for (int j = i + 1; j < st->rect_count; j++) {
-            const text_rect *a = &st->rects[i], *b = &st->rects[j];
-            if (same_rect(a, b))
-                continue;
-            if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1 && n++ < 4)
-                print_message("%s: strings %d (%.0f,%.0f)-(%.0f,%.0f) and %d "
-                              "(%.0f,%.0f)-(%.0f,%.0f) overlap\n",
-                              what, i, a->x0, a->y0, a->x1, a->y1, j, b->x0, b->y0, b->x1, b->y1);
-        }
-    return n;
-}
 
 /* The window's rule for a pane's text (viewer_compare.h), written out
  * again: the frame's capitals for the window's height over the pane's. */
@@ -99,7 +76,7 @@ static void check_panes(int count)
                  : l.arrange == COMPARE_ARRANGE_STACKED    ? "stacked"
                                                            : "grid",
                  t);
-        const int overlaps = count_overlaps(&stats, what);
+        const int overlaps = frame_text_overlaps(&stats, what);
         print_message("%s: %d strings, smallest capital %.1f px, %d overlaps (panes %dx%d)\n", what,
                       stats.count, stats.min_cap_px, overlaps, l.pane[0].w, l.pane[0].h);
         assert_true(stats.rect_count > 10 && stats.rect_count < MAX_RECTS);

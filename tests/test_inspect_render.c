@@ -225,23 +225,6 @@ static void test_selection_in_3d(void **state)
     frame_fixture_free(x);
 }
 
-static int count_overlaps(const text_stats *st)
-{
-    int n = 0;
-    for (int i = 0; i < st->rect_count; i++)
-        for (int j = i + 1; j < st->rect_count; j++) {
-            const text_rect *a = &st->rects[i], *b = &st->rects[j];
-            if (fabsf(a->x0 - b->x0) < 0.5f && fabsf(a->y0 - b->y0) < 0.5f &&
-                fabsf(a->x1 - b->x1) < 0.5f && fabsf(a->y1 - b->y1) < 0.5f)
-                continue; /* the same string drawn twice (bar numbers over the cursor) */
-            if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1) {
-                print_message("strings %d and %d overlap\n", i, j);
-                n++;
-            }
-        }
-    return n;
-}
-
 static void test_details_card_legible(void **state)
 {
     (void)state;
@@ -276,7 +259,7 @@ static void test_details_card_legible(void **state)
             /* every line of the card drawn; 3D labels it covers give way */
             assert_true(stats.count >= plain + details.count - 6);
             assert_true(stats.min_cap_px >= 22.0f);
-            assert_int_equal(count_overlaps(&stats), 0);
+            assert_int_equal(frame_text_overlaps(&stats, "details card"), 0);
             const char *png = getenv("PPFLOW_INSPECT_PNG");
             if (png && theme == 0 && k == 0) {
                 ppf_error err = {{0}};

@@ -125,33 +125,6 @@ static void test_text_height(void **state)
 
 /* ---- overlaps -------------------------------------------------------------- */
 
-static bool same_rect(const text_rect *a, const text_rect *b)
-{
-    return fabsf(a->x0 - b->x0) < 0.5f && fabsf(a->x1 - b->x1) < 0.5f &&
-           fabsf(a->y0 - b->y0) < 0.5f && fabsf(a->y1 - b->y1) < 0.5f;
-}
-
-/* Pairs of strings whose ink boxes overlap (a string drawn twice in the
- * same place, as bar numbers are over the cursor, is one string). */
-static int count_overlaps(const text_stats *st, const char *what)
-{
-    int n = 0;
-    for (int i = 0; i < st->rect_count; i++)
-        for (int j = i + 1; j < st->rect_count; j++) {
-            const text_rect *a = &st->rects[i], *b = &st->rects[j];
-            if (same_rect(a, b))
-                continue;
-            if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1) {
-                if (n++ < 3)
-                    print_message("%s: strings %d (%.0f,%.0f)-(%.0f,%.0f) and %d "
-                                  "(%.0f,%.0f)-(%.0f,%.0f) overlap\n",
-                                  what, i, a->x0, a->y0, a->x1, a->y1, j, b->x0, b->y0, b->x1,
-                                  b->y1);
-            }
-        }
-    return n;
-}
-
 static void test_no_overlaps(void **state)
 {
     (void)state;
@@ -174,7 +147,7 @@ static void test_no_overlaps(void **state)
             char what[600];
             snprintf(what, sizeof what, "%s at t=%.2f", e->d_name, v.t);
             assert_true(x->stats.rect_count > 10 && x->stats.rect_count < MAX_RECTS);
-            assert_int_equal(count_overlaps(&x->stats, what), 0);
+            assert_int_equal(frame_text_overlaps(&x->stats, what), 0);
         }
         fixture_free(x);
         assets++;
@@ -187,7 +160,7 @@ static void test_no_overlaps(void **state)
     fixture *x = fixture_new(NULL, large, 3, 1280, 720);
     frame_view v = view_at(x, 400, THEME_DARK, 1);
     draw(x, &v);
-    assert_int_equal(count_overlaps(&x->stats, "P=256 M=4096 D=8 at 1280x720"), 0);
+    assert_int_equal(frame_text_overlaps(&x->stats, "P=256 M=4096 D=8 at 1280x720"), 0);
     fixture_free(x);
 }
 
@@ -651,7 +624,7 @@ static void test_presenting_back_row(void **state)
         smallest = fminf(smallest, x->stats.min_cap_px);
         if (x->stats.min_cap_px < 27.0f)
             fail_msg("%s: a capital of %.1f px, want 27 at least", what, x->stats.min_cap_px);
-        assert_int_equal(count_overlaps(&x->stats, what), 0);
+        assert_int_equal(frame_text_overlaps(&x->stats, what), 0);
 
         /* the caption: the texts in the band over the view's foot */
         frame_layout l = frame_layout_of(&v, 1920, 1080);

@@ -1,6 +1,7 @@
 /* frame_fixture.c - a whole frame drawn headless. See frame_fixture.h. */
 #include "frame_fixture.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -39,4 +40,26 @@ const uint8_t *frame_fixture_pixel(const frame_fixture *x, int px, int py)
 {
     assert_true(px >= 0 && px < x->o.width && py >= 0 && py < x->o.height);
     return x->pixels + ((size_t)py * (size_t)x->o.width + (size_t)px) * 4;
+}
+
+static bool same_rect(const text_rect *a, const text_rect *b)
+{
+    return fabsf(a->x0 - b->x0) < 0.5f && fabsf(a->x1 - b->x1) < 0.5f &&
+           fabsf(a->y0 - b->y0) < 0.5f && fabsf(a->y1 - b->y1) < 0.5f;
+}
+
+int frame_text_overlaps(const text_stats *st, const char *what)
+{
+    int n = 0;
+    for (int i = 0; i < st->rect_count; i++)
+        for (int j = i + 1; j < st->rect_count; j++) {
+            const text_rect *a = &st->rects[i], *b = &st->rects[j];
+            if (same_rect(a, b))
+                continue;
+            if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1 && n++ < 4)
+                print_message("%s: strings %d (%.0f,%.0f)-(%.0f,%.0f) and %d "
+                              "(%.0f,%.0f)-(%.0f,%.0f) overlap\n",
+                              what, i, a->x0, a->y0, a->x1, a->y1, j, b->x0, b->y0, b->x1, b->y1);
+        }
+    return n;
 }

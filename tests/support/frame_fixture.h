@@ -1,5 +1,6 @@
 /* frame_fixture.h - a whole ppflow frame drawn headless, for the tests that
- * hold the picture to its promises (test_render, test_legibility).
+ * hold the picture to its promises (test_render, test_legibility and
+ * others): a frame drawn, its pixels, and its strings' overlaps.
  *
  * A session built from a scenario file (or the default) and flags, scene
  * included; an offscreen target of w x h; and the last frame's pixels, top
@@ -17,6 +18,7 @@
 
 #include "offscreen.h"
 #include "session.h"
+#include "text.h"
 
 typedef struct frame_fixture {
     session s;
@@ -31,5 +33,11 @@ void frame_fixture_free(frame_fixture *x);
 void frame_fixture_draw(frame_fixture *x, const frame_view *v);
 /* The pixel at (px, py); fails the test outside the target. */
 const uint8_t *frame_fixture_pixel(const frame_fixture *x, int px, int py);
+
+/* Pairs of strings whose ink boxes overlap among those a frame drew
+ * (text_stats.rects); one string drawn twice in the same place, as bar
+ * numbers are over the cursor, is one string. Prints the first few pairs,
+ * named by `what`. */
+int frame_text_overlaps(const text_stats *st, const char *what);
 
 #endif

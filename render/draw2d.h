@@ -6,7 +6,7 @@
  * a primitive is drawn ahead of later ones only when it shares no pixel
  * with any of them (draw2d.c says how). So callers append in the order the
  * picture needs (bar, its number, the next bar) and still get about one
- * call per fill and layer; draw_calls says how many the last flush made.
+ * call per fill and layer; draw_calls says how many since draw2d_begin.
  *
  * For: the timeline panel, the HUD, the legend, labels and the help card.
  * Coordinates are framebuffer pixels with the origin at the top-left corner
@@ -76,7 +76,8 @@ typedef struct draw2d {
     int batch_count, batch_capacity;
     struct draw2d_run *runs; /* vertices appended in a row for one batch, in append order */
     int run_count, run_capacity;
-    int draw_calls; /* draw calls the last draw2d_flush made (benches and tests read it) */
+    int draw_calls; /* draw calls since draw2d_begin, all flushes (benches and tests read it) */
+    bool put_as_quad; /* draw2d_put always draws a quad, as into a window (tests set it) */
 } draw2d;
 
 /* Compiles the shader and creates the buffers; needs a current GL 3.3 context. */
@@ -136,8 +137,11 @@ typedef struct draw2d_pixels {
  * framebuffer's pixels in the rectangle (whole pixels, inside the
  * framebuffer) into px's texture. */
 void draw2d_keep(draw2d *d, draw2d_pixels *px, int x, int y, int w, int h);
-/* Appends a quad that gives px's pixels back, one for one, at the rectangle
- * they were kept from; they replace what is there (they were opaque). */
+/* Gives px's pixels back, one for one, at the rectangle they were kept
+ * from; they replace what is there (they were opaque). Into an FBO's
+ * renderbuffer or texture it draws what was appended (draw2d_flush) and
+ * copies them there (glCopyImageSubData); into a window, whose pixels no
+ * copy can reach, it appends a quad that fetches them. */
 void draw2d_put(draw2d *d, const draw2d_pixels *px);
 /* Deletes the texture (a current GL context); accepts a zeroed one. */
 void draw2d_pixels_deinit(draw2d_pixels *px);

@@ -385,11 +385,10 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
     float view[16], proj[16], view_proj[16];
     camera_view_proj(cam, (float)w / (float)h, view, proj, view_proj);
 
+    /* No clear of its own: the caller cleared depth with the colour. A clear
+     * scissored to part of the framebuffer is a drawn quad on llvmpipe,
+     * about 2 ms of CPU at 1080p, where one clear of the whole is a memset. */
     glViewport(x, y, w, h);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(x, y, w, h);
-    glClear(GL_DEPTH_BUFFER_BIT);
-    glDisable(GL_SCISSOR_TEST);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glUseProgram(r->program);

@@ -64,7 +64,9 @@ void scene_renderer_deinit(scene_renderer *r); /* accepts a zeroed or deinited r
 
 /* Draws the state into the viewport (x, y, w, h in framebuffer pixels, GL's
  * bottom-left origin) of the bound framebuffer, which must have a depth
- * buffer; clears the viewport's depth but not its colour. edge_px is the
+ * buffer whose viewport the caller has cleared (frame_renderer_draw clears
+ * colour and depth together, once: on llvmpipe a second, scissored clear
+ * costs as much as a quad drawn over the view). edge_px is the
  * width of the faces' rims in pixels (frame_layout.line_px, so that rims
  * grow with the window's height and the UI scale like the 2D lines);
  * under 1 or not a number: 1. */

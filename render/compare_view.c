@@ -202,7 +202,7 @@ void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
     glClearColor(th.grid.r / 255.0f, th.grid.g / 255.0f, th.grid.b / 255.0f, 1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT); /* as frame.c */
     draw_strip(c, &l, v, &th, fb_width, fb_height);
 
     const double longest = compare_longest_makespan(tls, v->count);

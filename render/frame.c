@@ -649,7 +649,9 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     theme th = theme_get(v->theme);
 
     /* Only the viewport is cleared: a frame beside it keeps its pixels. A
-     * blackout is that black clear and nothing else. */
+     * blackout is that black clear and nothing else. The stencil, unused,
+     * is cleared with the depth: a window's depth buffer holds both, and
+     * llvmpipe clears depth alone by reading and rewriting every pixel. */
     glViewport(0, 0, fb_width, fb_height);
     glEnable(GL_SCISSOR_TEST);
     glScissor(l.x, fb_height - (l.y + l.height), l.width, l.height);
@@ -660,7 +662,7 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
                      1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
     if (v->blackout)
         return;

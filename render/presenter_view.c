@@ -212,7 +212,7 @@ void presenter_view_draw(presenter_view *pv, const presenter_layout *l, const pr
     glClearColor(th.panel.r / 255.0f, th.panel.g / 255.0f, th.panel.b / 255.0f, 1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT); /* as frame.c */
 
     draw2d *b = &pv->batch;
     draw2d_begin(b, fb_w, fb_h);

@@ -359,27 +359,37 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     return (frame_rect){x, y, x + w + 2 * pad, y + h};
 }
 
-/* The viewer's frame-rate readout: one body line on a card under the HUD,
- * at its left edge (the 3D labels keep clear of it). */
-static void draw_frame_times(frame_renderer *f, const frame_layout *l, const char *text,
-                             frame_rect hud, const theme *th, label_set *ls)
-{
-    text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
-    const float pad = body.ascent * 0.6f;
-    const float w = text_width(&f->font, FRAME_FONT_BODY, text) + 2 * pad;
-    const float h = body.line_height + pad, x = hud.x0, y = hud.y1 + pad;
-    draw_card(f, l, x, y, w, h, th);
-    if (ls->count < MAX_LABELS)
-        ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
-    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, y + 0.5f * pad + body.ascent, text,
-              th->text, TEXT_ALIGN_LEFT);
-}
-
 /* The top of the caption's plate (draw_caption), which the legend stays above. */
 static float caption_top(const frame_renderer *f, const frame_layout *l)
 {
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
     return l->view_y + l->view_h - m.line_height - 1.5f * (m.ascent * 0.5f);
+}
+
+/* The viewer's frame-rate readout: one body line on a card under the HUD,
+ * at its left edge, or beside it where a short view (a compare grid's
+ * pane) has no room above the caption, or nowhere when neither fits; the
+ * 3D labels keep clear of it. Returns the HUD and the card together, for
+ * the legend to keep clear of both (in a narrow pane it goes under them). */
+static frame_rect draw_frame_times(frame_renderer *f, const frame_layout *l, const char *text,
+                                   frame_rect hud, const theme *th, label_set *ls)
+{
+    text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
+    const float pad = body.ascent * 0.6f;
+    const float w = text_width(&f->font, FRAME_FONT_BODY, text) + 2 * pad;
+    const float h = body.line_height + pad;
+    float x = hud.x0, y = hud.y1 + pad;
+    if (y + h > caption_top(f, l) - pad) {
+        x = hud.x1 + pad, y = hud.y0;
+        if (x + w > l->view_x + l->view_w - pad)
+            return hud;
+    }
+    draw_card(f, l, x, y, w, h, th);
+    if (ls->count < MAX_LABELS)
+        ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, y + 0.5f * pad + body.ascent, text,
+              th->text, TEXT_ALIGN_LEFT);
+    return (frame_rect){hud.x0, hud.y0, fmaxf(hud.x1, x + w), fmaxf(hud.y1, y + h)};
 }
 
 static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
@@ -686,10 +696,10 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {
         frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
+        if (v->frame_times && v->frame_times[0])
+            hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         if (v->show_legend)
             draw_legend(f, &l, &th, labels, hud);
-        if (v->frame_times && v->frame_times[0])
-            draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         draw_caption(f, s, &l, v, &th, labels);
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &l, v, &th, labels);

@@ -5,7 +5,8 @@
  * strip's lines included. The panes' views are the live window's
  * (viewer_compare.h: each pane's text as large as a whole window's frame,
  * capitals of 1/50 of the window's height, the legend once, in the first
- * pane), at a few moments each, with each pane's beat caption. Measured
+ * pane), at a few moments each, with each pane's beat caption (and once
+ * with F3's frame-rate readout, which the legend keeps clear of). Measured
  * from every text_draw call (text_font.stats) of every pane's font and
  * the strip's. */
 #include <math.h>
@@ -65,6 +66,8 @@ static void check_panes(int count)
             p->cam = session_camera(cmp.sides[k], CAMERA_PRESET_DEFAULT, l.pane[k].w, l.pane[k].h,
                                     0, p->ui_scale);
             p->show_legend = k == 0;
+            /* F3's readout, under the first pane's HUD, at one moment */
+            p->frame_times = k == 0 && m == 1 ? "60 fps · 16.4 ms (worst 18.1)" : NULL;
             p->caption = session_beat_caption(cmp.sides[k], t);
             p->t = t > cmp.sides[k]->tl.makespan ? cmp.sides[k]->tl.makespan : t;
         }

@@ -114,6 +114,12 @@ pid_t spawn_start(const char *const *argv, const spawn_desc *d)
             snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", asan ? asan : "",
                      asan && *asan ? ":" : "");
             setenv("ASAN_OPTIONS", opts, 1);
+            /* Mesa's on-disk shader cache, filled by an earlier child in
+             * the same scratch directory, made LeakSanitizer's exit-time
+             * tracer crash with SIGSEGV ("Tracer caught signal 11") in
+             * test_talk_window's second run, every time; without the
+             * cache it never did. Each child compiles its shaders afresh. */
+            setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
         }
         execvp(argv[0], (char *const *)argv);
         _exit(127);

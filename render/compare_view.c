@@ -144,6 +144,45 @@ void compare_renderer_deinit(compare_renderer *c)
 }
 
 /* The strip: its band, and each line at one size that fits the widest. */
+/* The target's pixels outside every pane, in `colour`: in each band
+ * between neighbouring pane edges, the stretches that no pane covers. */
+static void draw_gaps(draw2d *b, const compare_layout *l, rgba8 colour)
+{
+    int ys[2 + 2 * COMPARE_MAX_SIDES], n = 0;
+    ys[n++] = 0;
+    ys[n++] = l->height;
+    for (int k = 0; k < l->count; k++) {
+        ys[n++] = l->pane[k].y;
+        ys[n++] = l->pane[k].y + l->pane[k].h;
+    }
+    for (int i = 1; i < n; i++) /* insertion sort: a handful of edges */
+        for (int j = i; j > 0 && ys[j - 1] > ys[j]; j--) {
+            const int t = ys[j];
+            ys[j] = ys[j - 1], ys[j - 1] = t;
+        }
+    for (int i = 0; i + 1 < n; i++) {
+        const int y0 = ys[i], y1 = ys[i + 1];
+        if (y1 <= y0)
+            continue;
+        int x = 0;
+        for (;;) { /* the leftmost pane in the band that ends right of x */
+            const frame_viewport *next = NULL;
+            for (int k = 0; k < l->count; k++) {
+                const frame_viewport *p = &l->pane[k];
+                if (p->w > 0 && p->y <= y0 && p->y + p->h >= y1 && p->x + p->w > x &&
+                    (!next || p->x < next->x))
+                    next = p;
+            }
+            const int gap_end = next ? (next->x > x ? next->x : x) : l->width;
+            if (gap_end > x)
+                draw2d_rect(b, (float)x, (float)y0, (float)(gap_end - x), (float)(y1 - y0), colour);
+            if (!next)
+                break;
+            x = next->x + next->w;
+        }
+    }
+}
+
 static void draw_strip(compare_renderer *c, const compare_layout *l, const compare_frame *v,
                        const theme *th, int fb_w, int fb_h)
 {
@@ -169,6 +208,7 @@ static void draw_strip(compare_renderer *c, const compare_layout *l, const compa
 
     draw2d *b = &c->batch;
     draw2d_begin(b, fb_w, fb_h);
+    draw_gaps(b, l, th->grid);
     const frame_rect s = l->strip;
     draw2d_rect(b, s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0, th->panel);
     draw2d_clip(b, s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0);
@@ -196,19 +236,24 @@ void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
         compare_layout_compute(fb_width, fb_height, v->count, v->arrange, v->ui_scale);
     const theme th = theme_get(v->theme);
 
-    /* The gaps between the panes show as rules of the grid's colour. */
+    /* One clear of the whole target, to the panes' background, and the
+     * gaps between the panes drawn over it as rules of the grid's colour:
+     * llvmpipe clears a whole framebuffer with a fill but part of one by
+     * drawing a quad, which each pane clearing its own viewport cost. The
+     * stencil goes with the depth, as in frame.c. */
     glViewport(0, 0, fb_width, fb_height);
     glDisable(GL_SCISSOR_TEST);
-    glClearColor(th.grid.r / 255.0f, th.grid.g / 255.0f, th.grid.b / 255.0f, 1);
+    glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f, 1);
     glClearDepth(1);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT); /* as frame.c */
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     draw_strip(c, &l, v, &th, fb_width, fb_height);
 
     const double longest = compare_longest_makespan(tls, v->count);
     for (int k = 0; k < v->count; k++) {
         frame_view pv = v->pane[k];
         pv.viewport = l.pane[k];
+        pv.cleared = true;
         if (pv.viewport.w <= 0 || pv.viewport.h <= 0)
             continue;
         if (!(pv.timeline.t1 > pv.timeline.t0))

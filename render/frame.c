@@ -663,17 +663,19 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
      * is cleared with the depth: a window's depth buffer holds both, and
      * llvmpipe clears depth alone by reading and rewriting every pixel. */
     glViewport(0, 0, fb_width, fb_height);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(l.x, fb_height - (l.y + l.height), l.width, l.height);
-    if (v->blackout)
-        glClearColor(0, 0, 0, 1);
-    else
-        glClearColor(th.background.r / 255.0f, th.background.g / 255.0f, th.background.b / 255.0f,
-                     1);
-    glClearDepth(1);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-    glDisable(GL_SCISSOR_TEST);
+    if (!v->cleared || v->blackout) {
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(l.x, fb_height - (l.y + l.height), l.width, l.height);
+        if (v->blackout)
+            glClearColor(0, 0, 0, 1);
+        else
+            glClearColor(th.background.r / 255.0f, th.background.g / 255.0f,
+                         th.background.b / 255.0f, 1);
+        glClearDepth(1);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        glDisable(GL_SCISSOR_TEST);
+    }
     if (v->blackout)
         return;
 

@@ -193,6 +193,8 @@ typedef struct frame_view {
     const frame_help_item *help; /* the key card's rows, [help_count], shown with show_help */
     int help_count;
     bool blackout;               /* the whole viewport black, nothing else (presenting's B) */
+    bool cleared;                /* the caller has cleared the viewport to the theme's background,
+                                    depth and stencil (compare_view: one clear for all panes) */
     const char *caption;         /* the caption line; NULL: what happens at t (scene_caption) */
     bool laser;                  /* a laser dot at (laser_x, laser_y), target pixels */
     float laser_x, laser_y;

@@ -2,7 +2,8 @@
  * through `ppflow schedule --compare` and `ppflow render --compare`): the
  * strip's numbers are those `ppflow schedule --format json` prints for each
  * side, the difference lines of a hand-worked case, one-line errors naming
- * the side, and a still whose panes share one clock and one time scale. */
+ * the side, a still whose panes share one clock and one time scale, and
+ * stills whose gaps between panes are rules of the grid's colour. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -308,6 +309,65 @@ static void test_still_panes_share_clock(void **state)
     image_deinit(&img);
 }
 
+/* A still of four panes in a grid and of three side by side, in both
+ * themes: every pixel outside the panes and the strip is the grid's colour
+ * (the rules between panes), and each pane's corner shows the background
+ * (the window is cleared once for all panes, compare_view.c). */
+static void test_still_gaps_are_rules(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *list, *size, *theme;
+        int count, w, h;
+    } cases[] = {
+        {"1f1b,zb-h1,gpipe,interleaved-1f1b", "1920x1080", "dark", 4, 1920, 1080},
+        {"1f1b,zb-h1,gpipe", "1280x720", "light", 3, 1280, 720},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/gaps%zu.png", scratch, n);
+        child_result r = RUN("render", "--compare", cases[n].list, "--still", "5", "--size",
+                             cases[n].size, "--theme", cases[n].theme, "-o", path);
+        if (r.status != 0)
+            fail_msg("status %d: %s", r.status, r.err);
+        child_result_deinit(&r);
+        image img = {0};
+        ppf_error err = {{0}};
+        assert_true(image_read_png(path, &img, &err));
+        assert_int_equal(img.width, cases[n].w);
+        const compare_layout l =
+            compare_layout_compute(cases[n].w, cases[n].h, cases[n].count, COMPARE_ARRANGE_AUTO, 1);
+        const theme th = theme_get(strcmp(cases[n].theme, "light") == 0 ? THEME_LIGHT : THEME_DARK);
+        long gap_pixels = 0;
+        for (int y = 0; y < img.height; y++)
+            for (int x = 0; x < img.width; x++) {
+                bool inside =
+                    x >= l.strip.x0 && x < l.strip.x1 && y >= l.strip.y0 && y < l.strip.y1;
+                for (int k = 0; k < l.count && !inside; k++) {
+                    const frame_viewport *p = &l.pane[k];
+                    inside = x >= p->x && x < p->x + p->w && y >= p->y && y < p->y + p->h;
+                }
+                if (inside)
+                    continue;
+                const uint8_t *px = img.rgba + ((size_t)y * (size_t)img.width + (size_t)x) * 4;
+                if (px[0] != th.grid.r || px[1] != th.grid.g || px[2] != th.grid.b)
+                    fail_msg("%s: pixel (%d, %d) between the panes is %d,%d,%d, not the grid's "
+                             "colour",
+                             cases[n].list, x, y, px[0], px[1], px[2]);
+                gap_pixels++;
+            }
+        assert_true(gap_pixels > 0);
+        for (int k = 0; k < l.count; k++) {
+            const uint8_t *px =
+                img.rgba +
+                ((size_t)(l.pane[k].y + 1) * (size_t)img.width + (size_t)(l.pane[k].x + 1)) * 4;
+            assert_true(px[0] == th.background.r && px[1] == th.background.g &&
+                        px[2] == th.background.b);
+        }
+        image_deinit(&img);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +376,7 @@ int main(void)
         cmocka_unit_test_setup(test_bad_sides, scratch_before_each),
         cmocka_unit_test_setup(test_files_as_sides, scratch_before_each),
         cmocka_unit_test_setup(test_still_panes_share_clock, scratch_before_each),
+        cmocka_unit_test_setup(test_still_gaps_are_rules, scratch_before_each),
     };
     return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

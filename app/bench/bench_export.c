@@ -92,12 +92,15 @@ static void bare_command(const export_case *c, const char *raw, const char *out,
              c->show.width, c->show.height, c->video.fps, raw, c->video.preset, c->video.crf, out);
 }
 
-/* The frames of c as raw RGBA, top row first, one after another. */
-static bool write_raw_frames(const export_case *c, session *s, const char *path, ppf_error *err)
+/* The frames of c as raw RGBA, top row first, one after another; the GL
+ * renderer that drew them into renderer[renderer_size]. */
+static bool write_raw_frames(const export_case *c, session *s, const char *path, char *renderer,
+                             size_t renderer_size, ppf_error *err)
 {
     offscreen o;
     if (!offscreen_init(&o, s, c->show.width, c->show.height, err))
         return false;
+    snprintf(renderer, renderer_size, "%s", o.gl.renderer);
     recorder_desc d = {.show = {.speed = s->tl.makespan / c->seconds}, .video = c->video};
     int64_t frames = recorder_frame_count(s->tl.makespan, d.video.fps, d.show.speed);
     size_t size = (size_t)c->show.width * (size_t)c->show.height * 4;
@@ -120,6 +123,14 @@ static bool write_raw_frames(const export_case *c, session *s, const char *path,
     free(rgba);
     offscreen_deinit(&o);
     return ok;
+}
+
+/* Drawing shares the encoder's cores on one of Mesa's CPU renderers; a
+ * GPU's takes it off them, and the bar tightens to GPU_BAR. */
+#define GPU_BAR 1.10
+static bool cpu_renderer(const char *r)
+{
+    return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "swrast");
 }
 
 static bool have_ffmpeg(void)
@@ -174,8 +185,11 @@ static bool bench_case(const export_case *c, const export_paths *p, const char *
     char ours_cmd[PATH_MAX + 512], bare_cmd[1024];
     double *ours = ppf_calloc((size_t)n, sizeof(double)),
            *theirs = ppf_calloc((size_t)n, sizeof(double));
+    char renderer[128] = "";
     bool ok = session_build(&s, NULL, c->flags, c->flag_count, err) &&
-              session_build_scene(&s, err) && (!bare || write_raw_frames(c, &s, p->raw, err));
+              session_build_scene(&s, err) &&
+              (!bare || write_raw_frames(c, &s, p->raw, renderer, sizeof renderer, err));
+    const double bar = renderer[0] && !cpu_renderer(renderer) ? GPU_BAR : c->bar;
     const int64_t frames =
         ok ? recorder_frame_count(s.tl.makespan, c->video.fps, s.tl.makespan / c->seconds) : 0;
     session_deinit(&s);
@@ -194,12 +208,15 @@ static bool bench_case(const export_case *c, const export_paths *p, const char *
         fprintf(f, "%-30s %9s %6lld %8s %8.2f %6.1f", c->label, size, (long long)frames,
                 c->video.preset, a, (double)frames / a);
         if (bare) {
-            fprintf(f, " %8.2f %6.1f %6.2fx %6.2fx  %s", b, (double)frames / b, a / b, c->bar,
-                    a / b <= c->bar ? "bar met" : "bar missed");
+            fprintf(f, " %8.2f %6.1f %6.2fx %6.2fx  %s", b, (double)frames / b, a / b, bar,
+                    a / b <= bar ? "bar met" : "bar missed");
         } else {
-            fprintf(f, " %8s %6s %7s %6.2fx  %s", "-", "-", "-", c->bar, "not judged");
+            fprintf(f, " %8s %6s %7s %6.2fx  %s", "-", "-", "-", bar, "not judged");
         }
-        fprintf(f, " %6.1f MB\n", mb);
+        fprintf(f, " %6.1f MB", mb);
+        if (renderer[0])
+            fprintf(f, "  (%s)", renderer);
+        fprintf(f, "\n");
         fflush(f);
     }
     unlink(p->raw);
@@ -265,8 +282,11 @@ int bench_export(const bench_opts *o, FILE *f)
     if (!bare)
         fprintf(f, "\n(no ffmpeg program: install the Debian package ffmpeg for the bare "
                    "encoder's column and the verdicts)\n");
-    fprintf(f, "\nbars: ppflow's time at most the ratio above times the bare encoder's (a "
-               "2-core machine with llvmpipe draws on the cores that encode); with a GPU, "
-               "1.10x. The notebook needed about 257 s for its scene.\n");
+    fprintf(f,
+            "\nbars: ppflow's time at most the ratio above times the bare encoder's; "
+            "%.2fx when the renderer named after the row is a GPU's (on a CPU renderer the "
+            "drawing shares the cores that encode). For scale: the notebook this scene comes "
+            "from took about 257 s to make its video.\n",
+            GPU_BAR);
     return 0;
 }

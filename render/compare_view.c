@@ -143,7 +143,6 @@ void compare_renderer_deinit(compare_renderer *c)
     memset(c, 0, sizeof *c);
 }
 
-/* The strip: its band, and each line at one size that fits the widest. */
 /* The target's pixels outside every pane, in `colour`: in each band
  * between neighbouring pane edges, the stretches that no pane covers. */
 static void draw_gaps(draw2d *b, const compare_layout *l, rgba8 colour)
@@ -183,8 +182,10 @@ static void draw_gaps(draw2d *b, const compare_layout *l, rgba8 colour)
     }
 }
 
-static void draw_strip(compare_renderer *c, const compare_layout *l, const compare_frame *v,
-                       const theme *th, int fb_w, int fb_h)
+/* The strip: its band, and each line at one size that fits the widest;
+ * appended to b, which the caller began. */
+static void draw_strip(compare_renderer *c, draw2d *b, const compare_layout *l,
+                       const compare_frame *v, const theme *th)
 {
     const float avail = l->strip.x1 - l->strip.x0 - 2 * l->strip_pad;
     int fit = l->strip_px;
@@ -206,9 +207,6 @@ static void draw_strip(compare_renderer *c, const compare_layout *l, const compa
         text_font_resize(&c->font, &d, NULL);
     }
 
-    draw2d *b = &c->batch;
-    draw2d_begin(b, fb_w, fb_h);
-    draw_gaps(b, l, th->grid);
     const frame_rect s = l->strip;
     draw2d_rect(b, s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0, th->panel);
     draw2d_clip(b, s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0);
@@ -222,7 +220,6 @@ static void draw_strip(compare_renderer *c, const compare_layout *l, const compa
                   k == 0 ? th->text : th->text, TEXT_ALIGN_LEFT);
     }
     draw2d_clip_off(b);
-    draw2d_flush(b);
 }
 
 void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
@@ -247,7 +244,10 @@ void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
     glClearDepth(1);
     glDepthMask(GL_TRUE);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-    draw_strip(c, &l, v, &th, fb_width, fb_height);
+    draw2d_begin(&c->batch, fb_width, fb_height);
+    draw_gaps(&c->batch, &l, th.grid);
+    draw_strip(c, &c->batch, &l, v, &th);
+    draw2d_flush(&c->batch);
 
     const double longest = compare_longest_makespan(tls, v->count);
     for (int k = 0; k < v->count; k++) {

@@ -359,7 +359,8 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     return (frame_rect){x, y, x + w + 2 * pad, y + h};
 }
 
-/* The top of the caption's plate (draw_caption), which the legend stays above. */
+/* The top of the caption's plate (draw_caption), which the legend and F3's
+ * readout stay above. */
 static float caption_top(const frame_renderer *f, const frame_layout *l)
 {
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);

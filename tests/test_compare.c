@@ -241,6 +241,19 @@ static bool near(const uint8_t *p, rgba8 c)
     return abs(p[0] - c.r) < 6 && abs(p[1] - c.g) < 6 && abs(p[2] - c.b) < 6;
 }
 
+/* The PNG a `ppflow render --still` run r wrote to path, width pixels wide. */
+static image still_read(child_result r, const char *path, int width)
+{
+    if (r.status != 0)
+        fail_msg("status %d: %s", r.status, r.err);
+    child_result_deinit(&r);
+    image img = {0};
+    ppf_error err = {{0}};
+    assert_true(image_read_png(path, &img, &err));
+    assert_int_equal(img.width, width);
+    return img;
+}
+
 /* Where row y's bars (and idle time) end: from the plot's right edge
  * leftwards, the first run of 4 pixels that are not the panel's background
  * (tick lines across the rows are thinner). */
@@ -266,15 +279,10 @@ static void test_still_panes_share_clock(void **state)
     const double t = 12;
     char path[512];
     snprintf(path, sizeof path, "%s/cmp.png", scratch);
-    child_result r = RUN("render", "--compare", "gpipe,zb-h1", "--p2p", "0", "--allreduce", "none",
-                         "--still", "12", "--size", "1280x720", "-o", path);
-    if (r.status != 0)
-        fail_msg("status %d: %s", r.status, r.err);
-    child_result_deinit(&r);
-    image img = {0};
+    image img = still_read(RUN("render", "--compare", "gpipe,zb-h1", "--p2p", "0", "--allreduce",
+                               "none", "--still", "12", "--size", "1280x720", "-o", path),
+                           path, w);
     ppf_error err = {{0}};
-    assert_true(image_read_png(path, &img, &err));
-    assert_int_equal(img.width, w);
 
     /* the geometry, as the still lays it out */
     const session_flag flags[] = {{"p2p", "0"}, {"allreduce", "none"}};
@@ -326,15 +334,9 @@ static void test_still_gaps_are_rules(void **state)
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
         char path[512];
         snprintf(path, sizeof path, "%s/gaps%zu.png", scratch, n);
-        child_result r = RUN("render", "--compare", cases[n].list, "--still", "5", "--size",
-                             cases[n].size, "--theme", cases[n].theme, "-o", path);
-        if (r.status != 0)
-            fail_msg("status %d: %s", r.status, r.err);
-        child_result_deinit(&r);
-        image img = {0};
-        ppf_error err = {{0}};
-        assert_true(image_read_png(path, &img, &err));
-        assert_int_equal(img.width, cases[n].w);
+        image img = still_read(RUN("render", "--compare", cases[n].list, "--still", "5", "--size",
+                                   cases[n].size, "--theme", cases[n].theme, "-o", path),
+                               path, cases[n].w);
         const compare_layout l =
             compare_layout_compute(cases[n].w, cases[n].h, cases[n].count, COMPARE_ARRANGE_AUTO, 1);
         const theme th = theme_get(strcmp(cases[n].theme, "light") == 0 ? THEME_LIGHT : THEME_DARK);

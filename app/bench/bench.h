@@ -39,6 +39,7 @@
 #ifndef PPFLOW_BENCH_H
 #define PPFLOW_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -57,6 +58,10 @@ stats summarise(double *v, int n);
 double bench_now_ms(void);
 /* The "model name" line of /proc/cpuinfo, when there is one. */
 void print_machine(FILE *f);
+/* Whether a GL_RENDERER string names one of Mesa's CPU renderers
+ * (llvmpipe, softpipe, swrast); any other is a GPU's, whose bars are
+ * tighter. */
+bool bench_cpu_renderer(const char *renderer);
 
 /* `ppflow bench render` (bench_render.c), and its line of --help. */
 int bench_render(const bench_opts *o, FILE *f);

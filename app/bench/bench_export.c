@@ -128,10 +128,6 @@ static bool write_raw_frames(const export_case *c, session *s, const char *path,
 /* Drawing shares the encoder's cores on one of Mesa's CPU renderers; a
  * GPU's takes it off them, and the bar tightens to GPU_BAR. */
 #define GPU_BAR 1.10
-static bool cpu_renderer(const char *r)
-{
-    return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "swrast");
-}
 
 static bool have_ffmpeg(void)
 {
@@ -189,7 +185,7 @@ static bool bench_case(const export_case *c, const export_paths *p, const char *
     bool ok = session_build(&s, NULL, c->flags, c->flag_count, err) &&
               session_build_scene(&s, err) &&
               (!bare || write_raw_frames(c, &s, p->raw, renderer, sizeof renderer, err));
-    const double bar = renderer[0] && !cpu_renderer(renderer) ? GPU_BAR : c->bar;
+    const double bar = renderer[0] && !bench_cpu_renderer(renderer) ? GPU_BAR : c->bar;
     const int64_t frames =
         ok ? recorder_frame_count(s.tl.makespan, c->video.fps, s.tl.makespan / c->seconds) : 0;
     session_deinit(&s);

@@ -142,9 +142,8 @@ int bench_render(const bench_opts *o, FILE *f)
         ppf_print(stderr, "%s", err.message);
         return 1;
     }
-    /* Mesa's CPU renderers name themselves so; any other is a GPU's. */
     const char *r = at_uhd.renderer;
-    const bool cpu = strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "swrast");
+    const bool cpu = bench_cpu_renderer(r);
     fprintf(
         f,
         "\nrenderer: %s\ndefault scenario at %dx%d: %.1f fps  [bar with a GPU >= %.0f fps: %s]\n",

@@ -1,6 +1,7 @@
 /* session.c - scenario to timeline to scene. See session.h. */
 #include "session.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,12 @@ static bool check_beat_cameras(const beat_specs *specs, ppf_error *err)
     return true;
 }
 
+/* The generation of the last session built: each build takes the next, so
+ * no two builds in the process share one, wherever they live (a session
+ * rebuilt in place, or freed and another built at its address). Atomic:
+ * builds may run on any thread. */
+static _Atomic uint64_t last_generation;
+
 bool session_build_from(session *s, const scenario *sc, ppf_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -52,6 +59,7 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err)
         return false;
     if (!timeline_simulate(&s->tl, &s->prog, &s->costs, err))
         return false;
+    s->tl.generation = atomic_fetch_add(&last_generation, 1) + 1;
     if (!check_beat_cameras(&s->sc.beats, err) ||
         !beats_build(&s->beats, &s->tl, &s->sc.beats, err))
         return false;

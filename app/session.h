@@ -19,7 +19,11 @@
  *         scenario_deinit(&sc);
  *     session_deinit(&s);
  * Several sessions may live side by side (a comparison): a session owns
- * everything it holds, and building touches no global state.
+ * everything it holds, and building touches no global state but one
+ * counter: every build stamps its timeline (and so its scene) with a
+ * generation no other build in the process has (timeline.h), so that a
+ * renderer or a cache made for a session notices when the session it is
+ * given was rebuilt in place, and remakes what it keeps (frame.h).
  *
  * A built session must not be copied by value: its timeline points at its
  * program and its scene at its timeline (session_rebuild moves one safely).
@@ -96,8 +100,10 @@ bool session_build_scene(session *s, ppf_error *err);
 /* Rebuilds a built session from another scenario, the scene too when it had
  * one. The new session is built beside the old one, so that a scenario that
  * fails (bad input, a deadlock, over the budget) leaves *s as it was; then
- * it takes the old one's place. Whatever drew the old session (a frame
- * renderer, a timeline view) must be made again for the new one. */
+ * it takes the old one's place, at the same address with another
+ * generation: a frame renderer follows by itself (frame.h); state that
+ * indexes the old timeline (a timeline view, a selection, a beat) is the
+ * caller's to move to the new one. */
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
 /* The camera preset fitted to the part of the 3D view that the HUD, legend
  * and caption leave free, in a framebuffer of this size at this UI scale

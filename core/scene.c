@@ -158,6 +158,7 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     int K = desc->layers_per_stage > 0 ? desc->layers_per_stage : SCENE_DEFAULT_LAYERS_PER_STAGE;
     *s = (scene){
         .timeline = tl,
+        .generation = tl->generation,
         .stages = p->stages,
         .layers = p->stages * K,
         .microbatches = p->microbatches,

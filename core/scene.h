@@ -205,6 +205,8 @@ typedef struct scene_box {
 
 typedef struct scene {
     const timeline *timeline; /* not owned */
+    uint64_t generation;      /* the timeline's generation when the scene was laid out: a
+                                 scene is of one build of its timeline */
     int stages, layers, microbatches, replicas, ranks;
     int layers_per_stage;
     int slots;     /* micro-batch slices drawn per band: ceil(M / slot_size) */
@@ -235,6 +237,12 @@ typedef struct scene_state {
     double t;
     object_state *kind[SCENE_KIND_COUNT]; /* per kind, sized as scene_kind_count() */
     stage_focus *focus;                   /* [stages] */
+    /* The scene the arrays were sized for: its generation and sizes, which
+     * a scene rebuilt at the same address changes (scene_state_at checks
+     * them, so state sized for another scene is never written). */
+    uint64_t generation;
+    int64_t sized[SCENE_KIND_COUNT];
+    int sized_stages;
 } scene_state;
 
 /* Lays out the picture for a simulated timeline. */
@@ -307,11 +315,16 @@ void scene_replica_y(const scene *s, int replica, float *y0, float *y1);
 void scene_object_label(const scene *s, scene_kind kind, int index, scene_label_variant variant,
                         char *buf, size_t size);
 
+/* Arrays sized for this scene; a state is of one scene (scene_state_of). */
 void scene_state_init(scene_state *st, const scene *s);
 void scene_state_deinit(scene_state *st); /* accepts a zeroed or deinited state */
+/* Whether st was sized for s as it is now: its generation and sizes. A
+ * scene rebuilt in place (a what-if) needs a state made again. */
+bool scene_state_of(const scene_state *st, const scene *s);
 
 /* Fills every object's state at t (clamped to [0, makespan]) from the
- * scene's own timeline. Pure: the result depends only on (s, t). */
+ * scene's own timeline. Pure: the result depends only on (s, t). The state
+ * must be of this scene (scene_state_of; asserted). */
 void scene_state_at(const scene *s, double t, scene_state *out);
 
 /* One line saying what a rank is doing at t, for the caption under the 3D

@@ -26,8 +26,21 @@ void scene_state_init(scene_state *st, const scene *s)
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         int64_t n = scene_kind_count(s, (scene_kind)k);
         st->kind[k] = ppf_calloc((size_t)(n > 0 ? n : 1), sizeof(object_state));
+        st->sized[k] = n;
     }
     st->focus = ppf_calloc((size_t)s->stages, sizeof *st->focus);
+    st->sized_stages = s->stages;
+    st->generation = s->generation;
+}
+
+bool scene_state_of(const scene_state *st, const scene *s)
+{
+    if (st->generation != s->generation || st->sized_stages != s->stages)
+        return false;
+    for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        if (st->sized[k] != scene_kind_count(s, (scene_kind)k))
+            return false;
+    return true;
 }
 
 void scene_state_deinit(scene_state *st)
@@ -261,6 +274,8 @@ static int substep_layer(const scene *s, int stage, action_kind kind, float prog
 void scene_state_at(const scene *s, double t, scene_state *out)
 {
     assert(s && s->timeline && out);
+    assert(scene_state_of(out, s) && "a state sized for this scene, not one rebuilt in its place");
+    assert(s->generation == s->timeline->generation && "a scene of its timeline's build");
     const timeline *tl = s->timeline;
     if (!(t >= 0))
         t = 0;

@@ -142,6 +142,13 @@ typedef struct timeline {
     double bubble_ratio;      /* idle / busy */
     double allreduce_exposed; /* makespan - compute_end */
     int dp;
+    /* Which build this is, for whatever keeps something made from it (a
+     * renderer's arrays, a kept image): a timeline rebuilt at the same
+     * address has another generation, so a cache keyed on (address,
+     * generation) cannot outlive it. Set by the timeline's owner after
+     * timeline_simulate (session.h stamps every build with a number never
+     * used before); 0: not stamped, and caches follow the address alone. */
+    uint64_t generation;
 } timeline;
 
 /* Simulates a validated program. On a deadlock returns false with a message

@@ -62,6 +62,8 @@ bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, 
     if (!timeline_panel_init(&f->panel, tl, err))
         goto fail;
     scene_state_init(&f->state, s);
+    f->tl = tl;
+    f->generation = tl->generation;
     f->labels = ppf_calloc(1, sizeof *f->labels);
     f->ready = true;
     return true;
@@ -81,6 +83,25 @@ void frame_renderer_deinit(frame_renderer *f)
     draw2d_deinit(&f->batch);
     scene_renderer_deinit(&f->scene);
     *f = (frame_renderer){0};
+}
+
+/* What the renderer keeps of a session made again for (s, tl), when it was
+ * made for another timeline or another build of this one (a what-if
+ * rebuilds a session in place: same address, another generation). Nothing
+ * here can fail for a simulated timeline, so a frame is always drawn. */
+static void follow(frame_renderer *f, const scene *s, const timeline *tl)
+{
+    if (f->tl == tl && f->generation == tl->generation)
+        return;
+    scene_state_deinit(&f->state);
+    scene_state_init(&f->state, s);
+    timeline_panel_deinit(&f->panel);
+    ppf_error err = {{0}};
+    const bool ok = timeline_panel_init(&f->panel, tl, &err);
+    assert(ok && "a simulated timeline has ranks");
+    (void)ok;
+    f->tl = tl;
+    f->generation = tl->generation;
 }
 
 /* Re-renders the glyph atlas when the layout's text sizes changed; false
@@ -644,8 +665,11 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
                          int fb_width, int fb_height)
 {
     assert(f && f->ready && s && tl && v);
+    assert(s->timeline == tl && s->generation == tl->generation &&
+           "a scene laid out for this build of the timeline");
     if (fb_width <= 0 || fb_height <= 0)
         return;
+    follow(f, s, tl);
     frame_layout l = frame_layout_of(v, fb_width, fb_height);
     assert(l.x >= 0 && l.y >= 0 && l.x + l.width <= fb_width && l.y + l.height <= fb_height &&
            "the viewport lies inside the target");

@@ -54,8 +54,14 @@
  *     frame_renderer f; frame_renderer_init(&f, &scene, &timeline, &err);
  *     each frame: frame_renderer_draw(&f, &scene, &timeline, &view, fb_w, fb_h);
  *     frame_renderer_deinit(&f);
- * The scene and timeline must be the ones the renderer was made for, and
- * outlive it.
+ * The scene must be laid out for the timeline (scene.timeline, and its
+ * generation: asserted). What the renderer keeps of a session (the scene's
+ * state arrays, the memory curves, the kept timeline pixels, the last
+ * upload) is keyed on the timeline's address and generation (timeline.h),
+ * and made again at the first frame drawn for another: so one renderer may
+ * draw another slide's session, or a session rebuilt in place by a
+ * what-if, and nothing it keeps outlives the session it was made for. The
+ * scene and timeline drawn must live while it draws them.
  *
  * Errors: init returns false with one line (shader log, missing font).
  */
@@ -192,11 +198,11 @@ typedef struct frame_view {
                                     iteration */
     const frame_help_item *help; /* the key card's rows, [help_count], shown with show_help */
     int help_count;
-    bool blackout;               /* the whole viewport black, nothing else (presenting's B) */
-    bool cleared;                /* the caller has cleared the viewport to the theme's background,
-                                    depth and stencil (compare_view: one clear for all panes) */
-    const char *caption;         /* the caption line; NULL: what happens at t (scene_caption) */
-    bool laser;                  /* a laser dot at (laser_x, laser_y), target pixels */
+    bool blackout;       /* the whole viewport black, nothing else (presenting's B) */
+    bool cleared;        /* the caller has cleared the viewport to the theme's background,
+                            depth and stencil (compare_view: one clear for all panes) */
+    const char *caption; /* the caption line; NULL: what happens at t (scene_caption) */
+    bool laser;          /* a laser dot at (laser_x, laser_y), target pixels */
     float laser_x, laser_y;
     /* Selection, micro-batch, critical path, area, details card
      * (inspect_overlay.h); zeroed: none. */
@@ -224,6 +230,8 @@ typedef struct frame_renderer {
     timeline_panel panel; /* the memory curves of the timeline */
     scene_state state;
     struct frame_label_set *labels; /* placed label rectangles, reused every frame */
+    const timeline *tl;             /* what state and panel are of: this timeline ... */
+    uint64_t generation;            /* ... at this build (timeline.generation) */
     bool ready;
 } frame_renderer;
 

@@ -357,7 +357,8 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
     const int g = slots_per_instance(s, cam, w, h, 1, s->batch / (float)s->slots);
     const int g_stack =
         slots_per_instance(s, cam, w, h, 2, fminf(0.4f, 2.5f / (float)s->slots) * s->d_model);
-    bool same = r->uploaded && r->last_t == st->t && r->last_theme == th->name &&
+    bool same = r->uploaded && r->last_scene == s && r->last_generation == s->generation &&
+                r->last_t == st->t && r->last_theme == th->name &&
                 r->last_slots_per_instance[0] == g && r->last_slots_per_instance[1] == g_stack &&
                 memcmp(r->last_eye, eye, sizeof eye) == 0;
     if (!same) {
@@ -373,6 +374,8 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
         if (n > 0)
             glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)n * sizeof(scene_instance)),
                             r->sorted);
+        r->last_scene = s;
+        r->last_generation = s->generation;
         r->last_t = st->t;
         r->last_theme = th->name;
         r->last_slots_per_instance[0] = g;

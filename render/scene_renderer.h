@@ -17,8 +17,9 @@
  *
  * No allocation once warm: instance arrays grow (doubling) to the most
  * objects a frame has shown, not to every object of the scene, so memory
- * follows what is on screen. Uploads happen only when what is drawn changes (t, the theme or the
- * camera's eye, which decides the sort order): a paused viewer uploads nothing.
+ * follows what is on screen. Uploads happen only when what is drawn changes (the scene or its
+ * generation, t, the theme or the camera's eye, which decides the sort order): a paused viewer
+ * uploads nothing. So a renderer is not of one scene: it draws whichever it is given.
  *
  * Call order (a current GL 3.3 context):
  *     scene_renderer r; scene_renderer_init(&r, &scene, &err);
@@ -50,7 +51,10 @@ typedef struct scene_renderer {
     int gpu_capacity;      /* instances the GL buffer holds */
     int opaque_count;      /* faces drawn with depth writes */
     int translucent_count; /* faces and boxes, back to front */
-    /* What the last upload showed, to skip identical frames. */
+    /* What the last upload showed, to skip identical frames: the scene (its
+     * address and build: one rebuilt in place is another scene), t, ... */
+    const scene *last_scene;
+    uint64_t last_generation;
     double last_t;
     float last_eye[3];
     const char *last_theme;

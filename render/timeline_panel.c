@@ -29,6 +29,7 @@ static float minf(float a, float b)
  * same still pixels. Zeroed before it is filled, so memcmp compares it. */
 typedef struct still_key {
     const timeline *tl;
+    uint64_t generation; /* the timeline's build: one rebuilt in place draws other bars */
     const text_font *font;
     int size, fb_w, fb_h, ranks;
     bool lane;
@@ -62,6 +63,7 @@ bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err)
     if (!tl || !tl->program || tl->program->ranks <= 0 || !tl->time)
         return ppf_fail(err, "timeline panel: the timeline has no ranks (not simulated?)");
     p->tl = tl;
+    p->generation = tl->generation;
     timeline_memory_init(&p->memory, tl);
     p->still = ppf_calloc(1, sizeof *p->still);
     return true;
@@ -78,6 +80,11 @@ void timeline_panel_deinit(timeline_panel *p)
         free(p->still);
     }
     *p = (timeline_panel){0};
+}
+
+bool timeline_panel_of(const timeline_panel *p, const timeline *tl)
+{
+    return p->tl == tl && p->generation == tl->generation;
 }
 
 bool timeline_panel_reused(const timeline_panel *p)
@@ -811,6 +818,7 @@ static still_key still_key_of(const frame *f)
     still_key k;
     memset(&k, 0, sizeof k);
     k.tl = f->p->tl;
+    k.generation = f->p->generation;
     k.font = f->font;
     k.size = f->size;
     k.fb_w = f->d->width, k.fb_h = f->d->height;
@@ -831,6 +839,7 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
                          double t, const timeline_panel_hover *hover)
 {
     assert(p->tl && v && d && pal);
+    assert(timeline_panel_of(p, p->tl) && "the panel's timeline, not one rebuilt in its place");
     assert(v->ranks == p->tl->program->ranks && "a view of the panel's timeline");
     assert(!font || (font_size_index >= 0 && font_size_index < font->size_count));
     if (v->w <= 0 || v->h <= 0)

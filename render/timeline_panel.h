@@ -60,6 +60,8 @@
 
 typedef struct timeline_panel {
     const timeline *tl;     /* not owned */
+    uint64_t generation;    /* tl's generation at init: the curves are of that build (a
+                               timeline rebuilt in place needs a panel made again) */
     timeline_memory memory; /* live activations per rank; memory.peak is the lane's scale */
     /* Owned: the still part of the last frame drawn (everything but what
      * moves with t) kept as pixels, and what it was drawn for. */
@@ -67,8 +69,12 @@ typedef struct timeline_panel {
 } timeline_panel;
 
 /* Computes the memory curves. False with a message when the timeline has no
- * ranks (a zeroed timeline). */
+ * ranks (a zeroed timeline). The panel is of this build of the timeline:
+ * timeline_panel_of says whether it still is. */
 bool timeline_panel_init(timeline_panel *p, const timeline *tl, ppf_error *err);
+/* Whether the panel was made for tl as it is now (the address and its
+ * generation); drawing asserts it. */
+bool timeline_panel_of(const timeline_panel *p, const timeline *tl);
 /* Frees the curves and the kept pixels (with the GL context current when
  * the panel has been drawn); accepts a zeroed or deinited panel. */
 void timeline_panel_deinit(timeline_panel *p);

@@ -1,16 +1,16 @@
 /* bench_rebuild.c - `ppflow bench rebuild`: how long a live what-if change
  * takes, from the new scenario to a viewer ready to draw it: program,
- * timeline, beats, scene and the frame renderer's GPU buffers
- * (viewer_whatif_rebuild, the path the window takes), on a headless EGL
- * context. The change alternates the schedule between 1f1b and zb-h1 at
- * the same sizes, the what-if a lecturer asks most; the first frame drawn
- * after it is timed apart. */
+ * timeline, beats and scene (session_rebuild, the path the window takes),
+ * on a headless EGL context. The change alternates the schedule between
+ * 1f1b and zb-h1 at the same sizes, the what-if a lecturer asks most; the
+ * first frame drawn after it is timed apart, and includes what the frame
+ * renderer remakes for the rebuilt session (its state arrays and memory
+ * curves, frame.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
 #include "offscreen.h"
-#include "viewer_whatif.h"
 #include "whatif.h"
 
 enum { REBUILD_RUNS = 21, REBUILD_WARMUP = 2 };
@@ -43,7 +43,7 @@ static bool bench_one(FILE *f, const rebuild_size *z, int runs, ppf_error *err)
             break;
         render_target_bind(&o.target);
         const double t0 = bench_now_ms();
-        ok = viewer_whatif_rebuild(&s, &o.frame, &next, err);
+        ok = session_rebuild(&s, &next, err);
         render_target_finish(&o.target);
         const double t1 = bench_now_ms();
         scenario_deinit(&next);

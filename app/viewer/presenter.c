@@ -92,25 +92,11 @@ fail:
     return false;
 }
 
-bool presenter_show_slide(presenter *p, const session *s, const char *notes, const char *next_slide,
-                          ppf_error *err)
+void presenter_show_slide(presenter *p, const session *s, const char *notes, const char *next_slide)
 {
-    if (p->win.glfw && s != p->s) {
-        window_make_current(&p->win); /* its vertex arrays are its context's */
-        frame_renderer next;
-        const bool ok = frame_renderer_init(&next, &s->scene, &s->tl, err);
-        if (ok) {
-            frame_renderer_deinit(&p->frame);
-            p->frame = next;
-        }
-        window_make_current(p->audience);
-        if (!ok)
-            return false;
-    }
     p->s = s;
     p->slide_notes = notes;
     p->next_slide = next_slide;
-    return true;
 }
 
 void presenter_close(presenter *p)

@@ -90,11 +90,11 @@ bool presenter_open(presenter *p, viewer_window *audience, const session *s, vie
 void presenter_close(presenter *p);
 /* A talk's slide is shown (deck.h): its session, the notes the page shows
  * when the beat has none, and the next slide's title (NULL: the last),
- * which the page names after the slide's last beat. The previews are made
- * for the new scene; false with one line (the slide before stays). Without
- * a presenter's window it only remembers them. */
-bool presenter_show_slide(presenter *p, const session *s, const char *notes, const char *next_slide,
-                          ppf_error *err);
+ * which the page names after the slide's last beat. The previews' renderer
+ * follows whatever session it draws, a slide's or one a what-if rebuilt in
+ * place (frame.h), so nothing here can fail. */
+void presenter_show_slide(presenter *p, const session *s, const char *notes,
+                          const char *next_slide);
 
 /* Places the audience window (fullscreen while presenting, see above) and
  * the presenter's; monitors_changed: after a monitor was plugged in or out. */

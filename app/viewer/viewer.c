@@ -77,7 +77,7 @@ typedef struct viewer {
     frame_command_line line; /* what the frame shows of it */
     viewer_compare *cmp;     /* a comparison's panes; NULL: a single frame */
     bool cmp_from_single;    /* cmp made by x in a single window, which shift+X gives back */
-    bool cmp_rebuilt;        /* a what-if rebuilt the first pane: frame is stale */
+    bool cmp_rebuilt;        /* a what-if rebuilt the first pane: the zoom is stale */
     viewer_state single;     /* the single window's state as x found it */
     viewer_state paned;      /* the state right after x laid out the panes */
     viewer_inspect insp;     /* selection, critical path, micro-batch, area (the shown slide's) */
@@ -119,26 +119,14 @@ static const char *next_slide_title(const deck *d, int k)
 }
 
 /* Next past a slide's last beat, or Previous before its first: the other
- * slide, with a frame renderer made for its scene (viewer_slides.h). */
+ * slide (viewer_slides.h). The renderers follow the session they draw
+ * (frame.h): nothing is made here that could fail. */
 static void change_slide(viewer *v, double clock)
 {
     bool backwards;
     const int k = viewer_slides_target(&v->st, &backwards);
     const session *s = v->deck->slides[k];
-    frame_renderer next;
-    ppf_error err = {{0}};
-    if (!frame_renderer_init(&next, &s->scene, &s->tl, &err)) {
-        ppf_print(stderr, "%s", err.message); /* the slide stays as it was */
-        return;
-    }
-    if (!presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k),
-                              &err)) {
-        ppf_print(stderr, "%s", err.message);
-        frame_renderer_deinit(&next);
-        return;
-    }
-    frame_renderer_deinit(&v->frame);
-    v->frame = next;
+    presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k));
     whatif_line_close(&v->whatifs[v->st.slide].line); /* the slide left keeps its changes */
     v->whatifs[v->st.slide].error[0] = '\0';
     viewer_slides_show(&v->st, v->deck, k, backwards, clock);
@@ -184,18 +172,6 @@ static void compare_start(viewer *v)
  * a comparison shows its first side alone. */
 static void compare_end(viewer *v, double clock)
 {
-    session *s = v->deck->slides[v->st.slide];
-    if (v->cmp_rebuilt) { /* the single frame's renderer drew the scene the what-if replaced */
-        frame_renderer next;
-        ppf_error err = {{0}};
-        if (frame_renderer_init(&next, &s->scene, &s->tl, &err)) {
-            frame_renderer_deinit(&v->frame);
-            v->frame = next;
-        } else {
-            ppf_print(stderr, "%s", err.message);
-            return; /* the panes stay */
-        }
-    }
     viewer_compare_deinit(v->cmp);
     free(v->cmp);
     v->cmp = NULL;
@@ -236,8 +212,8 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     viewer_whatif_moment m = viewer_whatif_moment_of(&v->st);
     ppf_error err = {{0}};
     window_make_current(&v->win); /* the renderer's objects are the audience window's */
-    const bool ok = v->cmp ? viewer_compare_rebuild(v->cmp, next, &err)
-                           : viewer_whatif_rebuild(s, &v->frame, next, &err);
+    const bool ok =
+        v->cmp ? viewer_compare_rebuild(v->cmp, next, &err) : session_rebuild(s, next, &err);
     if (ok) {
         viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
         viewer_whatif_follow(&v->st, &m, clock);
@@ -248,9 +224,7 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
         if (!undo)
             whatif_push(w, &before);
         w->error[0] = '\0';
-        if (!presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k),
-                                  &err))
-            ppf_print(stderr, "%s", err.message);
+        presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k));
         char title[200];
         viewer_slides_title(v->deck, k, title, sizeof title);
         window_set_title(&v->win, title);
@@ -686,7 +660,7 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     }
     if (o->presenter && !presenter_open(&v->pres, &v->win, s, &v->in, err))
         goto done;
-    presenter_show_slide(&v->pres, s, d->info[first].notes, next_slide_title(d, first), err);
+    presenter_show_slide(&v->pres, s, d->info[first].notes, next_slide_title(d, first));
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
     v->st.theme = o->show.theme;
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));

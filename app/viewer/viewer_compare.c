@@ -438,7 +438,7 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
 
 bool viewer_compare_rebuild(viewer_compare *c, const scenario *next, ppf_error *err)
 {
-    return viewer_whatif_rebuild(c->sides[0], &c->renderer.frames[0], next, err);
+    return session_rebuild(c->sides[0], next, err); /* its pane's renderer follows it */
 }
 
 void viewer_compare_follow(viewer_compare *c, viewer_state *st)

@@ -141,8 +141,8 @@ void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y);
  * to the first pane's plot, camera moves while unlinked, event steps over
  * every pane's events); true when handled, else the caller applies it to st. */
 bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock);
-/* The first side rebuilt from next (a what-if), its renderer made again;
- * false with one line, everything as it was. */
+/* The first side rebuilt in place from next (a what-if; the renderers
+ * follow it, frame.h); false with one line, everything as it was. */
 bool viewer_compare_rebuild(viewer_compare *c, const scenario *next, ppf_error *err);
 /* After a what-if the state followed: the strip, the scale, the panes again. */
 void viewer_compare_follow(viewer_compare *c, viewer_state *st);

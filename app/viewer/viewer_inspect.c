@@ -26,8 +26,17 @@ void viewer_inspect_reset(viewer_inspect *vi, const session *s)
     vi->selected = NONE;
     vi->microbatch = -1;
     vi->s = s;
+    vi->generation = s ? s->tl.generation : 0;
     if (s)
         inspect_init(&vi->in, &s->tl);
+}
+
+/* The tables follow the shown session: another slide, or the same one
+ * rebuilt in place by a what-if (same address, another generation). */
+static void follow(viewer_inspect *vi, const session *s)
+{
+    if (vi->s != s || (s && vi->generation != s->tl.generation))
+        viewer_inspect_reset(vi, s);
 }
 
 static const timeline *tl_of(const viewer_inspect *vi)
@@ -197,8 +206,7 @@ static timeline_panel_hover pick_in_view(const viewer_inspect *vi, const viewer_
 
 bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c, double clock)
 {
-    if (vi->s != st->s)
-        viewer_inspect_reset(vi, st->s);
+    follow(vi, st->s);
     const bool mine = c->kind >= CMD_PRESS && c->kind <= CMD_MICROBATCH;
     if (st->blackout) /* while black only the blackout's keys act */
         return mine;
@@ -332,8 +340,7 @@ static void hover_tip(viewer_inspect *vi, const viewer_state *st, frame_view *fv
 
 void viewer_inspect_view(viewer_inspect *vi, const viewer_state *st, frame_view *fv)
 {
-    if (vi->s != st->s)
-        viewer_inspect_reset(vi, st->s);
+    follow(vi, st->s);
     inspect_overlay *o = &fv->inspect;
     *o = (inspect_overlay){
         .selected = vi->selected,
@@ -405,8 +412,7 @@ static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *p
 
 void viewer_inspect_state(viewer_inspect *vi, const viewer_state *st, char *buf, size_t n)
 {
-    if (vi->s != st->s)
-        viewer_inspect_reset(vi, st->s);
+    follow(vi, st->s);
     const timeline *tl = tl_of(vi);
     char sel[ACTION_TEXT_MAX + 8] = "-", waited[ACTION_TEXT_MAX + 8] = "none",
                                busy[ACTION_TEXT_MAX + 8] = "-";

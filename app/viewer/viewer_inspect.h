@@ -58,7 +58,8 @@
 #include "viewer_state.h"
 
 typedef struct viewer_inspect {
-    const session *s; /* the session the tables are for; NULL: none yet */
+    const session *s;    /* the session the tables are for; NULL: none yet */
+    uint64_t generation; /* ... at this build (its timeline's generation) */
     inspect in;       /* its index tables */
     inspect_path path;
     bool has_path;                 /* path computed (on first use) */

@@ -20,27 +20,6 @@ viewer_whatif_moment viewer_whatif_moment_of(const viewer_state *v)
     return m;
 }
 
-bool viewer_whatif_rebuild(session *s, frame_renderer *f, const scenario *next, ppf_error *err)
-{
-    scenario before;
-    scenario_copy(&before, &s->sc);
-    bool ok = session_rebuild(s, next, err);
-    if (ok) {
-        frame_renderer made;
-        if (frame_renderer_init(&made, &s->scene, &s->tl, err)) {
-            frame_renderer_deinit(f);
-            *f = made;
-        } else {
-            /* the old renderer draws the old scene: back to it (it built before) */
-            ppf_error again = {{0}};
-            session_rebuild(s, &before, &again);
-            ok = false;
-        }
-    }
-    scenario_deinit(&before);
-    return ok;
-}
-
 /* The beat of the new session to stand on: the same title, else the same
  * number; -1 when there is neither. */
 static int same_beat(const beat_list *bl, const viewer_whatif_moment *m)

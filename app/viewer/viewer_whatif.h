@@ -1,6 +1,7 @@
 /* viewer_whatif.h - a what-if change (whatif.h) applied in the live viewer:
- * the shown session rebuilt from the new scenario, a frame renderer made
- * for its scene, and the viewer's state moved to it keeping the moment.
+ * the shown session rebuilt in place from the new scenario (session_rebuild;
+ * every frame renderer drawing it follows by itself, frame.h), and the
+ * viewer's state moved to it keeping the moment.
  *
  * What a change keeps, as a lecturer answering "and with P=8?" expects:
  * t at the same fraction of the iteration, or the same beat when t stands
@@ -16,13 +17,13 @@
  *
  * Call order (the viewer's loop, its GL context current):
  *     viewer_whatif_moment m = viewer_whatif_moment_of(&st);
- *     if (viewer_whatif_rebuild(session, &renderer, &next, &err))
+ *     if (session_rebuild(session, &next, &err))
  *         viewer_whatif_follow(&st, &m, clock);
- *     else { one line shown; the session, the renderer and st as they were }
+ *     else { one line shown; the session and st as they were }
  *
- * Errors: viewer_whatif_rebuild returns false with one line (the
- * scenario's: a deadlock, over the budget, a rule of the schedule; or the
- * renderer's) and leaves the session and the renderer as they were.
+ * Errors: session_rebuild returns false with one line (the scenario's: a
+ * deadlock, over the budget, a rule of the schedule) and leaves the session
+ * as it was.
  */
 #ifndef PPFLOW_VIEWER_WHATIF_H
 #define PPFLOW_VIEWER_WHATIF_H
@@ -31,7 +32,6 @@
 
 #include "beats.h"
 #include "error.h"
-#include "frame.h"
 #include "session.h"
 #include "viewer_state.h"
 
@@ -44,10 +44,6 @@ typedef struct viewer_whatif_moment {
 } viewer_whatif_moment;
 
 viewer_whatif_moment viewer_whatif_moment_of(const viewer_state *v);
-/* Rebuilds s from next (session_rebuild) and makes *f again for its scene
- * and timeline (the old one deinited); false with one line, s and f as
- * they were. */
-bool viewer_whatif_rebuild(session *s, frame_renderer *f, const scenario *next, ppf_error *err);
 /* Moves the state to its session as rebuilt (v->s), keeping the moment m
  * (see above). */
 void viewer_whatif_follow(viewer_state *v, const viewer_whatif_moment *m, double clock);

@@ -561,6 +561,14 @@ void draw2d_keep(draw2d *d, draw2d_pixels *px, int x, int y, int w, int h)
     *px = (draw2d_pixels){px->texture, x, y, w, h};
 }
 
+bool draw2d_target_exact(const draw2d *d)
+{
+    (void)d;
+    GLint fbo = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+    return fbo != 0;
+}
+
 /* The bound draw framebuffer's colour image, when it is one glCopyImageSubData
  * can write (a renderbuffer or a 2D texture of an FBO; never a window's). */
 static bool copy_target(GLuint *name, GLenum *target)

@@ -137,6 +137,14 @@ typedef struct draw2d_pixels {
  * framebuffer's pixels in the rectangle (whole pixels, inside the
  * framebuffer) into px's texture. */
 void draw2d_keep(draw2d *d, draw2d_pixels *px, int x, int y, int w, int h);
+/* Whether the bound framebuffer is known to be the size given to
+ * draw2d_begin: an FBO's is. A window's may not be yet: its size is what
+ * the window system last reported, and a driver may give the frame drawn
+ * right after a resize (a window made fullscreen at start-up) a buffer of
+ * the old size until the next swap, so pixels kept from that frame would
+ * hold only part of what was drawn. Keep a window's pixels only once the
+ * same thing has been drawn at the same size in a frame before. */
+bool draw2d_target_exact(const draw2d *d);
 /* Gives px's pixels back, one for one, at the rectangle they were kept
  * from; they replace what is there (they were opaque). Into an FBO's
  * renderbuffer or texture it draws what was appended (draw2d_flush) and

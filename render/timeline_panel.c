@@ -52,6 +52,8 @@ struct timeline_panel_still {
     still_key key;
     bool kept;   /* pixels hold the still part drawn for key */
     bool reused; /* the last frame drew them */
+    bool drawn;  /* the last frame drew the still part whole for `drawn_key`, unkept */
+    still_key drawn_key;
     numbered_bar *bars;
     int bar_count, bar_capacity;
     int stretches; /* merged stretches drawn: numbers the panel says are left out */
@@ -890,10 +892,19 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
         draw_allreduces(&f);
         draw_memory(&f);
         draw2d_clip_off(d);
-        if (keepable) {
+        /* A window's buffer may still be the size before a resize in the
+         * first frame drawn after it (draw2d_target_exact): its pixels are
+         * kept from the second frame drawn the same, never from the first. */
+        const bool settled = draw2d_target_exact(d) ||
+                             (still->drawn && memcmp(&still->drawn_key, &key, sizeof key) == 0);
+        if (keepable && settled) {
             draw2d_keep(d, &still->pixels, px0, py0, px1 - px0, py1 - py0);
             still->key = key;
             still->kept = true;
+            still->drawn = false;
+        } else {
+            still->drawn_key = key;
+            still->drawn = true;
         }
     }
     draw2d_clip(d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);

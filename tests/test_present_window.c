@@ -11,6 +11,9 @@
  *     black PgDn, G 5 Enter and Home change nothing; B brings the picture back;
  *   - Esc backs out of presenting mode and does not quit, nor does a second
  *     Esc in the window; ctrl+Q quits.
+ *   - `--present` on a 1920x1080 screen, the window asked at 1280x720: the
+ *     timeline's bars reach the plot's right end (its kept pixels are of
+ *     the fullscreen size, not of the window's before it).
  * test_presenting checks the same behaviours without a window, to the last
  * bit of t; here they come through the window's keys and the script. */
 #ifndef _POSIX_C_SOURCE
@@ -218,11 +221,70 @@ static void test_blackout(void **state)
                  100 * dark[3]);
 }
 
+/* Columns of the plot's last `share` (of its width) with a coloured pixel
+ * (a bar: green F, vermillion B, purple all-reduce; not the grey rows,
+ * hatching or text), in the screenshot at path. */
+static int coloured_columns(const char *path, const state_line *st, double share, int *columns)
+{
+    image img = {0};
+    ppf_error err = {{0}};
+    if (!image_read_png(path, &img, &err))
+        fail_msg("screenshot: %s", err.message);
+    const int x1 = (int)(st->plot_x + st->plot_w) - 1, x0 = (int)(x1 - share * st->plot_w);
+    const int y0 = (int)st->plot_y, y1 = (int)(st->plot_y + st->plot_h);
+    assert_true(x0 >= 0 && x1 < img.width && y0 >= 0 && y1 <= img.height);
+    int n = 0;
+    for (int x = x0; x <= x1; x++) {
+        bool coloured = false;
+        for (int y = y0; y < y1 && !coloured; y++) {
+            const uint8_t *p = img.rgba + ((size_t)y * (size_t)img.width + (size_t)x) * 4;
+            const int hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+            const int lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+            coloured = hi - lo > 80;
+        }
+        n += coloured;
+    }
+    *columns = x1 - x0 + 1;
+    image_deinit(&img);
+    return n;
+}
+
+/* Presenting from start-up on a screen larger than the window asked for:
+ * the window goes fullscreen before its first frame, and the timeline's
+ * kept still part (its bars) must be of the screen's size, not the
+ * window's: its bars reach the plot's right end, the iteration's end. */
+static void test_present_from_startup_fills_the_screen(void **state)
+{
+    (void)state;
+    x_run_skip_without_tools("test_present_window");
+    char *out = run_script_on("1920x1080", PPFLOW_EXE, "startup.script",
+                              "frames 4\nscreenshot startup.png\nprint\nquit\n",
+                              X_RUN_ARGS("--size", "1280x720", "--present"));
+    state_line st[STATES_MAX];
+    const int got = parse_states(out, st, STATES_MAX);
+    if (got < 1)
+        fail_msg("no state line:\n%s", out);
+    free(out);
+    assert_int_equal(st[0].fb_w, 1920);
+    assert_int_equal(st[0].fb_h, 1080);
+    char dir[300], path[400];
+    x_run_dir("a", dir, sizeof dir);
+    scratch_join(path, sizeof path, dir, "startup.png");
+    int columns;
+    const int n = coloured_columns(path, &st[0], 0.05, &columns);
+    print_message("the plot's last 5%%: %d of %d columns hold a bar\n", n, columns);
+    if (n < columns / 2)
+        fail_msg("the timeline's bars stop short of the plot's right end (%d of its last %d "
+                 "columns hold a bar): the kept still part is of another size",
+                 n, columns);
+}
+
 int main(void)
 {
     struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clicker_through_the_beats),
         cmocka_unit_test(test_blackout),
+        cmocka_unit_test(test_present_from_startup_fills_the_screen),
     };
     return x_run_main("ppflow_test_present_window", tests, sizeof tests / sizeof tests[0]);
 }

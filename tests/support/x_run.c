@@ -296,13 +296,21 @@ void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for)
 
 char *run_script(const char *exe, const char *name, const char *script, const char *const *args)
 {
-    char dir[300], script_path[400], out[400], err[400];
+    return run_script_on(NULL, exe, name, script, args);
+}
+
+char *run_script_on(const char *screen, const char *exe, const char *name, const char *script,
+                    const char *const *args)
+{
+    char dir[300], script_path[400], out[400], err[400], screen_args[64];
+    if (screen)
+        snprintf(screen_args, sizeof screen_args, "-screen 0 %sx24", screen);
     x_run_dir("a", dir, sizeof dir);
     scratch_join(script_path, sizeof script_path, dir, name);
     scratch_join(out, sizeof out, scratch, "a.out");
     scratch_join(err, sizeof err, scratch, "a.err");
     scratch_write(script_path, script);
-    const char *argv[40] = {"xvfb-run", "-a",       "-s",        SCREEN_ARGS,
+    const char *argv[40] = {"xvfb-run", "-a",       "-s",        screen ? screen_args : SCREEN_ARGS,
                             exe,        "--script", script_path, "--print-state"};
     int argc = 8;
     for (int k = 0; args && args[k]; k++) {

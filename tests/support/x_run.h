@@ -100,6 +100,9 @@ void expect_alive(pid_t ppflow, const char *err_path, const char *waiting_for);
  * is ppflow's working directory; returns ppflow's standard output (free
  * it). The exit status must be 0. args may be NULL. */
 char *run_script(const char *exe, const char *name, const char *script, const char *const *args);
+/* The same on an X screen of this size ("1920x1080"; NULL: SCREEN_ARGS'). */
+char *run_script_on(const char *screen, const char *exe, const char *name, const char *script,
+                    const char *const *args);
 /* The scratch's sub-directory `sub`, made if missing, into path. */
 void x_run_dir(const char *sub, char *path, size_t size);
 

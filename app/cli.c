@@ -171,7 +171,8 @@ static int schedule_compare(const cli_request *q, const option_args *args,
     const char *format = cli_format_name(q->format);
     const bool json = strcmp(format, "json") == 0;
     if (!json && strcmp(format, "table") != 0) {
-        ppf_fail(err, "--format %s: with --compare use table or json (one schedule at a time for %s)",
+        ppf_fail(err,
+                 "--format %s: with --compare use table or json (one schedule at a time for %s)",
                  format, format);
         return EXIT_STATUS_USAGE;
     }
@@ -368,7 +369,7 @@ static void print_render_help(FILE *f)
  * mean one recording or one frame are refused with it, then per_beat.h
  * does the rest with the one session. */
 static int render_per_beat(const cli_request *q, const option_args *args, session *const *slides,
-                           int slide_count)
+                           const deck_slide *info, int slide_count)
 {
     static const struct {
         option_id id;
@@ -389,14 +390,21 @@ static int render_per_beat(const cli_request *q, const option_args *args, sessio
         ppf_print(stderr, "-o: with %s give the directory to write into (-o DIR/)", with);
         return EXIT_STATUS_USAGE;
     }
+    /* a talk slide's own camera, as presenting shows it */
+    int *slide_camera = ppf_malloc((size_t)slide_count * sizeof *slide_camera);
+    for (int k = 0; k < slide_count; k++)
+        slide_camera[k] = info[k].has_camera ? (int)info[k].camera : -1;
     const per_beat_request pq = {
         .dir = q->output,
         .show = q->show,
         .video = q->render.video,
         .beat = q->beat,
         .quiet = q->render.quiet,
+        .slide_camera = slide_camera,
     };
-    return per_beat_export(slides, slide_count, &pq);
+    const int status = per_beat_export(slides, slide_count, &pq);
+    free(slide_camera);
+    return status;
 }
 
 /* `render --compare`: the panes on one clock, as a still or a recording;
@@ -404,8 +412,9 @@ static int render_per_beat(const cli_request *q, const option_args *args, sessio
 static int render_compare(const cli_request *q, const option_args *args, const comparison *c)
 {
     if (args->given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT))) {
-        ppf_print(stderr, "--%s: not with --compare (the sides' beats differ; record the "
-                          "comparison with -o OUT.mp4)",
+        ppf_print(stderr,
+                  "--%s: not with --compare (the sides' beats differ; record the "
+                  "comparison with -o OUT.mp4)",
                   args->given & OPT_BIT(OPT_PER_BEAT) ? "per-beat" : "beat");
         return EXIT_STATUS_USAGE;
     }
@@ -439,9 +448,12 @@ static int cmd_render(int argc, char **argv)
         if (args.given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT))) {
             /* a talk's every slide, its beats numbered on; one with --slide */
             const bool one = args.given & OPT_BIT(OPT_SLIDE);
-            status =
-                render_per_beat(&q, &args, one ? &d.slides[slide] : d.slides, one ? 1 : d.count);
+            status = render_per_beat(&q, &args, one ? &d.slides[slide] : d.slides,
+                                     one ? &d.info[slide] : d.info, one ? 1 : d.count);
         } else {
+            /* a slide's own camera draws it, --camera or not, as when presenting */
+            if (d.info[slide].has_camera)
+                q.render.show.camera = d.info[slide].camera;
             status = args.given & OPT_BIT(OPT_STILL) ? render_command_still(b, &q.render, q.still)
                                                      : render_command_export(b, &q.render);
         }

@@ -138,6 +138,27 @@ const char *session_beat_caption(const session *s, double t)
     return k >= 0 && s->beats.beats[k].caption[0] ? s->beats.beats[k].caption : NULL;
 }
 
+camera_preset session_camera_preset_at(const session *s, double t, camera_preset base)
+{
+    const beat_list *bl = &s->beats;
+    int heading = bl->count - 1; /* the beat the talk stands on or heads for */
+    const int at = beats_at(bl, &s->tl, t);
+    if (at >= 0) {
+        heading = at;
+    } else {
+        const int next = beats_next(bl, &s->tl, t);
+        if (next >= 0)
+            heading = next;
+    }
+    for (int k = heading; k >= 0; k--) {
+        /* a beat's camera names a preset: the session checked it */
+        const int preset = camera_preset_find(bl->beats[k].camera);
+        if (preset >= 0)
+            return (camera_preset)preset;
+    }
+    return base;
+}
+
 camera session_camera(const session *s, camera_preset preset, int fb_width, int fb_height,
                       float split, float ui_scale)
 {

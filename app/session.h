@@ -117,6 +117,14 @@ camera session_camera(const session *s, camera_preset preset, int fb_width, int 
  * not show it, so that a video never flashes a caption for one frame. */
 const char *session_beat_caption(const session *s, double t);
 
+/* The camera preset presenting shows at t, so that a still or a per-beat
+ * clip shows what the talk does: the preset of the beat t stands on or
+ * heads for (the first at or after t), when it names one; else the one the
+ * last beat before that named (a beat without a camera keeps the camera
+ * where the talk left it); else base (a talk slide's own camera, else
+ * --camera). Past the last beat: as on the last beat. */
+camera_preset session_camera_preset_at(const session *s, double t, camera_preset base);
+
 /* The scene's bounds, as the camera fits them. */
 camera_bounds session_camera_bounds(const session *s);
 /* The speed that shows the whole iteration in SESSION_PLAY_SECONDS (one

@@ -448,6 +448,10 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
         return;
     }
     float x = at.x0, y = at.y0;
+    /* a caption wrapped onto more lines than the layout reserved comes first:
+       the beat's words say more than the legend's colours */
+    if (overlaps(ls, (label_rect){x, y, x + w, y + h}))
+        return;
     draw_card(f, l, x, y, w, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
     for (int k = 0; k < N; k++) {
@@ -467,43 +471,114 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     }
 }
 
-/* Where a caption too long for one line breaks: among the spaces whose
- * two lines both fit max_w, the one that makes the longer line shortest
- * (balanced lines read better than a full line over a short one), a break after
- * a clause's punctuation counting a fifth shorter, never next to an "="
- * ("t = 11.5" stays whole). When no break lets both fit (a narrow pane),
- * the first line takes all it can, so that only the caption's end is cut.
- * -1 when it has no such space. */
+/* A caption wraps onto at most this many lines (a beat's caption of 255
+ * bytes needs three at 720p), and they cover at most this share of the 3D
+ * view's height, growing upwards from its foot; what does not fit them
+ * ends in an ellipsis. */
+enum { CAPTION_LINES_MAX = 6 };
+#define CAPTION_HEIGHT_SHARE 0.45f
+
+/* The width of text[start, end). */
+static float span_width(const frame_renderer *f, const char *text, int start, int end)
+{
+    char part[256];
+    const int n = end - start < (int)sizeof part ? end - start : (int)sizeof part - 1;
+    memcpy(part, text + start, (size_t)(n > 0 ? n : 0));
+    part[n > 0 ? n : 0] = '\0';
+    return text_width(&f->font, FRAME_FONT_BODY, part);
+}
+
+/* Whether a line may break at the space text[k]: the first of a run of
+ * spaces, not at the text's ends, never next to an "=" ("t = 11.5" stays
+ * whole). */
+static bool caption_may_break(const char *text, int k)
+{
+    if (k <= 0 || text[k] != ' ' || text[k - 1] == ' ')
+        return false;
+    const char *tail = text + k;
+    while (*tail == ' ')
+        tail++;
+    return *tail && text[k - 1] != '=' && *tail != '=';
+}
+
+/* Where a caption too long for one line breaks into two: among the spaces
+ * whose two lines both fit max_w, the one that makes the longer line
+ * shortest (balanced lines read better than a full line over a short one),
+ * a break after a clause's punctuation counting a fifth shorter. -1 when
+ * no break lets both lines fit. */
 static int caption_break(const frame_renderer *f, const char *text, float max_w)
 {
-    char head[256];
-    int best = -1, greedy = -1;
+    int best = -1;
     float best_cost = 0;
-    for (int k = 1; text[k]; k++) {
-        if (text[k] != ' ' || text[k - 1] == ' ' || (size_t)k >= sizeof head)
+    for (int k = 1; text[k] && k < 256; k++) {
+        if (!caption_may_break(text, k))
             continue;
-        const char *tail = text + k;
-        while (*tail == ' ')
+        int tail = k;
+        while (text[tail] == ' ')
             tail++;
-        if (text[k - 1] == '=' || *tail == '=' || !*tail)
-            continue;
-        memcpy(head, text, (size_t)k);
-        head[k] = '\0';
-        const float head_w = text_width(&f->font, FRAME_FONT_BODY, head);
-        if (head_w <= max_w)
-            greedy = k;
-        const float longer = fmaxf(head_w, text_width(&f->font, FRAME_FONT_BODY, tail));
+        const float longer =
+            fmaxf(span_width(f, text, 0, k), span_width(f, text, tail, (int)strlen(text)));
         const float cost = strchr(":;,.", text[k - 1]) ? longer * 0.8f : longer;
         if (longer <= max_w && (best < 0 || cost < best_cost))
             best = k, best_cost = cost;
     }
-    return best >= 0 ? best : greedy;
+    return best;
+}
+
+/* Lines of text no wider than w, each as long as fits (breaking at a space
+ * caption_may_break allows, or between two characters inside a word wider
+ * than the line, such as a long compound, a path or a run of CJK); their
+ * [start, end) into starts/ends when not NULL, at most max. Returns how
+ * many lines the whole text takes (which may exceed max). */
+static int caption_wrap(const frame_renderer *f, const char *text, float w, int *starts, int *ends,
+                        int max)
+{
+    const int len = (int)strlen(text);
+    int count = 0, at = 0;
+    while (at < len) {
+        while (text[at] == ' ')
+            at++;
+        if (at >= len)
+            break;
+        int end = -1;
+        for (int k = at + 1; k <= len; k++) { /* the last break that fits */
+            if (k < len && !caption_may_break(text, k))
+                continue;
+            if (span_width(f, text, at, k) > w)
+                break;
+            end = k;
+        }
+        if (end < 0) { /* a word wider than the line: as many characters as fit, one at least */
+            int k = at;
+            do
+                k++;
+            while (k < len && ((unsigned char)text[k] & 0xC0) == 0x80);
+            end = k;
+            while (end < len) {
+                int next = end + 1;
+                while (next < len && ((unsigned char)text[next] & 0xC0) == 0x80)
+                    next++;
+                if (span_width(f, text, at, next) > w)
+                    break;
+                end = next;
+            }
+        }
+        if (starts && count < max)
+            starts[count] = at, ends[count] = end;
+        count++;
+        at = end;
+    }
+    return count;
 }
 
 /* The caption: one line centred at the view's foot; a longer one (a beat's
- * caption, read out in a hall) wraps onto a second line above it, its plate
- * growing upwards over the bottom of the scene, and only what does not fit
- * two lines ends in an ellipsis. */
+ * caption, read out in a hall) wraps onto lines above it, its plate
+ * growing upwards over the bottom of the scene: two balanced lines when
+ * two do (caption_break), else as many as it takes (caption_wrap, at the
+ * narrowest width that needs no more lines, so that they are balanced
+ * too), up to CAPTION_LINES_MAX within CAPTION_HEIGHT_SHARE of the view and
+ * never over a card already placed (a narrow pane's legend). Only what
+ * does not fit those lines ends in an ellipsis. */
 static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *l,
                          const frame_view *v, const theme *th, label_set *ls)
 {
@@ -517,26 +592,47 @@ static void draw_caption(frame_renderer *f, const scene *s, const frame_layout *
     }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_BODY);
     const float pad = m.ascent * 0.5f, max_w = l->view_w - 4 * pad;
-    char lines[2][256];
-    int n = 1;
-    snprintf(lines[0], sizeof lines[0], "%s", text);
-    const int cut =
-        text_width(&f->font, FRAME_FONT_BODY, text) > max_w ? caption_break(f, text, max_w) : -1;
     const float bottom = l->view_y + l->view_h - m.line_height - pad; /* the last line's top */
-    /* the second line grows upwards: not over a card already placed (a
-       narrow pane's legend), where one line with an ellipsis must do */
-    const label_rect second = {l->view_x, bottom - m.line_height - pad * 0.5f,
-                               l->view_x + l->view_w, bottom};
-    if (cut > 0 && !overlaps(ls, second)) {
-        const char *tail = text + cut;
-        while (*tail == ' ')
-            tail++;
-        snprintf(lines[0], sizeof lines[0], "%.*s", cut, text);
-        snprintf(lines[1], sizeof lines[1], "%s", tail);
-        n = 2;
+    int starts[CAPTION_LINES_MAX], ends[CAPTION_LINES_MAX];
+    int n = 1, len = (int)strlen(text);
+    starts[0] = 0, ends[0] = len;
+    if (max_w > 0 && text_width(&f->font, FRAME_FONT_BODY, text) > max_w) {
+        const int cut = caption_break(f, text, max_w);
+        if (cut > 0) {
+            int tail = cut;
+            while (text[tail] == ' ')
+                tail++;
+            n = 2, ends[0] = cut, starts[1] = tail, ends[1] = len;
+        } else {
+            n = caption_wrap(f, text, max_w, NULL, NULL, 0);
+            float lo = 0, hi = max_w; /* the narrowest width that needs no more lines */
+            for (int k = 0; k < 14 && n <= CAPTION_LINES_MAX; k++) {
+                const float mid = 0.5f * (lo + hi);
+                if (caption_wrap(f, text, mid, NULL, NULL, 0) <= n)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            caption_wrap(f, text, n <= CAPTION_LINES_MAX ? hi : max_w, starts, ends,
+                         CAPTION_LINES_MAX);
+        }
     }
-    float w[2] = {0, 0}, plate_w = 0;
+    /* the lines above the last grow upwards: within the view's share, and
+       not over a card already placed, where fewer lines must do */
+    while (n > 1) {
+        const float top = bottom - (float)(n - 1) * m.line_height;
+        const label_rect above = {l->view_x, top - pad * 0.5f, l->view_x + l->view_w, bottom};
+        if (n <= CAPTION_LINES_MAX &&
+            bottom + m.line_height - top <= CAPTION_HEIGHT_SHARE * l->view_h &&
+            !overlaps(ls, above))
+            break;
+        n--;
+    }
+    char lines[CAPTION_LINES_MAX][256];
+    float w[CAPTION_LINES_MAX], plate_w = 0;
     for (int k = 0; k < n; k++) {
+        const int end = k == n - 1 ? len : ends[k]; /* the last line takes the rest */
+        snprintf(lines[k], sizeof lines[k], "%.*s", end - starts[k], text + starts[k]);
         w[k] = fit_with_ellipsis(f, FRAME_FONT_BODY, lines[k], sizeof lines[k], max_w);
         plate_w = fmaxf(plate_w, w[k]);
     }
@@ -725,9 +821,9 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
         frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
         if (v->frame_times && v->frame_times[0])
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
+        draw_caption(f, s, &l, v, &th, labels);
         if (v->show_legend)
             draw_legend(f, &l, &th, labels, hud);
-        draw_caption(f, s, &l, v, &th, labels);
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &l, v, &th, labels);
     }

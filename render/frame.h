@@ -29,9 +29,10 @@
  * HUD is three lines at most FRAME_HUD_EM large ems wide, the legend's size
  * comes from its fixed rows with per-em widths rounded up (the drawn cards
  * are exactly these rectangles, or smaller), the caption one body line (a
- * caption too long for it, a beat's read out in a hall, wraps onto a second
- * line that covers the foot of the free area, where labels then keep
- * clear of it). The
+ * caption too long for it, a beat's read out in a hall, wraps onto as many
+ * lines as it takes, up to six within 45% of the view, covering the foot
+ * of the free area, where labels then keep clear of it, and the legend
+ * too when they reach it: the legend is left out then). The
  * legend goes top-right, or under the HUD when they would meet. What stays
  * uncovered is offered as up to three rectangles (free[]), each above the
  * caption: the band under both cards, the part left of the legend under

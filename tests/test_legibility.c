@@ -13,7 +13,9 @@
  *   - F, B, I, W, bubble, p2p and all-reduce, as drawn, stay apart under
  *     simulated protanopia, deuteranopia and tritanopia (Machado, Oliveira
  *     and Fernandes 2009, severity 1), by CIELAB distance or, where two
- *     colours come close, by a second cue (pattern or shape).
+ *     colours come close, by a second cue (pattern or shape);
+ *   - a caption of 255 bytes, or one long word, wraps whole onto as many
+ *     lines as it takes, in a still and presenting.
  */
 #include <dirent.h>
 #include <math.h>
@@ -257,10 +259,22 @@ static void test_cards_within_reserve(void **state)
             v.show_legend = true;
             draw(x, &v);
             frame_layout l = frame_layout_of(&v, x->f->o.width, x->f->o.height);
-            assert_true(x->stats.rect_count >= 4 + FRAME_LEGEND_ROWS);
-            for (int i = 0; i < 4 + FRAME_LEGEND_ROWS; i++) {
+            /* drawn in order: the HUD's 4 strings, the caption's lines
+               (centred at the view's foot), the legend's rows */
+            int caption_lines = 0;
+            for (int i = 4; i < x->stats.rect_count; i++) {
                 const text_rect *t = &x->stats.rects[i];
-                frame_rect r = i < 4 ? l.hud : l.legend;
+                if (fabsf((t->x0 + t->x1) / 2 - (l.view_x + l.view_w / 2)) > 4 ||
+                    t->y0 < l.view_y + l.view_h / 2)
+                    break;
+                caption_lines++;
+            }
+            assert_true(caption_lines >= 1);
+            assert_true(x->stats.rect_count >= 4 + caption_lines + FRAME_LEGEND_ROWS);
+            for (int j = 0; j < 4 + FRAME_LEGEND_ROWS; j++) {
+                const int i = j < 4 ? j : j + caption_lines;
+                const text_rect *t = &x->stats.rects[i];
+                frame_rect r = j < 4 ? l.hud : l.legend;
                 float lo[2] = {t->x0, t->y0}, hi[2] = {t->x1, t->y1};
                 if (!rect_inside(lo, hi, r))
                     print_message("%s %dx%d: string %d (%.0f,%.0f)-(%.0f,%.0f) outside its card "
@@ -270,7 +284,7 @@ static void test_cards_within_reserve(void **state)
                 assert_true(rect_inside(lo, hi, r));
                 /* the legend's rows start after its swatches, from the card's
                    reserved left edge: the card was drawn where reserved */
-                if (i >= 4)
+                if (j >= 4)
                     assert_true(t->x0 >= l.legend.x0 + 1.9f * (float)l.small_px);
             }
             fixture_free(x);
@@ -594,6 +608,73 @@ static void test_caption_fits(void **state)
     }
 }
 
+/* ---- long captions wrap whole -------------------------------------------------- */
+
+/* A beat's caption as long as a scenario allows (255 bytes), and one long
+ * word (a compound, a path) that no space can break, in a window, in a
+ * still and presenting, at 1280x720 and 1920x1080: drawn whole on as many
+ * centred lines as it takes (their widths add up to the caption's in one
+ * line, give or take the spaces broken at: nothing cut, no ellipsis),
+ * every line inside the view, and no two texts overlapping. */
+static void test_long_captions_wrap(void **state)
+{
+    (void)state;
+    static const char sentence[] =
+        "The pipeline is now full: every rank runs one forward and one backward in turn, "
+        "the activations held per rank stop growing at P minus the rank, and the bubble "
+        "stays at the warm-up and cool-down wedges while the steady state does useful work "
+        "for every GPU.";
+    _Static_assert(sizeof sentence - 1 == 255, "the longest caption a beat may have");
+    static const char word[] = "Gradientenakkumulationsschrittweitenberechnungsverfahrens"
+                               "beschreibungsdokumentationsverzeichnisstrukturanalyse/pipeline/"
+                               "stage/rank/microbatch";
+    const char *captions[] = {sentence, word};
+    const struct {
+        int w, h;
+        float ui_scale;
+    } cases[] = {{1280, 720, 1},
+                 {1920, 1080, 1},
+                 {1280, 720, VIEWER_PRESENT_SCALE},
+                 {1920, 1080, VIEWER_PRESENT_SCALE}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fixture *x = fixture_new(NULL, NULL, 0, cases[c].w, cases[c].h);
+        const text_font *font = &x->f->o.frame.font;
+        for (int k = 0; k < 2; k++) {
+            frame_view v = view_at(x, 12.5, THEME_DARK, cases[c].ui_scale);
+            v.caption = captions[k];
+            draw(x, &v);
+            char what[96];
+            snprintf(what, sizeof what, "%dx%d ui %.2f, caption %d", cases[c].w, cases[c].h,
+                     (double)cases[c].ui_scale, k + 1);
+            assert_int_equal(frame_text_overlaps(&x->stats, what), 0);
+            const frame_layout l = frame_layout_of(&v, cases[c].w, cases[c].h);
+            const text_metrics m = text_font_metrics(font, FRAME_FONT_BODY);
+            const float foot = l.view_y + l.view_h, centre = l.view_x + l.view_w / 2;
+            float drawn = 0;
+            int lines = 0;
+            for (int i = 0; i < x->stats.rect_count; i++) {
+                const text_rect *r = &x->stats.rects[i];
+                if (r->y1 > foot || r->y0 < foot - 0.5f * l.view_h ||
+                    fabsf((r->x0 + r->x1) / 2 - centre) > 4)
+                    continue;
+                if (r->x0 < l.view_x || r->x1 > l.view_x + l.view_w)
+                    fail_msg("%s: a caption line at x %.0f..%.0f leaves the view", what,
+                             (double)r->x0, (double)r->x1);
+                drawn += r->x1 - r->x0, lines++;
+            }
+            const float whole = text_width(font, FRAME_FONT_BODY, captions[k]);
+            const float space = text_width(font, FRAME_FONT_BODY, " ");
+            print_message("%s: %.0f px in one line, %d lines %.0f px in all\n", what, (double)whole,
+                          lines, (double)drawn);
+            if (lines < 2 || drawn < whole - (float)(lines - 1) * space - 0.5f * m.ascent)
+                fail_msg("%s: the caption (%.0f px in one line, a view %.0f px wide) is %d "
+                         "line(s) %.0f px wide in all: cut?",
+                         what, (double)whole, (double)l.view_w, lines, (double)drawn);
+        }
+        fixture_free(x);
+    }
+}
+
 /* ---- presenting, from the back row ----------------------------------------- */
 
 /* Presenting at 1920x1080, on every beat of the default scenario with its
@@ -670,6 +751,7 @@ int main(void)
         cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
         cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
         cmocka_unit_test(test_caption_fits),          cmocka_unit_test(test_presenting_back_row),
+        cmocka_unit_test(test_long_captions_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -246,8 +246,10 @@ static void test_plan(void **state)
     build(&b, NULL, (const session_flag[]){{"schedule", "gpipe"}}, 1);
     assert_int_equal(a.beats.count, 9);
     session *slides[] = {&a, &b};
+    const int slide_camera[] = {-1, CAMERA_PRESET_SIDE};
     per_beat_request q = {.show = {.camera = CAMERA_PRESET_FRONT, .speed = SPEED_VALUE},
-                          .video = {.fps = FPS}};
+                          .video = {.fps = FPS},
+                          .slide_camera = slide_camera};
     per_beat_plan p;
     ppf_error err = {{0}};
     if (!per_beat_plan_make(&p, slides, 2, &q, &err))
@@ -264,8 +266,12 @@ static void test_plan(void **state)
         /* from the slide's previous beat, or its start */
         assert_same_double(c->t_start, in_slide == 0 ? 0.0 : p.clips[k - 1].t);
         assert_int_equal(c->frames, llround((c->t - c->t_start) * FPS / SPEED_VALUE) + 1);
-        assert_int_equal(c->camera,
-                         c->number == OWN_BEAT ? CAMERA_PRESET_TOP : CAMERA_PRESET_FRONT);
+        /* the scenario's own beat names top, and presenting keeps a camera
+         * until a beat names another: top from there to the slide's end;
+         * slide 2 has a camera of its own */
+        assert_int_equal(c->camera, !first_slide            ? CAMERA_PRESET_SIDE
+                                    : c->number >= OWN_BEAT ? CAMERA_PRESET_TOP
+                                                            : CAMERA_PRESET_FRONT);
         char prefix[16];
         snprintf(prefix, sizeof prefix, "%02d-", k + 1);
         assert_memory_equal(c->video, prefix, 3);
@@ -449,6 +455,64 @@ static void test_one_beat(void **state)
     child_expect_file(index_path, "[\"a whole run's index\"]\n");
 }
 
+/* Two PNGs are the same picture. */
+static bool same_png(const char *a_path, const char *b_path)
+{
+    image a = {0}, b = {0};
+    ppf_error err = {{0}};
+    if (!image_read_png(a_path, &a, &err) || !image_read_png(b_path, &b, &err))
+        fail_msg("%s", err.message);
+    const bool same = a.width == b.width && a.height == b.height &&
+                      memcmp(a.rgba, b.rgba, (size_t)a.width * (size_t)a.height * 4) == 0;
+    image_deinit(&a);
+    image_deinit(&b);
+    return same;
+}
+
+/* A talk slide's "camera" draws its beats' PNGs and its stills, as when
+ * presenting (where the slide's camera is set when it is shown): beat 9
+ * (slide 2's only beat, after slide 1's eight automatic ones) is the still
+ * of the same scenario alone under --camera top, not the default camera's,
+ * and so is `--slide 2 --still` whatever --camera says. */
+static void test_slide_camera(void **state)
+{
+    (void)state;
+    char talk[400], alone[400], dir[400], png[400], still[400];
+    scratch_join(talk, sizeof talk, scratch, "camera-talk.json");
+    scratch_write(talk, "{\"slides\": [{\"title\": \"one\"},\n"
+                        " {\"title\": \"two\", \"camera\": \"top\", \"auto_beats\": false,\n"
+                        "  \"beats\": [{\"t\": 6, \"title\": \"from above\"}]}]}\n");
+    scratch_join(alone, sizeof alone, scratch, "camera-alone.json");
+    scratch_write(alone, "{\"auto_beats\": false, \"beats\": [{\"t\": 6, \"title\": \"from "
+                         "above\"}]}\n");
+    scratch_join(dir, sizeof dir, out_dir, "camera/");
+    child_result r = RENDER(talk, "--beat", "9", "--size", SIZE, "--theme", "light", "-o", dir);
+    child_expect_status(&r, 0);
+    child_result_deinit(&r);
+    scratch_join(png, sizeof png, dir, "09-from-above.png");
+    assert_true(scratch_exists(png));
+
+    scratch_join(still, sizeof still, scratch, "camera-still.png");
+    const char *cameras[] = {"top", "default"};
+    for (int k = 0; k < 2; k++) {
+        r = RENDER(alone, "--still", "6", "--size", SIZE, "--theme", "light", "--camera",
+                   cameras[k], "-o", still);
+        child_expect_status(&r, 0);
+        child_result_deinit(&r);
+        if (same_png(png, still) != (k == 0))
+            fail_msg("slide 2's beat PNG %s the still under --camera %s",
+                     k ? "equals" : "differs from", cameras[k]);
+    }
+    char slide_still[400];
+    scratch_join(slide_still, sizeof slide_still, scratch, "camera-slide.png");
+    r = RENDER(talk, "--slide", "2", "--still", "6", "--size", SIZE, "--theme", "light", "--camera",
+               "front", "-o", slide_still);
+    child_expect_status(&r, 0);
+    child_result_deinit(&r);
+    if (!same_png(png, slide_still))
+        fail_msg("--slide 2 --still 6 is not drawn with the slide's camera");
+}
+
 /* Bad input: exit status 2, one line naming the option, and out/ as it
  * was (nothing made, nothing written). */
 static void test_bad_input(void **state)
@@ -568,6 +632,7 @@ int main(void)
         cmocka_unit_test_setup(test_plan, before_each),
         cmocka_unit_test_setup(test_every_beat, before_each),
         cmocka_unit_test_setup(test_one_beat, before_each),
+        cmocka_unit_test_setup(test_slide_camera, before_each),
         cmocka_unit_test_setup(test_bad_input, before_each),
         cmocka_unit_test_setup(test_sigint, before_each),
     };

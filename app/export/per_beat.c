@@ -105,14 +105,12 @@ bool per_beat_plan_make(per_beat_plan *p, session *const *slides, int slide_coun
                 .t_start = t_start,
                 .t = b->t,
                 .speed = speed,
-                .camera = q->show.camera,
             };
+            const int own = q->slide_camera ? q->slide_camera[s] : -1;
+            c->camera =
+                session_camera_preset_at(ses, b->t, own >= 0 ? (camera_preset)own : q->show.camera);
             char name[sizeof(quoted) + 40];
             beat_name(name, sizeof name, slide_count, s + 1, n + 1, b);
-            /* a beat's camera names a preset: the session checked it */
-            const int preset = camera_preset_find(b->camera);
-            if (preset >= 0)
-                c->camera = (camera_preset)preset;
             /* One frame more than the span takes: the first shows where the
              * clip starts, the last the beat itself. */
             const double frames = (b->t - t_start) * q->video.fps / speed;

@@ -25,9 +25,11 @@
  * "steady-state-one-forward-one-backward"), at most PER_BEAT_SLUG_MAX
  * bytes; "beat" when nothing is left.
  *
- * A beat's camera preset, when it names one, draws its clip and PNG; else
- * the render's (--camera). The size is the render's, rounded up to even
- * sides for H.264 (and said so), for the PNGs too, so that they match.
+ * The camera is the one presenting shows on the beat
+ * (session_camera_preset_at): the beat's preset, else the last one an
+ * earlier beat of the slide named, else the slide's own (a talk's
+ * "camera"), else the render's (--camera); it draws the clip and the PNG. The size is the render's,
+ * rounded up to even sides for H.264 (and said so), for the PNGs too, so that they match.
  * `--beat N` (q->beat) writes beat N's MP4 and PNG only and leaves
  * beats.json alone: re-rendering one beat keeps a whole run's index.
  *
@@ -74,11 +76,13 @@ enum {
 
 /* What `ppflow render --per-beat` is asked for. */
 typedef struct per_beat_request {
-    const char *dir;     /* -o: the directory */
-    session_show show;   /* size, theme, the render's camera, speed (0: each slide's default) */
-    encoder_video video; /* fps, crf, preset */
-    int beat;            /* --beat N: beat N only, from 1 across the slides; 0: every beat */
-    bool quiet;          /* no progress line and no summary */
+    const char *dir;         /* -o: the directory */
+    session_show show;       /* size, theme, the render's camera, speed (0: each slide's default) */
+    encoder_video video;     /* fps, crf, preset */
+    int beat;                /* --beat N: beat N only, from 1 across the slides; 0: every beat */
+    const int *slide_camera; /* [slide_count]: a talk slide's own camera preset, drawn in
+                                place of show.camera; -1: none; NULL: no slide has one */
+    bool quiet;              /* no progress line and no summary */
 } per_beat_request;
 
 /* One beat's clip and still. */
@@ -90,7 +94,7 @@ typedef struct per_beat_clip {
     double t_start, t;             /* the clip plays t_start .. t and ends on t exactly */
     double speed;                  /* timeline units per second of video */
     int64_t frames;                /* round((t - t_start) * fps / speed) + 1 */
-    camera_preset camera;          /* the beat's preset, else the render's */
+    camera_preset camera;          /* what presenting shows on the beat (see above) */
     char video[PER_BEAT_NAME_MAX]; /* "03-steady-state.mp4", in the directory */
     char still[PER_BEAT_NAME_MAX]; /* "03-steady-state.png" */
 } per_beat_clip;

@@ -133,9 +133,11 @@ int render_command_still_compare(session *const *sides, int n, const char *const
             v.pane[k].caption = session_beat_caption(sides[k], t);
         offscreen_draw_compare(&o, &v);
     } else {
-        frame_view v = offscreen_default_view(&o, t, q->show.theme, q->show.camera);
+        /* the camera presenting shows at t: a beat's, else the slide's or --camera */
+        const camera_preset preset = session_camera_preset_at(s, t, q->show.camera);
+        frame_view v = offscreen_default_view(&o, t, q->show.theme, preset);
         v.ui_scale = (float)q->show.ui_scale;
-        v.cam = session_camera(s, q->show.camera, w, h, 0, v.ui_scale);
+        v.cam = session_camera(s, preset, w, h, 0, v.ui_scale);
         v.caption = session_beat_caption(s, t); /* a still stands on its moment */
         offscreen_draw(&o, &v);
     }

@@ -67,7 +67,7 @@ static void check_text(const char *s, size_t len, bool lines, const char *file, 
             print_error("byte 0x%02X at offset %zu is not UTF-8 in \"%.200s\"\n", u[k], k, s);
             _fail(file, line);
         }
-        if (acts_on_terminal(cp) && !(lines && cp == '\n')) {
+        if (acts_on_terminal(cp) && !(lines && (cp == '\n' || cp == '\t'))) {
             print_error("U+%04lX at offset %zu in \"%.200s\"\n", cp, k, s);
             _fail(file, line);
         }

@@ -75,8 +75,8 @@
  * ppflow's utf8.h and quote.h, which it checks. */
 #define assert_printable(s) check_printable_at((s), __FILE__, __LINE__)
 
-/* The same for text of len bytes that may span lines: newlines allowed,
- * every other rule of assert_printable kept (a NUL byte fails). */
+/* The same for text of len bytes that may span lines: newlines and tabs
+ * allowed, every other rule of assert_printable kept (a NUL byte fails). */
 #define assert_terminal_safe(s, len) check_terminal_safe_at((s), (len), __FILE__, __LINE__)
 
 /* Valid UTF-8 throughout (RFC 3629: no overlong forms, surrogates or code

@@ -50,13 +50,13 @@ bool json_text_string(const cJSON *item, const char *name, bool multiline, char 
      * in Hebrew needs them) and are escaped where they are shown. */
     for (size_t k = 0; k < len;) {
         uint32_t cp = 0;
-        const size_t n = utf8_decode(v + k, len - k, &cp);
+        const size_t n = utf8_decode(v + k, len - k, &cp); /* > 0: checked above */
         const bool control =
             (cp < 0x20 && !(multiline && (cp == '\n' || cp == '\t'))) || (cp >= 0x7F && cp <= 0x9F);
         if (control || (!multiline && (cp == 0x2028 || cp == 0x2029)))
             return ppf_fail(err, "%s = %s: must be %s (no control characters)", name,
                             quote_string(v).s, multiline ? "text" : "one line");
-        k += n;
+        k += n > 0 ? n : 1;
     }
     memcpy(out, v, len + 1);
     return true;

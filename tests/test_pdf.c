@@ -10,7 +10,8 @@
  *   - SIGTERM or SIGINT while a slow one runs (itself and a child of its
  *     own, one that ignores SIGTERM too): ppflow exits 130 as for any
  *     signal during a write, no .pdf and no temporary are left, and neither
- *     the converter nor its child is still running;
+ *     the converter nor its child is still running; one that closes its
+ *     output and hangs is ended after 10 s, exit 1, its child too;
  *   - one found only in a relative PATH entry ("." with the fake in the
  *     working directory, an empty entry, "bin") is not run: exit 1 with a
  *     line that says why; an absolute entry after it is used instead;
@@ -223,6 +224,39 @@ static void interrupt_conversion(const char *command, int sig, const char *trap)
     unlink(pids_path);
 }
 
+/* One that closes its output but does not exit is ended (PDF_EXIT_SECONDS,
+ * 10 s), with the child it started: exit 1, nothing written. */
+static void test_converter_that_hangs_is_ended(void **state)
+{
+    (void)state;
+    char body[1024];
+    snprintf(body, sizeof body,
+             "cat >/dev/null; exec >&-\nsleep 60 &\necho \"$$ $!\" >'%s/pids.tmp'; mv "
+             "'%s/pids.tmp' '%s/pids'\nwait\n",
+             scratch, scratch, scratch);
+    put_fake_in_bin(body);
+    path_with_bin();
+    const double start = now_seconds();
+    child_result r =
+        child_run_bounded(&(child_desc){.exe = PPFLOW_EXE,
+                                        .capture_dir = scratch,
+                                        .args = CHILD_ARGS("render", "--still", "2", "-o", pdf)},
+                          CHILD_TIMEOUT + 10, "a converter that hangs");
+    restore_path();
+    print_message("a converter that hangs: ended after %.1f s\n", now_seconds() - start);
+    expect_refused(&r, "did not exit within 10 s");
+    long pids[2];
+    read_pids(pids);
+    const double ended = now_seconds();
+    while ((running(pids[0]) || running(pids[1])) && now_seconds() - ended < 5)
+        sleep_seconds(0.01);
+    if (running(pids[0]) || running(pids[1])) {
+        kill((pid_t)pids[0], SIGKILL);
+        kill((pid_t)pids[1], SIGKILL);
+        fail_msg("the converter (%ld) or its child (%ld) still runs", pids[0], pids[1]);
+    }
+}
+
 static void test_signal_ends_the_converter(void **state)
 {
     (void)state;
@@ -336,6 +370,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_converter_output_must_be_a_pdf, before_each),
         cmocka_unit_test_setup(test_signal_ends_the_converter, before_each),
+        cmocka_unit_test_setup(test_converter_that_hangs_is_ended, before_each),
         cmocka_unit_test_setup(test_relative_path_entries_are_not_searched, before_each),
         cmocka_unit_test_setup(test_named_converter, before_each),
     };

@@ -238,20 +238,21 @@ done:
 }
 
 /* True once the converter has exited, left unreaped (WNOWAIT) so that its
- * process group's id stays its own; false when a stop signal came first.
- * It closed its output already, so this is its last moment, not a wait for
- * work. */
+ * process group's id stays its own; false when a stop signal came first or
+ * it still runs PDF_EXIT_SECONDS after closing its output (it has nothing
+ * left to do: it is then ended like a stopped one). */
 static bool await_exit(pid_t pid, const sigset_t *wait_mask)
 {
-    for (;;) {
+    for (int tick = 0; tick < PDF_EXIT_SECONDS * 50; tick++) {
         siginfo_t info = {0};
         if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == pid)
             return true; /* exited, or nothing to wait for (ECHILD) */
         if (stop_signals_caught())
             return false;
-        const struct timespec tick = {0, 20 * 1000 * 1000};
-        pselect(0, NULL, NULL, NULL, &tick, wait_mask);
+        const struct timespec wait = {0, 20 * 1000 * 1000};
+        pselect(0, NULL, NULL, NULL, &wait, wait_mask);
     }
+    return false;
 }
 
 /* Ends the converter's process group and reaps its leader; returns the
@@ -343,12 +344,14 @@ bool pdf_write_timeline(FILE *f, const timeline *tl, const svg_desc *d, ppf_erro
     bool fed = false, exchanged = false;
     int status = 0, sig = 0;
     const bool started = start_converter(&c, exe, &old_mask, err);
+    bool exited = false;
     if (started) {
         exchanged = exchange(&c, exe, svg, svg_len, &pdf, &pdf_len, &fed, &wait_mask, err);
-        if (!stop_signals_caught())
-            await_exit(c.pid, &wait_mask);
+        exited = exchanged && !stop_signals_caught() && await_exit(c.pid, &wait_mask);
         sig = stop_signals_caught();
-        status = end_converter(c.pid, sig);
+        /* one that has not exited by now (a failure of ours, or it hangs)
+         * is ended as a stopped one is */
+        status = end_converter(c.pid, sig ? sig : exited ? 0 : SIGTERM);
     }
     free(svg);
     sigaction(SIGPIPE, &old_pipe, NULL);
@@ -363,7 +366,11 @@ bool pdf_write_timeline(FILE *f, const timeline *tl, const svg_desc *d, ppf_erro
         return ppf_fail(err, "interrupted (%s) while %s converted the figure",
                         sig == SIGTERM ? "SIGTERM" : "SIGINT", quote_path(exe).s);
     }
-    bool ok = started && exchanged && judge(exe, status, fed, pdf, pdf_len, err);
+    bool ok = started && exchanged;
+    if (ok && !exited)
+        ok = ppf_fail(err, "%s closed its output but did not exit within %d s: ended",
+                      quote_path(exe).s, PDF_EXIT_SECONDS);
+    ok = ok && judge(exe, status, fed, pdf, pdf_len, err);
     if (ok && fwrite(pdf, 1, pdf_len, f) != pdf_len)
         ok = ppf_fail(err, "writing the PDF failed: %s", strerror(errno ? errno : EIO));
     free(pdf);

@@ -21,6 +21,9 @@
  * is a failure, and f gets nothing (the caller aborts its output.h file, so
  * no .pdf appears). The PDF is at most PDF_MAX_BYTES.
  *
+ * A converter still running PDF_EXIT_SECONDS after it closed its output
+ * is ended (as below) and the conversion fails.
+ *
  * Signals: while the converter runs, SIGINT and SIGTERM are caught; one
  * ends the converter's process group (the same signal, then SIGKILL after
  * a second), reaps it, puts the earlier handlers back and raises the signal
@@ -60,6 +63,7 @@ enum {
     PDF_MIN_BYTES = 64,        /* less is no figure: a converter that failed quietly */
     PDF_MAX_BYTES = 256 << 20, /* more is no figure of a timeline */
     PDF_PATH_MAX = 4096,       /* bytes of the converter's path, with the NUL */
+    PDF_EXIT_SECONDS = 10,     /* a converter that closed its output must exit within */
 };
 
 /* The converter to run, by its absolute path, into path[size]; false with

@@ -36,8 +36,13 @@ static void side_name(const char *item, size_t len, char out[COMPARE_NAME_MAX])
         if (len > 5 && strncasecmp(item + len - 5, ".json", 5) == 0)
             len -= 5;
     }
-    if (len >= COMPARE_NAME_MAX)
+    if (len >= COMPARE_NAME_MAX) {
         len = COMPARE_NAME_MAX - 1;
+        /* not inside a character: back to the start of the one cut (at
+         * most 3 bytes; what is not UTF-8 is escaped where it is shown) */
+        for (int back = 0; back < 3 && ((unsigned char)item[len] & 0xC0) == 0x80; back++)
+            len--;
+    }
     memcpy(out, item, len);
     out[len] = '\0';
 }
@@ -144,12 +149,36 @@ void comparison_deinit(comparison *c)
     memset(c, 0, sizeof *c);
 }
 
+/* A side's name as a terminal shows it (quote.h's rule: a file name is
+ * anyone's text, escape sequences included). */
+typedef struct shown_name {
+    char s[COMPARE_NAME_MAX * 4 + 4];
+} shown_name;
+
+static shown_name show_name(const char *name)
+{
+    shown_name n;
+    quote_text(n.s, sizeof n.s, name);
+    return n;
+}
+
+/* Columns of UTF-8 text: one per code point. */
+static int text_columns(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
 void comparison_write_table(const comparison *c, FILE *f)
 {
+    shown_name names[COMPARE_MAX_SIDES];
     int name_w = 4;
     for (int k = 0; k < c->count; k++) {
-        const int len = (int)strlen(c->result.name[k]);
-        name_w = len > name_w ? len : name_w;
+        names[k] = show_name(c->result.name[k]);
+        const int w = text_columns(names[k].s);
+        name_w = w > name_w ? w : name_w;
     }
     fprintf(f, "%-*s  %-18s %4s %5s %3s %3s %10s %8s %10s %10s\n", name_w, "side", "schedule", "P",
             "M", "D", "V", "makespan", "bubble", "peak act.", "exposed AR");
@@ -157,14 +186,18 @@ void comparison_write_table(const comparison *c, FILE *f)
         const session *s = c->sides[k];
         const compare_metrics *m = &c->result.side[k];
         const program *p = &s->prog;
-        fprintf(f, "%-*s  %-18s %4d %5d %3d %3d %10s %7.1f%% %10d %10s\n", name_w,
-                c->result.name[k], p->schedule, p->ranks, p->microbatches, s->tl.dp,
-                p->stages_per_rank, number_text_of(m->makespan).s, m->bubble_fraction * 100,
-                m->peak_max, number_text_of(m->allreduce_exposed).s);
+        fputs(names[k].s, f);
+        fprintf(f, "%*s  %-18s %4d %5d %3d %3d %10s %7.1f%% %10d %10s\n",
+                name_w - text_columns(names[k].s), "", p->schedule, p->ranks, p->microbatches,
+                s->tl.dp, p->stages_per_rank, number_text_of(m->makespan).s,
+                m->bubble_fraction * 100, m->peak_max, number_text_of(m->allreduce_exposed).s);
     }
-    fprintf(f, "\nagainst %s:\n", c->result.name[0]);
-    for (int k = 1; k < c->count; k++)
-        fprintf(f, "  %s\n", c->result.line[k]);
+    fprintf(f, "\nagainst %s:\n", names[0].s);
+    for (int k = 1; k < c->count; k++) {
+        fputs("  ", f);
+        quote_put(f, c->result.line[k]);
+        fputc('\n', f);
+    }
 }
 
 void comparison_write_json(const comparison *c, FILE *f)

@@ -17,6 +17,7 @@
 
 #include "action.h"
 #include "error.h"
+#include "json_text.h"
 #include "timeline_query.h"
 
 enum { WRITER_BUFFER = 1 << 16, NUMBER_MAX = 40 };
@@ -154,51 +155,33 @@ static void put_micros(writer *w, long long ns)
     put_bytes(w, buf, format_milli(ns, buf));
 }
 
-/* A JSON string with the escapes RFC 8259 requires. */
+/* A JSON string by json_text.h's rule: RFC 8259's escapes, the code points
+ * a terminal must not see raw as \uXXXX, and a byte that is not UTF-8 as
+ * \ufffd, so that the document is valid UTF-8 whatever a title holds. Runs
+ * of bytes that need no escape (all of an action's text) are copied at
+ * once. */
 static void put_string(writer *w, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
     put_bytes(w, "\"", 1);
-    const char *run = s;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\')
+    const size_t len = strlen(s);
+    size_t run = 0;
+    for (size_t k = 0; k < len;) {
+        const unsigned char c = (unsigned char)s[k];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+            k++;
             continue;
-        put_bytes(w, run, (size_t)(s - run));
-        run = s + 1;
-        char esc[7] = {'\\', 0};
-        size_t n = 2;
-        switch (c) {
-        case '"':
-            esc[1] = '"';
-            break;
-        case '\\':
-            esc[1] = '\\';
-            break;
-        case '\n':
-            esc[1] = 'n';
-            break;
-        case '\r':
-            esc[1] = 'r';
-            break;
-        case '\t':
-            esc[1] = 't';
-            break;
-        case '\b':
-            esc[1] = 'b';
-            break;
-        case '\f':
-            esc[1] = 'f';
-            break;
-        default:
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            n = 6;
         }
-        put_bytes(w, esc, n);
+        char esc[JSON_TEXT_ESCAPE_MAX];
+        size_t n;
+        const size_t e = json_text_escape_at(s + k, len - k, esc, &n);
+        if (e) {
+            put_bytes(w, s + run, k - run);
+            put_bytes(w, esc, e);
+            run = k + n;
+        }
+        k += n;
     }
-    put_bytes(w, run, (size_t)(s - run));
+    put_bytes(w, s + run, len - run);
     put_bytes(w, "\"", 1);
 }
 

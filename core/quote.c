@@ -1,47 +1,67 @@
-/* quote.c - user text made safe for a one-line message. See quote.h. */
+/* quote.c - user text made safe for a terminal. See quote.h. */
 #include "quote.h"
 
-#include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
-/* Length of the terminal control starting at s (0 when there is none): a
- * C0 control or DEL (1 byte), or a C1 control in its UTF-8 form (0xC2
- * 0x80..0x9F, 2 bytes). s[0] is not the string's terminating NUL. */
-static size_t control_length(const unsigned char *s)
+#include "utf8.h"
+
+/* Room for the longest escape of one unit: a C1 control's two bytes
+ * ("\xC2\x9B"), a bidi control's "\u202E", or one byte's "\xFF". */
+enum { ESCAPE_MAX = 9 };
+
+bool quote_codepoint_escaped(uint32_t cp)
 {
-    if (s[0] < 0x20 || s[0] == 0x7F)
-        return 1;
-    if (s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F)
-        return 2;
-    return 0;
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
+           cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Length of the valid, printable UTF-8 sequence at s (0 if it is not one):
- * C1 controls and the Unicode line and paragraph separators count as not
- * printable, since they break lines in some viewers. */
-static size_t utf8_printable(const unsigned char *s, size_t len)
+static const char hex[] = "0123456789ABCDEF";
+
+static size_t put_byte_escape(char *out, unsigned char c)
 {
-    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF   ? 2
-               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
-                                              : 0;
-    if (n == 0 || n > len)
-        return 0;
-    for (size_t k = 1; k < n; k++)
-        if (s[k] < 0x80 || s[k] > 0xBF)
-            return 0;
-    if (s[0] == 0xC2 && s[1] < 0xA0)
-        return 0;
-    if (s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9))
-        return 0;
-    return n;
+    out[0] = '\\';
+    out[1] = 'x';
+    out[2] = hex[c >> 4];
+    out[3] = hex[c & 15];
+    return 4;
 }
 
-/* s[0..len) as one printable line: printable ASCII and valid printable
- * UTF-8 as they are, every other byte as \xHH, cut after max bytes (at most
- * QUOTE_PATH_MAX) with "...". With wrap, in double quotes, inner quotes and
- * backslashes escaped. A UTF-8 sequence that the cut splits is escaped. */
+/* The unit that starts at s[0..len) (len >= 1): *n gets its length in bytes.
+ * Returns 0 when it may stand as it is; otherwise writes its escape into
+ * esc and returns the escape's length. A byte that starts no valid UTF-8
+ * is a unit of its own, so the text after it is judged afresh. */
+static size_t escape_unit(const unsigned char *s, size_t len, char esc[ESCAPE_MAX], size_t *n)
+{
+    if (s[0] >= 0x20 && s[0] < 0x7F) {
+        *n = 1;
+        return 0;
+    }
+    uint32_t cp = 0;
+    const size_t k = utf8_decode((const char *)s, len, &cp);
+    if (k == 0) {
+        *n = 1;
+        return put_byte_escape(esc, s[0]);
+    }
+    *n = k;
+    if (!quote_codepoint_escaped(cp))
+        return 0;
+    if (cp <= 0x9F) { /* a control: its bytes, as a hex dump shows them */
+        size_t o = 0;
+        for (size_t j = 0; j < k; j++)
+            o += put_byte_escape(esc + o, s[j]);
+        return o;
+    }
+    esc[0] = '\\';
+    esc[1] = 'u';
+    for (int j = 0; j < 4; j++)
+        esc[2 + j] = hex[(cp >> (12 - 4 * j)) & 15];
+    return 6;
+}
+
+/* s[0..len) as one printable line by the rule, cut after max bytes (at
+ * most QUOTE_PATH_MAX) with "...". With wrap, in double quotes, inner
+ * quotes and backslashes escaped. A UTF-8 sequence that the cut splits is
+ * escaped byte by byte. */
 static quoted quote_cut(const char *s, size_t len, size_t max, bool wrap)
 {
     quoted out;
@@ -51,18 +71,19 @@ static quoted quote_cut(const char *s, size_t len, size_t max, bool wrap)
     if (wrap)
         out.s[o++] = '"';
     for (size_t k = 0; k < shown;) {
+        char esc[ESCAPE_MAX];
         size_t n;
-        if (u[k] >= 0x20 && u[k] < 0x7F) {
+        const size_t e = escape_unit(u + k, shown - k, esc, &n);
+        if (e) {
+            memcpy(out.s + o, esc, e);
+            o += e;
+        } else {
             if (wrap && (u[k] == '"' || u[k] == '\\'))
                 out.s[o++] = '\\';
-            out.s[o++] = (char)u[k++];
-        } else if (u[k] >= 0x80 && (n = utf8_printable(u + k, shown - k)) > 0) {
             memcpy(out.s + o, u + k, n);
             o += n;
-            k += n;
-        } else {
-            o += (size_t)snprintf(out.s + o, 5, "\\x%02X", u[k++]);
         }
+        k += n;
     }
     if (len > shown) {
         memcpy(out.s + o, "...", 3);
@@ -112,36 +133,71 @@ size_t quote_ascii(char *out, size_t cap, const char *s, size_t len)
     return o;
 }
 
-void quote_message(char *out, size_t cap, const char *s)
+/* Whether the rule leaves s[0..len) as it is. */
+static bool is_clean(const unsigned char *s, size_t len)
+{
+    for (size_t k = 0; k < len;) {
+        char esc[ESCAPE_MAX];
+        size_t n;
+        if (escape_unit(s + k, len - k, esc, &n))
+            return false;
+        k += n;
+    }
+    return true;
+}
+
+size_t quote_text(char *out, size_t cap, const char *s)
 {
     if (cap < 4) { /* no room for "..." */
         if (cap > 0)
             out[0] = '\0';
-        return;
+        return 0;
     }
     const unsigned char *u = (const unsigned char *)s;
     const size_t len = strlen(s);
-    bool clean = true;
-    for (size_t k = 0; k < len && clean; k++)
-        clean = control_length(u + k) == 0;
-    if (clean && len < cap) {
+    if (len < cap && is_clean(u, len)) {
         memcpy(out, s, len + 1);
-        return;
+        return len;
     }
     size_t o = 0;
     for (size_t k = 0; k < len;) {
-        const size_t n = control_length(u + k);
-        if (o + (n ? 4 * n : 1) + 4 > cap) { /* keep room for "..." and the NUL */
+        char esc[ESCAPE_MAX];
+        size_t n;
+        const size_t e = escape_unit(u + k, len - k, esc, &n);
+        const size_t piece = e ? e : n;
+        if (o + piece + 4 > cap) { /* keep room for "..." and the NUL */
             memcpy(out + o, "...", 3);
             o += 3;
             break;
         }
-        if (n == 0) {
-            out[o++] = (char)u[k++];
-            continue;
-        }
-        for (size_t j = 0; j < n; j++, k++)
-            o += (size_t)snprintf(out + o, 5, "\\x%02X", u[k]);
+        memcpy(out + o, e ? esc : s + k, piece);
+        o += piece;
+        k += n;
     }
     out[o] = '\0';
+    return o;
+}
+
+void quote_message(char *out, size_t cap, const char *s)
+{
+    quote_text(out, cap, s);
+}
+
+void quote_put(FILE *f, const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const size_t len = strlen(s);
+    size_t run = 0; /* start of the bytes that stand as they are */
+    for (size_t k = 0; k < len;) {
+        char esc[ESCAPE_MAX];
+        size_t n;
+        const size_t e = escape_unit(u + k, len - k, esc, &n);
+        if (e) {
+            fwrite(s + run, 1, k - run, f);
+            fwrite(esc, 1, e, f);
+            run = k + n;
+        }
+        k += n;
+    }
+    fwrite(s + run, 1, len - run, f);
 }

@@ -1,36 +1,53 @@
-/* quote.h - user text made safe to show inside a one-line message.
+/* quote.h - user text made safe to show on a terminal: the one rule.
  *
  * A value from a file or a flag may hold anything: a newline, an escape
- * sequence that retitles the terminal, invalid UTF-8, a megabyte. Every
- * message of core/ and app/ that shows such text goes through here, so the
- * rule for what is escaped and how lives in one place: a byte that would
- * break the line or act on a terminal comes out as \xHH, and long text is
- * cut with "...". The result never holds a control character.
+ * sequence that retitles the terminal, a C1 control (U+009B is a CSI on
+ * many terminals), a bidi override (U+202E) that makes "gpj.exe" read as
+ * "exe.jpg", invalid UTF-8, a megabyte. Everything ppflow shows a person
+ * from such text - a message, a beat's title in `--format beats`, a side's
+ * name in `schedule --compare`, the viewer's state line - goes through
+ * here, so what is escaped and how lives in one place:
  *
- * Three forms, for three places a value can stand in a message:
- *   quote_value, quote_string  a value: in double quotes with \" and \\
- *                              inside, valid printable UTF-8 kept, cut
- *                              after QUOTE_VALUE_MAX bytes of the value;
- *   quote_bare, quote_path     the same escaping with no quotes around it
- *                              (text that is already JSON, a file path at
- *                              the front of a message, cut after
- *                              QUOTE_PATH_MAX bytes);
+ *   - C0 controls (newline and tab included), DEL, C1 controls (U+0080 to
+ *     U+009F) and every byte that is not part of valid UTF-8 (utf8.h): each
+ *     byte as \xHH;
+ *   - the line and paragraph separators U+2028 and U+2029, and the bidi
+ *     controls U+061C, U+200E, U+200F, U+202A to U+202E and U+2066 to
+ *     U+2069, which reorder or break what follows them: as \uXXXX;
+ *   - everything else (printable ASCII, other valid UTF-8) as it is.
+ * quote_codepoint_escaped says which code points the rule escapes, for
+ * writers of other formats (a JSON string escapes the same ones as \uXXXX,
+ * export.c, json_text.h), so that a file printed with cat is as safe.
+ *
+ * The forms, for the places text stands:
+ *   quote_value, quote_string  a value in a message: in double quotes with
+ *                              \" and \\ inside, cut after QUOTE_VALUE_MAX
+ *                              bytes of the value with "...";
+ *   quote_bare, quote_path     the same with no quotes around it (text that
+ *                              is already JSON, a file path at the front of
+ *                              a message, cut after QUOTE_PATH_MAX bytes);
  *   quote_ascii                a short token whose caller writes the quotes
  *                              (an action cell): only printable ASCII
  *                              stays, everything else is \xhh;
- * and one for a whole message: quote_message escapes only what a terminal
- * acts on (C0 controls, DEL, C1 controls), leaving text that earlier forms
- * already made safe as it is. ppf_fail and ppf_print (error.h) run every
- * message through it.
+ *   quote_text                 any text, whole, into a buffer: a message
+ *                              (quote_message: ppf_fail and ppf_print,
+ *                              error.h, run every message through it), a
+ *                              table cell; a text that is already safe,
+ *                              backslashes included, comes out unchanged;
+ *   quote_put                  the same, written to a FILE, any length.
  *
- * What it does not do: decide what a message says, or allocate.
+ * What it does not do: decide what a message says, or allocate. Machine
+ * formats keep their own escapes (JSON's \uXXXX, XML's entities).
  *
  * Errors: none; every function accepts any bytes.
  */
 #ifndef PPFLOW_QUOTE_H
 #define PPFLOW_QUOTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* Bytes of a value, and of a path, shown before it is cut with "...". */
 enum { QUOTE_VALUE_MAX = 60, QUOTE_PATH_MAX = 160 };
@@ -41,6 +58,10 @@ enum { QUOTE_VALUE_MAX = 60, QUOTE_PATH_MAX = 160 };
 typedef struct quoted {
     char s[QUOTE_PATH_MAX * 4 + 8];
 } quoted;
+
+/* True for a code point the rule above escapes: a C0 control, DEL, a C1
+ * control, U+2028, U+2029 or a bidi control. */
+bool quote_codepoint_escaped(uint32_t cp);
 
 /* s[0..len) in double quotes, cut after QUOTE_VALUE_MAX bytes. */
 quoted quote_value(const char *s, size_t len);
@@ -57,11 +78,16 @@ quoted quote_path(const char *path);
  * or 5 are. Returns the length written. */
 size_t quote_ascii(char *out, size_t cap, const char *s, size_t len);
 
-/* The message s into out (cap bytes, at least 4): each byte of a C0 control, DEL or a
- * C1 control (UTF-8 0xC2 0x80..0x9F) as \xHH, every other byte as it is. A
- * message with none is copied whole when it fits; otherwise it is cut with
- * "..." where the next piece would leave no room for it. out and s must
- * not overlap. */
+/* The text s into out (cap bytes, at least 4) by the rule above. A text
+ * with nothing to escape is copied whole when it fits; otherwise it is cut
+ * with "..." where the next piece would leave no room for it. Returns the
+ * length written. out and s must not overlap. */
+size_t quote_text(char *out, size_t cap, const char *s);
+
+/* quote_text for a whole message (ppf_fail, ppf_print). */
 void quote_message(char *out, size_t cap, const char *s);
+
+/* Writes s to f by the rule above, whole. */
+void quote_put(FILE *f, const char *s);
 
 #endif

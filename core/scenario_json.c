@@ -445,6 +445,37 @@ static void keep_number_text(cJSON *item, const char *text, size_t len, size_t *
     }
 }
 
+/* Every field name and string value under item is valid UTF-8, as RFC 8259
+ * asks of JSON text: cJSON copies bytes as they come, and a title with a
+ * stray byte would otherwise go on into `--format json` and beats.json,
+ * which JSON readers refuse. One walk of the document covers every text
+ * field, those ppflow reads ("description" included) and those it shows.
+ * path[0..at) is item's place ("" at the top, "slides[2]"); messages name
+ * the field by its place and give the byte offset within its value. */
+static bool check_utf8(const cJSON *item, char *path, size_t at, size_t cap, ppf_error *err)
+{
+    int k = 0;
+    for (const cJSON *c = item->child; c; c = c->next, k++) {
+        int n;
+        if (cJSON_IsArray(item)) {
+            n = snprintf(path + at, cap - at, "[%d]", k);
+        } else {
+            char what[96];
+            snprintf(what, sizeof what, "a field name%s%.*s", at ? " in " : "", (int)at, path);
+            if (!json_text_check_utf8(c->string, what, err))
+                return false;
+            n = snprintf(path + at, cap - at, "%s%s", at ? "." : "", c->string);
+        }
+        const size_t end = n < 0 ? at : at + (size_t)n < cap ? at + (size_t)n : cap - 1;
+        if (cJSON_IsString(c) && !json_text_check_utf8(c->valuestring, path, err))
+            return false;
+        if ((cJSON_IsArray(c) || cJSON_IsObject(c)) && !check_utf8(c, path, end, cap, err))
+            return false;
+        path[at] = '\0';
+    }
+    return true;
+}
+
 /* What a JSON text may hold: a scenario, or only beats (--beats FILE). */
 typedef enum json_kind { JSON_SCENARIO, JSON_BEATS } json_kind;
 
@@ -501,6 +532,9 @@ static cJSON *parse_document(const char *text, size_t len, const char *shape, co
                  line, col);
         goto fail;
     }
+    char path[256] = "";
+    if (!check_utf8(root, path, 0, sizeof path, err))
+        goto fail;
     size_t number_pos = 0;
     keep_number_text(root, copy, len, &number_pos);
     free(copy);

@@ -261,6 +261,56 @@ static void test_json_escapes_strings(void **state)
     run_fixture_deinit(&x);
 }
 
+/* Text that slipped past every check still makes a document that JSON
+ * readers take: each byte that is not UTF-8 becomes U+FFFD, and what a
+ * terminal would act on (C1 controls, DEL, bidi controls, U+2028) is a
+ * \uXXXX escape, so `ppflow schedule --format json` shown raw acts on
+ * nothing. Valid UTF-8 stays as it is. */
+static void test_json_text_always_valid_utf8(void **state)
+{
+    (void)state;
+    run_fixture x = {0};
+    run_fixture_init(&x, &(run_fixture_desc){.schedule = "gpipe", .P = 2, .M = 2});
+    beat_list bl = {0};
+    beats_auto(&bl, &x.tl);
+    /* a stray byte, overlong NUL, a surrogate, past U+10FFFF, a cut one */
+    snprintf(bl.beats[0].title, sizeof bl.beats[0].title,
+             "a\xFF"
+             "b\xC0\x80"
+             "c\xED\xA0\x80"
+             "d\xF4\x90\x80\x80"
+             "e\xE2\x80");
+    snprintf(bl.beats[0].caption, sizeof bl.beats[0].caption,
+             "\xC2\x9B"
+             "31m\x7F \xE2\x80\xAE"
+             "evil \xE2\x80\xA8 ∇é");
+    snprintf(bl.beats[0].notes, sizeof bl.beats[0].notes, "\x1b]0;t\x07");
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    export_timeline_json_beats(&x.tl, &bl, f);
+    const long n = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    assert_valid_utf8(text, (size_t)n);
+    assert_terminal_safe(text, (size_t)n);
+    assert_non_null(strstr(text, "\"title\":\"a\\ufffdb\\ufffd\\ufffdc\\ufffd\\ufffd\\ufffdd"
+                                 "\\ufffd\\ufffd\\ufffd\\ufffde\\ufffd\\ufffd\""));
+    assert_non_null(strstr(text, "\"caption\":\"\\u009b31m\\u007f \\u202eevil \\u2028 ∇é\""));
+    assert_non_null(strstr(text, "\"notes\":\"\\u001b]0;t\\u0007\""));
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    const cJSON *first = cJSON_GetArrayItem(get(doc, "beats"), 0);
+    assert_string_equal(str(first, "caption"), bl.beats[0].caption);
+    cJSON_Delete(doc);
+    free(text);
+    beat_list_deinit(&bl);
+    run_fixture_deinit(&x);
+}
+
 /* ---- beats ---- */
 
 static const beat_list *beats_to_write; /* export_and_parse takes a writer of two arguments */
@@ -519,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_json_numbers_round_trip),
         cmocka_unit_test(test_json_hard_numbers),
         cmocka_unit_test(test_json_escapes_strings),
+        cmocka_unit_test(test_json_text_always_valid_utf8),
         cmocka_unit_test(test_json_beats),
         cmocka_unit_test(test_chrome_trace_events),
         cmocka_unit_test(test_large_timeline),

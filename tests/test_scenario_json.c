@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "json_text.h"
 #include "scenario.h"
 #include "talk.h"
 #include "support/check.h"
@@ -670,6 +673,72 @@ static void test_beats_flag(void **state)
     scenario_deinit(&sc);
 }
 
+/* The forms of text that is not UTF-8, each after "ab" (so at byte offset
+ * 2 of its value): a stray byte, an overlong NUL, a surrogate, a code point
+ * past U+10FFFF. */
+static const char *const not_utf8[] = {"\xFF", "\xC0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80"};
+
+/* Every text field of a scenario refuses invalid UTF-8 with one line naming
+ * the field and the byte offset, and leaves the scenario as it was: JSON
+ * readers would refuse the `--format json` and beats.json made from it. */
+static void test_json_refuses_invalid_utf8(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json; /* %s: the bad bytes */
+        const char *field;
+    } fields[] = {
+        {"{\"beats\": [{\"t\": 1, \"title\": \"ab%s\"}]}", "beats[0].title = \"ab"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\", \"caption\": \"ab%s\"}]}",
+         "beats[0].caption = \"ab"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\"}, {\"t\": 2, \"title\": \"y\", \"notes\": "
+         "\"ab%s\"}]}",
+         "beats[1].notes = \"ab"},
+        {"{\"beats\": [{\"t\": 1, \"title\": \"x\", \"camera\": \"ab%s\"}]}",
+         "beats[0].camera = \"ab"},
+        {"{\"beats\": [{\"after\": \"ab%s\", \"title\": \"x\"}]}", "beats[0].after = \"ab"},
+        {"{\"description\": \"ab%s\"}", "description = \"ab"},
+        {"{\"schedule\": \"ab%s\"}", "schedule = \"ab"},
+        {"{\"costs\": {\"allreduce\": \"ab%s\"}}", "costs.allreduce = \"ab"},
+        {"{\"stages\": 2, \"ab%s\": 1}", "a field name = \"ab"},
+        {"{\"beats\": [{\"t\": 1, \"ab%s\": \"x\"}]}", "a field name in beats[0] = \"ab"},
+    };
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+        for (size_t b = 0; b < sizeof not_utf8 / sizeof not_utf8[0]; b++) {
+            char json[256];
+            snprintf(json, sizeof json, fields[f].json, not_utf8[b]);
+            ppf_error err = {0};
+            parse_bad(json, &err);
+            char at[64];
+            snprintf(at, sizeof at, "invalid UTF-8 at byte offset 2 of the value (0x%02X)",
+                     (unsigned char)not_utf8[b][0]);
+            assert_message(&err, fields[f].field, at, "text must be UTF-8");
+        }
+    /* The same through --beats FILE, the file named first. */
+    char path[512], text[128];
+    snprintf(text, sizeof text, "{\"beats\": [{\"t\": 1, \"title\": \"ok\xE2\x80\"}]}");
+    scratch_put(path, sizeof path, scratch, "cut.json", text);
+    scenario sc;
+    scenario_init(&sc);
+    ppf_error err = {0};
+    assert_false(scenario_set(&sc, "beats", path, &err));
+    assert_message(&err, "cut.json: beats[0].title = \"ok\\xE2\\x80\"",
+                   "invalid UTF-8 at byte offset 2");
+    /* Valid UTF-8 of every length is text like any other. */
+    parse_ok(&sc, "{\"description\": \"é ∇ 😀\", \"beats\": [{\"t\": 1, \"title\": \"∇W ≈ 0\"}]}");
+    assert_string_equal(sc.beats.items[0].title, "∇W ≈ 0");
+    scenario_deinit(&sc);
+
+    /* json_text_string checks a value given it by any reader, not only
+     * one that walked the document first. */
+    cJSON *bad = cJSON_CreateString("title\xED\xA0\x80");
+    char out[64];
+    assert_false(json_text_string(bad, "slides[3].title", false, out, sizeof out, &err));
+    assert_message(&err, "slides[3].title = \"title\\xED\\xA0\\x80\"",
+                   "invalid UTF-8 at byte offset 5");
+    cJSON_Delete(bad);
+}
+
 static int setup(void **state)
 {
     return scratch_setup(state, scratch, sizeof scratch, "ppflow_test_scenario_json");
@@ -690,6 +759,7 @@ int main(void)
         cmocka_unit_test(test_json_beats),
         cmocka_unit_test(test_json_beats_refused),
         cmocka_unit_test(test_beats_flag),
+        cmocka_unit_test(test_json_refuses_invalid_utf8),
     };
     return cmocka_run_group_tests(tests, setup, scratch_teardown);
 }

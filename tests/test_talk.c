@@ -148,6 +148,44 @@ static void test_bad_talks(void **state)
     expect_refused("", "empty: expected a JSON object");
 }
 
+/* Every text field of a talk, and of the scenarios it holds, refuses
+ * invalid UTF-8 with the field's place and the byte offset; a base file
+ * names itself. Each form: a stray byte, an overlong NUL, a surrogate, a
+ * code point past U+10FFFF. */
+static void test_talk_refuses_invalid_utf8(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"\xFF", "\xC0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80"};
+    static const struct {
+        const char *json; /* %s: the bad bytes, after "ab" */
+        const char *field;
+    } fields[] = {
+        {"{\"talk\": \"ab%s\", \"slides\": [{}]}", ": talk = \"ab"},
+        {"{\"description\": \"ab%s\", \"slides\": [{}]}", ": description = \"ab"},
+        {"{\"slides\": [{}, {\"title\": \"ab%s\"}]}", ": slides[1].title = \"ab"},
+        {"{\"slides\": [{\"notes\": \"ab%s\"}]}", ": slides[0].notes = \"ab"},
+        {"{\"slides\": [{\"camera\": \"ab%s\"}]}", ": slides[0].camera = \"ab"},
+        {"{\"slides\": [{\"beats\": [{\"t\": 1, \"title\": \"ab%s\"}]}]}",
+         ": slides[0].beats[0].title = \"ab"},
+        {"{\"base\": {\"description\": \"ab%s\"}, \"slides\": [{}]}", ": base.description = \"ab"},
+        {"{\"slides\": [{\"scenario\": \"ab%s.json\"}]}", ": slides[0].scenario = \"ab"},
+    };
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+        for (size_t b = 0; b < sizeof forms / sizeof forms[0]; b++) {
+            char text[256], want[160];
+            snprintf(text, sizeof text, fields[f].json, forms[b]);
+            snprintf(want, sizeof want, "%s", fields[f].field);
+            expect_refused(text, want);
+            snprintf(want, sizeof want, "invalid UTF-8 at byte offset 2 of the value (0x%02X)",
+                     (unsigned char)forms[b][0]);
+            expect_refused(text, want);
+        }
+    char base[512];
+    put(base, sizeof base, "base_bad.json", "{\"beats\": [{\"t\": 1, \"title\": \"x\xFF\"}]}");
+    expect_refused("{\"base\": \"base_bad.json\", \"slides\": [{}]}",
+                   "base_bad.json: beats[0].title = \"x\\xFF\": invalid UTF-8 at byte offset 1");
+}
+
 /* The talk's JSON text parses the same without a file (talk_parse_json). */
 static void test_parse_text(void **state)
 {
@@ -281,9 +319,13 @@ int main(void)
     if (!scratch_init(scratch, sizeof scratch, "ppflow_test_talk"))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_good_talk),   cmocka_unit_test(test_detect),
-        cmocka_unit_test(test_bad_talks),   cmocka_unit_test(test_parse_text),
-        cmocka_unit_test(test_asset_talks), cmocka_unit_test(test_example_talk),
+        cmocka_unit_test(test_good_talk),
+        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_bad_talks),
+        cmocka_unit_test(test_parse_text),
+        cmocka_unit_test(test_talk_refuses_invalid_utf8),
+        cmocka_unit_test(test_asset_talks),
+        cmocka_unit_test(test_example_talk),
         cmocka_unit_test(test_deck),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,9 @@
  *   - the speed stays within the session's limits;
  *   - the legend never covers the HUD (frame_legend_place, the frame's rule)
  *     at the window sizes where it did: 700x1000 and 333x211. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #include "camera.h"
 #include "session.h"
 #include "support/check.h"
+#include "support/child.h"
 #include "viewer_state.h"
 
 static session *default_session(void)
@@ -367,6 +371,36 @@ static void test_legend_never_covers_the_hud(void **state)
     assert_true(beside >= 2 && under >= 2);
 }
 
+/* The state line is one line a terminal shows as text whatever a value in
+ * it holds: a what-if's message or a name that came from a file, with an
+ * escape sequence, a C1 control, a bidi override, a line separator or
+ * invalid UTF-8, comes out escaped by quote.h's rule; the keys before it
+ * are as they were. */
+static void test_state_line_is_terminal_safe(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = state_for(s, 1280, 720);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    viewer_state_print_more(&v, 1280, 720,
+                            "whatif_error=\x1b]0;owned\x07\x1b[31m\xC2\x9B"
+                            "2J\xE2\x80\xAE"
+                            "x\xE2\x80\xA8y\xFF name=\"a\\b\"",
+                            f);
+    fclose(f);
+    assert_true(len > 0 && text[len - 1] == '\n');
+    assert_int_equal(child_count_lines(text), 1);
+    assert_terminal_safe(text, len);
+    assert_true(strncmp(text, "t=0.000000 playing=0 ", 21) == 0);
+    assert_non_null(strstr(text, " slide=1 whatif_error=\\x1B]0;owned\\x07\\x1B[31m\\xC2\\x9B2J"
+                                 "\\u202Ex\\u2028y\\xFF name=\"a\\b\"\n"));
+    free(text);
+    free_session(s);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -376,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_hover_follows_view_changes),
         cmocka_unit_test(test_zoom_and_speed_stay_in_range),
         cmocka_unit_test(test_legend_never_covers_the_hud),
+        cmocka_unit_test(test_state_line_is_terminal_safe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,6 +44,7 @@
 
 #include "bench.h"
 #include "error.h"
+#include "quote.h"
 
 enum {
     VIEWER_REPEAT = 3,    /* runs per row unless --repeat */
@@ -288,7 +289,10 @@ static double field(const char *line, const char *key)
 /* Why a run gave no figures, into r->error. */
 static void run_failed(viewer_run *r, int marks, int status, const char *err_path)
 {
-    first_line(err_path, r->error, sizeof r->error);
+    char line[sizeof r->error];
+    first_line(err_path, line, sizeof line);
+    /* the child's own words, shown by quote.h's rule like every text read */
+    quote_text(r->error, sizeof r->error, line);
     if (r->error[0])
         return;
     if (status == -1)
@@ -503,7 +507,7 @@ int bench_viewer(const bench_opts *o, FILE *f)
     pid_t xvfb = 0;
     const char *display = getenv("DISPLAY");
     if (display && display[0]) {
-        fprintf(f, "display: DISPLAY=%s\n", display);
+        fprintf(f, "display: DISPLAY=%s\n", quote_path(display).s);
     } else if ((xvfb = start_xvfb(f)) == 0) {
         ppf_print(stderr, "bench viewer: DISPLAY is unset and Xvfb could not be started (is the "
                           "xvfb package installed?)");
@@ -513,7 +517,7 @@ int bench_viewer(const bench_opts *o, FILE *f)
     setenv("vblank_mode", "0", 0);
     setenv("__GL_SYNC_TO_VBLANK", "0", 0);
     fprintf(f, "no vsync cap: vblank_mode=%s __GL_SYNC_TO_VBLANK=%s (an Xvfb's swaps never wait)\n",
-            getenv("vblank_mode"), getenv("__GL_SYNC_TO_VBLANK"));
+            quote_path(getenv("vblank_mode")).s, quote_path(getenv("__GL_SYNC_TO_VBLANK")).s);
     fprintf(f,
             "%d runs per row, medians; fps = 1000 / the median frame time; open = process start "
             "to the first frame shown; peak MB = ru_maxrss\n\n",

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "exit_status.h"
 #include "image_png.h"
+#include "json_text.h"
 #include "offscreen.h"
 #include "output.h"
 #include "quote.h"
@@ -290,6 +291,16 @@ static void add_number(cJSON *o, const char *name, double v)
     cJSON_AddItemToObject(o, name, cJSON_CreateNumber(v));
 }
 
+/* A text as a string of the index, escaped by json_text.h's rule (cJSON
+ * copies bytes as they are: a C1 control would reach a terminal that shows
+ * the file, a stray byte would make the file unreadable). */
+static void add_text(cJSON *o, const char *name, const char *text)
+{
+    char *literal = json_text_quote(text);
+    cJSON_AddRawToObject(o, name, literal);
+    free(literal);
+}
+
 static recorder_status write_index(const char *dir, const per_beat_plan *p, ppf_error *err)
 {
     cJSON *list = cJSON_CreateArray();
@@ -300,12 +311,12 @@ static recorder_status write_index(const char *dir, const per_beat_plan *p, ppf_
         add_number(o, "slide", c->slide);
         add_number(o, "t", c->t);
         add_number(o, "t_start", c->t_start);
-        cJSON_AddStringToObject(o, "title", c->beat->title);
-        cJSON_AddStringToObject(o, "caption", c->beat->caption);
+        add_text(o, "title", c->beat->title);
+        add_text(o, "caption", c->beat->caption);
         if (c->beat->notes[0])
-            cJSON_AddStringToObject(o, "notes", c->beat->notes);
-        cJSON_AddStringToObject(o, "video", c->video);
-        cJSON_AddStringToObject(o, "still", c->still);
+            add_text(o, "notes", c->beat->notes);
+        add_text(o, "video", c->video);
+        add_text(o, "still", c->still);
         add_number(o, "frames", (double)c->frames);
         cJSON_AddItemToArray(list, o);
     }

@@ -1,10 +1,26 @@
 /* beat_table.c - `ppflow schedule --format beats`: the beats of a scenario
  * as a table to read and to copy from (number, time, title, caption). See
- * report.h. */
+ * report.h. Titles and captions are the scenario author's text: they are
+ * shown by quote.h's rule, so a C1 control or a bidi override in one
+ * cannot act on the terminal (a title's width is that of what is shown). */
 #include "report.h"
 
+#include "beats.h"
 #include "number_text.h"
+#include "quote.h"
 #include "terminal.h"
+
+/* A title as it is shown: every byte escaped at most takes 4. */
+typedef struct shown_title {
+    char s[BEAT_TITLE_MAX * 4 + 4];
+} shown_title;
+
+static shown_title show_title(const char *title)
+{
+    shown_title t;
+    quote_text(t.s, sizeof t.s, title);
+    return t;
+}
 
 void report_beats(const beat_list *bl, FILE *f)
 {
@@ -16,7 +32,7 @@ void report_beats(const beat_list *bl, FILE *f)
         int w = terminal_text_width(number_text_format(b->t, t));
         if (w > t_width)
             t_width = w;
-        w = terminal_text_width(b->title);
+        w = terminal_text_width(show_title(b->title).s);
         if (w > title_width)
             title_width = w;
     }
@@ -43,9 +59,11 @@ void report_beats(const beat_list *bl, FILE *f)
         fputs("  ", f);
         terminal_put_cell(f, number_text_format(b->t, t), t_width, true);
         fputs("  ", f);
-        terminal_put_cell(f, b->title, b->caption[0] ? title_width : 0, false);
-        if (b->caption[0])
-            fprintf(f, "  %s", b->caption);
+        terminal_put_cell(f, show_title(b->title).s, b->caption[0] ? title_width : 0, false);
+        if (b->caption[0]) {
+            fputs("  ", f);
+            quote_put(f, b->caption);
+        }
         fputc('\n', f);
     }
 }

@@ -15,6 +15,7 @@
 
 #include "file_read.h"
 #include "frame_times.h"
+#include "utf8.h"
 
 enum { WORDS_MAX = 8 }; /* after the verb: a key name and its modifiers at most */
 
@@ -187,37 +188,6 @@ static bool modifiers(const reader *r, const char *verb, char **words, int n, in
     return true;
 }
 
-/* Whether s is well-formed UTF-8 (no overlong forms, surrogates or code
- * points past U+10FFFF); else the byte offset of the first bad byte. */
-static bool utf8_valid(const char *s, size_t *bad_at)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t k = 0;
-    while (p[k]) {
-        const unsigned c = p[k];
-        int n = c < 0x80             ? 0
-                : (c & 0xe0) == 0xc0 ? 1
-                : (c & 0xf0) == 0xe0 ? 2
-                : (c & 0xf8) == 0xf0 ? 3
-                                     : -1;
-        unsigned cp = n == 0 ? c : n == 1 ? c & 0x1f : n == 2 ? c & 0x0f : c & 0x07;
-        for (int j = 1; n > 0 && j <= n; j++) {
-            if ((p[k + j] & 0xc0) != 0x80) {
-                n = -1;
-                break;
-            }
-            cp = cp << 6 | (p[k + j] & 0x3f);
-        }
-        static const unsigned least[] = {0, 0x80, 0x800, 0x10000};
-        if (n < 0 || cp < least[n] || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) {
-            *bad_at = k;
-            return false;
-        }
-        k += (size_t)n + 1;
-    }
-    return true;
-}
-
 /* ---- one line ------------------------------------------------------------------ */
 
 /* Parses one line (NUL-terminated, plain text, not blank nor a comment)
@@ -242,7 +212,7 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         if (!*rest)
             return bad(r, "type needs the TEXT to type");
         size_t bad_at;
-        if (!utf8_valid(rest, &bad_at))
+        if (!utf8_check(rest, strlen(rest), &bad_at))
             return bad(r, "type: not UTF-8 at column %d (TEXT is text as typed)",
                        (int)(rest - line + (ptrdiff_t)bad_at) + 1);
         e->verb = VIEWER_SCRIPT_TYPE;

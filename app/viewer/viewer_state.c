@@ -3,7 +3,12 @@
 #include "viewer_state.h"
 
 #include <assert.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "error.h"
+#include "quote.h"
 #include "timeline_panel.h"
 #include "timeline_query.h"
 
@@ -700,17 +705,39 @@ void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
     viewer_state_print_more(v, win_w, win_h, NULL, f);
 }
 
+/* printf into a new allocation (free it). */
+__attribute__((format(printf, 1, 2))) static char *format_alloc(const char *fmt, ...)
+{
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    const int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    const size_t size = n > 0 ? (size_t)n + 1 : 1;
+    char *out = ppf_malloc(size);
+    if (vsnprintf(out, size, fmt, again) < 0)
+        out[0] = '\0';
+    va_end(again);
+    return out;
+}
+
 void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const char *more, FILE *f)
 {
     const timeline_view *tv = &v->timeline;
-    fprintf(f,
-            "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
-            "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
-            "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d%s%s\n",
-            v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
-            v->cam.yaw, v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y,
-            tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting,
-            v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1, more ? " " : "",
-            more ? more : "");
+    /* Formatted whole, then shown by quote.h's rule, so that no value in it
+     * (a what-if's message, a name from a file) can act on the terminal
+     * that reads it. Printed on request, never per frame. */
+    char *line = format_alloc(
+        "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
+        "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
+        "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d%s%s",
+        v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help, v->cam.yaw,
+        v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y, tv->plot_w,
+        tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting, v->blackout,
+        beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1, more ? " " : "",
+        more ? more : "");
+    quote_put(f, line);
+    fputc('\n', f);
+    free(line);
     fflush(f);
 }

@@ -2,7 +2,9 @@
  *
  * The bytes are applied as JSON over the built-in default scenario. A text
  * that does not parse must leave the scenario as it was and say why on one
- * printable line; one that parses is built (the budget in core/budget.h
+ * printable line (invalid UTF-8 in any field included: scenario_json.c's
+ * walk refuses it); one that parses holds only valid text
+ * (fuzz_check_scenario_text) and is built (the budget in core/budget.h
  * decides what is too big), simulated, exported in every format, reported
  * and laid out as a scene (fuzz_support.h), exactly as `ppflow` would. The
  * report's width and colour and the caption's rank come from a hash of the
@@ -30,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         scenario_deinit(&sc);
         return 0;
     }
+    fuzz_check_scenario_text(&sc);
     fuzz_run_scenario(&sc, fuzz_hash(data, size));
     scenario_deinit(&sc);
     return 0;

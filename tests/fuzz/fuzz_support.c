@@ -18,13 +18,73 @@
 
 /* ---- failing loudly ------------------------------------------------------ */
 
+/* The code point of the UTF-8 sequence at s[0..len) and its length; 0
+ * when it is none (RFC 3629, strictly). Written apart from core/utf8.c,
+ * whose promises it checks. */
+static size_t decode(const unsigned char *s, size_t len, unsigned long *cp)
+{
+    size_t n = s[0] < 0x80                   ? 1
+               : s[0] >= 0xC0 && s[0] < 0xE0 ? 2
+               : s[0] >= 0xE0 && s[0] < 0xF0 ? 3
+               : s[0] >= 0xF0 && s[0] < 0xF8 ? 4
+                                             : 0;
+    if (n == 0 || n > len)
+        return 0;
+    static const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    unsigned long v = n == 1 ? s[0] : s[0] & (0x3F >> (n - 1));
+    for (size_t k = 1; k < n; k++) {
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+        v = v << 6 | (s[k] & 0x3F);
+    }
+    if (v < least[n] || (v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF)
+        return 0;
+    *cp = v;
+    return n;
+}
+
+void fuzz_check_text(const char *s, size_t len, int rule, const char *what)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t k = 0; k < len;) {
+        unsigned long cp = 0;
+        const size_t n = decode(u + k, len - k, &cp);
+        if (n == 0)
+            FUZZ_FAIL("%s: byte 0x%02X at offset %zu is not UTF-8: \"%.80s\"", what, u[k], k, s);
+        const bool acts = cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
+                          cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+                          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+        const bool allowed = rule == FUZZ_TEXT_LINES && (cp == '\n' || cp == '\t');
+        if (rule != FUZZ_TEXT_UTF8 && acts && !allowed)
+            FUZZ_FAIL("%s: U+%04lX at offset %zu would act on a terminal: \"%.80s\"", what, cp, k,
+                      s);
+        k += n;
+    }
+}
+
+void fuzz_check_scenario_text(const scenario *sc)
+{
+    for (int k = 0; k < sc->beats.count; k++) {
+        const beat_spec *b = &sc->beats.items[k];
+        /* Bidi controls are text a reader takes (quote.h escapes them where
+         * they are shown); controls and invalid UTF-8 it does not. */
+        const char *const texts[] = {b->title, b->caption, b->camera, b->after, b->notes};
+        for (int j = 0; j < 5; j++) {
+            const unsigned char *u = (const unsigned char *)texts[j];
+            fuzz_check_text(texts[j], strlen(texts[j]), FUZZ_TEXT_UTF8, "a beat's text");
+            for (size_t i = 0; u[i]; i++)
+                if ((u[i] < 0x20 && !(j == 4 && (u[i] == '\n' || u[i] == '\t'))) || u[i] == 0x7F ||
+                    (u[i] == 0xC2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F))
+                    FUZZ_FAIL("beats[%d]: a control character at %zu of \"%.80s\"", k, i, texts[j]);
+        }
+    }
+}
+
 void fuzz_check_message(const ppf_error *err)
 {
     if (err->message[0] == '\0')
         FUZZ_FAIL("a rejection with an empty message");
-    for (const unsigned char *c = (const unsigned char *)err->message; *c; c++)
-        if (*c < 0x20 || *c == 0x7F)
-            FUZZ_FAIL("control character 0x%02X in the message \"%s\"", *c, err->message);
+    fuzz_check_text(err->message, strlen(err->message), FUZZ_TEXT_LINE, "a rejection's message");
 }
 
 unsigned fuzz_hash(const uint8_t *data, size_t size)
@@ -639,6 +699,34 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
 
 /* ---- the whole way --------------------------------------------------------- */
 
+/* The beats' text where it leaves ppflow: `--format json` is valid UTF-8
+ * whatever the titles hold and reads back to them, and `--format beats`
+ * shows them by quote.h's rule (nothing a terminal acts on). */
+static void check_beats_text(const timeline *tl, const beat_list *bl)
+{
+    captured c;
+    export_timeline_json_beats(tl, bl, capture_begin(&c));
+    capture_end(&c);
+    fuzz_check_text(c.text, c.len, FUZZ_TEXT_LINES, "export_timeline_json_beats");
+    cJSON *doc = parse_json(&c, "export_timeline_json_beats");
+    const cJSON *beats = cJSON_GetObjectItemCaseSensitive(doc, "beats");
+    FUZZ_CHECK(cJSON_GetArraySize(beats) == bl->count, cJSON_GetArraySize(beats), bl->count);
+    const cJSON *item = beats ? beats->child : NULL;
+    for (int k = 0; k < bl->count && item; k++, item = item->next) {
+        const cJSON *title = cJSON_GetObjectItemCaseSensitive(item, "title");
+        if (!cJSON_IsString(title) || strcmp(title->valuestring, bl->beats[k].title) != 0)
+            FUZZ_FAIL("beat %d's title does not read back from the JSON: \"%.80s\"", k,
+                      bl->beats[k].title);
+    }
+    cJSON_Delete(doc);
+    free(c.text);
+
+    report_beats(bl, capture_begin(&c));
+    capture_end(&c);
+    fuzz_check_text(c.text, c.len, FUZZ_TEXT_LINES, "report_beats");
+    free(c.text);
+}
+
 /* The session's beats: refused with one line (an "after" that names no
  * action, a t past the end, two at one moment), or sorted, distinct and
  * within the iteration, and navigation agrees with the list. */
@@ -654,6 +742,8 @@ static void check_beats(const timeline *tl, const beat_specs *specs)
     }
     const double eps = beats_epsilon(tl);
     FUZZ_CHECK(bl.count <= BEATS_MAX, bl.count, BEATS_MAX);
+    if (program_action_count(tl->program) <= FUZZ_MAX_WORK)
+        check_beats_text(tl, &bl);
     for (int k = 0; k < bl.count; k++) {
         const beat *b = &bl.beats[k];
         FUZZ_CHECK(b->t >= 0 && b->t <= tl->makespan + eps, b->t, tl->makespan);

@@ -3,14 +3,18 @@
  * Two kinds of check, shared by fuzz_scenario, fuzz_csv and fuzz_options:
  *
  *   fuzz_check_message  a rejection explains itself on one non-empty
- *                       printable line (bad input is an error, never a crash).
+ *                       printable line (bad input is an error, never a crash):
+ *                       valid UTF-8 that acts on no terminal (fuzz_check_text,
+ *                       written apart from core/utf8.c and quote.h);
  *   fuzz_run_program    an accepted program goes the whole way a user's
  *                       would: simulate -> JSON timeline, Chrome trace,
  *                       csv_write (read back), report table and Gantt ->
  *                       budget_check_scene -> scene_init -> scene_state_at
  *                       at several times -> scene_caption, and the beats
  *                       (beats_build: the scenario's with the automatic
- *                       ones). Every number an exporter writes must be
+ *                       ones), its JSON and `--format beats` (valid UTF-8 that
+ *                       reads back, text a terminal only shows). Every number
+ *                       an exporter writes must be
  *                       finite, the timeline must keep the rules of
  *                       timeline.h, the scene the promises of scene.h and
  *                       the beats those of beats.h.
@@ -86,6 +90,17 @@ typedef struct fuzz_view {
     const beat_specs *beats; /* the scenario's beats; NULL: the automatic ones only */
 } fuzz_view;
 
+/* What fuzz_check_text asks of a text. */
+enum {
+    FUZZ_TEXT_UTF8,  /* valid UTF-8, nothing more */
+    FUZZ_TEXT_LINE,  /* and nothing a terminal acts on (controls, bidi, U+2028) */
+    FUZZ_TEXT_LINES, /* the same, newlines and tabs allowed */
+};
+
+/* s[0..len) keeps the rule (FUZZ_TEXT_*); else stops the fuzzer naming
+ * what and the offset. */
+void fuzz_check_text(const char *s, size_t len, int rule, const char *what);
+
 /* Every rejection explains itself on one non-empty printable line; anything
  * else stops the fuzzer with the input that caused it. */
 void fuzz_check_message(const ppf_error *err);
@@ -96,6 +111,11 @@ fuzz_view fuzz_view_from_scenario(const scenario *sc, unsigned pick);
 
 /* A hash of the input, for choices that must not change its format. */
 unsigned fuzz_hash(const uint8_t *data, size_t size);
+
+/* Every text a scenario reader accepted (its beats' titles, captions,
+ * notes, cameras, "after" names) is valid UTF-8 with no control character
+ * (a note's newlines and tabs aside): the readers' promise. */
+void fuzz_check_scenario_text(const scenario *sc);
 
 /* Simulates the program under the costs and runs everything downstream
  * (see above). The program must be validated; rejections are checked with

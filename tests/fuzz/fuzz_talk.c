@@ -2,7 +2,8 @@
  *
  * The bytes are read as a talk (core/talk.h) with no file of its own: a
  * text that is refused must say why on one printable line and leave the
- * talk zeroed; one that is read has at least one slide, each slide's
+ * talk zeroed; one that is read has at least one slide, its texts valid
+ * UTF-8 with no control character (fuzz_support.h), each slide's
  * scenario is built and checked as fuzz_scenario checks one (fuzz_support.h;
  * the first few slides, to bound the time per input). A "base" or
  * "scenario" path is read relative to the fuzzer's working directory, read
@@ -29,6 +30,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (t.count < 1 || t.count > TALK_SLIDES_MAX)
         __builtin_trap();
+    /* what it read is valid text: the talk's and each slide's */
+    fuzz_check_text(t.title, strlen(t.title), FUZZ_TEXT_UTF8, "the talk's title");
+    for (int k = 0; k < t.count; k++) {
+        fuzz_check_text(t.slides[k].title, strlen(t.slides[k].title), FUZZ_TEXT_UTF8,
+                        "a slide's title");
+        fuzz_check_text(t.slides[k].notes, strlen(t.slides[k].notes), FUZZ_TEXT_UTF8,
+                        "a slide's notes");
+        fuzz_check_scenario_text(&t.slides[k].sc);
+    }
     for (int k = 0; k < t.count && k < FUZZ_TALK_SLIDES; k++)
         fuzz_run_scenario(&t.slides[k].sc, fuzz_hash(data, size) + (unsigned)k);
     talk_deinit(&t);

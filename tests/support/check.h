@@ -16,6 +16,7 @@
  *     assert_same_double(parsed, written);      got == want (NaN never is)
  *     assert_message(&err, "--fps", "from 1"); each piece in err.message, one printable line
  *     assert_printable(q.s);                    no control character in q.s
+ *     assert_terminal_safe(r.out, r.out_len);   lines a terminal shows as text
  *
  * Errors: a failed check fails the current test at the caller's file and
  * line, after printing both sides with %.17g (or the message and what it
@@ -67,13 +68,29 @@
 
 /* Fails unless the string holds no control character: no byte below 0x20,
  * no DEL and no C1 control in UTF-8 (U+0080 to U+009F), so that a terminal
- * shows it as one line of text and obeys nothing in it. */
+ * shows it as one line of text and obeys nothing in it; nor anything that
+ * reorders or breaks what follows (U+2028, U+2029, the bidi controls
+ * U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), nor a byte that
+ * is not valid UTF-8. The check is written here on its own, not with
+ * ppflow's utf8.h and quote.h, which it checks. */
 #define assert_printable(s) check_printable_at((s), __FILE__, __LINE__)
+
+/* The same for text of len bytes that may span lines: newlines and tabs
+ * allowed, every other rule of assert_printable kept (a NUL byte fails). */
+#define assert_terminal_safe(s, len) check_terminal_safe_at((s), (len), __FILE__, __LINE__)
+
+/* Valid UTF-8 throughout (RFC 3629: no overlong forms, surrogates or code
+ * points past U+10FFFF), len bytes: what a JSON reader demands. */
+#define assert_valid_utf8(s, len) check_valid_utf8_at((s), (len), __FILE__, __LINE__)
 
 /* assert_message's body: `pieces` NULL-terminated, file and line the caller's. */
 void check_message_at(const char *message, const char *const *pieces, const char *file, int line);
 
 /* assert_printable's body. */
 void check_printable_at(const char *s, const char *file, int line);
+/* assert_terminal_safe's body. */
+void check_terminal_safe_at(const char *s, size_t len, const char *file, int line);
+/* assert_valid_utf8's body. */
+void check_valid_utf8_at(const char *s, size_t len, const char *file, int line);
 
 #endif

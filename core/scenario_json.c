@@ -624,6 +624,8 @@ static bool read_json_file(file_text *ft, const char *path, const char *what, pp
         return true;
     case FILE_READ_CANNOT_OPEN:
     case FILE_READ_NOT_REGULAR:
+    case FILE_READ_PSEUDO:  /* not asked for regular files: never */
+    case FILE_READ_OUTSIDE: /* not confined: never */
         return ppf_fail(err, "%s: cannot open: %s", quote_path(path).s, strerror(ft->errno_value));
     case FILE_READ_DIRECTORY:
         return ppf_fail(err, "%s: is a directory, not %s", quote_path(path).s, what);

@@ -44,6 +44,7 @@ typedef struct comparison_desc {
     const session_flag *flags; /* the scenario flags, for every side */
     int flag_count;
     bool with_scene; /* build the 3D scenes too (something will be drawn) */
+    bool confine;    /* --confine: the files the scenario files name stay in their folders */
 } comparison_desc;
 
 typedef struct comparison {

@@ -15,8 +15,12 @@ bool comparison_wanted(const comparison_desc *d)
     return d->list != NULL || d->path_count > 1;
 }
 
+/* A scenario file, not a schedule: "csv:sub/x.csv" is a schedule however
+ * many folders its path has. */
 static bool is_file_item(const char *item, size_t len)
 {
+    if (len >= 4 && strncmp(item, "csv:", 4) == 0)
+        return false;
     return memchr(item, '/', len) != NULL ||
            (len >= 5 && strncasecmp(item + len - 5, ".json", 5) == 0);
 }

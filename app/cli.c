@@ -152,7 +152,8 @@ static comparison_desc compare_desc_of(const cli_request *q, const option_args *
                              .path_count = args->path_count,
                              .flags = args->flags,
                              .flag_count = args->flag_count,
-                             .with_scene = with_scene};
+                             .with_scene = with_scene,
+                             .confine = q->confine};
 }
 
 /* Options that pick one slide of a talk mean nothing to a comparison. */
@@ -226,7 +227,12 @@ static int cmd_schedule(int argc, char **argv)
     }
     /* Default scenario, then the file, then the flags in order; then the
      * program and its simulation. Every failure here is bad input. */
-    if (!deck_build(&d, args.scenario_path, args.flags, args.flag_count, false, &err))
+    if (!deck_build(&d,
+                    &(deck_desc){.path = args.scenario_path,
+                                 .flags = args.flags,
+                                 .flag_count = args.flag_count,
+                                 .confine = q.confine},
+                    &err))
         goto done;
     const int slide = pick_slide(&d, q.view.slide, &err);
     if (slide < 0)
@@ -293,7 +299,13 @@ static int parse_and_build(const option_set *set, int argc, char **argv,
     }
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
-    if (!deck_build(d, args->scenario_path, args->flags, args->flag_count, true, &err) ||
+    if (!deck_build(d,
+                    &(deck_desc){.path = args->scenario_path,
+                                 .flags = args->flags,
+                                 .flag_count = args->flag_count,
+                                 .with_scene = true,
+                                 .confine = q->confine},
+                    &err) ||
         (*slide = pick_slide(d, q->view.slide, &err)) < 0 ||
         !check_show(args, q, d->slides[*slide], &err))
         return fail(EXIT_STATUS_USAGE, &err);

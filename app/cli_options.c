@@ -458,6 +458,14 @@ const option_row cli_rows[OPT_COUNT] = {
                      .help = "compare 2 to 4 schedules (the scenario flags apply to all) or "
                              "scenario files (.json) side by side on one clock; several "
                              "SCENARIO.json files given alone compare too"},
+    [OPT_CONFINE] = {.name = "confine",
+                     .type = OPTION_SWITCH,
+                     .field = FIELD(confine),
+                     .help = "for a service: a file that a file names (a talk's base and "
+                             "scenarios, csv:PATH) must resolve inside the naming file's folder "
+                             "(no absolute path, no .., no symbolic link out), every file read "
+                             "must be a regular file, and messages quote nothing of the files "
+                             "named (also " CLI_CONFINE_ENV "=1)"},
 };
 
 #undef FIELD
@@ -466,14 +474,14 @@ const option_set cli_schedule_options = {cli_rows, OPT_COUNT,
                                          OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) |
                                              OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_THEME) |
                                              OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP) |
-                                             OPT_BIT(OPT_COMPARE),
+                                             OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
                                          "schedule", OPTIONS_MAX_PATHS};
 const option_set cli_run_options = {
     cli_rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
         OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
         OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_PRESENTER) | OPT_BIT(OPT_MONITOR) |
-        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE),
+        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
     "run", OPTIONS_MAX_PATHS};
 const option_set cli_render_options = {
     cli_rows, OPT_COUNT,
@@ -481,7 +489,7 @@ const option_set cli_render_options = {
         OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) |
         OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) |
         OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) | OPT_BIT(OPT_SLIDE) |
-        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE),
+        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
     "render", OPTIONS_MAX_PATHS};
 
 /* Parses argv (argv[0] is the command) into *q, from the command's
@@ -491,5 +499,11 @@ bool cli_parse_args(const option_set *set, int argc, char **argv, cli_request *q
                     ppf_error *err)
 {
     *q = cli_request_defaults(set == &cli_render_options);
-    return options_parse(set, argc, argv, q, args, err);
+    if (!options_parse(set, argc, argv, q, args, err))
+        return false;
+    /* The environment turns it on for a service's every call; nothing
+     * turns it off from the command line once the operator set it. */
+    const char *env = getenv(CLI_CONFINE_ENV);
+    q->confine |= env && env[0] && strcmp(env, "0") != 0;
+    return true;
 }

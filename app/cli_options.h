@@ -47,6 +47,7 @@ typedef struct cli_request {
     bool per_beat;         /* render --per-beat: one clip and still per beat (per_beat.h) */
     int beat;              /* render --beat N: beat N only (implies --per-beat); 0: all */
     const char *compare;   /* --compare A,B[,C,D]: the sides (comparison.h); NULL: none */
+    bool confine; /* --confine (or PPFLOW_CONFINE): files named by files stay in their folders */
 } cli_request;
 
 /* A request before any option: the command's defaults. Only the size
@@ -80,6 +81,7 @@ typedef enum option_id {
     OPT_BEAT,
     OPT_HELP,
     OPT_COMPARE,
+    OPT_CONFINE,
     OPT_COUNT
 } option_id;
 
@@ -88,9 +90,14 @@ typedef enum option_id {
 extern const option_row cli_rows[OPT_COUNT];
 extern const option_set cli_schedule_options, cli_run_options, cli_render_options;
 
+/* The environment variable that turns --confine on for every command: set
+ * to anything but "" or "0". */
+#define CLI_CONFINE_ENV "PPFLOW_CONFINE"
+
 /* Parses argv (argv[0] is the command) into *q, from the command's
  * defaults, and *args. Values are checked here as far as their row says;
- * scenario values are checked when they are applied, in order. */
+ * scenario values are checked when they are applied, in order. q->confine
+ * is set by --confine or by CLI_CONFINE_ENV. */
 bool cli_parse_args(const option_set *set, int argc, char **argv, cli_request *q, option_args *args,
                     ppf_error *err);
 /* The command's options with their defaults, for --help. */

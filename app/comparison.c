@@ -15,8 +15,12 @@ bool comparison_wanted(const comparison_desc *d)
     return d->list != NULL || d->path_count > 1;
 }
 
+/* A scenario file, not a schedule: "csv:sub/x.csv" is a schedule however
+ * many folders its path has. */
 static bool is_file_item(const char *item, size_t len)
 {
+    if (len >= 4 && strncmp(item, "csv:", 4) == 0)
+        return false;
     return memchr(item, '/', len) != NULL ||
            (len >= 5 && strncasecmp(item + len - 5, ".json", 5) == 0);
 }
@@ -52,15 +56,20 @@ static void side_name(const char *item, size_t len, char out[COMPARE_NAME_MAX])
 static bool build_side(session *s, const comparison_desc *d, const char *item, bool file,
                        ppf_error *err)
 {
-    if (file)
-        return session_build(s, item, d->flags, d->flag_count, err);
-    const int n = d->flag_count + 1;
-    session_flag *flags = ppf_malloc(sizeof *flags * (size_t)n);
+    const int n = d->flag_count + (file ? 0 : 1);
+    session_flag *flags = ppf_malloc(sizeof *flags * (size_t)(n > 0 ? n : 1));
     if (d->flag_count > 0)
         memcpy(flags, d->flags, sizeof *flags * (size_t)d->flag_count);
-    flags[n - 1] = (session_flag){"schedule", item};
-    const bool ok = session_build(s, d->path_count ? d->paths[0] : NULL, flags, n, err);
+    if (!file)
+        flags[n - 1] = (session_flag){"schedule", item};
+    const char *path = file ? item : d->path_count ? d->paths[0] : NULL;
+    scenario sc;
+    bool ok = session_scenario(&sc, path, d->confine, flags, n, err);
     free(flags);
+    if (ok) {
+        ok = session_build_from(s, &sc, err);
+        scenario_deinit(&sc);
+    }
     return ok;
 }
 

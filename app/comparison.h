@@ -9,8 +9,9 @@
  * deck (deck.h) is the slides of a talk, shown one at a time; a comparison
  * is sides shown at once, on one clock.
  *
- * A side is a scenario file when the item ends in ".json" (any case) or
- * names a path (has a '/'); else it is a schedule name (or csv:PATH),
+ * A side is a schedule when the item starts with "csv:" (a CSV, whatever
+ * its path holds), else a scenario file when it ends in ".json" (any case)
+ * or names a path (has a '/'), else a schedule name; a schedule is
  * applied after the flags, so `--compare 1f1b,zb-h1 --stages 8` compares
  * two schedules at P=8. A side's name (the strip's, the table's) is the
  * item as given, a file without its folder and ".json".
@@ -44,6 +45,7 @@ typedef struct comparison_desc {
     const session_flag *flags; /* the scenario flags, for every side */
     int flag_count;
     bool with_scene; /* build the 3D scenes too (something will be drawn) */
+    bool confine;    /* --confine: the files the scenario files name stay in their folders */
 } comparison_desc;
 
 typedef struct comparison {

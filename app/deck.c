@@ -25,11 +25,14 @@ static bool at_slide(ppf_error *err, const char *path, int k)
     return ppf_fail(err, "%s: slides[%d]: %s", quote_path(path).s, k, rest);
 }
 
-static bool build_talk(deck *d, const char *path, const session_flag *flags, int flag_count,
-                       bool with_scene, ppf_error *err)
+static bool build_talk(deck *d, const deck_desc *desc, ppf_error *err)
 {
+    const char *path = desc->path;
+    const session_flag *flags = desc->flags;
+    const int flag_count = desc->flag_count;
+    const bool with_scene = desc->with_scene;
     talk t;
-    if (!talk_load_file(&t, path, err))
+    if (!talk_load_file(&t, path, desc->confine, err))
         return false;
     d->is_talk = true;
     memcpy(d->title, t.title, sizeof d->title);
@@ -68,17 +71,21 @@ static bool build_talk(deck *d, const char *path, const session_flag *flags, int
     return ok;
 }
 
-bool deck_build(deck *d, const char *path, const session_flag *flags, int flag_count,
-                bool with_scene, ppf_error *err)
+bool deck_build(deck *d, const deck_desc *desc, ppf_error *err)
 {
     memset(d, 0, sizeof *d);
     bool ok;
-    if (path && talk_file_detect(path)) {
-        ok = build_talk(d, path, flags, flag_count, with_scene, err);
+    if (desc->path && talk_file_detect(desc->path)) {
+        ok = build_talk(d, desc, err);
     } else {
         deck_alloc(d, 1);
-        ok = session_build(d->slides[0], path, flags, flag_count, err) &&
-             (!with_scene || session_build_scene(d->slides[0], err));
+        scenario sc;
+        ok = session_scenario(&sc, desc->path, desc->confine, desc->flags, desc->flag_count, err);
+        if (ok) {
+            ok = session_build_from(d->slides[0], &sc, err) &&
+                 (!desc->with_scene || session_build_scene(d->slides[0], err));
+            scenario_deinit(&sc);
+        }
     }
     if (!ok)
         deck_deinit(d);

@@ -13,7 +13,8 @@
  *
  * Call order:
  *     deck d;
- *     if (!deck_build(&d, path_or_NULL, flags, n, true, &err)) { one line, exit 2 }
+ *     if (!deck_build(&d, &(deck_desc){.path = path_or_NULL, .flags = flags, .flag_count = n,
+ *                                      .with_scene = true}, &err)) { one line, exit 2 }
  *     ... d.slides[k] (a session), d.info[k].title, .notes, .camera ...
  *     deck_deinit(&d);
  *
@@ -48,11 +49,19 @@ typedef struct deck {
     char title[TALK_TITLE_MAX]; /* the talk's title; "" = none */
 } deck;
 
+/* What a command line gives a deck; zero is the built-in default scenario. */
+typedef struct deck_desc {
+    const char *path;          /* a talk or a scenario file; NULL: the built-in default */
+    const session_flag *flags; /* the scenario flags, applied to every slide in order */
+    int flag_count;
+    bool with_scene; /* build the 3D scenes too (something will be drawn) */
+    bool confine;    /* --confine: the files the file names stay in its folder (file_read.h) */
+} deck_desc;
+
 /* The talk at path (talk_file_detect), else the scenario at path (NULL:
  * the built-in default) as a deck of one; each slide with the command-line
  * flags applied on top, in order, then built (scene too when with_scene). */
-bool deck_build(deck *d, const char *path, const session_flag *flags, int flag_count,
-                bool with_scene, ppf_error *err);
+bool deck_build(deck *d, const deck_desc *desc, ppf_error *err);
 /* The slide's title as a window or a HUD shows it: its own, else the
  * session's ("1F1B   P=4 ..."). */
 const char *deck_slide_title(const deck *d, int k);

@@ -11,16 +11,27 @@
 #include "closed_forms.h"
 #include "quote.h"
 
+bool session_scenario(scenario *sc, const char *path, bool confine, const session_flag *flags,
+                      int flag_count, ppf_error *err)
+{
+    scenario_init(sc);
+    sc->confine = confine;
+    bool ok = !path || scenario_load_file(sc, path, err);
+    for (int k = 0; ok && k < flag_count; k++)
+        ok = scenario_set(sc, flags[k].field, flags[k].value, err);
+    if (!ok)
+        scenario_deinit(sc);
+    return ok;
+}
+
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err)
 {
     memset(s, 0, sizeof *s);
     scenario sc;
-    scenario_init(&sc);
-    bool ok = !path || scenario_load_file(&sc, path, err);
-    for (int k = 0; ok && k < flag_count; k++)
-        ok = scenario_set(&sc, flags[k].field, flags[k].value, err);
-    ok = ok && session_build_from(s, &sc, err);
+    if (!session_scenario(&sc, path, false, flags, flag_count, err))
+        return false;
+    const bool ok = session_build_from(s, &sc, err);
     scenario_deinit(&sc);
     return ok;
 }
@@ -51,18 +62,30 @@ static bool check_beat_cameras(const beat_specs *specs, ppf_error *err)
  * builds may run on any thread. */
 static _Atomic uint64_t last_generation;
 
+/* The program, its simulation and its beats; messages as they come. */
+static bool build_timeline(session *s, ppf_error *err)
+{
+    return scenario_build(&s->sc, &s->prog, &s->costs, err) &&
+           timeline_simulate(&s->tl, &s->prog, &s->costs, err) &&
+           check_beat_cameras(&s->sc.beats, err) &&
+           beats_build(&s->beats, &s->tl, &s->sc.beats, err);
+}
+
 bool session_build_from(session *s, const scenario *sc, ppf_error *err)
 {
     memset(s, 0, sizeof *s);
     scenario_copy(&s->sc, sc);
-    if (!scenario_build(&s->sc, &s->prog, &s->costs, err))
-        return false;
-    if (!timeline_simulate(&s->tl, &s->prog, &s->costs, err))
+    /* Values a confined file named by a file gave (a beat's "after", a
+     * camera's name, its CSV's path) are checked here too: quoted by
+     * none of these checks' messages. */
+    if (sc->conceal)
+        quote_conceal_begin();
+    const bool ok = build_timeline(s, err);
+    if (sc->conceal)
+        quote_conceal_end();
+    if (!ok)
         return false;
     s->tl.generation = atomic_fetch_add(&last_generation, 1) + 1;
-    if (!check_beat_cameras(&s->sc.beats, err) ||
-        !beats_build(&s->beats, &s->tl, &s->sc.beats, err))
-        return false;
     snprintf(s->hud_title, sizeof s->hud_title, "%s   P=%d  M=%d  D=%d  V=%d", s->prog.schedule,
              s->prog.ranks, s->prog.microbatches, s->tl.dp, s->prog.stages_per_rank);
     closed_forms_bubble_line(&s->tl, &s->costs, s->hud_bubble, sizeof s->hud_bubble);

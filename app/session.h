@@ -87,11 +87,21 @@ typedef struct session {
 } session;
 
 /* The built-in default, then the file (when path is not NULL), then the
- * flags in order; then session_build_from. */
+ * flags in order; then session_build_from. Not confined: for tests and
+ * benchmarks; the command line goes through session_scenario. */
 bool session_build(session *s, const char *path, const session_flag *flags, int flag_count,
                    ppf_error *err);
+/* The scenario a command line asks for, into *sc (not initialised; left
+ * zeroed on failure): the built-in default, then the file (when path is not
+ * NULL), then the flags in order. With confine (--confine), the file and
+ * the files it names are read as file_read.h's confined mode says, and so
+ * is every file the scenario names later (its CSV, when built). */
+bool session_scenario(scenario *sc, const char *path, bool confine, const session_flag *flags,
+                      int flag_count, ppf_error *err);
 /* The program, its simulation and its beats (no scene) from a copy of the
- * scenario; *s must not be built. */
+ * scenario; *s must not be built. A scenario that holds values from a file
+ * named by a file, read confined (sc->conceal), is built with its messages
+ * concealed (quote.h): none of those values is quoted. */
 bool session_build_from(session *s, const scenario *sc, ppf_error *err);
 /* Lays out the 3D scene from the scenario's sizes; false with one line when
  * it would draw more objects than the budget allows (budget.h), checked

@@ -13,6 +13,7 @@
 
 #include "budget.h"
 #include "file_read.h"
+#include "quote.h"
 
 enum { CSV_MAX_BYTES = 256 << 20 };
 
@@ -214,52 +215,92 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
     return ok;
 }
 
-bool csv_load(const char *path, program *out, ppf_error *err)
+/* Parses the open file: a regular file mapped, not copied (its pages stay
+ * in the page cache and the parser's memory is the actions it keeps),
+ * anything else read as a stream. `shown` is the path as messages show it
+ * (already quoted); with conceal the cells are parsed concealed (quote.h). */
+static bool load_fd(int fd, const struct stat *st, const char *shown, bool conceal, program *out,
+                    ppf_error *err)
 {
-    memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO with no writer must not hang */
-    if (fd < 0)
-        return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", path, strerror(errno));
-    struct stat st;
-    bool ok = fstat(fd, &st) == 0;
-    if (!ok) {
-        ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", path, strerror(errno));
-    } else if (S_ISDIR(st.st_mode)) {
-        ok = ppf_fail(err, "schedule = \"csv:%s\": is a directory, not a CSV file", path);
-    } else if (S_ISREG(st.st_mode)) {
-        /* Mapped, not copied: the file's pages stay in the page cache and
-         * the parser's memory is the actions it keeps. */
-        if (st.st_size > CSV_MAX_BYTES) {
-            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path,
+    bool ok;
+    if (conceal)
+        quote_conceal_begin();
+    if (S_ISDIR(st->st_mode)) {
+        ok = ppf_fail(err, "schedule = \"csv:%s\": is a directory, not a CSV file", shown);
+    } else if (S_ISREG(st->st_mode)) {
+        if (st->st_size > CSV_MAX_BYTES) {
+            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", shown,
                           CSV_MAX_BYTES >> 20);
-        } else if (st.st_size == 0) {
-            ok = csv_parse("", 0, path, out, err);
+        } else if (st->st_size == 0) {
+            ok = csv_parse("", 0, shown, out, err);
         } else {
-            void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+            void *map = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
             if (map == MAP_FAILED) {
-                ok = ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", path, strerror(errno));
+                ok =
+                    ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", shown, strerror(errno));
             } else {
-                ok = csv_parse(map, (size_t)st.st_size, path, out, err);
-                munmap(map, (size_t)st.st_size);
+                ok = csv_parse(map, (size_t)st->st_size, shown, out, err);
+                munmap(map, (size_t)st->st_size);
             }
         }
     } else {
         file_text ft;
         switch (file_read_fd(&ft, fd, CSV_MAX_BYTES)) {
         case FILE_READ_OK:
-            ok = csv_parse(ft.text, ft.len, path, out, err);
+            ok = csv_parse(ft.text, ft.len, shown, out, err);
             break;
         case FILE_READ_TOO_BIG:
-            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", path,
+            ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", shown,
                           CSV_MAX_BYTES >> 20);
             break;
         default:
-            ok = ppf_fail(err, "schedule = \"csv:%s\": read error: %s", path,
+            ok = ppf_fail(err, "schedule = \"csv:%s\": read error: %s", shown,
                           strerror(ft.errno_value));
             break;
         }
         file_text_deinit(&ft);
     }
+    if (conceal)
+        quote_conceal_end();
+    return ok;
+}
+
+bool csv_load(const char *path, program *out, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const quoted shown = quote_path(path);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO with no writer
+                                                                          must not hang */
+    if (fd < 0)
+        return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", shown.s, strerror(errno));
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0;
+    if (!ok)
+        ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", shown.s, strerror(errno));
+    else
+        ok = load_fd(fd, &st, shown.s, false, out, err);
+    close(fd);
+    return ok;
+}
+
+bool csv_load_ref(const file_ref *ref, const char *path, bool conceal, program *out, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const quoted shown = quote_path(path); /* before any concealing of the cells */
+    struct stat st;
+    file_read_status status;
+    int errno_value;
+    const int fd = file_ref_open(ref, &st, &status, &errno_value);
+    if (fd < 0) {
+        if (status == FILE_READ_CANNOT_OPEN)
+            return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", shown.s,
+                            strerror(errno_value));
+        if (status == FILE_READ_DIRECTORY)
+            return ppf_fail(err, "schedule = \"csv:%s\": is a directory, not a CSV file", shown.s);
+        return ppf_fail(err, "schedule = \"csv:%s\": %s", shown.s,
+                        file_read_status_text(status, &st));
+    }
+    const bool ok = load_fd(fd, &st, shown.s, conceal, out, err);
     close(fd);
     return ok;
 }

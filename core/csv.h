@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "file_read.h"
 #include "program.h"
 
 /* Parses CSV text (len bytes, need not be NUL-terminated) into *out, which
@@ -30,8 +31,17 @@
  * source in messages (a path, or "csv"). */
 bool csv_parse(const char *text, size_t len, const char *origin, program *out, ppf_error *err);
 
-/* Reads and parses a file. */
+/* Reads and parses a file: a regular file, or a pipe or a device read as
+ * a stream (the command line's `--schedule csv:/dev/stdin`). */
 bool csv_load(const char *path, program *out, ppf_error *err);
+
+/* Reads and parses the CSV that a file names, or any CSV in confined mode:
+ * ref is opened by file_read.h's rules (a regular file only, no
+ * pseudo-file, inside ref->dir when ref->confine); `path` is what messages
+ * show. With conceal, no cell's text appears in a message (quote.h): the
+ * file was named by a file that may point anywhere. */
+bool csv_load_ref(const file_ref *ref, const char *path, bool conceal, program *out,
+                  ppf_error *err);
 
 /* Writes the program in PyTorch's form: one row per rank, one cell per
  * action, idle steps as empty cells, "\n" line ends. */

@@ -1,6 +1,7 @@
 /* quote.c - user text made safe for a terminal. See quote.h. */
 #include "quote.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -62,9 +63,27 @@ static size_t escape_unit(const unsigned char *s, size_t len, char esc[ESCAPE_MA
  * most QUOTE_PATH_MAX) with "...". With wrap, in double quotes, inner
  * quotes and backslashes escaped. A UTF-8 sequence that the cut splits is
  * escaped byte by byte. */
+/* How many conceal_begin calls are open on this thread (quote.h). */
+static _Thread_local int conceal_depth;
+
+void quote_conceal_begin(void)
+{
+    conceal_depth++;
+}
+
+void quote_conceal_end(void)
+{
+    assert(conceal_depth > 0);
+    conceal_depth--;
+}
+
 static quoted quote_cut(const char *s, size_t len, size_t max, bool wrap)
 {
     quoted out;
+    if (conceal_depth > 0) {
+        memcpy(out.s, QUOTE_CONCEALED, sizeof QUOTE_CONCEALED);
+        return out;
+    }
     size_t o = 0;
     const unsigned char *u = (const unsigned char *)s;
     const size_t shown = len > max ? max : len;
@@ -117,6 +136,10 @@ quoted quote_path(const char *path)
 
 size_t quote_ascii(char *out, size_t cap, const char *s, size_t len)
 {
+    if (conceal_depth > 0) {
+        s = QUOTE_CONCEALED;
+        len = sizeof QUOTE_CONCEALED - 1;
+    }
     size_t o = 0;
     for (size_t i = 0; i < len && o + 5 < cap; i++) {
         const unsigned char c = (unsigned char)s[i];

@@ -36,6 +36,18 @@
  *                              backslashes included, comes out unchanged;
  *   quote_put                  the same, written to a FILE, any length.
  *
+ * Concealed text. A file that another file names, read in confined mode
+ * (file_read.h), may be anything on the machine that a service's user
+ * managed to point at; its text must not come back in a message. While a
+ * reader works on such a text (quote_conceal_begin ... quote_conceal_end)
+ * every value and path form gives QUOTE_CONCEALED instead of the text, so
+ * the messages that every reader already writes still name the field and
+ * the rule, and show nothing of the file. This is a per-thread counter, the
+ * one piece of state in core/: the alternative, a flag through every
+ * reader, every check and every quote call, would be state all the same,
+ * spread over a hundred call sites. A begin and its end pair up within one
+ * call of a reader, so no setting outlives a call.
+ *
  * What it does not do: decide what a message says, or allocate. Machine
  * formats keep their own escapes (JSON's \uXXXX, XML's entities).
  *
@@ -71,6 +83,14 @@ quoted quote_string(const char *s);
 quoted quote_bare(const char *s, size_t len);
 /* A file path, unquoted, cut after QUOTE_PATH_MAX bytes. */
 quoted quote_path(const char *path);
+
+/* What a value, a path or an ASCII token reads as while concealed. */
+#define QUOTE_CONCEALED "(not shown)"
+
+/* From here to the matching end, on this thread, the forms above give
+ * QUOTE_CONCEALED (quote_ascii too); pairs nest. */
+void quote_conceal_begin(void);
+void quote_conceal_end(void);
 
 /* s[0..len) into out (cap bytes, at least 6): printable ASCII other than
  * the double quote as it is, every other byte as \xhh (lower case). Writing

@@ -395,12 +395,16 @@ static bool set_schedule(scenario *sc, const char *value, ppf_error *err)
             return ppf_fail(err, "schedule = %s: too long (at most %zu characters)",
                             quote_string(value).s, sizeof sc->schedule - 1);
         memcpy(sc->schedule, value, len + 1);
+        sc->csv_named_by_file = false; /* a flag's, until a JSON reader says otherwise */
+        sc->csv_dir_len = 0;
         return true;
     }
     const schedule_info *info = schedule_find(value);
     if (!info)
         return fail_unknown_schedule(value, err);
     snprintf(sc->schedule, sizeof sc->schedule, "%s", info->name);
+    sc->csv_named_by_file = false;
+    sc->csv_dir_len = 0;
     return true;
 }
 
@@ -412,7 +416,8 @@ static bool set_beats(scenario *sc, const char *value, ppf_error *err)
         next.no_auto = true;
     else if (value[0] == '\0')
         return ppf_fail(err, "beats = \"\": give auto, none, or a beats file's path");
-    else if (strcmp(value, "auto") != 0 && !scenario_load_beats_file(&next, value, err))
+    else if (strcmp(value, "auto") != 0 &&
+             !scenario_load_beats_file(&next, value, sc->confine, err))
         return false;
     beat_specs_deinit(&sc->beats);
     sc->beats = next;
@@ -521,12 +526,28 @@ static bool check_csv_field(const scenario *sc, scenario_field_id id, int value,
                     quote_path(sc->schedule + 4).s, csv_value, what);
 }
 
+/* The CSV of "csv:PATH": a file's reference by file_read.h's rules, or a
+ * flag's path, which may be a pipe unless confined. */
+static bool load_csv(const scenario *sc, program *prog, ppf_error *err)
+{
+    const char *path = sc->schedule + 4;
+    if (!sc->csv_named_by_file && !sc->confine)
+        return csv_load(path, prog, err);
+    char dir[sizeof sc->schedule] = "";
+    const int dir_len = sc->csv_named_by_file ? sc->csv_dir_len : 0;
+    if (dir_len > 0) /* the folder without its '/', unless it is the root's "/" */
+        snprintf(dir, sizeof dir, "%.*s", dir_len > 1 ? dir_len - 1 : 1, path);
+    const bool confined = sc->confine && sc->csv_named_by_file;
+    return csv_load_ref(&(file_ref){.dir = dir, .name = path + dir_len, .confine = confined}, path,
+                        confined, prog, err);
+}
+
 bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, ppf_error *err)
 {
     memset(prog, 0, sizeof *prog);
     memset(costs, 0, sizeof *costs);
     if (strncmp(sc->schedule, "csv:", 4) == 0) {
-        if (!csv_load(sc->schedule + 4, prog, err))
+        if (!load_csv(sc, prog, err))
             goto fail;
         if (!check_csv_field(sc, FIELD_STAGES, sc->stages, prog->ranks, "ranks (rows)", err) ||
             !check_csv_field(sc, FIELD_MICROBATCHES, sc->microbatches, prog->microbatches,

@@ -60,6 +60,7 @@
 
 #include "beats.h"
 #include "error.h"
+#include "file_read.h"
 #include "program.h"
 #include "timeline.h"
 
@@ -146,6 +147,18 @@ typedef struct scenario {
     beat_specs beats;  /* "beats" and "auto_beats" (or --beats): resolved by beats_build */
     unsigned set_mask; /* bit (1u << field id) for each field given by a file or a flag */
     char source[256];  /* "built-in default" or the scenario file's path */
+    /* Files that files name (file_read.h): */
+    bool csv_named_by_file; /* "csv:PATH" came from a JSON text (a scenario file, a talk), not
+                               from a flag: only a regular file is read, confined when
+                               confine is set */
+    int csv_dir_len;        /* with csv_named_by_file: PATH's first csv_dir_len bytes are the
+                               naming file's folder and a '/' (0: PATH as written, from the
+                               working directory) */
+    bool confine;           /* --confine: a file named by a file resolves inside the naming
+                               file's folder, and the command line's files must be regular
+                               files; text of the files named is never quoted */
+    bool conceal;           /* holds values from a file named by a file, read confined: every
+                               check on them quotes none of them (quote.h) */
 } scenario;
 
 /* The table of fields, in FIELD_* order; count in *n. */
@@ -186,9 +199,10 @@ struct cJSON;
 struct cJSON *scenario_json_document(const char *text, size_t len, const char *shape,
                                      ppf_error *err);
 /* The same for a file (at most 16 MiB; `what` names it in messages: "a
- * talk file"); messages start with its path. */
+ * talk file"); messages start with its path. With regular_only a pipe or a
+ * device is refused (file_read.h), else read as a stream. */
 struct cJSON *scenario_json_load(const char *path, const char *what, const char *shape,
-                                 ppf_error *err);
+                                 bool regular_only, ppf_error *err);
 /* Applies a scenario's keys in a JSON object over *sc, whole or not at all,
  * as scenario_parse_json does; the keys listed in skip (NULL-ended, may be
  * NULL) are the caller's: left alone here, and named among the known keys
@@ -199,17 +213,32 @@ bool scenario_apply_json(scenario *sc, const struct cJSON *object, const char *f
 /* Reads a beats file, {"beats": [...], "auto_beats": true|false} (at most 16
  * MiB; auto_beats defaults to true), into *out (not initialised; left zeroed
  * on failure): what --beats FILE puts in place of a scenario's beats.
+ * With regular_only, a pipe or a device is refused (file_read.h).
  * Messages start with the path and name the field ("beats[2].title"). */
-bool scenario_load_beats_file(beat_specs *out, const char *path, ppf_error *err);
+bool scenario_load_beats_file(beat_specs *out, const char *path, bool regular_only, ppf_error *err);
 
 /* Reads a JSON scenario file (at most 16 MiB) and applies it over *sc; sets
  * sc->source to the path. A relative "csv:PATH" in the file is taken
- * relative to the file's folder. */
+ * relative to the file's folder. The file is the one the command line
+ * names: with sc->confine it must be a regular file, else a pipe is read
+ * too. */
 bool scenario_load_file(scenario *sc, const char *path, ppf_error *err);
+
+/* The same for a scenario file that another file names (a talk's "base" or
+ * a slide's "scenario"): ref->name from ref->dir, by file_read.h's rules
+ * for references (a regular file, no pseudo-file; inside ref->dir when
+ * ref->confine, and then none of its text is quoted in messages, and the
+ * scenario is marked to conceal it in later checks too). Messages start
+ * with dir/name as the kernel would join them. */
+bool scenario_load_ref(scenario *sc, const file_ref *ref, ppf_error *err);
 
 /* Builds the program (generated, or imported from the CSV) and resolves the
  * costs to one value per rank. *prog and *costs must not be initialised; on
- * failure both are left zeroed. With csv:PATH the CSV decides P, M and V, and
+ * failure both are left zeroed. A CSV that a JSON text named
+ * (csv_named_by_file) is read as file_read.h reads a file another file
+ * names, confined with sc->confine, its cells never quoted then; one from a
+ * flag may be a pipe (a regular file only with sc->confine). With
+ * csv:PATH the CSV decides P, M and V, and
  * stages, microbatches or virtual set explicitly (set_mask) must agree with
  * it; a program over the budget (budget.h) is refused before anything big
  * is allocated. Costs: F=1, B=2, I=W=B/2, FB=F+B, p2p=0 by default;

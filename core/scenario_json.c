@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "action.h"
 #include "file_read.h"
@@ -281,6 +282,8 @@ static bool json_field(scenario *sc, const scenario_field *f, const cJSON *item,
                 json_text_show(item).s, json_text_type(item));
         if (!scenario_set(sc, f->flag, item->valuestring, err))
             return false;
+        /* a file wrote it: read as a file that a file names (file_read.h) */
+        sc->csv_named_by_file = strncmp(sc->schedule, "csv:", 4) == 0;
         break;
     case SCENARIO_FIELD_ALLREDUCE:
         if (!json_allreduce(sc, item, err))
@@ -371,7 +374,9 @@ static void line_column(const char *text, size_t pos, int *line, int *column)
     *column = (int)(pos - start) + 1;
 }
 
-/* A relative csv:PATH in a scenario file is relative to the file's folder. */
+/* A relative csv:PATH in a scenario file is relative to the file's folder:
+ * joined to it here, the folder's length kept for the confined walk
+ * (csv_dir_len). */
 static bool resolve_csv_path(scenario *sc, const char *file, ppf_error *err)
 {
     const char *path = sc->schedule + 4;
@@ -379,13 +384,15 @@ static bool resolve_csv_path(scenario *sc, const char *file, ppf_error *err)
     if (path[0] == '/' || !slash)
         return true;
     char joined[sizeof sc->schedule];
-    int n = snprintf(joined, sizeof joined, "csv:%.*s/%s", (int)(slash - file), file, path);
+    const int dir_len = (int)(slash - file) + 1; /* the folder and its '/' */
+    int n = snprintf(joined, sizeof joined, "csv:%.*s/%s", dir_len - 1, file, path);
     if (n < 0 || (size_t)n >= sizeof joined)
         return ppf_fail(err,
                         "schedule = %s: the path relative to the scenario file is too long (at "
                         "most %zu characters)",
                         quote_string(sc->schedule).s, sizeof joined - 1);
     memcpy(sc->schedule, joined, (size_t)n + 1);
+    sc->csv_dir_len = dir_len;
     return true;
 }
 
@@ -650,14 +657,15 @@ bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *
     return parse_json(sc, text, len, NULL, NULL, JSON_SCENARIO, err);
 }
 
-/* Reads a whole JSON file; `what` names it in messages ("a scenario file"). */
-static bool read_json_file(file_text *ft, const char *path, const char *what, ppf_error *err)
+/* One line for a file that could not be read; `what` names what it should
+ * have been ("a scenario file"). */
+static bool fail_read(file_read_status status, const file_text *ft, const struct stat *st,
+                      const char *path, const char *what, ppf_error *err)
 {
-    switch (file_read_path(ft, path, SCENARIO_FILE_MAX, false)) {
+    switch (status) {
     case FILE_READ_OK:
         return true;
     case FILE_READ_CANNOT_OPEN:
-    case FILE_READ_NOT_REGULAR:
         return ppf_fail(err, "%s: cannot open: %s", quote_path(path).s, strerror(ft->errno_value));
     case FILE_READ_DIRECTORY:
         return ppf_fail(err, "%s: is a directory, not %s", quote_path(path).s, what);
@@ -666,15 +674,30 @@ static bool read_json_file(file_text *ft, const char *path, const char *what, pp
                         SCENARIO_FILE_MAX >> 20, what);
     case FILE_READ_ERROR:
         return ppf_fail(err, "%s: cannot read: %s", quote_path(path).s, strerror(ft->errno_value));
+    case FILE_READ_NOT_REGULAR:
+    case FILE_READ_PSEUDO:
+    case FILE_READ_OUTSIDE:
+        return ppf_fail(err, "%s: %s", quote_path(path).s, file_read_status_text(status, st));
     }
     return false;
 }
 
-bool scenario_load_beats_file(beat_specs *out, const char *path, ppf_error *err)
+/* Reads a whole JSON file; `what` names it in messages ("a scenario file"). */
+static bool read_json_file(file_text *ft, const char *path, const char *what, bool regular_only,
+                           ppf_error *err)
+{
+    struct stat st;
+    const file_read_status status =
+        regular_only ? file_read_ref(ft, &(file_ref){.name = path}, SCENARIO_FILE_MAX, &st)
+                     : file_read_path(ft, path, SCENARIO_FILE_MAX, false);
+    return fail_read(status, ft, regular_only ? &st : NULL, path, what, err);
+}
+
+bool scenario_load_beats_file(beat_specs *out, const char *path, bool regular_only, ppf_error *err)
 {
     memset(out, 0, sizeof *out);
     file_text ft;
-    if (!read_json_file(&ft, path, "a beats file", err))
+    if (!read_json_file(&ft, path, "a beats file", regular_only, err))
         return false;
     scenario sc = {0}; /* only its beats are read or written */
     bool ok = parse_json(&sc, ft.text, ft.len, path, NULL, JSON_BEATS, err);
@@ -690,7 +713,7 @@ bool scenario_load_beats_file(beat_specs *out, const char *path, ppf_error *err)
 bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
 {
     file_text ft;
-    if (!read_json_file(&ft, path, "a scenario file", err))
+    if (!read_json_file(&ft, path, "a scenario file", sc->confine, err))
         return false;
     bool ok = parse_json(sc, ft.text, ft.len, path, path, JSON_SCENARIO, err);
     if (ok)
@@ -699,11 +722,44 @@ bool scenario_load_file(scenario *sc, const char *path, ppf_error *err)
     return ok;
 }
 
+bool scenario_load_ref(scenario *sc, const file_ref *ref, ppf_error *err)
+{
+    /* The path as messages show it, and as the file's own csv:PATH is
+     * anchored: dir/name, the name alone when absolute. */
+    char path[1024];
+    const bool join = ref->name[0] != '/' && ref->dir && ref->dir[0];
+    const int n = join ? snprintf(path, sizeof path, "%s/%s", ref->dir, ref->name)
+                       : snprintf(path, sizeof path, "%s", ref->name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return ppf_fail(err, "%s: the path is too long (at most %zu characters)",
+                        quote_path(ref->name).s, sizeof path - 1);
+    file_text ft;
+    struct stat st;
+    const file_read_status status = file_read_ref(&ft, ref, SCENARIO_FILE_MAX, &st);
+    if (status != FILE_READ_OK)
+        return fail_read(status, &ft, &st, path, "a scenario file", err);
+    /* Confined, the file may be anything its namer pointed at: its text is
+     * read, checked and refused without a word of it in the message. */
+    if (ref->confine)
+        quote_conceal_begin();
+    bool ok = parse_json(sc, ft.text, ft.len, NULL, path, JSON_SCENARIO, err);
+    if (ref->confine)
+        quote_conceal_end();
+    file_text_deinit(&ft);
+    if (!ok)
+        return prefixed(err, path);
+    const size_t keep = (size_t)n < sizeof sc->source ? (size_t)n : sizeof sc->source - 1;
+    memcpy(sc->source, path, keep); /* for the HUD and messages: cut, as scenario_load_file's */
+    sc->source[keep] = '\0';
+    sc->conceal |= ref->confine;
+    return true;
+}
+
 struct cJSON *scenario_json_load(const char *path, const char *what, const char *shape,
-                                 ppf_error *err)
+                                 bool regular_only, ppf_error *err)
 {
     file_text ft;
-    if (!read_json_file(&ft, path, what, err))
+    if (!read_json_file(&ft, path, what, regular_only, err))
         return NULL;
     cJSON *root = parse_document(ft.text, ft.len, shape, shape, err);
     file_text_deinit(&ft);

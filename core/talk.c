@@ -55,33 +55,29 @@ static bool at_place(ppf_error *err, const char *place, const char *file)
     return in_file(err, file);
 }
 
-/* path relative to the talk file's folder, into out[size]. */
-static bool relative_path(const char *file, const char *name, const char *path, char *out,
-                          size_t size, ppf_error *err)
-{
-    if (!path[0])
-        return ppf_fail(err, "%s = \"\": must be a file's path", name);
-    const char *slash = file ? strrchr(file, '/') : NULL;
-    int n = path[0] == '/' || !slash
-                ? snprintf(out, size, "%s", path)
-                : snprintf(out, size, "%.*s/%s", (int)(slash - file), file, path);
-    if (n < 0 || (size_t)n >= size)
-        return ppf_fail(err, "%s = %s: the path is too long (at most %zu characters)", name,
-                        quote_string(path).s, size - 1);
-    return true;
-}
-
-/* A scenario file named by a string value, loaded over *sc. */
+/* A scenario file named by a string value, loaded over *sc: relative to
+ * the talk file's folder, by file_read.h's rules for a file another file
+ * names, confined as sc->confine says. */
 static bool load_scenario_file(scenario *sc, const cJSON *item, const char *name, const char *file,
                                ppf_error *err)
 {
-    char path[1024];
     if (!cJSON_IsString(item))
         return ppf_fail(err, "%s = %s: must be a scenario file's path (a string), not %s", name,
                         json_text_show(item).s, json_text_type(item));
-    if (!relative_path(file, name, item->valuestring, path, sizeof path, err))
-        return false;
-    if (scenario_load_file(sc, path, err))
+    if (!item->valuestring[0])
+        return ppf_fail(err, "%s = \"\": must be a file's path", name);
+    char dir[1024] = "";
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (slash) {
+        const size_t n = slash == file ? 1 : (size_t)(slash - file); /* "/" for "/talk.json" */
+        if (n >= sizeof dir)
+            return ppf_fail(err, "%s = %s: the path is too long (at most %zu characters)", name,
+                            quote_string(item->valuestring).s, sizeof dir - 1);
+        memcpy(dir, file, n);
+        dir[n] = '\0';
+    }
+    const file_ref ref = {.dir = dir, .name = item->valuestring, .confine = sc->confine};
+    if (scenario_load_ref(sc, &ref, err))
         return true;
     /* the message starts with the file's path, which is no field's */
     char rest[PPF_ERROR_MAX];
@@ -132,7 +128,7 @@ static bool read_slide(talk_slide *out, const cJSON *item, int k, const scenario
 }
 
 /* The talk's top level, from a parsed document; messages without the file. */
-static bool read_talk(talk *t, const cJSON *root, const char *file, ppf_error *err)
+static bool read_talk(talk *t, const cJSON *root, const char *file, bool confine, ppf_error *err)
 {
     static const char *const keys[] = {"talk", "base", "slides", "description"};
     const cJSON *got[4] = {0};
@@ -165,6 +161,7 @@ static bool read_talk(talk *t, const cJSON *root, const char *file, ppf_error *e
         return ppf_fail(err, "slides has %d items: at most %d", n, TALK_SLIDES_MAX);
     scenario base;
     scenario_init(&base);
+    base.confine = confine; /* every slide's scenario starts from the base */
     bool ok = !got[1] || read_base(&base, got[1], file, err);
     if (ok) {
         t->slides = ppf_calloc((size_t)n, sizeof *t->slides);
@@ -177,11 +174,12 @@ static bool read_talk(talk *t, const cJSON *root, const char *file, ppf_error *e
     return ok;
 }
 
-bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, ppf_error *err)
+bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, bool confine,
+                     ppf_error *err)
 {
     memset(t, 0, sizeof *t);
     cJSON *root = scenario_json_document(text, len, TALK_SHAPE, err);
-    bool ok = root && read_talk(t, root, file, err);
+    bool ok = root && read_talk(t, root, file, confine, err);
     cJSON_Delete(root);
     if (!ok) {
         talk_deinit(t);
@@ -190,13 +188,13 @@ bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, pp
     return true;
 }
 
-bool talk_load_file(talk *t, const char *path, ppf_error *err)
+bool talk_load_file(talk *t, const char *path, bool confine, ppf_error *err)
 {
     memset(t, 0, sizeof *t);
-    cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, err);
+    cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, confine, err);
     if (!root)
         return false; /* the message starts with the path already */
-    bool ok = read_talk(t, root, path, err);
+    bool ok = read_talk(t, root, path, confine, err);
     cJSON_Delete(root);
     if (!ok) {
         talk_deinit(t);
@@ -208,7 +206,9 @@ bool talk_load_file(talk *t, const char *path, ppf_error *err)
 bool talk_file_detect(const char *path)
 {
     ppf_error err = {{0}};
-    cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, &err);
+    /* A regular file only: a pipe is read once, by the scenario reader,
+     * not emptied here to tell what it holds. */
+    cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, true, &err);
     bool is_talk = root && cJSON_GetObjectItemCaseSensitive(root, "slides") != NULL;
     cJSON_Delete(root);
     return is_talk;

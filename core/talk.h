@@ -18,7 +18,11 @@
  * "notes" (for the presenter; may hold newlines) and "camera" (a preset's
  * name, applied when the slide is shown; checked by app/, which knows the
  * presets). Paths (base, scenario, a relative "csv:PATH") are relative to
- * the talk file's folder.
+ * the talk file's folder, and each names a file that must be a regular file
+ * (file_read.h's rules for a file another file names: no pipe, device or
+ * /proc file). Confined (--confine), each must also resolve inside the
+ * folder of the file that names it, and messages quote nothing of the
+ * scenario and CSV files it names, only the talk's own text.
  *
  * What it does not do: build programs or timelines (app/deck.h builds a
  * session per slide, command-line flags on top of each), or check camera
@@ -27,7 +31,7 @@
  * Call order:
  *     if (talk_file_detect(path)) {
  *         talk t;
- *         if (!talk_load_file(&t, path, &err)) { one line, exit 2 }
+ *         if (!talk_load_file(&t, path, confine, &err)) { one line, exit 2 }
  *         ... t.slides[k].sc, .title, .notes, .camera ...
  *         talk_deinit(&t);
  *     }
@@ -66,15 +70,20 @@ typedef struct talk {
     int count;
 } talk;
 
-/* True when the file holds a JSON object with a "slides" key: a talk, not a
- * scenario. A file that cannot be read or parsed is no talk (the scenario
+/* True when the file is a regular file holding a JSON object with a
+ * "slides" key: a talk, not a scenario. A file that cannot be read or
+ * parsed, or a pipe (read once, as a scenario), is no talk (the scenario
  * reader then says what is wrong with it). */
 bool talk_file_detect(const char *path);
-/* Reads a talk file (at most 16 MiB) into *t (not initialised). */
-bool talk_load_file(talk *t, const char *path, ppf_error *err);
-/* The same from text[0..len) (need not end in NUL); file (may be NULL) is
- * where relative paths start and what messages start with. */
-bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, ppf_error *err);
+/* Reads a talk file (at most 16 MiB) into *t (not initialised); with
+ * confine, its references are confined (see above) and the talk file
+ * itself must be a regular file. */
+bool talk_load_file(talk *t, const char *path, bool confine, ppf_error *err);
+/* The same from text[0..len) (need not end in NUL); file (may be NULL: the
+ * working directory) is where relative paths start and what messages start
+ * with. */
+bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, bool confine,
+                     ppf_error *err);
 void talk_deinit(talk *t); /* accepts a zeroed or deinited talk */
 
 #endif

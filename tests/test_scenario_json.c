@@ -666,7 +666,7 @@ static void test_beats_flag(void **state)
 
     beat_specs specs;
     scratch_put(path, sizeof path, scratch, "off.json", "{\"auto_beats\": false}");
-    assert_true(scenario_load_beats_file(&specs, path, &err));
+    assert_true(scenario_load_beats_file(&specs, path, false, &err));
     assert_int_equal(specs.count, 0);
     assert_true(specs.no_auto);
     beat_specs_deinit(&specs);

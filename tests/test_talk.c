@@ -37,7 +37,7 @@ static void expect_refused(const char *text, const char *want)
     put(path, sizeof path, "bad.json", text);
     talk t;
     ppf_error err = {{0}};
-    bool ok = talk_load_file(&t, path, &err);
+    bool ok = talk_load_file(&t, path, false, &err);
     if (ok || !strstr(err.message, want) || strchr(err.message, '\n') ||
         strncmp(err.message, path, strlen(path)) != 0)
         fail_msg("%s\n  gave: %s\n  want: %s: ...%s...", text, ok ? "(accepted)" : err.message,
@@ -62,7 +62,7 @@ static void test_good_talk(void **state)
         " ]}\n");
     talk t;
     ppf_error err = {{0}};
-    if (!talk_load_file(&t, path, &err))
+    if (!talk_load_file(&t, path, false, &err))
         fail_msg("%s", err.message);
     assert_string_equal(t.title, "Schedules");
     assert_int_equal(t.count, 3);
@@ -86,7 +86,7 @@ static void test_good_talk(void **state)
     /* a base given as an object; a relative csv path from the talk's folder */
     put(path, sizeof path, "talk2.json",
         "{\"base\": {\"stages\": 2, \"costs\": {\"b\": 3}}, \"slides\": [{}, {\"stages\": 5}]}");
-    if (!talk_load_file(&t, path, &err))
+    if (!talk_load_file(&t, path, false, &err))
         fail_msg("%s", err.message);
     assert_int_equal(t.count, 2);
     assert_int_equal(t.slides[0].sc.stages, 2);
@@ -94,7 +94,7 @@ static void test_good_talk(void **state)
     assert_int_equal(t.slides[1].sc.b.count, 1);
     talk_deinit(&t);
     put(path, sizeof path, "talk3.json", "{\"slides\": [{\"schedule\": \"csv:x.csv\"}]}");
-    if (!talk_load_file(&t, path, &err))
+    if (!talk_load_file(&t, path, false, &err))
         fail_msg("%s", err.message);
     char want[600];
     snprintf(want, sizeof want, "csv:%s/x.csv", scratch);
@@ -193,10 +193,10 @@ static void test_parse_text(void **state)
     talk t;
     ppf_error err = {{0}};
     const char *text = "{\"slides\": [{\"schedule\": \"zb-h1\"}]}xx";
-    assert_true(talk_parse_json(&t, text, strlen(text) - 2, NULL, &err));
+    assert_true(talk_parse_json(&t, text, strlen(text) - 2, NULL, false, &err));
     assert_string_equal(t.slides[0].sc.schedule, "zb-h1");
     talk_deinit(&t);
-    assert_false(talk_parse_json(&t, "{\"slides\": 1}", 13, NULL, &err));
+    assert_false(talk_parse_json(&t, "{\"slides\": 1}", 13, NULL, false, &err));
     assert_non_null(strstr(err.message, "slides = 1: must be an array"));
 }
 
@@ -219,7 +219,7 @@ static void test_asset_talks(void **state)
         talks++;
         deck d;
         ppf_error err = {{0}};
-        if (!deck_build(&d, path, NULL, 0, true, &err))
+        if (!deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err))
             fail_msg("%s", err.message);
         assert_true(d.is_talk);
         assert_true(d.count >= 2);
@@ -243,7 +243,7 @@ static void test_example_talk(void **state)
     (void)state;
     deck d;
     ppf_error err = {{0}};
-    if (!deck_build(&d, PPFLOW_SOURCE_DIR "/assets/talk.json", NULL, 0, false, &err))
+    if (!deck_build(&d, &(deck_desc){.path = PPFLOW_SOURCE_DIR "/assets/talk.json"}, &err))
         fail_msg("%s", err.message);
     assert_int_equal(d.count, 4);
     const char *schedules[] = {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1"};
@@ -270,7 +270,7 @@ static void test_deck(void **state)
     deck d;
     ppf_error err = {{0}};
     const session_flag flags[] = {{"microbatches", "4"}, {"dp", "1"}};
-    if (!deck_build(&d, path, flags, 2, false, &err))
+    if (!deck_build(&d, &(deck_desc){.path = path, .flags = flags, .flag_count = 2}, &err))
         fail_msg("%s", err.message);
     assert_int_equal(d.count, 2);
     for (int k = 0; k < 2; k++) {
@@ -286,12 +286,12 @@ static void test_deck(void **state)
     deck_deinit(&d);
 
     /* a scenario, or none: a deck of one */
-    assert_true(deck_build(&d, NULL, NULL, 0, true, &err));
+    assert_true(deck_build(&d, &(deck_desc){.with_scene = true}, &err));
     assert_int_equal(d.count, 1);
     assert_false(d.is_talk);
     assert_true(d.slides[0]->has_scene);
     deck_deinit(&d);
-    assert_true(deck_build(&d, PPFLOW_SOURCE_DIR "/assets/gpipe.json", NULL, 0, false, &err));
+    assert_true(deck_build(&d, &(deck_desc){.path = PPFLOW_SOURCE_DIR "/assets/gpipe.json"}, &err));
     assert_int_equal(d.count, 1);
     assert_string_equal(d.slides[0]->sc.schedule, "gpipe");
     deck_deinit(&d);
@@ -299,16 +299,16 @@ static void test_deck(void **state)
     /* a slide that cannot be built, an unknown camera, a bad flag */
     put(path, sizeof path, "deck_bad.json",
         "{\"slides\": [{}, {\"beats\": [{\"after\": \"9B0\", \"title\": \"x\"}]}]}");
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_int_equal(d.count, 0);
     assert_non_null(strstr(err.message, "deck_bad.json: slides[1]: beats[0].after = \"9B0\""));
     put(path, sizeof path, "deck_camera.json", "{\"slides\": [{\"camera\": \"topp\"}]}");
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_non_null(strstr(err.message, "deck_camera.json: slides[0]: camera = \"topp\": unknown"));
     const session_flag bad[] = {{"stages", "0"}};
-    assert_false(deck_build(&d, path, bad, 1, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path, .flags = bad, .flag_count = 1}, &err));
     put(path, sizeof path, "deck_ok.json", "{\"slides\": [{}]}");
-    assert_false(deck_build(&d, path, bad, 1, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path, .flags = bad, .flag_count = 1}, &err));
     assert_non_null(strstr(err.message, "stages"));
     assert_null(strstr(err.message, "slides["));
     deck_deinit(&d);

@@ -46,7 +46,7 @@ static deck build(const char *path)
 {
     deck d;
     ppf_error err = {{0}};
-    if (!deck_build(&d, path, NULL, 0, false, &err))
+    if (!deck_build(&d, &(deck_desc){.path = path}, &err))
         fail_msg("%s", err.message);
     return d;
 }

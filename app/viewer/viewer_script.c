@@ -37,9 +37,11 @@ static char *read_whole(const char *path, size_t *size, ppf_error *err)
         ppf_fail(err, "%.200s: is a folder, not a script file", path);
         break;
     case FILE_READ_NOT_REGULAR:
+    case FILE_READ_PSEUDO:
+    case FILE_READ_OUTSIDE: /* not confined: never */
         ppf_fail(err,
                  "%.200s: not a regular file (a script is read whole before the window "
-                 "opens: no pipes or devices)",
+                 "opens: no pipes, devices or /proc files)",
                  path);
         break;
     case FILE_READ_TOO_BIG:

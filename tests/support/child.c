@@ -60,7 +60,8 @@ pid_t child_start(const child_desc *d)
     capture_path(err_path, sizeof err_path, d, CHILD_STDERR_NAME);
     /* Opened here, not in the child: after fork only async-signal-safe
      * calls are allowed, and a failure is easier to report from here. */
-    const int in_fd = open_or_fail("/dev/null", O_RDONLY);
+    const int in_fd = d->stdin_fd > 0 ? dup(d->stdin_fd) : open_or_fail("/dev/null", O_RDONLY);
+    assert_true(in_fd >= 0);
     const int out_fd = open_or_fail(out_path, O_WRONLY | O_CREAT | O_TRUNC);
     const int err_fd = open_or_fail(err_path, O_WRONLY | O_CREAT | O_TRUNC);
     fflush(NULL); /* or the child's exit could write our buffered output twice */

@@ -3,12 +3,11 @@
  * test_video).
  *
  * What it does: starts the program with the arguments given, standard input
- * from /dev/null and standard output and error captured in two files
- * (CHILD_STDOUT_NAME and CHILD_STDERR_NAME in a capture directory), waits
- * for it and returns its exit status and both outputs. Optionally the child
- * runs under a file size limit (RLIMIT_FSIZE, with SIGXFSZ ignored, so a
- * write past the limit fails with EFBIG instead of killing it): a full disk
- * without filling one; and counts what a run left in a directory, the
+ * from /dev/null (or a descriptor the test gives) and standard output and error captured in two
+ * files (CHILD_STDOUT_NAME and CHILD_STDERR_NAME in a capture directory), waits for it and returns
+ * its exit status and both outputs. Optionally the child runs under a file size limit
+ * (RLIMIT_FSIZE, with SIGXFSZ ignored, so a write past the limit fails with EFBIG instead of
+ * killing it): a full disk without filling one; and counts what a run left in a directory, the
  * capture files aside. The directories themselves are scratch.h's.
  *
  * What it does not do: no PATH search (give the program's path), no pipes
@@ -58,6 +57,8 @@ typedef struct child_desc {
     const char *const *args; /* the arguments after argv[0], NULL-terminated; NULL: none */
     const char *capture_dir; /* where the two capture files are written */
     long long fsize_limit;   /* 0: no limit; else RLIMIT_FSIZE in bytes, SIGXFSZ ignored */
+    int stdin_fd;            /* > 0: the child's standard input (the test keeps and closes
+                                it: a pipe it holds open, a file); 0: /dev/null */
 } child_desc;
 
 typedef struct child_result {

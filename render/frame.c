@@ -15,21 +15,6 @@
 
 enum { MAX_LABELS = 512 };
 
-float frame_split_clamp(float split)
-{
-    return split > FRAME_SPLIT_MAX    ? FRAME_SPLIT_MAX
-           : split >= FRAME_SPLIT_MIN ? split
-                                      : FRAME_SPLIT_MIN; /* NaN too */
-}
-
-float frame_ui_scale_clamp(float s)
-{
-    return !(s > 0)                 ? 1.0f /* 0 and NaN */
-           : s > FRAME_UI_SCALE_MAX ? FRAME_UI_SCALE_MAX
-           : s < FRAME_UI_SCALE_MIN ? FRAME_UI_SCALE_MIN
-                                    : s;
-}
-
 typedef struct label_rect {
     float x0, y0, x1, y1;
 } label_rect;

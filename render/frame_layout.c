@@ -5,6 +5,21 @@
 
 #include "frame_internal.h"
 
+float frame_split_clamp(float split)
+{
+    return split > FRAME_SPLIT_MAX    ? FRAME_SPLIT_MAX
+           : split >= FRAME_SPLIT_MIN ? split
+                                      : FRAME_SPLIT_MIN; /* NaN too */
+}
+
+float frame_ui_scale_clamp(float s)
+{
+    return !(s > 0)                 ? 1.0f /* 0 and NaN */
+           : s > FRAME_UI_SCALE_MAX ? FRAME_UI_SCALE_MAX
+           : s < FRAME_UI_SCALE_MIN ? FRAME_UI_SCALE_MIN
+                                    : s;
+}
+
 frame_layout frame_layout_compute(int fb_width, int fb_height, float split, float ui_scale)
 {
     return frame_layout_in((frame_viewport){0, 0, fb_width, fb_height}, split, ui_scale);

@@ -13,6 +13,7 @@
 #include "csv.h"
 #include "export.h"
 #include "report.h"
+#include "frame.h"
 #include "scene.h"
 #include "schedules.h"
 
@@ -632,6 +633,49 @@ static void check_caption(const scene *s, const timeline *tl, double t, unsigned
     }
 }
 
+/* The first frame's layout, as a window or an export lays it out before
+ * anything is drawn (frame_layout_*, render/frame_layout.c: no GL): a
+ * window's size and UI scale chosen by pick, the free rectangles of its 3D
+ * view, the camera preset fitted into the best of them as session_camera
+ * fits it, and the timeline panel's rows, all finite and inside the window. */
+static void check_first_frame(const scene *s, const timeline *tl, unsigned pick)
+{
+    static const int sizes[][2] = {{1920, 1080}, {1280, 720}, {640, 360},
+                                   {320, 200},   {800, 1280}, {3840, 2160}};
+    const int *z = sizes[pick % (sizeof sizes / sizeof sizes[0])];
+    const float ui = (pick >> 4) & 1 ? 1.25f : 1.0f;
+    const frame_layout l = frame_layout_compute(z[0], z[1], 0, ui);
+    FUZZ_CHECK(l.view_w > 0 && l.view_h > 0 && l.panel_h > 0, l.view_w, l.view_h);
+    FUZZ_CHECK(l.view_y + l.view_h <= l.panel_y + 0.5f &&
+                   l.panel_y + l.panel_h <= (float)z[1] + 0.5f,
+               l.panel_y, z[1]);
+    camera_rect free[FRAME_FREE_MAX];
+    const int n = frame_layout_free_rects(&l, free);
+    FUZZ_CHECK(n >= 1 && n <= FRAME_FREE_MAX, n, FRAME_FREE_MAX);
+    for (int k = 0; k < n; k++)
+        FUZZ_CHECK(free[k].x0 >= 0 && free[k].y0 >= 0 && free[k].x1 <= 1 && free[k].y1 <= 1 &&
+                       free[k].x0 < free[k].x1 && free[k].y0 < free[k].y1,
+                   free[k].x0, free[k].y1);
+    camera_bounds b = {.points = (const float(*)[3])s->fit_points,
+                       .point_count = s->fit_point_count};
+    memcpy(b.min, s->bounds.min, sizeof b.min);
+    memcpy(b.max, s->bounds.max, sizeof b.max);
+    const camera_preset preset = (camera_preset)((pick >> 5) % CAMERA_PRESET_COUNT);
+    const camera c = camera_preset_view_best(preset, &b, l.view_w / l.view_h, free, n);
+    FUZZ_CHECK(isfinite(c.distance) && c.distance > 0, c.distance, preset);
+    FUZZ_CHECK(isfinite(c.yaw) && isfinite(c.pitch) && isfinite(c.fov_y), c.yaw, c.pitch);
+    for (int a = 0; a < 3; a++)
+        FUZZ_CHECK(isfinite(c.target[a]), c.target[a], a);
+    FUZZ_CHECK(isfinite(c.shift[0]) && isfinite(c.shift[1]), c.shift[0], c.shift[1]);
+    timeline_view tv;
+    timeline_view_init(&tv, tl->makespan, tl->program->ranks, tl->allreduce_count > 0);
+    frame_layout_place_timeline(&l, &tv);
+    FUZZ_CHECK(isfinite(tv.row_pitch) && tv.row_pitch >= 0, tv.row_pitch, tv.ranks);
+    FUZZ_CHECK(tv.plot_x >= l.panel_x - 0.5f &&
+                   tv.plot_x + tv.plot_w <= l.panel_x + l.panel_w + 0.5f,
+               tv.plot_x, tv.plot_w);
+}
+
 static void check_scene(const timeline *tl, const fuzz_view *view)
 {
     const program *p = tl->program;
@@ -659,6 +703,7 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
                tl);
     FUZZ_CHECK(s.layers == p->stages * K, s.layers, p->stages * K);
     check_box(s.bounds);
+    check_first_frame(&s, tl, view->pick);
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         if (scene_kind_count(&s, (scene_kind)k) == 0 || scene_kind_copies(&s, (scene_kind)k) == 0)
             continue;

@@ -214,6 +214,28 @@ bool talk_file_detect(const char *path)
     return is_talk;
 }
 
+bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err)
+{
+    budget_cost *costs = ppf_calloc((size_t)t->count, sizeof *costs);
+    bool ok = true;
+    for (int k = 0; ok && k < t->count; k++)
+        if (!scenario_cost(&t->slides[k].sc, with_scene, &costs[k], err)) {
+            /* worded as the slide's build would word it (deck.h) */
+            char rest[PPF_ERROR_MAX];
+            memcpy(rest, err->message, sizeof rest);
+            ok = ppf_fail(err, "slides[%d]: %s", k, rest);
+            in_file(err, file);
+        }
+    if (ok) {
+        char what[sizeof quote_path("").s + 32];
+        snprintf(what, sizeof what, "%s%s%d slide%s", file ? quote_path(file).s : "",
+                 file ? ": " : "", t->count, t->count == 1 ? "" : "s");
+        ok = budget_check_total(costs, t->count, what, "slides[%d]", 0, err);
+    }
+    free(costs);
+    return ok;
+}
+
 void talk_deinit(talk *t)
 {
     if (!t)

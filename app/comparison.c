@@ -128,9 +128,14 @@ bool comparison_build(comparison *c, const comparison_desc *d, ppf_error *err)
             ok = ppf_fail(err, "--compare: side %d (%s): %s", k + 1, quote_string(items[k]).s,
                           why.message);
     }
-    char what[32];
+    char what[32], side[COMPARE_MAX_SIDES][24];
+    const char *sides[COMPARE_MAX_SIDES];
     snprintf(what, sizeof what, "--compare: %d sides", n);
-    ok = ok && budget_check_total(costs, n, what, "side %d", 1, err);
+    for (int k = 0; k < n; k++) {
+        snprintf(side[k], sizeof side[k], "side %d", k + 1);
+        sides[k] = side[k];
+    }
+    ok = ok && budget_check_total(costs, sides, n, what, err);
 
     const char *names[COMPARE_MAX_SIDES];
     char name_buf[COMPARE_MAX_SIDES][COMPARE_NAME_MAX];

@@ -168,8 +168,16 @@ static double product_of(const budget_cost *c, size_t offset)
     return *(const double *)((const char *)c + offset);
 }
 
-bool budget_check_total(const budget_cost *parts, int n, const char *what, const char *part_name,
-                        int first_number, ppf_error *err)
+bool budget_cost_fits(const budget_cost *c)
+{
+    for (size_t j = 0; j < sizeof products / sizeof products[0]; j++)
+        if (product_of(c, products[j].offset) > products[j].limit)
+            return false;
+    return true;
+}
+
+bool budget_check_total(const budget_cost *parts, const char *const *names, int n, const char *what,
+                        ppf_error *err)
 {
     for (size_t j = 0; j < sizeof products / sizeof products[0]; j++) {
         double sum = 0;
@@ -182,12 +190,11 @@ bool budget_check_total(const budget_cost *parts, int n, const char *what, const
         }
         if (sum <= products[j].limit)
             continue;
-        char a[32], b[32], c[32], name[48];
-        snprintf(name, sizeof name, part_name, most + first_number);
+        char a[32], b[32], c[32];
         return ppf_fail(err,
                         "%s: %s %s in all (the most, %s: %s): at most %s for everything one "
                         "command builds",
-                        what, short_number(sum, a), products[j].what, name,
+                        what, short_number(sum, a), products[j].what, names[most],
                         short_number(product_of(&parts[most], products[j].offset), c),
                         short_number(products[j].limit, b));
     }

@@ -105,14 +105,15 @@ double budget_scene_objects(int64_t stages, int64_t layers_per_stage, int64_t mi
                             int64_t replicas);
 /* sum += c. */
 void budget_cost_add(budget_cost *sum, const budget_cost *c);
+/* Whether c is within every limit. */
+bool budget_cost_fits(const budget_cost *c);
 /* The sum of parts[0..n), what one command builds, against the limits;
  * false with one line naming `what` (the talk and its slide count,
  * "--compare: 4 sides"), the first product over, the sum, the limit and
- * the largest part (part_name: a printf format with one %d, given the
- * part's index plus first_number), e.g. "talk.json: 100 slides: 2e9
- * actions in all (the most, slides[0]: 2e7): at most 2e7 for everything
- * one command builds". */
-bool budget_check_total(const budget_cost *parts, int n, const char *what, const char *part_name,
-                        int first_number, ppf_error *err);
+ * the largest part by its name (names[0..n)), e.g. "talk.json: 100
+ * slides: 2e9 actions in all (the most, slides[0]: 2e7): at most 2e7 for
+ * everything one command builds". */
+bool budget_check_total(const budget_cost *parts, const char *const *names, int n, const char *what,
+                        ppf_error *err);
 
 #endif

@@ -217,6 +217,12 @@ bool talk_file_detect(const char *path)
 bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err)
 {
     budget_cost *costs = ppf_calloc((size_t)t->count, sizeof *costs);
+    char(*name)[24] = ppf_calloc((size_t)t->count, sizeof *name);
+    const char **names = ppf_calloc((size_t)t->count, sizeof *names);
+    for (int k = 0; k < t->count; k++) {
+        snprintf(name[k], sizeof name[k], "slides[%d]", k);
+        names[k] = name[k];
+    }
     bool ok = true;
     for (int k = 0; ok && k < t->count; k++)
         if (!scenario_cost(&t->slides[k].sc, with_scene, &costs[k], err)) {
@@ -230,8 +236,10 @@ bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_err
         char what[sizeof quote_path("").s + 32];
         snprintf(what, sizeof what, "%s%s%d slide%s", file ? quote_path(file).s : "",
                  file ? ": " : "", t->count, t->count == 1 ? "" : "s");
-        ok = budget_check_total(costs, t->count, what, "slides[%d]", 0, err);
+        ok = budget_check_total(costs, names, t->count, what, err);
     }
+    free(names);
+    free(name);
     free(costs);
     return ok;
 }

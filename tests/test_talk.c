@@ -11,6 +11,9 @@
  *   - the deck: a talk gives one session per slide with the command line's
  *     flags on each; a scenario gives a deck of one; a slide that fails to
  *     build, or names an unknown camera, is named.
+ *   - the budget over a deck: slides that together reach it build, one
+ *     more replica is refused naming the sum; deck_build_slide builds the
+ *     slide shown and no other, whatever the others would cost.
  */
 #include "support/check.h"
 #include <dirent.h>
@@ -18,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "deck.h"
+#include "scene.h"
 #include "support/scratch.h"
 #include "talk.h"
 
@@ -314,6 +319,102 @@ static void test_deck(void **state)
     deck_deinit(&d);
 }
 
+/* The largest D whose two slides of P=4, K=1024, M=8 draw at most the
+ * object budget together. */
+static int largest_replicas_for_two(void)
+{
+    int lo = 1, hi = 100000; /* lo fits, hi does not */
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        *(2 * scene_count_objects(4, 1024, 8, mid) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
+    }
+    return lo;
+}
+
+/* Every slide of a deck is held at once: their sum is held to the budget,
+ * counted before any slide is simulated. Two slides that each fit and
+ * together reach it exactly build; one replica more is refused, naming the
+ * talk, the sum and the largest slide; a slide that alone is far over the
+ * budget (2e12 actions) is refused as quickly, by the sum. */
+static void test_deck_total(void **state)
+{
+    (void)state;
+    const int d_max = largest_replicas_for_two();
+    char path[512], text[400];
+    const char *form = "{\"base\": {\"stages\": 4, \"microbatches\": 8, \"layers_per_stage\": "
+                       "1024, \"dp\": %d}, \"slides\": [{\"title\": \"a\"}, {\"schedule\": "
+                       "\"gpipe\"}]}";
+    snprintf(text, sizeof text, form, d_max);
+    put(path, sizeof path, "under.json", text);
+    deck d;
+    ppf_error err = {{0}};
+    if (!deck_build(&d, path, NULL, 0, true, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(d.count, 2);
+    assert_true(d.slides[1]->has_scene);
+    deck_deinit(&d);
+    /* without the scenes nothing is drawn: the objects do not count */
+    snprintf(text, sizeof text, form, d_max + 1);
+    put(path, sizeof path, "over.json", text);
+    if (!deck_build(&d, path, NULL, 0, false, &err))
+        fail_msg("%s", err.message);
+    deck_deinit(&d);
+    assert_false(deck_build(&d, path, NULL, 0, true, &err));
+    assert_int_equal(d.count, 0);
+    assert_message(&err, "over.json: 2 slides: ", " objects to draw in all (the most, slides[",
+                   "at most 5e7 for everything one command builds");
+    /* the command line's flags count: fewer replicas fit again */
+    char half[16];
+    snprintf(half, sizeof half, "%d", d_max / 2);
+    const session_flag fewer[] = {{"dp", half}};
+    if (!deck_build(&d, path, fewer, 1, true, &err))
+        fail_msg("%s", err.message);
+    deck_deinit(&d);
+    put(path, sizeof path, "far.json",
+        "{\"slides\": [{}, {\"stages\": 4096, \"microbatches\": 1000000, \"virtual\": 64, "
+        "\"schedule\": \"looped-bfs\"}]}");
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_message(&err, "far.json: 2 slides: ", "actions in all (the most, slides[1]: ");
+}
+
+/* A command that shows one slide builds that one: deck_build_slide gives a
+ * deck of one, says which slide it is, and neither builds nor counts the
+ * others (far over the budget here, alone and together); a --slide past the
+ * last is named. */
+static void test_deck_one_slide(void **state)
+{
+    (void)state;
+    char path[512];
+    put(path, sizeof path, "one.json",
+        "{\"slides\": [{\"title\": \"a\"}, {\"title\": \"b\", \"schedule\": \"gpipe\"}, "
+        "{\"stages\": 4096, \"microbatches\": 1000000}]}");
+    deck d;
+    ppf_error err = {{0}};
+    for (int slide = 0; slide <= 2; slide++) {
+        if (!deck_build_slide(&d, path, NULL, 0, true, slide, &err))
+            fail_msg("--slide %d: %s", slide, err.message);
+        assert_int_equal(d.count, 1);
+        assert_int_equal(d.first, slide > 0 ? slide - 1 : 0);
+        assert_int_equal(d.talk_count, 3);
+        assert_true(d.slides[0]->has_scene);
+        assert_string_equal(d.info[0].title, slide == 2 ? "b" : "a");
+        assert_string_equal(d.slides[0]->sc.schedule, slide == 2 ? "gpipe" : "1f1b");
+        deck_deinit(&d);
+    }
+    assert_false(deck_build_slide(&d, path, NULL, 0, false, 3, &err));
+    assert_message(&err, "one.json: slides[2]: stages x (");
+    assert_false(deck_build_slide(&d, path, NULL, 0, false, 4, &err));
+    assert_message(&err, "--slide = 4: the talk has 3 slides");
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_message(&err, "one.json: 3 slides: ");
+    /* a scenario is one slide */
+    assert_true(deck_build_slide(&d, NULL, NULL, 0, false, 1, &err));
+    assert_int_equal(d.count, 1);
+    deck_deinit(&d);
+    assert_false(deck_build_slide(&d, NULL, NULL, 0, false, 2, &err));
+    assert_message(&err, "--slide = 2: a scenario is one slide");
+}
+
 int main(void)
 {
     if (!scratch_init(scratch, sizeof scratch, "ppflow_test_talk"))
@@ -327,6 +428,8 @@ int main(void)
         cmocka_unit_test(test_asset_talks),
         cmocka_unit_test(test_example_talk),
         cmocka_unit_test(test_deck),
+        cmocka_unit_test(test_deck_total),
+        cmocka_unit_test(test_deck_one_slide),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_deinit(scratch);

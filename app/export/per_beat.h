@@ -81,14 +81,14 @@ enum {
  * 1000 beats each. Limits a real talk does not reach (at the default speed
  * a slide's clips take 20 s of video: 100 slides at 30 fps are 60,000
  * frames) that bound the run's time and disk (README.md, "Limits"; measured
- * on a 2-core machine with llvmpipe: about 0.03 s and 8 KB a 1080p frame,
- * about 1 s a beat for opening its clip and PNG). */
+ * on a 2-core machine with llvmpipe: 0.03 to 0.06 s and 4 to 8 KB a 1080p
+ * frame, about 1 s a beat for opening its clip and drawing its PNG). */
 enum {
     PER_BEAT_MAX_FILES = 2000,    /* clips and PNGs: 1000 beats, as many as one scenario holds */
     PER_BEAT_MAX_FRAMES = 300000, /* the clips' frames: 2.8 hours of video at 30 fps */
 };
-/* Frames and PNGs times their width and height: 145,000 1080p frames, about
- * 75 minutes of drawing and encoding on that machine. */
+/* Frames and PNGs times their width and height: 145,000 1080p frames, 1 to
+ * 2.5 hours of drawing and encoding on that machine. */
 #define PER_BEAT_MAX_PIXELS 3e11
 
 /* What `ppflow render --per-beat` is asked for. */

@@ -115,9 +115,17 @@ bool session_build_scene(session *s, ppf_error *err)
 
 budget_cost session_cost(const session *s)
 {
-    budget_cost c = {.pairs = (double)s->prog.stages * (double)s->prog.microbatches};
-    for (int r = 0; r < s->prog.ranks; r++)
-        c.actions += s->prog.rank[r].count;
+    /* As scenario_cost counted it before the build: a generated program
+     * by the budget's count, an imported one by its cells (the count that
+     * walk of its file made). */
+    budget_cost c;
+    if (strncmp(s->sc.schedule, "csv:", 4) == 0) {
+        c = (budget_cost){.pairs = (double)s->prog.stages * (double)s->prog.microbatches};
+        for (int r = 0; r < s->prog.ranks; r++)
+            c.actions += s->prog.rank[r].count;
+    } else {
+        c = budget_cost_generated(s->prog.ranks, s->prog.stages_per_rank, s->prog.microbatches);
+    }
     if (s->has_scene)
         c.objects = budget_scene_objects(s->prog.stages, s->sc.layers_per_stage,
                                          s->prog.microbatches, s->tl.dp > 0 ? s->tl.dp : 1);

@@ -116,9 +116,10 @@ bool session_build_scene(session *s, ppf_error *err);
  * indexes the old timeline (a timeline view, a selection, a beat) is the
  * caller's to move to the new one. */
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
-/* What the built session holds against the budget (budget.h, totals): its
- * program's actions, its stages x micro-batches, its scene's objects when
- * it has one. */
+/* What the built session holds against the budget (budget.h, totals), as
+ * scenario_cost counted it before the build: its program's actions (a
+ * generated one by the budget's count, an import by its cells), its stages
+ * x micro-batches, its scene's objects when it has one. */
 budget_cost session_cost(const session *s);
 /* Whether sc, built (its scene too when with_scene), fits the budget
  * beside what is held already (the sum of session_cost of the sessions

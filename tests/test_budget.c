@@ -317,7 +317,7 @@ static void test_scenario_cost_bounds_the_build(void **state)
             scenario sc;
             scenario_init(&sc);
             ppf_error err = {{0}};
-            char value[8];
+            char value[16];
             snprintf(value, sizeof value, "%d", v);
             assert_true(scenario_set(&sc, "schedule", list[k].name, &err));
             assert_true(scenario_set(&sc, "stages", "4", &err));

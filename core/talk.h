@@ -93,7 +93,9 @@ void talk_deinit(talk *t); /* accepts a zeroed or deinited talk */
  * 100 slides: 2e9 actions in all (the most, slides[0]: 2e7): at most 2e7
  * for everything one command builds"), or a slide whose cost cannot be
  * counted, as its build would say it ("talk.json: slides[2]: schedule =
- * ..."). file (may be NULL) starts the message. */
+ * ..."). A CSV slide met once the sum is over is not read (each is a walk
+ * over its file) and the message says how many were not. file (may be
+ * NULL) starts the message. */
 bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err);
 
 #endif

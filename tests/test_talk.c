@@ -377,6 +377,40 @@ static void test_deck_total(void **state)
     assert_message(&err, "far.json: 2 slides: ", "actions in all (the most, slides[1]: ");
 }
 
+/* A CSV slide is counted by its cells, from one walk over its file, before
+ * anything is built; once the slides before it are over the budget a CSV
+ * is not read, and the message says so. */
+static void test_deck_total_with_csv(void **state)
+{
+    (void)state;
+    char csv[512], path[512], cells[128] = "0F0,0B0";
+    for (int k = 0; k < 99; k++)
+        strcat(cells, ",");
+    strcat(cells, "\n");
+    put(csv, sizeof csv, "cells101.csv", cells); /* 2 actions and 99 idle cells */
+    /* 100 x (3 x 66397 + 808) = 19999900 and the CSV's 101 cells */
+    put(path, sizeof path, "csv_total.json",
+        "{\"slides\": [{\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
+        "{\"schedule\": \"csv:cells101.csv\"}]}");
+    deck d;
+    ppf_error err = {{0}};
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_message(&err, "csv_total.json: 2 slides: 20000001 actions in all (the most, slides[0]");
+    put(path, sizeof path, "csv_unread.json",
+        "{\"base\": {\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
+        "\"slides\": [{}, {}, {\"schedule\": \"csv:cells101.csv\"}, {\"schedule\": "
+        "\"csv:no-such.csv\"}]}");
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_message(&err, "csv_unread.json: 4 slides (2 CSV slides past the limit not read): "
+                         "39999800 actions in all");
+    /* within the budget, a CSV slide that cannot be read is named as its build names it */
+    put(path, sizeof path, "csv_missing.json",
+        "{\"slides\": [{}, {\"schedule\": \"csv:no-such.csv\"}]}");
+    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_message(&err,
+                   "csv_missing.json: slides[1]: schedule = \"csv:", "no-such.csv\": cannot open");
+}
+
 /* A command that shows one slide builds that one: deck_build_slide gives a
  * deck of one, says which slide it is, and neither builds nor counts the
  * others (far over the budget here, alone and together); a --slide past the
@@ -429,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_example_talk),
         cmocka_unit_test(test_deck),
         cmocka_unit_test(test_deck_total),
+        cmocka_unit_test(test_deck_total_with_csv),
         cmocka_unit_test(test_deck_one_slide),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,7 +110,7 @@ static program_layout detect_layout(const program *p)
 /* Reads every cell of text[0..len) with the checks that need no program
  * (each cell an action, the budget, rows, the stage x micro-batch grid),
  * measuring the sizes into *m; keeps the cells in *t, unless t is NULL
- * (csv_measure_file: the sizes only, nothing kept). */
+ * (csv_measure: the sizes only, nothing kept). */
 static bool walk(const char *text, size_t len, const char *origin, csv_rows *t, csv_size *m,
                  ppf_error *err)
 {

@@ -250,7 +250,7 @@ bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, pp
 /* What building the scenario will hold (budget.h, totals), counted from
  * its sizes before anything is built: a generated program's actions as
  * budget_check_generated counts them, a CSV's cells and sizes from one walk
- * over the file (csv_measure_file; a FIFO counts as the limits), the scene's
+ * over the file (csv_measure; a FIFO counts as the limits), the scene's
  * objects when with_scene. False with the build's own message for what the
  * count cannot pass (an unknown schedule, a CSV that cannot be read or is
  * over a limit alone). */

@@ -378,7 +378,7 @@ static void test_csv_measured(void **state)
         ppf_error err = {{0}};
         csv_size size;
         bool measured;
-        if (!csv_measure_file(path, &size, &measured, &err))
+        if (!csv_measure(path, &size, &measured, &err))
             fail_msg("text %zu: %s", k, err.message);
         assert_true(measured);
         if (!csv_load(path, &p, &err))
@@ -413,7 +413,7 @@ static void test_csv_measured(void **state)
         csv_size size;
         bool measured;
         ppf_error measure_err = {{0}}, load_err = {{0}};
-        assert_false(csv_measure_file(path, &size, &measured, &measure_err));
+        assert_false(csv_measure(path, &size, &measured, &measure_err));
         assert_false(csv_load(path, &p, &load_err));
         assert_string_equal(measure_err.message, load_err.message);
     }
@@ -424,7 +424,7 @@ static void test_csv_measured(void **state)
     csv_size size;
     bool measured = true;
     ppf_error err = {{0}};
-    assert_true(csv_measure_file(fifo, &size, &measured, &err));
+    assert_true(csv_measure(fifo, &size, &measured, &err));
     assert_false(measured);
     scenario sc;
     scenario_init(&sc);

@@ -348,7 +348,7 @@ static void test_deck_total(void **state)
     put(path, sizeof path, "under.json", text);
     deck d;
     ppf_error err = {{0}};
-    if (!deck_build(&d, path, NULL, 0, true, &err))
+    if (!deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err))
         fail_msg("%s", err.message);
     assert_int_equal(d.count, 2);
     assert_true(d.slides[1]->has_scene);
@@ -356,10 +356,10 @@ static void test_deck_total(void **state)
     /* without the scenes nothing is drawn: the objects do not count */
     snprintf(text, sizeof text, form, d_max + 1);
     put(path, sizeof path, "over.json", text);
-    if (!deck_build(&d, path, NULL, 0, false, &err))
+    if (!deck_build(&d, &(deck_desc){.path = path}, &err))
         fail_msg("%s", err.message);
     deck_deinit(&d);
-    assert_false(deck_build(&d, path, NULL, 0, true, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err));
     assert_int_equal(d.count, 0);
     assert_message(&err, "over.json: 2 slides: ", " objects to draw in all (the most, slides[",
                    "at most 5e7 for everything one command builds");
@@ -367,13 +367,15 @@ static void test_deck_total(void **state)
     char half[16];
     snprintf(half, sizeof half, "%d", d_max / 2);
     const session_flag fewer[] = {{"dp", half}};
-    if (!deck_build(&d, path, fewer, 1, true, &err))
+    if (!deck_build(&d,
+                    &(deck_desc){.path = path, .flags = fewer, .flag_count = 1, .with_scene = true},
+                    &err))
         fail_msg("%s", err.message);
     deck_deinit(&d);
     put(path, sizeof path, "far.json",
         "{\"slides\": [{}, {\"stages\": 4096, \"microbatches\": 1000000, \"virtual\": 64, "
         "\"schedule\": \"looped-bfs\"}]}");
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_message(&err, "far.json: 2 slides: ", "actions in all (the most, slides[1]: ");
 }
 
@@ -394,19 +396,27 @@ static void test_deck_total_with_csv(void **state)
         "{\"schedule\": \"csv:cells101.csv\"}]}");
     deck d;
     ppf_error err = {{0}};
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_message(&err, "csv_total.json: 2 slides: 20000001 actions in all (the most, slides[0]");
     put(path, sizeof path, "csv_unread.json",
         "{\"base\": {\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
         "\"slides\": [{}, {}, {\"schedule\": \"csv:cells101.csv\"}, {\"schedule\": "
         "\"csv:no-such.csv\"}]}");
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_message(&err, "csv_unread.json: 4 slides (2 CSV slides past the limit not read): "
                          "39999800 actions in all");
+    /* counted by the rules its build reads it by: confined, a CSV outside
+     * the talk's folder is refused unread, as its build refuses it */
+    put(path, sizeof path, "csv_outside.json",
+        "{\"slides\": [{}, {\"schedule\": \"csv:/etc/passwd\"}]}");
+    assert_false(deck_build(&d, &(deck_desc){.path = path, .confine = true}, &err));
+    assert_message(&err, "csv_outside.json: slides[1]: schedule = \"csv:/etc/passwd\": leads "
+                         "outside the folder");
+    assert_null(strstr(err.message, "root"));
     /* within the budget, a CSV slide that cannot be read is named as its build names it */
     put(path, sizeof path, "csv_missing.json",
         "{\"slides\": [{}, {\"schedule\": \"csv:no-such.csv\"}]}");
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_message(&err,
                    "csv_missing.json: slides[1]: schedule = \"csv:", "no-such.csv\": cannot open");
 }
@@ -425,7 +435,7 @@ static void test_deck_one_slide(void **state)
     deck d;
     ppf_error err = {{0}};
     for (int slide = 0; slide <= 2; slide++) {
-        if (!deck_build_slide(&d, path, NULL, 0, true, slide, &err))
+        if (!deck_build_slide(&d, &(deck_desc){.path = path, .with_scene = true}, slide, &err))
             fail_msg("--slide %d: %s", slide, err.message);
         assert_int_equal(d.count, 1);
         assert_int_equal(d.first, slide > 0 ? slide - 1 : 0);
@@ -435,17 +445,17 @@ static void test_deck_one_slide(void **state)
         assert_string_equal(d.slides[0]->sc.schedule, slide == 2 ? "gpipe" : "1f1b");
         deck_deinit(&d);
     }
-    assert_false(deck_build_slide(&d, path, NULL, 0, false, 3, &err));
+    assert_false(deck_build_slide(&d, &(deck_desc){.path = path}, 3, &err));
     assert_message(&err, "one.json: slides[2]: stages x (");
-    assert_false(deck_build_slide(&d, path, NULL, 0, false, 4, &err));
+    assert_false(deck_build_slide(&d, &(deck_desc){.path = path}, 4, &err));
     assert_message(&err, "--slide = 4: the talk has 3 slides");
-    assert_false(deck_build(&d, path, NULL, 0, false, &err));
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
     assert_message(&err, "one.json: 3 slides: ");
     /* a scenario is one slide */
-    assert_true(deck_build_slide(&d, NULL, NULL, 0, false, 1, &err));
+    assert_true(deck_build_slide(&d, &(deck_desc){}, 1, &err));
     assert_int_equal(d.count, 1);
     deck_deinit(&d);
-    assert_false(deck_build_slide(&d, NULL, NULL, 0, false, 2, &err));
+    assert_false(deck_build_slide(&d, &(deck_desc){}, 2, &err));
     assert_message(&err, "--slide = 2: a scenario is one slide");
 }
 

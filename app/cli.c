@@ -128,21 +128,6 @@ static int write_output(const cli_request *q, bool dark, const session *b, ppf_e
     return output_commit(&out, err) ? EXIT_STATUS_OK : EXIT_STATUS_IO;
 }
 
-/* The slide --slide N names (0: the first), from 0; -1 with one line when
- * there is none. Render and schedule show one slide of a talk; the window
- * starts on it. */
-static int pick_slide(const deck *d, int slide, ppf_error *err)
-{
-    if (slide <= d->count)
-        return slide > 0 ? slide - 1 : 0;
-    if (!d->is_talk)
-        ppf_fail(err, "--slide = %d: a scenario is one slide (a talk file has several)", slide);
-    else
-        ppf_fail(err, "--slide = %d: the talk has %d slide%s", slide, d->count,
-                 d->count == 1 ? "" : "s");
-    return -1;
-}
-
 /* What a command line gives a comparison (comparison.h). */
 static comparison_desc compare_desc_of(const cli_request *q, const option_args *args,
                                        bool with_scene)
@@ -226,20 +211,18 @@ static int cmd_schedule(int argc, char **argv)
         goto done;
     }
     /* Default scenario, then the file, then the flags in order; then the
-     * program and its simulation. Every failure here is bad input. */
-    if (!deck_build(&d,
-                    &(deck_desc){.path = args.scenario_path,
-                                 .flags = args.flags,
-                                 .flag_count = args.flag_count,
-                                 .confine = q.confine},
-                    &err))
-        goto done;
-    const int slide = pick_slide(&d, q.view.slide, &err);
-    if (slide < 0)
+     * program and its simulation, of the one slide shown (a talk's others
+     * are neither built nor counted). Every failure here is bad input. */
+    if (!deck_build_slide(&d,
+                          &(deck_desc){.path = args.scenario_path,
+                                       .flags = args.flags,
+                                       .flag_count = args.flag_count,
+                                       .confine = q.confine},
+                          q.view.slide, &err))
         goto done;
     /* Figures are for print: light unless --theme asks for another. */
     const bool dark = (args.given & OPT_BIT(OPT_THEME)) && q.show.theme == THEME_DARK;
-    status = write_output(&q, dark, d.slides[slide], &err);
+    status = write_output(&q, dark, d.slides[0], &err);
 done:
     deck_deinit(&d);
     option_args_deinit(&args);
@@ -267,13 +250,15 @@ static bool check_show(const option_args *args, const cli_request *q, const sess
     return true;
 }
 
-/* Parses and builds every slide, scenes included; on bad input prints one
+/* Parses and builds the slides the command shows, scenes included: every
+ * slide when `every` says so for the options given (the window, a talk's
+ * per-beat export), else the one --slide names; on bad input prints one
  * line and returns exit status 2 (before any window opens); on --help
- * prints it and returns 0; else -1 with the deck built and *slide the one
- * --slide names (from 0). */
+ * prints it and returns 0; else -1 with the deck built and *slide the
+ * index in it of the one --slide names. */
 static int parse_and_build(const option_set *set, int argc, char **argv,
-                           void (*print_help)(FILE *f), cli_request *q, option_args *args, deck *d,
-                           int *slide, comparison *cmp)
+                           void (*print_help)(FILE *f), bool (*every)(const option_args *args),
+                           cli_request *q, option_args *args, deck *d, int *slide, comparison *cmp)
 {
     ppf_error err = {{0}};
     memset(d, 0, sizeof *d);
@@ -299,17 +284,29 @@ static int parse_and_build(const option_set *set, int argc, char **argv,
     }
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
-    if (!deck_build(d,
-                    &(deck_desc){.path = args->scenario_path,
-                                 .flags = args->flags,
-                                 .flag_count = args->flag_count,
-                                 .with_scene = true,
-                                 .confine = q->confine},
-                    &err) ||
-        (*slide = pick_slide(d, q->view.slide, &err)) < 0 ||
-        !check_show(args, q, d->slides[*slide], &err))
+    const deck_desc desc = {.path = args->scenario_path,
+                            .flags = args->flags,
+                            .flag_count = args->flag_count,
+                            .with_scene = true,
+                            .confine = q->confine};
+    bool ok;
+    if (every(args)) {
+        ok = deck_build(d, &desc, &err) && (*slide = deck_pick_slide(d, q->view.slide, &err)) >= 0;
+    } else {
+        *slide = 0;
+        ok = deck_build_slide(d, &desc, q->view.slide, &err);
+    }
+    if (!ok || !check_show(args, q, d->slides[*slide], &err))
         return fail(EXIT_STATUS_USAGE, &err);
     return -1;
+}
+
+/* The window holds every slide, so that a slide change in a lecture
+ * builds nothing. */
+static bool viewer_builds_every_slide(const option_args *args)
+{
+    (void)args;
+    return true;
 }
 
 /* The live viewer; presenting from the start for `ppflow present`. */
@@ -320,8 +317,8 @@ static int run_viewer(int argc, char **argv, bool present)
     deck d;
     comparison cmp;
     int slide;
-    int status =
-        parse_and_build(&cli_run_options, argc, argv, print_run_help, &q, &args, &d, &slide, &cmp);
+    int status = parse_and_build(&cli_run_options, argc, argv, print_run_help,
+                                 viewer_builds_every_slide, &q, &args, &d, &slide, &cmp);
     if (status < 0) {
         q.view.show = q.show;
         q.view.present |= present;
@@ -438,6 +435,14 @@ static int render_compare(const cli_request *q, const option_args *args, const c
                : render_command_export_compare(c->sides, c->count, strip, &q->render);
 }
 
+/* A render shows one slide (--slide), but a talk's per-beat export every
+ * slide, its beats numbered on, unless --slide picks one. */
+static bool render_builds_every_slide(const option_args *args)
+{
+    return (args->given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT))) &&
+           !(args->given & OPT_BIT(OPT_SLIDE));
+}
+
 static int cmd_render(int argc, char **argv)
 {
     cli_request q;
@@ -445,8 +450,8 @@ static int cmd_render(int argc, char **argv)
     deck d;
     comparison cmp;
     int slide;
-    int status = parse_and_build(&cli_render_options, argc, argv, print_render_help, &q, &args, &d,
-                                 &slide, &cmp);
+    int status = parse_and_build(&cli_render_options, argc, argv, print_render_help,
+                                 render_builds_every_slide, &q, &args, &d, &slide, &cmp);
     if (status < 0 && cmp.count > 0) {
         q.render.show = q.show;
         q.render.output = q.output;
@@ -459,9 +464,7 @@ static int cmd_render(int argc, char **argv)
         q.render.theme_given = args.given & OPT_BIT(OPT_THEME);
         if (args.given & (OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT))) {
             /* a talk's every slide, its beats numbered on; one with --slide */
-            const bool one = args.given & OPT_BIT(OPT_SLIDE);
-            status = render_per_beat(&q, &args, one ? &d.slides[slide] : d.slides,
-                                     one ? &d.info[slide] : d.info, one ? 1 : d.count);
+            status = render_per_beat(&q, &args, d.slides, d.info, d.count);
         } else {
             /* a slide's own camera draws it, --camera or not, as when presenting */
             if (d.info[slide].has_camera)

@@ -51,10 +51,11 @@ static void side_name(const char *item, size_t len, char out[COMPARE_NAME_MAX])
     out[len] = '\0';
 }
 
-/* One side: a file with the flags, or the base scenario with the flags and
- * the schedule item last. */
-static bool build_side(session *s, const comparison_desc *d, const char *item, bool file,
-                       ppf_error *err)
+/* One side's scenario: a file with the flags, or the base scenario with
+ * the flags and the schedule item last; *sc (not initialised) is left
+ * zeroed on failure (session_scenario). */
+static bool side_scenario(scenario *sc, const comparison_desc *d, const char *item, bool file,
+                          ppf_error *err)
 {
     const int n = d->flag_count + (file ? 0 : 1);
     session_flag *flags = ppf_malloc(sizeof *flags * (size_t)(n > 0 ? n : 1));
@@ -63,13 +64,8 @@ static bool build_side(session *s, const comparison_desc *d, const char *item, b
     if (!file)
         flags[n - 1] = (session_flag){"schedule", item};
     const char *path = file ? item : d->path_count ? d->paths[0] : NULL;
-    scenario sc;
-    bool ok = session_scenario(&sc, path, d->confine, flags, n, err);
+    const bool ok = session_scenario(sc, path, d->confine, flags, n, err);
     free(flags);
-    if (ok) {
-        ok = session_build_from(s, &sc, err);
-        scenario_deinit(&sc);
-    }
     return ok;
 }
 
@@ -116,23 +112,49 @@ bool comparison_build(comparison *c, const comparison_desc *d, ppf_error *err)
         }
     }
 
+    /* Every side's scenario, and what building them all will hold: the
+     * sides are shown at once, so the budget bounds their sum, checked
+     * before the first is simulated (budget.h, totals). */
+    scenario scs[COMPARE_MAX_SIDES];
+    budget_cost costs[COMPARE_MAX_SIDES];
+    int ready = 0;
+    bool ok = true;
+    for (int k = 0; ok && k < n; k++) {
+        const bool file = !d->list || is_file_item(items[k], strlen(items[k]));
+        ppf_error why = {{0}};
+        ready = k + 1;
+        if (!side_scenario(&scs[k], d, items[k], file, &why) ||
+            !scenario_cost(&scs[k], d->with_scene, &costs[k], &why))
+            ok = ppf_fail(err, "--compare: side %d (%s): %s", k + 1, quote_string(items[k]).s,
+                          why.message);
+    }
+    char what[32], side[COMPARE_MAX_SIDES][24];
+    const char *sides[COMPARE_MAX_SIDES];
+    snprintf(what, sizeof what, "--compare: %d sides", n);
+    for (int k = 0; k < n; k++) {
+        snprintf(side[k], sizeof side[k], "side %d", k + 1);
+        sides[k] = side[k];
+    }
+    ok = ok && budget_check_total(costs, sides, n, what, err);
+
     const char *names[COMPARE_MAX_SIDES];
     char name_buf[COMPARE_MAX_SIDES][COMPARE_NAME_MAX];
-    for (int k = 0; k < n; k++) {
-        const size_t len = strlen(items[k]);
-        const bool file = !d->list || is_file_item(items[k], len);
-        side_name(items[k], len, name_buf[k]);
+    for (int k = 0; ok && k < n; k++) {
+        side_name(items[k], strlen(items[k]), name_buf[k]);
         names[k] = name_buf[k];
         c->sides[k] = ppf_calloc(1, sizeof *c->sides[k]);
         c->count = k + 1;
         ppf_error why = {{0}};
-        if (!build_side(c->sides[k], d, items[k], file, &why) ||
-            (d->with_scene && !session_build_scene(c->sides[k], &why))) {
-            ppf_fail(err, "--compare: side %d (%s): %s", k + 1, quote_string(items[k]).s,
-                     why.message);
-            comparison_deinit(c);
-            return false;
-        }
+        if (!session_build_from(c->sides[k], &scs[k], &why) ||
+            (d->with_scene && !session_build_scene(c->sides[k], &why)))
+            ok = ppf_fail(err, "--compare: side %d (%s): %s", k + 1, quote_string(items[k]).s,
+                          why.message);
+    }
+    for (int k = 0; k < ready; k++)
+        scenario_deinit(&scs[k]);
+    if (!ok) {
+        comparison_deinit(c);
+        return false;
     }
     const timeline *tls[COMPARE_MAX_SIDES];
     comparison_timelines(c, tls);

@@ -25,71 +25,110 @@ static bool at_slide(ppf_error *err, const char *path, int k)
     return ppf_fail(err, "%s: slides[%d]: %s", quote_path(path).s, k, rest);
 }
 
-static bool build_talk(deck *d, const deck_desc *desc, ppf_error *err)
+/* The slide --slide N names, from 0 (0: the first); -1 with one line when
+ * the file has no such slide. */
+static int slide_index(bool is_talk, int count, int slide, ppf_error *err)
+{
+    if (slide <= count)
+        return slide > 0 ? slide - 1 : 0;
+    if (!is_talk)
+        ppf_fail(err, "--slide = %d: a scenario is one slide (a talk file has several)", slide);
+    else
+        ppf_fail(err, "--slide = %d: the talk has %d slide%s", slide, count, count == 1 ? "" : "s");
+    return -1;
+}
+
+/* The talk's slides [from, from + n) built into d; the flags apply to every
+ * slide and every camera is checked, built or not (both cost nothing and
+ * keep a talk's errors the same whichever slide is shown). */
+static bool build_talk(deck *d, talk *t, const deck_desc *desc, int from, int n, ppf_error *err)
 {
     const char *path = desc->path;
-    const session_flag *flags = desc->flags;
-    const int flag_count = desc->flag_count;
-    const bool with_scene = desc->with_scene;
-    talk t;
-    if (!talk_load_file(&t, path, desc->confine, err))
-        return false;
     d->is_talk = true;
-    memcpy(d->title, t.title, sizeof d->title);
-    deck_alloc(d, t.count);
-    bool ok = true;
-    for (int k = 0; ok && k < t.count; k++) {
-        const talk_slide *ts = &t.slides[k];
-        deck_slide *info = &d->info[k];
-        memcpy(info->title, ts->title, sizeof info->title);
-        memcpy(info->notes, ts->notes, sizeof info->notes);
-        if (ts->camera[0]) {
-            int preset = camera_preset_find(ts->camera);
-            if (preset < 0) {
-                ppf_fail(err,
-                         "camera = %s: unknown preset; use default, front, top, side, back, "
-                         "low, first-stage, last-stage or replicas",
-                         quote_string(ts->camera).s);
-                ok = at_slide(err, path, k);
-                break;
-            }
-            info->has_camera = true;
-            info->camera = (camera_preset)preset;
+    d->first = from;
+    d->talk_count = t->count;
+    memcpy(d->title, t->title, sizeof d->title);
+    for (int k = 0; k < t->count; k++) {
+        const talk_slide *ts = &t->slides[k];
+        if (ts->camera[0] && camera_preset_find(ts->camera) < 0) {
+            ppf_fail(err,
+                     "camera = %s: unknown preset; use default, front, top, side, back, "
+                     "low, first-stage, last-stage or replicas",
+                     quote_string(ts->camera).s);
+            return at_slide(err, path, k);
         }
         /* the command line's flags on top of every slide: a bad one is the
          * flag's fault, worded as for a scenario */
-        scenario sc;
-        scenario_copy(&sc, &ts->sc);
-        for (int j = 0; ok && j < flag_count; j++)
-            ok = scenario_set(&sc, flags[j].field, flags[j].value, err);
-        if (ok && !(session_build_from(d->slides[k], &sc, err) &&
-                    (!with_scene || session_build_scene(d->slides[k], err))))
-            ok = at_slide(err, path, k);
-        scenario_deinit(&sc);
+        for (int j = 0; j < desc->flag_count; j++)
+            if (!scenario_set(&t->slides[k].sc, desc->flags[j].field, desc->flags[j].value, err))
+                return false;
     }
-    talk_deinit(&t);
-    return ok;
+    /* Every slide held at once: their sum is what the budget bounds,
+     * counted before the first is simulated. */
+    if (n > 1 && !talk_check_budget(t, desc->with_scene, path, err))
+        return false;
+    deck_alloc(d, n);
+    for (int j = 0; j < n; j++) {
+        const talk_slide *ts = &t->slides[from + j];
+        deck_slide *info = &d->info[j];
+        memcpy(info->title, ts->title, sizeof info->title);
+        memcpy(info->notes, ts->notes, sizeof info->notes);
+        if (ts->camera[0]) {
+            info->has_camera = true;
+            info->camera = (camera_preset)camera_preset_find(ts->camera);
+        }
+        if (!(session_build_from(d->slides[j], &ts->sc, err) &&
+              (!desc->with_scene || session_build_scene(d->slides[j], err))))
+            return at_slide(err, path, from + j);
+    }
+    return true;
 }
 
-bool deck_build(deck *d, const deck_desc *desc, ppf_error *err)
+/* slide: -1 every slide; else the one --slide names (0: the first). */
+static bool build(deck *d, const deck_desc *desc, int slide, ppf_error *err)
 {
     memset(d, 0, sizeof *d);
     bool ok;
     if (desc->path && talk_file_detect(desc->path)) {
-        ok = build_talk(d, desc, err);
+        talk t;
+        if (!talk_load_file(&t, desc->path, desc->confine, err))
+            return false;
+        const int k = slide < 0 ? 0 : slide_index(true, t.count, slide, err);
+        ok = k >= 0 && build_talk(d, &t, desc, k, slide < 0 ? t.count : 1, err);
+        talk_deinit(&t);
     } else {
-        deck_alloc(d, 1);
-        scenario sc;
-        ok = session_scenario(&sc, desc->path, desc->confine, desc->flags, desc->flag_count, err);
+        ok = slide < 0 || slide_index(false, 1, slide, err) >= 0;
         if (ok) {
-            ok = session_build_from(d->slides[0], &sc, err) &&
-                 (!desc->with_scene || session_build_scene(d->slides[0], err));
-            scenario_deinit(&sc);
+            deck_alloc(d, 1);
+            d->talk_count = 1;
+            scenario sc;
+            ok = session_scenario(&sc, desc->path, desc->confine, desc->flags, desc->flag_count,
+                                  err);
+            if (ok) {
+                ok = session_build_from(d->slides[0], &sc, err) &&
+                     (!desc->with_scene || session_build_scene(d->slides[0], err));
+                scenario_deinit(&sc);
+            }
         }
     }
     if (!ok)
         deck_deinit(d);
     return ok;
+}
+
+bool deck_build(deck *d, const deck_desc *desc, ppf_error *err)
+{
+    return build(d, desc, -1, err);
+}
+
+bool deck_build_slide(deck *d, const deck_desc *desc, int slide, ppf_error *err)
+{
+    return build(d, desc, slide < 0 ? 0 : slide, err);
+}
+
+int deck_pick_slide(const deck *d, int slide, ppf_error *err)
+{
+    return slide_index(d->is_talk, d->count, slide, err);
 }
 
 const char *deck_slide_title(const deck *d, int k)

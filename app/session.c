@@ -113,6 +113,39 @@ bool session_build_scene(session *s, ppf_error *err)
     return true;
 }
 
+budget_cost session_cost(const session *s)
+{
+    /* As scenario_cost counted it before the build: a generated program
+     * by the budget's count, an imported one by its cells (the count that
+     * walk of its file made). */
+    budget_cost c;
+    if (strncmp(s->sc.schedule, "csv:", 4) == 0) {
+        c = (budget_cost){.pairs = (double)s->prog.stages * (double)s->prog.microbatches};
+        for (int r = 0; r < s->prog.ranks; r++)
+            c.actions += s->prog.rank[r].count;
+    } else {
+        c = budget_cost_generated(s->prog.ranks, s->prog.stages_per_rank, s->prog.microbatches);
+    }
+    if (s->has_scene)
+        c.objects = budget_scene_objects(s->prog.stages, s->sc.layers_per_stage,
+                                         s->prog.microbatches, s->tl.dp > 0 ? s->tl.dp : 1);
+    return c;
+}
+
+bool session_check_room(const budget_cost *held, const scenario *sc, bool with_scene,
+                        const char *what, ppf_error *err)
+{
+    budget_cost parts[2] = {*held};
+    if (!scenario_cost(sc, with_scene, &parts[1], err))
+        return false;
+    /* Over a limit alone, its build refuses it before anything big is
+     * allocated, in the words of the product that is over. */
+    if (!budget_cost_fits(&parts[1]))
+        return true;
+    static const char *const names[2] = {"the sessions it holds", "this scenario"};
+    return budget_check_total(parts, names, 2, what, err);
+}
+
 /* Moves a built session: its struct copied, then the two pointers into
  * itself (the timeline's program, the scene's timeline) aimed at the copy.
  * Everything else it holds (the beats included) is on the heap and stays

@@ -40,6 +40,7 @@
 #include <stdbool.h>
 
 #include "beats.h"
+#include "budget.h"
 #include "camera.h"
 #include "error.h"
 #include "program.h"
@@ -115,6 +116,19 @@ bool session_build_scene(session *s, ppf_error *err);
  * indexes the old timeline (a timeline view, a selection, a beat) is the
  * caller's to move to the new one. */
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
+/* What the built session holds against the budget (budget.h, totals), as
+ * scenario_cost counted it before the build: its program's actions (a
+ * generated one by the budget's count, an import by its cells), its stages
+ * x micro-batches, its scene's objects when it has one. */
+budget_cost session_cost(const session *s);
+/* Whether sc, built (its scene too when with_scene), fits the budget
+ * beside what is held already (the sum of session_cost of the sessions
+ * that stay): for what a window builds while it is open (a what-if, a pane
+ * it adds). False with one line starting with `what`, or sc's own message
+ * when it cannot be counted; builds nothing. True for a scenario over a
+ * limit alone: its build refuses it, naming the product. */
+bool session_check_room(const budget_cost *held, const scenario *sc, bool with_scene,
+                        const char *what, ppf_error *err);
 /* The camera preset fitted to the part of the 3D view that the HUD, legend
  * and caption leave free, in a framebuffer of this size at this UI scale
  * (0: 1). */

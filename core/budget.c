@@ -2,6 +2,7 @@
 #include "budget.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "scene.h"
@@ -25,6 +26,13 @@ static const char *short_number(double v, char buf[32])
         snprintf(buf, 32, "%.2ge%d", mant, exp);
     }
     return buf;
+}
+
+budget_text budget_count_text(double v)
+{
+    budget_text t;
+    short_number(v, t.s);
+    return t;
 }
 
 /* The product's terms have been checked one by one, so each fits in 64
@@ -95,17 +103,24 @@ bool budget_check_time(double makespan, ppf_error *err)
                     short_number(BUDGET_MAX_TIME, b));
 }
 
+double budget_scene_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                            int64_t replicas)
+{
+    /* Each term is at most a few million (the scenario's own limits), so
+     * the 64-bit count cannot overflow; the rough product in double guards
+     * a caller that passes larger terms. */
+    const int64_t slots = scene_slots_for(microbatches, 0);
+    const double rough = product(replicas, stages * layers_per_stage, slots);
+    return rough < 9e18
+               ? (double)scene_count_objects(stages, layers_per_stage, microbatches, replicas)
+               : rough;
+}
+
 bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
                         int64_t replicas, ppf_error *err)
 {
-    /* Each term is at most a few million (the scenario's own limits), so
-     * the 64-bit count cannot overflow; compare the double as well in case
-     * a caller passes larger terms. */
-    const int64_t slots = scene_slots_for(microbatches, 0);
-    double rough = product(replicas, stages * layers_per_stage, slots);
-    int64_t n = rough < 9e18 ? scene_count_objects(stages, layers_per_stage, microbatches, replicas)
-                             : INT64_MAX;
-    if (n <= BUDGET_MAX_OBJECTS)
+    const double n = budget_scene_objects(stages, layers_per_stage, microbatches, replicas);
+    if (n <= (double)BUDGET_MAX_OBJECTS)
         return true;
     char a[32], b[32];
     return ppf_fail(err,
@@ -113,6 +128,75 @@ bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microb
                     "%lld: %s objects to draw: at most %s; use fewer replicas, stages or layers "
                     "per stage",
                     (long long)replicas, (long long)stages, (long long)layers_per_stage,
-                    (long long)slots, short_number(n == INT64_MAX ? rough : (double)n, a),
+                    (long long)scene_slots_for(microbatches, 0), short_number(n, a),
                     short_number((double)BUDGET_MAX_OBJECTS, b));
+}
+
+/* ---- totals ------------------------------------------------------------------ */
+
+budget_cost budget_cost_generated(int64_t ranks, int64_t virtual_stages, int64_t microbatches)
+{
+    /* budget_check_generated's count, in double for the same reason */
+    const double idle = 8.0 * (double)virtual_stages * (double)ranks + 8;
+    return (budget_cost){
+        .actions = (double)ranks * (3.0 * (double)virtual_stages * (double)microbatches + idle),
+        .pairs = product(ranks, virtual_stages, microbatches),
+    };
+}
+
+void budget_cost_add(budget_cost *sum, const budget_cost *c)
+{
+    sum->actions += c->actions;
+    sum->pairs += c->pairs;
+    sum->objects += c->objects;
+}
+
+/* The products of a budget_cost, in the order they are checked. */
+static const struct {
+    size_t offset;
+    double limit;
+    const char *what; /* "N <what> in all" */
+} products[] = {
+    {offsetof(budget_cost, actions), (double)BUDGET_MAX_ACTIONS, "actions"},
+    {offsetof(budget_cost, pairs), (double)BUDGET_MAX_GRID,
+     "(stage, micro-batch) pairs to simulate"},
+    {offsetof(budget_cost, objects), (double)BUDGET_MAX_OBJECTS, "objects to draw"},
+};
+
+static double product_of(const budget_cost *c, size_t offset)
+{
+    return *(const double *)((const char *)c + offset);
+}
+
+bool budget_cost_fits(const budget_cost *c)
+{
+    for (size_t j = 0; j < sizeof products / sizeof products[0]; j++)
+        if (product_of(c, products[j].offset) > products[j].limit)
+            return false;
+    return true;
+}
+
+bool budget_check_total(const budget_cost *parts, const char *const *names, int n, const char *what,
+                        ppf_error *err)
+{
+    for (size_t j = 0; j < sizeof products / sizeof products[0]; j++) {
+        double sum = 0;
+        int most = 0;
+        for (int k = 0; k < n; k++) {
+            const double v = product_of(&parts[k], products[j].offset);
+            sum += v;
+            if (v > product_of(&parts[most], products[j].offset))
+                most = k;
+        }
+        if (sum <= products[j].limit)
+            continue;
+        char a[32], b[32], c[32];
+        return ppf_fail(err,
+                        "%s: %s %s in all (the most, %s: %s): at most %s for everything one "
+                        "command builds",
+                        what, short_number(sum, a), products[j].what, names[most],
+                        short_number(product_of(&parts[most], products[j].offset), c),
+                        short_number(products[j].limit, b));
+    }
+    return true;
 }

@@ -28,6 +28,16 @@
  * budget_check_cells() while a CSV is read; budget_check_grid() before the
  * program is validated; budget_check_time() after the simulation;
  * budget_check_scene() before a scene is laid out.
+ *
+ * Totals. The limits bound what one command builds, not each scenario: a
+ * command that holds several sessions at once (a talk's slides in the
+ * viewer, a comparison's sides, the panes the window adds) holds their sum,
+ * so the first three limits bound the sum over everything it builds, and a
+ * talk of 100 slides each at the limit is refused as a single scenario 100
+ * times the limit would be. The caller adds each scenario's budget_cost,
+ * counted from its sizes before anything is built (scenario_cost), and
+ * budget_check_total() refuses the sum before the first is simulated. The
+ * time limit stays per scenario: it keeps numbers exact, not memory small.
  */
 #ifndef PPFLOW_BUDGET_H
 #define PPFLOW_BUDGET_H
@@ -69,5 +79,41 @@ bool budget_check_time(double makespan, ppf_error *err);
  * BUDGET_MAX_OBJECTS; checked before the scene or any instance buffer exists. */
 bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
                         int64_t replicas, ppf_error *err);
+
+/* A count as the budget's messages write it: a round number as "5e7", one
+ * near a limit exactly ("50000240"), a larger one as "2.7e9"; for messages
+ * about other limits to read alike: printf("%s", budget_count_text(n).s). */
+typedef struct budget_text {
+    char s[32];
+} budget_text;
+budget_text budget_count_text(double v);
+
+/* What a scenario costs against the first three limits, counted before it
+ * is built: upper bounds of what its program, simulation and scene hold. In
+ * double: a sum of products of scenario fields may pass 2^63. */
+typedef struct budget_cost {
+    double actions; /* actions, idle steps included (budget_generated_per_rank, a CSV's cells) */
+    double pairs;   /* stages x micro-batches */
+    double objects; /* scene objects (scene_count_objects); 0 when nothing is drawn */
+} budget_cost;
+
+/* The actions and pairs of a generated program of these sizes (V >= 1),
+ * as budget_check_generated counts them; no objects. */
+budget_cost budget_cost_generated(int64_t ranks, int64_t virtual_stages, int64_t microbatches);
+/* The objects budget_check_scene counts, in double (exact below 2^53). */
+double budget_scene_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                            int64_t replicas);
+/* sum += c. */
+void budget_cost_add(budget_cost *sum, const budget_cost *c);
+/* Whether c is within every limit. */
+bool budget_cost_fits(const budget_cost *c);
+/* The sum of parts[0..n), what one command builds, against the limits;
+ * false with one line naming `what` (the talk and its slide count,
+ * "--compare: 4 sides"), the first product over, the sum, the limit and
+ * the largest part by its name (names[0..n)), e.g. "talk.json: 100
+ * slides: 2e9 actions in all (the most, slides[0]: 2e7): at most 2e7 for
+ * everything one command builds". */
+bool budget_check_total(const budget_cost *parts, const char *const *names, int n, const char *what,
+                        ppf_error *err);
 
 #endif

@@ -107,16 +107,17 @@ static program_layout detect_layout(const program *p)
     return PROGRAM_LAYOUT_CUSTOM;
 }
 
-bool csv_parse(const char *text, size_t len, const char *origin, program *out, ppf_error *err)
+/* Reads every cell of text[0..len) with the checks that need no program
+ * (each cell an action, the budget, rows, the stage x micro-batch grid),
+ * measuring the sizes into *m; keeps the cells in *t, unless t is NULL
+ * (csv_measure: the sizes only, nothing kept). */
+static bool walk(const char *text, size_t len, const char *origin, csv_rows *t, csv_size *m,
+                 ppf_error *err)
 {
-    memset(out, 0, sizeof *out);
-    csv_rows t = {0};
-    t.row_cap = 16;
-    t.row_start = ppf_malloc(sizeof(int) * (size_t)t.row_cap);
-    t.row_start[0] = 0;
     size_t pos = 0;
     int col = 0;
     long max_stage = -1, max_mb = -1;
+    int64_t cells = 0, rows = 0;
     char cellbuf[ACTION_TEXT_MAX * 2];
     bool ok = true;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
@@ -132,15 +133,15 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
         size_t n;
         const char *why = NULL;
         if (!read_cell(text, len, &pos, cellbuf, sizeof cellbuf, &n, &why)) {
-            ok = ppf_fail(err, "%s: row %d (rank %d), column %d: %s", origin, t.rows + 1, t.rows,
-                          col + 1, why);
+            ok = ppf_fail(err, "%s: row %lld (rank %lld), column %d: %s", origin,
+                          (long long)rows + 1, (long long)rows, col + 1, why);
             break;
         }
         action a;
         ppf_error cell_err = {{0}};
         if (!action_parse(cellbuf, n, &a, &cell_err)) {
-            ok = ppf_fail(err, "%s: row %d (rank %d), column %d: %s", origin, t.rows + 1, t.rows,
-                          col + 1, cell_err.message);
+            ok = ppf_fail(err, "%s: row %lld (rank %lld), column %d: %s", origin,
+                          (long long)rows + 1, (long long)rows, col + 1, cell_err.message);
             break;
         }
         if (action_is_compute((action_kind)a.kind)) {
@@ -157,18 +158,26 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
         }
         /* Memory follows the cells held, not the file's bytes: a file of
          * empty cells stops at the budget, not at the end of the file.
-         * Checked when the array would grow, not per cell. */
-        if (t.count + 2 > t.cap && !budget_check_cells((int64_t)t.count + 2, origin, err)) {
+         * Checked when the array would grow (per cell when nothing is
+         * kept), not per cell. */
+        if ((t ? t->count + 2 > t->cap : cells + 2 > BUDGET_MAX_ACTIONS) &&
+            !budget_check_cells(cells + 2, origin, err)) {
             ok = false;
             break;
         }
-        rows_push(&t, a);
+        cells++;
+        if (t)
+            rows_push(t, a);
         col++;
         if (pos < len && text[pos] == ',') {
             pos++;
             if (pos == len) { /* "a,b," at the very end: one more empty cell */
-                rows_push(&t, action_idle());
-                rows_end_row(&t);
+                cells++;
+                rows++;
+                if (t) {
+                    rows_push(t, action_idle());
+                    rows_end_row(t);
+                }
             }
             continue;
         }
@@ -177,21 +186,39 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
             pos++;
         if (pos < len && text[pos] == '\n')
             pos++;
-        rows_end_row(&t);
+        rows++;
+        if (t)
+            rows_end_row(t);
         col = 0;
     }
-    if (ok && t.rows == 0)
+    if (ok && rows == 0)
         ok = ppf_fail(err, "%s: no rows; a schedule CSV has one row per pipeline rank", origin);
     if (ok && max_stage < 0)
         ok = ppf_fail(err, "%s: no compute actions (F, B, I, W or OVERLAP_F_B) in any row", origin);
-    if (ok && t.rows > PROGRAM_MAX_RANKS)
-        ok = ppf_fail(err, "%s: %d rows; at most %d pipeline ranks", origin, t.rows,
+    if (ok && rows > PROGRAM_MAX_RANKS)
+        ok = ppf_fail(err, "%s: %lld rows; at most %d pipeline ranks", origin, (long long)rows,
                       PROGRAM_MAX_RANKS);
     ppf_error grid_err = {{0}};
     if (ok && !budget_check_grid(max_stage + 1, max_mb + 1, &grid_err))
         ok = ppf_fail(err, "%s: %s", origin, grid_err.message);
+    *m = (csv_size){.cells = cells,
+                    .rows = (int)(rows < PROGRAM_MAX_RANKS ? rows : PROGRAM_MAX_RANKS),
+                    .stages = max_stage + 1,
+                    .microbatches = max_mb + 1};
+    return ok;
+}
+
+bool csv_parse(const char *text, size_t len, const char *origin, program *out, ppf_error *err)
+{
+    memset(out, 0, sizeof *out);
+    csv_rows t = {0};
+    t.row_cap = 16;
+    t.row_start = ppf_malloc(sizeof(int) * (size_t)t.row_cap);
+    t.row_start[0] = 0;
+    csv_size m;
+    bool ok = walk(text, len, origin, &t, &m, err);
     if (ok) {
-        program_init(out, t.rows, (int)max_stage + 1, (int)max_mb + 1, PROGRAM_LAYOUT_CUSTOM);
+        program_init(out, t.rows, (int)m.stages, (int)m.microbatches, PROGRAM_LAYOUT_CUSTOM);
         snprintf(out->schedule, sizeof out->schedule, "csv");
         for (int r = 0; r < t.rows; r++) {
             program_rank *pr = &out->rank[r];
@@ -215,14 +242,17 @@ bool csv_parse(const char *text, size_t len, const char *origin, program *out, p
     return ok;
 }
 
-/* Parses the open file: a regular file mapped, not copied (its pages stay
- * in the page cache and the parser's memory is the actions it keeps),
- * anything else read as a stream. `shown` is the path as messages show it
- * (already quoted); with conceal the cells are parsed concealed (quote.h). */
-static bool load_fd(int fd, const struct stat *st, const char *shown, bool conceal, program *out,
-                    ppf_error *err)
+/* Parses the open file into *out, or with out NULL counts it into *size
+ * keeping nothing (*measured says whether it was read): a regular file
+ * mapped, not copied (its pages stay in the page cache and the parser's
+ * memory is the actions it keeps), anything else read as a stream, or, when
+ * counting, not read at all (a stream can be read once, and the build
+ * reads it). `shown` is the path as messages show it (already quoted);
+ * with conceal the cells are parsed concealed (quote.h). */
+static bool read_fd(int fd, const struct stat *st, const char *shown, bool conceal, program *out,
+                    csv_size *size, bool *measured, ppf_error *err)
 {
-    bool ok;
+    bool ok = true;
     if (conceal)
         quote_conceal_begin();
     if (S_ISDIR(st->st_mode)) {
@@ -231,19 +261,24 @@ static bool load_fd(int fd, const struct stat *st, const char *shown, bool conce
         if (st->st_size > CSV_MAX_BYTES) {
             ok = ppf_fail(err, "schedule = \"csv:%s\": larger than %d MiB", shown,
                           CSV_MAX_BYTES >> 20);
-        } else if (st->st_size == 0) {
-            ok = csv_parse("", 0, shown, out, err);
         } else {
-            void *map = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+            void *map = st->st_size == 0
+                            ? NULL
+                            : mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
             if (map == MAP_FAILED) {
                 ok =
                     ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", shown, strerror(errno));
             } else {
-                ok = csv_parse(map, (size_t)st->st_size, shown, out, err);
-                munmap(map, (size_t)st->st_size);
+                const char *text = map ? map : "";
+                ok = out ? csv_parse(text, (size_t)st->st_size, shown, out, err)
+                         : walk(text, (size_t)st->st_size, shown, NULL, size, err);
+                if (!out)
+                    *measured = true;
+                if (map)
+                    munmap(map, (size_t)st->st_size);
             }
         }
-    } else {
+    } else if (out) {
         file_text ft;
         switch (file_read_fd(&ft, fd, CSV_MAX_BYTES)) {
         case FILE_READ_OK:
@@ -265,20 +300,50 @@ static bool load_fd(int fd, const struct stat *st, const char *shown, bool conce
     return ok;
 }
 
+/* A path from the command line, opened without blocking (a FIFO with no
+ * writer must not hang): the descriptor and *st, or -1 with one line. */
+static int open_path(const char *path, const char *shown, struct stat *st, ppf_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", shown, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0) {
+        ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", shown, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* A reference, by file_read.h's rules: the descriptor and *st, or -1 with
+ * one line. */
+static int open_ref(const file_ref *ref, const char *shown, struct stat *st, ppf_error *err)
+{
+    file_read_status status;
+    int errno_value;
+    const int fd = file_ref_open(ref, st, &status, &errno_value);
+    if (fd >= 0)
+        return fd;
+    if (status == FILE_READ_CANNOT_OPEN)
+        ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", shown, strerror(errno_value));
+    else if (status == FILE_READ_DIRECTORY)
+        ppf_fail(err, "schedule = \"csv:%s\": is a directory, not a CSV file", shown);
+    else
+        ppf_fail(err, "schedule = \"csv:%s\": %s", shown, file_read_status_text(status, st));
+    return -1;
+}
+
 bool csv_load(const char *path, program *out, ppf_error *err)
 {
     memset(out, 0, sizeof *out);
     const quoted shown = quote_path(path);
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO with no writer
-                                                                          must not hang */
-    if (fd < 0)
-        return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", shown.s, strerror(errno));
     struct stat st;
-    bool ok = fstat(fd, &st) == 0;
-    if (!ok)
-        ppf_fail(err, "schedule = \"csv:%s\": cannot read: %s", shown.s, strerror(errno));
-    else
-        ok = load_fd(fd, &st, shown.s, false, out, err);
+    const int fd = open_path(path, shown.s, &st, err);
+    if (fd < 0)
+        return false;
+    const bool ok = read_fd(fd, &st, shown.s, false, out, NULL, NULL, err);
     close(fd);
     return ok;
 }
@@ -288,19 +353,39 @@ bool csv_load_ref(const file_ref *ref, const char *path, bool conceal, program *
     memset(out, 0, sizeof *out);
     const quoted shown = quote_path(path); /* before any concealing of the cells */
     struct stat st;
-    file_read_status status;
-    int errno_value;
-    const int fd = file_ref_open(ref, &st, &status, &errno_value);
-    if (fd < 0) {
-        if (status == FILE_READ_CANNOT_OPEN)
-            return ppf_fail(err, "schedule = \"csv:%s\": cannot open: %s", shown.s,
-                            strerror(errno_value));
-        if (status == FILE_READ_DIRECTORY)
-            return ppf_fail(err, "schedule = \"csv:%s\": is a directory, not a CSV file", shown.s);
-        return ppf_fail(err, "schedule = \"csv:%s\": %s", shown.s,
-                        file_read_status_text(status, &st));
-    }
-    const bool ok = load_fd(fd, &st, shown.s, conceal, out, err);
+    const int fd = open_ref(ref, shown.s, &st, err);
+    if (fd < 0)
+        return false;
+    const bool ok = read_fd(fd, &st, shown.s, conceal, out, NULL, NULL, err);
+    close(fd);
+    return ok;
+}
+
+bool csv_measure(const char *path, csv_size *out, bool *measured, ppf_error *err)
+{
+    *out = (csv_size){0};
+    *measured = false;
+    const quoted shown = quote_path(path);
+    struct stat st;
+    const int fd = open_path(path, shown.s, &st, err);
+    if (fd < 0)
+        return false;
+    const bool ok = read_fd(fd, &st, shown.s, false, NULL, out, measured, err);
+    close(fd);
+    return ok;
+}
+
+bool csv_measure_ref(const file_ref *ref, const char *path, bool conceal, csv_size *out,
+                     bool *measured, ppf_error *err)
+{
+    *out = (csv_size){0};
+    *measured = false;
+    const quoted shown = quote_path(path);
+    struct stat st;
+    const int fd = open_ref(ref, shown.s, &st, err);
+    if (fd < 0)
+        return false;
+    const bool ok = read_fd(fd, &st, shown.s, conceal, NULL, out, measured, err);
     close(fd);
     return ok;
 }

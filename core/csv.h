@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -42,6 +43,26 @@ bool csv_load(const char *path, program *out, ppf_error *err);
  * file was named by a file that may point anywhere. */
 bool csv_load_ref(const file_ref *ref, const char *path, bool conceal, program *out,
                   ppf_error *err);
+
+/* What a CSV holds, counted without keeping it. */
+typedef struct csv_size {
+    int64_t cells;        /* actions and idle steps */
+    int rows;             /* ranks */
+    int64_t stages;       /* largest stage + 1 */
+    int64_t microbatches; /* largest micro-batch + 1 */
+} csv_size;
+
+/* The sizes csv_load would build from the file at path, opened and read
+ * with the same rules, checks and messages but keeping no cell (memory:
+ * none; time: a walk over the file), so that the cost of several scenarios
+ * can be checked before any is built (budget.h, totals). A file that is no
+ * regular file (a pipe, a device) cannot be read twice: true with
+ * *measured false and *out zeroed, and the caller counts it at the limits. */
+bool csv_measure(const char *path, csv_size *out, bool *measured, ppf_error *err);
+/* The same as csv_load_ref would read it (a reference is a regular file,
+ * so it is always measured when it can be opened). */
+bool csv_measure_ref(const file_ref *ref, const char *path, bool conceal, csv_size *out,
+                     bool *measured, ppf_error *err);
 
 /* Writes the program in PyTorch's form: one row per rank, one cell per
  * action, idle steps as empty cells, "\n" line ends. */

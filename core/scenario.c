@@ -526,20 +526,66 @@ static bool check_csv_field(const scenario *sc, scenario_field_id id, int value,
                     quote_path(sc->schedule + 4).s, csv_value, what);
 }
 
-/* The CSV of "csv:PATH": a file's reference by file_read.h's rules, or a
- * flag's path, which may be a pipe unless confined. */
-static bool load_csv(const scenario *sc, program *prog, ppf_error *err)
+/* The CSV of "csv:PATH", loaded into *prog, or counted into *size when
+ * prog is NULL (*measured false for a stream, which is read once, by the
+ * build): a file's reference by file_read.h's rules, or a flag's path,
+ * which may be a pipe unless confined. Counting opens the file as loading
+ * does, so that it reads nothing that loading would refuse to read. */
+static bool read_csv(const scenario *sc, program *prog, csv_size *size, bool *measured,
+                     ppf_error *err)
 {
     const char *path = sc->schedule + 4;
     if (!sc->csv_named_by_file && !sc->confine)
-        return csv_load(path, prog, err);
+        return prog ? csv_load(path, prog, err) : csv_measure(path, size, measured, err);
     char dir[sizeof sc->schedule] = "";
     const int dir_len = sc->csv_named_by_file ? sc->csv_dir_len : 0;
     if (dir_len > 0) /* the folder without its '/', unless it is the root's "/" */
         snprintf(dir, sizeof dir, "%.*s", dir_len > 1 ? dir_len - 1 : 1, path);
     const bool confined = sc->confine && sc->csv_named_by_file;
-    return csv_load_ref(&(file_ref){.dir = dir, .name = path + dir_len, .confine = confined}, path,
-                        confined, prog, err);
+    const file_ref ref = {.dir = dir, .name = path + dir_len, .confine = confined};
+    return prog ? csv_load_ref(&ref, path, confined, prog, err)
+                : csv_measure_ref(&ref, path, confined, size, measured, err);
+}
+
+static bool load_csv(const scenario *sc, program *prog, ppf_error *err)
+{
+    return read_csv(sc, prog, NULL, NULL, err);
+}
+
+bool scenario_cost(const scenario *sc, bool with_scene, budget_cost *out, ppf_error *err)
+{
+    *out = (budget_cost){0};
+    int64_t stages, microbatches;
+    if (strncmp(sc->schedule, "csv:", 4) == 0) {
+        csv_size size;
+        bool measured;
+        if (!read_csv(sc, NULL, &size, &measured, err))
+            return false;
+        if (!measured) {
+            /* read once, by the build: it may hold up to the limits */
+            *out = (budget_cost){(double)BUDGET_MAX_ACTIONS, (double)BUDGET_MAX_GRID,
+                                 with_scene ? (double)BUDGET_MAX_OBJECTS : 0};
+            return true;
+        }
+        out->actions = (double)size.cells;
+        out->pairs = (double)size.stages * (double)size.microbatches;
+        stages = size.stages;
+        microbatches = size.microbatches;
+    } else {
+        const schedule_info *info = schedule_find(sc->schedule);
+        if (!info) {
+            fail_unknown_schedule(sc->schedule, err);
+            return false;
+        }
+        const int v = sc->virtual_stages > 0 ? sc->virtual_stages : info->default_v;
+        *out = budget_cost_generated(sc->stages, v > 0 ? v : 1, sc->microbatches);
+        stages = (int64_t)sc->stages * (v > 0 ? v : 1);
+        microbatches = sc->microbatches;
+    }
+    if (with_scene)
+        out->objects = budget_scene_objects(stages, sc->layers_per_stage, microbatches,
+                                            sc->dp > 0 ? sc->dp : 1);
+    return true;
 }
 
 bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, ppf_error *err)

@@ -59,6 +59,7 @@
 #include <stddef.h>
 
 #include "beats.h"
+#include "budget.h"
 #include "error.h"
 #include "file_read.h"
 #include "program.h"
@@ -245,6 +246,15 @@ bool scenario_load_ref(scenario *sc, const file_ref *ref, ppf_error *err);
  * with only I (or W) given the other is B minus it, with I and W but no B,
  * B = I + W. */
 bool scenario_build(const scenario *sc, program *prog, timeline_costs *costs, ppf_error *err);
+
+/* What building the scenario will hold (budget.h, totals), counted from
+ * its sizes before anything is built: a generated program's actions as
+ * budget_check_generated counts them, a CSV's cells and sizes from one walk
+ * over the file (csv_measure; a FIFO counts as the limits), the scene's
+ * objects when with_scene. False with the build's own message for what the
+ * count cannot pass (an unknown schedule, a CSV that cannot be read or is
+ * over a limit alone). */
+bool scenario_cost(const scenario *sc, bool with_scene, budget_cost *out, ppf_error *err);
 
 /* Parses "1", "1,2,3" into a cost list (finite, >= 0). `field` names it in errors.
  * *out must not be initialised; on failure it is left zeroed. */

@@ -214,6 +214,51 @@ bool talk_file_detect(const char *path)
     return is_talk;
 }
 
+bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err)
+{
+    budget_cost *costs = ppf_calloc((size_t)t->count, sizeof *costs);
+    char(*name)[24] = ppf_calloc((size_t)t->count, sizeof *name);
+    const char **names = ppf_calloc((size_t)t->count, sizeof *names);
+    for (int k = 0; k < t->count; k++) {
+        snprintf(name[k], sizeof name[k], "slides[%d]", k);
+        names[k] = name[k];
+    }
+    bool ok = true;
+    budget_cost sum = {0};
+    int unread = 0;
+    for (int k = 0; ok && k < t->count; k++) {
+        /* A CSV is counted by a walk over its file (up to 256 MiB): once
+         * the slides before it are over the budget the talk is refused
+         * whatever the CSV holds, so it is not read; a talk naming one big
+         * CSV on 100 slides would otherwise be read 100 times. */
+        if (strncmp(t->slides[k].sc.schedule, "csv:", 4) == 0 && !budget_cost_fits(&sum)) {
+            unread++;
+            continue;
+        }
+        if (!scenario_cost(&t->slides[k].sc, with_scene, &costs[k], err)) {
+            /* worded as the slide's build would word it (deck.h) */
+            char rest[PPF_ERROR_MAX];
+            memcpy(rest, err->message, sizeof rest);
+            ok = ppf_fail(err, "slides[%d]: %s", k, rest);
+            in_file(err, file);
+        }
+        budget_cost_add(&sum, &costs[k]);
+    }
+    if (ok) {
+        char what[sizeof quote_path("").s + 96], more[64] = "";
+        if (unread)
+            snprintf(more, sizeof more, " (%d CSV slide%s past the limit not read)", unread,
+                     unread == 1 ? "" : "s");
+        snprintf(what, sizeof what, "%s%s%d slide%s%s", file ? quote_path(file).s : "",
+                 file ? ": " : "", t->count, t->count == 1 ? "" : "s", more);
+        ok = budget_check_total(costs, names, t->count, what, err);
+    }
+    free(names);
+    free(name);
+    free(costs);
+    return ok;
+}
+
 void talk_deinit(talk *t)
 {
     if (!t)

@@ -26,7 +26,8 @@
  *
  * What it does not do: build programs or timelines (app/deck.h builds a
  * session per slide, command-line flags on top of each), or check camera
- * names.
+ * names. It counts what building them would cost (talk_check_budget), for
+ * the commands that build every slide at once.
  *
  * Call order:
  *     if (talk_file_detect(path)) {
@@ -85,5 +86,16 @@ bool talk_load_file(talk *t, const char *path, bool confine, ppf_error *err);
 bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, bool confine,
                      ppf_error *err);
 void talk_deinit(talk *t); /* accepts a zeroed or deinited talk */
+
+/* What building every slide at once will hold (budget.h, totals): each
+ * slide's scenario_cost, their sum against the limits, checked before any
+ * slide is built. False with one line: the sum over a limit ("talk.json:
+ * 100 slides: 2e9 actions in all (the most, slides[0]: 2e7): at most 2e7
+ * for everything one command builds"), or a slide whose cost cannot be
+ * counted, as its build would say it ("talk.json: slides[2]: schedule =
+ * ..."). A CSV slide met once the sum is over is not read (each is a walk
+ * over its file) and the message says how many were not. file (may be
+ * NULL) starts the message. */
+bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err);
 
 #endif

@@ -2,11 +2,14 @@
  * limit holds at its value and refuses one past it, products that overflow
  * 32 and 64 bits are refused rather than wrapped, the scene's object count
  * is what the scene lays out, ranks above 32767 stay positive, a CSV of
- * empty cells stops at the budget, and non-finite timelines are refused. */
+ * empty cells stops at the budget, and non-finite timelines are refused.
+ * Totals: the sum of several scenarios against the limits, a scenario's
+ * cost bounding what its build holds, a CSV counted without being kept. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "budget.h"
 #include "csv.h"
@@ -14,6 +17,7 @@
 #include "scene.h"
 #include "schedules.h"
 #include "support/check.h"
+#include "support/scratch.h"
 #include "timeline.h"
 
 static void test_generated_limit(void **state)
@@ -270,8 +274,174 @@ static void test_messages_escape_controls(void **state)
     assert_message(&err, "...");
 }
 
+/* ---- totals ------------------------------------------------------------------ */
+
+static char scratch[256];
+
+/* The sum of the parts against each limit, at it and one past, with the
+ * part that holds the most named. */
+static void test_total(void **state)
+{
+    (void)state;
+    ppf_error err = {{0}};
+    const char *const names[] = {"side 1", "side 2", "side 3"};
+    budget_cost parts[3] = {{.actions = 5e6}, {.actions = 1e7}, {.actions = 5e6}};
+    assert_true(budget_check_total(parts, names, 3, "--compare: 3 sides", &err));
+    assert_true(budget_cost_fits(&parts[1]));
+    parts[2].actions += 1;
+    assert_false(budget_check_total(parts, names, 3, "--compare: 3 sides", &err));
+    assert_message(&err, "--compare: 3 sides: 20000001 actions in all (the most, side 2: 1e7): "
+                         "at most 2e7 for everything one command builds");
+    /* pairs and objects alike; sums past 2^63 stay sums */
+    budget_cost pairs[2] = {{.pairs = 5e6}, {.pairs = 5e6 + 1}};
+    assert_false(budget_check_total(pairs, names, 2, "x", &err));
+    assert_message(&err, "x: 10000001 (stage, micro-batch) pairs to simulate in all (the most, "
+                         "side 2: 5000001): at most 1e7");
+    budget_cost objects[2] = {{.objects = 2.5e7}, {.objects = 2.5e7}};
+    assert_true(budget_check_total(objects, names, 2, "x", &err));
+    objects[0].objects = 1e19;
+    assert_false(budget_cost_fits(&objects[0]));
+    assert_false(budget_check_total(objects, names, 2, "x", &err));
+    assert_message(&err, "x: 1e19 objects to draw in all (the most, side 1: 1e19): at most 5e7");
+}
+
+/* A scenario's cost is an upper bound of what its build holds: every
+ * schedule's actions at most the count, its pairs and objects exactly. */
+static void test_scenario_cost_bounds_the_build(void **state)
+{
+    (void)state;
+    int n = 0;
+    const schedule_info *list = schedule_list(&n);
+    for (int k = 0; k < n; k++) {
+        for (int v = 0; v <= 3; v++) {
+            scenario sc;
+            scenario_init(&sc);
+            ppf_error err = {{0}};
+            char value[16];
+            snprintf(value, sizeof value, "%d", v);
+            assert_true(scenario_set(&sc, "schedule", list[k].name, &err));
+            assert_true(scenario_set(&sc, "stages", "4", &err));
+            assert_true(scenario_set(&sc, "microbatches", "16", &err));
+            if (v > 0 && !scenario_set(&sc, "virtual", value, &err))
+                fail_msg("%s", err.message);
+            assert_true(scenario_set(&sc, "dp", "3", &err));
+            budget_cost cost;
+            assert_true(scenario_cost(&sc, true, &cost, &err));
+            program p;
+            timeline_costs c;
+            if (scenario_build(&sc, &p, &c, &err)) {
+                double actions = 0;
+                for (int r = 0; r < p.ranks; r++)
+                    actions += p.rank[r].count;
+                if (actions > cost.actions)
+                    fail_msg("%s V=%d: %.0f actions, counted %.0f", list[k].name, v, actions,
+                             cost.actions);
+                assert_true(cost.pairs == (double)p.stages * p.microbatches);
+                assert_true(cost.objects == (double)scene_count_objects(
+                                                p.stages, sc.layers_per_stage, p.microbatches, 3));
+                timeline_costs_deinit(&c);
+                program_deinit(&p);
+            }
+            budget_cost bare;
+            assert_true(scenario_cost(&sc, false, &bare, &err));
+            assert_true(bare.objects == 0 && bare.actions == cost.actions);
+            scenario_deinit(&sc);
+        }
+    }
+    scenario sc;
+    scenario_init(&sc);
+    ppf_error err = {{0}};
+    budget_cost cost;
+    assert_true(scenario_set(&sc, "schedule", "csv:no-such.csv", &err));
+    assert_false(scenario_cost(&sc, false, &cost, &err));
+    assert_message(&err, "no-such.csv", "cannot open");
+    scenario_deinit(&sc);
+}
+
+/* A CSV counted without being kept: the sizes its import builds, the same
+ * refusals in the same words; a FIFO is not read (it could not be read
+ * again) and counts as the limits. */
+static void test_csv_measured(void **state)
+{
+    (void)state;
+    const char *texts[] = {
+        "0F0,,0B0\n1F0,1B0\n",
+        "\xEF\xBB\xBF"
+        "0F0,0F1,0B0,0B1\r\n1F0,1F1,1B0,1B1\r\n\r\n",
+        "0F0,0F1,\"(0F2;0B0)OVERLAP_F_B\",0B1,0B2,",
+        "0F0,0B0,0SEND_F0\n1RECV_F0,1F0,1B0",
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        char path[300], spec[320];
+        scratch_put(path, sizeof path, scratch, "m.csv", texts[k]);
+        program p;
+        ppf_error err = {{0}};
+        csv_size size;
+        bool measured;
+        if (!csv_measure(path, &size, &measured, &err))
+            fail_msg("text %zu: %s", k, err.message);
+        assert_true(measured);
+        if (!csv_load(path, &p, &err))
+            fail_msg("text %zu: %s", k, err.message);
+        int64_t cells = 0;
+        for (int r = 0; r < p.ranks; r++)
+            cells += p.rank[r].count;
+        assert_int_equal(size.cells, cells);
+        assert_int_equal(size.rows, p.ranks);
+        assert_int_equal(size.stages, p.stages);
+        assert_int_equal(size.microbatches, p.microbatches);
+        /* and the scenario's cost of it, its scene included */
+        scenario sc;
+        scenario_init(&sc);
+        snprintf(spec, sizeof spec, "csv:%s", path);
+        assert_true(scenario_set(&sc, "schedule", spec, &err));
+        budget_cost cost;
+        assert_true(scenario_cost(&sc, true, &cost, &err));
+        assert_true(cost.actions == (double)cells);
+        assert_true(cost.pairs == (double)p.stages * p.microbatches);
+        assert_true(cost.objects == (double)scene_count_objects(p.stages, sc.layers_per_stage,
+                                                                p.microbatches, sc.dp));
+        scenario_deinit(&sc);
+        program_deinit(&p);
+    }
+    /* refused as the import refuses it */
+    const char *bad[] = {"0F0,zz\n", "", "0F0,0B0,65535F99999999,65535B99999999\n", "\"0F0\n"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char path[300];
+        scratch_put(path, sizeof path, scratch, "bad.csv", bad[k]);
+        program p;
+        csv_size size;
+        bool measured;
+        ppf_error measure_err = {{0}}, load_err = {{0}};
+        assert_false(csv_measure(path, &size, &measured, &measure_err));
+        assert_false(csv_load(path, &p, &load_err));
+        assert_string_equal(measure_err.message, load_err.message);
+    }
+    /* a FIFO with no writer: not read, and nothing waits */
+    char fifo[300], spec[320];
+    scratch_join(fifo, sizeof fifo, scratch, "m.fifo");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    csv_size size;
+    bool measured = true;
+    ppf_error err = {{0}};
+    assert_true(csv_measure(fifo, &size, &measured, &err));
+    assert_false(measured);
+    scenario sc;
+    scenario_init(&sc);
+    snprintf(spec, sizeof spec, "csv:%s", fifo);
+    assert_true(scenario_set(&sc, "schedule", spec, &err));
+    budget_cost cost;
+    assert_true(scenario_cost(&sc, true, &cost, &err));
+    assert_true(cost.actions == (double)BUDGET_MAX_ACTIONS);
+    assert_true(cost.objects == (double)BUDGET_MAX_OBJECTS);
+    scenario_deinit(&sc);
+    scratch_empty(scratch);
+}
+
 int main(void)
 {
+    if (!scratch_init(scratch, sizeof scratch, "ppflow_test_budget"))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_limit),
         cmocka_unit_test(test_generators_within_count),
@@ -285,6 +455,11 @@ int main(void)
         cmocka_unit_test(test_csv_grid_refused),
         cmocka_unit_test(test_costs_that_overflow),
         cmocka_unit_test(test_messages_escape_controls),
+        cmocka_unit_test(test_total),
+        cmocka_unit_test(test_scenario_cost_bounds_the_build),
+        cmocka_unit_test(test_csv_measured),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    scratch_deinit(scratch);
+    return failed;
 }

@@ -1,9 +1,13 @@
 /* Hostile scenarios through the ppflow program, as a user runs it: the
  * crashes that sizes overflowing int used to cause exit 2 with one line; a
  * scenario just under the budget works and one just over is refused, in
- * `schedule` and in `render`; ranks above 32767 stay positive in every
- * format; every number written is finite; and control characters from a
- * path never reach the terminal. PPFLOW_EXE is the path of the program. */
+ * `schedule` and in `render`; a talk and a comparison over the budget in
+ * all are refused before anything is simulated (in under a second, in an
+ * address space too small for one scenario at the budget), a comparison
+ * just under it works; a talk's slide that is not shown is neither built
+ * nor counted; ranks above 32767 stay positive in every format; every
+ * number written is finite; and control characters from a path never
+ * reach the terminal. PPFLOW_EXE is the path of the program. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +122,147 @@ static void test_schedule_just_under_and_over(void **state)
     scratch_empty(scratch);
 }
 
+/* An address space that holds a refused run but not one scenario at the
+ * budget (measured: 2e7 actions abort under 512 MiB; a refusal runs in
+ * 256 MiB). Not applied under AddressSanitizer (child.h). */
+#define SMALL_MEMORY (512LL << 20)
+
+/* ppflow with the arguments, under SMALL_MEMORY, killed (and the test
+ * failed) after 20 s; *seconds is how long it ran. */
+static child_result run_small(const char *const *args, double *seconds)
+{
+    const child_desc d = {
+        .exe = PPFLOW_EXE, .args = args, .capture_dir = scratch, .as_limit = SMALL_MEMORY};
+    const double start = now_seconds();
+    child_result r = child_run_bounded(&d, 20, "a run over the budget in all");
+    *seconds = now_seconds() - start;
+    return r;
+}
+
+/* A talk file of a few hundred bytes: a base at the action budget and 100
+ * slides that keep it. */
+static void write_talk_at_budget(char *path, size_t size, int slides)
+{
+    char text[2048] = "{\"base\": {\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": "
+                      "66397}, \"slides\": [";
+    for (int k = 0; k < slides; k++)
+        strcat(text, k ? ", {}" : "{}");
+    strcat(text, "]}");
+    scratch_put(path, size, scratch, "talk.json", text);
+}
+
+/* Every command that builds every slide or side at once refuses the sum
+ * with one line, before the first is simulated: at once, in little memory,
+ * nothing written. Each slide or side alone fits the budget. */
+static void test_over_the_total_refused_at_once(void **state)
+{
+    (void)state;
+    char talk[300], dir[300];
+    write_talk_at_budget(talk, sizeof talk, 100);
+    scratch_join(dir, sizeof dir, scratch, "beats/");
+    static const char *const sides[] = {"--compare", "zb-h1,1f1b,gpipe,zb-h1", "--stages",
+                                        "100",       "--microbatches",         "66397"};
+    const struct {
+        const char *args[12];
+        const char *names;
+    } cases[] = {
+        {{talk}, "100 slides: 2e9 actions in all"},
+        {{"present", talk}, "100 slides: 2e9 actions in all"},
+        {{"render", talk, "--per-beat", "-o", dir}, "100 slides: 2e9 actions in all"},
+        {{"render", talk, "--beat", "2", "-o", dir}, "100 slides: 2e9 actions in all"},
+        {{"schedule", sides[0], sides[1], sides[2], sides[3], sides[4], sides[5]},
+         "--compare: 4 sides: 79999600 actions in all"},
+        {{"render", "--still", "1", "-o", dir, sides[0], sides[1], sides[2], sides[3], sides[4],
+          sides[5]},
+         "--compare: 4 sides: 79999600 actions in all"},
+        {{sides[0], sides[1], sides[2], sides[3], sides[4], sides[5]},
+         "--compare: 4 sides: 79999600 actions in all"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double seconds;
+        child_result r = run_small(cases[k].args, &seconds);
+        child_expect_status(&r, 2);
+        child_expect_one_line(&r, "ppflow: ", cases[k].names);
+        assert_non_null(strstr(r.err, "(the most, "));
+        assert_non_null(strstr(r.err, ": at most 2e7"));
+        if (seconds > 1.0)
+            fail_msg("case %zu: refused after %.2f s; must be at once", k, seconds);
+        assert_int_equal(child_count_other_files(scratch, "talk.json"), 0);
+        child_result_deinit(&r);
+    }
+    scratch_empty(scratch);
+}
+
+/* Two sides at exactly the budget in all are compared; one micro-batch
+ * more is refused, naming the sum. */
+static void test_compare_just_under_and_over(void **state)
+{
+    (void)state;
+    long long m = 1;
+    while (2 * 100 * budget_generated_per_rank(100, 1, m + 1) <= BUDGET_MAX_ACTIONS)
+        m++;
+    char m_under[24], m_over[24];
+    snprintf(m_under, sizeof m_under, "%lld", m);
+    snprintf(m_over, sizeof m_over, "%lld", m + 1);
+    child_result r =
+        RUN("schedule", "--compare", "zb-h1,gpipe", "--stages", "100", "--microbatches", m_over);
+    expect_refused(&r, "--compare: 2 sides: ");
+    r = RUN("schedule", "--compare", "zb-h1,gpipe", "--stages", "100", "--microbatches", m_under);
+    child_expect_status(&r, 0);
+    assert_non_null(strstr(r.out, "zb-h1"));
+    assert_non_null(strstr(r.out, "gpipe"));
+    child_result_deinit(&r);
+}
+
+/* A command that shows one slide builds that one only: a talk whose
+ * second slide is far over the budget alone, and one whose slides are
+ * over it together, show their first slide (quickly, in little memory);
+ * the second slide shown is refused as a scenario is, and the window,
+ * which holds every slide, refuses the talk. */
+static void test_slides_not_shown_not_built(void **state)
+{
+    (void)state;
+    char huge[300], total[300], png[300], dir[300];
+    scratch_put(huge, sizeof huge, scratch, "huge.json",
+                "{\"slides\": [{\"title\": \"small\"}, {\"schedule\": \"zb-h1\", \"stages\": "
+                "4096, \"microbatches\": 1000000}]}");
+    scratch_put(total, sizeof total, scratch, "total.json",
+                "{\"slides\": [{\"title\": \"small\"}, {\"schedule\": \"zb-h1\", \"stages\": "
+                "100, \"microbatches\": 66397}]}");
+    scratch_join(png, sizeof png, scratch, "one.png");
+    scratch_join(dir, sizeof dir, scratch, "beats/");
+    const char *const talks[] = {huge, total};
+    for (int k = 0; k < 2; k++) {
+        double seconds;
+        child_result r = run_small(CHILD_ARGS("schedule", talks[k], "--format", "beats"), &seconds);
+        child_expect_status(&r, 0);
+        assert_non_null(strstr(r.out, "start"));
+        if (seconds > 1.0)
+            fail_msg("%s: slide 1's beats after %.2f s: slide 2 was built", talks[k], seconds);
+        child_result_deinit(&r);
+        r = run_small(CHILD_ARGS(talks[k]), &seconds);
+        child_expect_status(&r, 2);
+        child_expect_one_line(&r, "ppflow: ", "2 slides: ");
+        child_result_deinit(&r);
+    }
+    child_result r = RUN("schedule", huge, "--slide", "2");
+    child_expect_status(&r, 2);
+    child_expect_one_line(&r, "ppflow: ", "huge.json: slides[1]: stages x (");
+    child_result_deinit(&r);
+    /* render shows one slide too: a still, and one slide's per-beat clips */
+    r = RUN("render", huge, "--still", "1", "--size", "64x36", "-o", png);
+    child_expect_status(&r, 0);
+    child_result_deinit(&r);
+    r = RUN("render", huge, "--slide", "1", "--beat", "1", "--size", "32x32", "-o", dir);
+    child_expect_status(&r, 0);
+    child_result_deinit(&r);
+    r = RUN("render", huge, "--beat", "1", "--size", "32x32", "-o", dir);
+    child_expect_status(&r, 2);
+    child_expect_one_line(&r, "ppflow: ", "2 slides: ");
+    child_result_deinit(&r);
+    scratch_empty(scratch);
+}
+
 /* A 40,000-row CSV: ranks above 32767 in the table, JSON and Chrome trace. */
 static void test_ranks_above_int16(void **state)
 {
@@ -218,6 +363,9 @@ int main(void)
         cmocka_unit_test(test_crashes_are_bad_input),
         cmocka_unit_test(test_schedule_just_under_and_over),
         cmocka_unit_test(test_render_just_under_and_over),
+        cmocka_unit_test(test_over_the_total_refused_at_once),
+        cmocka_unit_test(test_compare_just_under_and_over),
+        cmocka_unit_test(test_slides_not_shown_not_built),
         cmocka_unit_test(test_ranks_above_int16),
         cmocka_unit_test(test_numbers_written_are_finite),
         cmocka_unit_test(test_control_characters_escaped),

@@ -11,8 +11,10 @@
  * render --still t_k` (closer to it than to the still of the frame before,
  * so a clip that ends one frame early fails), its first frame the previous
  * beat's still, and each PNG is that still pixel for pixel. Then --beat N,
- * bad input (exit 2, one line, the directory as it was) and SIGINT (exit
- * 130, the finished beats whole, no temporary, no index).
+ * bad input (exit 2, one line, the directory as it was), a run over the
+ * totals of files, frames or pixels (refused the same way, before anything
+ * is drawn) and SIGINT (exit 130, the finished beats whole, no temporary,
+ * no index).
  *
  * Files go to a fresh directory under $TMPDIR (or /tmp), removed at the
  * end; what ppflow writes goes under its subdirectory out/. */
@@ -306,6 +308,121 @@ static void test_plan(void **state)
     assert_message(&err, "--per-beat", "no beats");
     session_deinit(&b);
     session_deinit(&a);
+}
+
+/* A scenario of `count` beats of its own (none automatic) over the default
+ * iteration (40 time units), written as `name` in the scratch directory. */
+static void put_many_beats(char *path, size_t size, const char *name, int count)
+{
+    const size_t cap = (size_t)count * 48 + 64;
+    char *text = malloc(cap);
+    size_t n = (size_t)snprintf(text, cap, "{\"auto_beats\": false, \"beats\": [");
+    for (int k = 0; k < count; k++)
+        n += (size_t)snprintf(text + n, cap - n, "%s{\"t\": %.6f, \"title\": \"b%d\"}",
+                              k ? ", " : "", 40.0 * (k + 1) / count, k);
+    snprintf(text + n, cap - n, "]}");
+    scratch_put(path, size, scratch, name, text);
+    free(text);
+}
+
+/* What a run writes in all, against PER_BEAT_MAX_FILES, _FRAMES and
+ * _PIXELS: each at its limit passes and one past it is refused with one
+ * line naming the total and the limit; --beat N counts the beat it writes. */
+static void test_plan_totals(void **state)
+{
+    (void)state;
+    char many[400];
+    put_many_beats(many, sizeof many, "many.json", PER_BEAT_MAX_FILES / 4);
+    session a = {0}, b = {0}, c = {0};
+    build(&a, many, NULL, 0);
+    build(&b, many, NULL, 0);
+    build(&c, NULL, NULL, 0);
+    assert_int_equal(a.beats.count, PER_BEAT_MAX_FILES / 4);
+    per_beat_request q = {.show = {.width = W, .height = H}, .video = {.fps = FPS}};
+    per_beat_plan p;
+    ppf_error err = {{0}};
+    /* files: two slides of 500 beats are 2000 clips and PNGs; a third slide more */
+    if (!per_beat_plan_make(&p, (session *[]){&a, &b}, 2, &q, &err))
+        fail_msg("%s", err.message);
+    per_beat_plan_deinit(&p);
+    assert_false(per_beat_plan_make(&p, (session *[]){&a, &b, &c}, 3, &q, &err));
+    assert_message(&err, "--per-beat: 1008 beats over 3 slides make 2016 clips and PNGs: at most "
+                         "2000 (1000 beats)");
+    assert_null(p.clips);
+    q.beat = 1008; /* the one beat written counts */
+    if (!per_beat_plan_make(&p, (session *[]){&a, &b, &c}, 3, &q, &err))
+        fail_msg("%s", err.message);
+    per_beat_plan_deinit(&p);
+    q.beat = 0;
+
+    /* frames: the speed that makes the most frames under the limit, and
+     * a little slower (at 30 fps the default scenario's 40 units) */
+    q.show.speed = 40.0 * FPS / (PER_BEAT_MAX_FRAMES - 16); /* rounding: 8 clips, +1 each */
+    if (!per_beat_plan_make(&p, (session *[]){&c}, 1, &q, &err))
+        fail_msg("%s", err.message);
+    int64_t frames = 0;
+    for (int k = 0; k < p.count; k++)
+        frames += p.clips[k].frames;
+    assert_true(frames <= PER_BEAT_MAX_FRAMES && frames > PER_BEAT_MAX_FRAMES - 20);
+    per_beat_plan_deinit(&p);
+    q.show.speed *= 0.999;
+    assert_false(per_beat_plan_make(&p, (session *[]){&c}, 1, &q, &err));
+    assert_message(&err, "--per-beat: 8 beats make ", " frames at 30 fps: at most 300000 in all");
+
+    /* pixels: the frames and PNGs times the (even) size */
+    q.show.speed = 40.0 * FPS / 100000;
+    if (!per_beat_plan_make(&p, (session *[]){&c}, 1, &q, &err))
+        fail_msg("%s", err.message);
+    double pictures = p.count;
+    for (int k = 0; k < p.count; k++)
+        pictures += (double)p.clips[k].frames;
+    per_beat_plan_deinit(&p);
+    q.show.width = 2000;
+    q.show.height = (int)(PER_BEAT_MAX_PIXELS / (pictures * 2000)) & ~1;
+    if (!per_beat_plan_make(&p, (session *[]){&c}, 1, &q, &err))
+        fail_msg("%dx%d: %s", q.show.width, q.show.height, err.message);
+    per_beat_plan_deinit(&p);
+    q.show.height += 1; /* recorded one row taller: even sides */
+    assert_false(per_beat_plan_make(&p, (session *[]){&c}, 1, &q, &err));
+    assert_message(&err, "PNGs of 2000x", " pixels to draw and encode: at most 3e11");
+    session_deinit(&c);
+    session_deinit(&b);
+    session_deinit(&a);
+}
+
+/* A talk whose slides repeat a base of 500 beats asks for more than a run
+ * may write: refused before anything is drawn, the directory neither made
+ * nor touched; --beat N of it writes that beat. */
+static void test_totals_refused_before_any_work(void **state)
+{
+    (void)state;
+    char many[400], talk[400], made[400], file[400];
+    put_many_beats(many, sizeof many, "many.json", PER_BEAT_MAX_FILES / 4);
+    scratch_put(talk, sizeof talk, scratch, "talk.json",
+                "{\"base\": \"many.json\", \"slides\": [{}, {}, {}]}");
+    scratch_join(made, sizeof made, out_dir, "new/");
+    scratch_join(file, sizeof file, out_dir, "file.txt");
+    scratch_write(file, "a file\n");
+    const char *const dirs[] = {made, out_dir};
+    for (int k = 0; k < 2; k++) {
+        child_result r = RENDER(talk, "--per-beat", "--size", SIZE, "-o", dirs[k]);
+        child_expect_status(&r, 2);
+        child_expect_one_line(
+            &r, "ppflow: ", "1500 beats over 3 slides make 3000 clips and PNGs: at most 2000");
+        child_result_deinit(&r);
+        assert_int_equal(scratch_count(out_dir, NULL), 1); /* file.txt alone */
+    }
+    child_result r =
+        RENDER(scenario_path, "--per-beat", "--size", SIZE, "--speed", "0.003", "-o", made);
+    child_expect_status(&r, 2);
+    child_expect_one_line(&r, "ppflow: ", "frames at 30 fps: at most 300000 in all");
+    child_result_deinit(&r);
+    assert_int_equal(scratch_count(out_dir, NULL), 1);
+    child_expect_file(file, "a file\n");
+    r = RENDER(talk, "--beat", "1001", "--size", SIZE, "-o", made);
+    child_expect_status(&r, 0);
+    child_result_deinit(&r);
+    assert_int_equal(scratch_count(made, NULL), 2); /* 1001-b0.mp4 and .png */
 }
 
 /* ---- the files ---------------------------------------------------------------------- */
@@ -630,6 +747,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_slug, before_each),
         cmocka_unit_test_setup(test_plan, before_each),
+        cmocka_unit_test_setup(test_plan_totals, before_each),
+        cmocka_unit_test_setup(test_totals_refused_before_any_work, before_each),
         cmocka_unit_test_setup(test_every_beat, before_each),
         cmocka_unit_test_setup(test_one_beat, before_each),
         cmocka_unit_test_setup(test_slide_camera, before_each),

@@ -11,6 +11,9 @@
  *   - the deck: a talk gives one session per slide with the command line's
  *     flags on each; a scenario gives a deck of one; a slide that fails to
  *     build, or names an unknown camera, is named.
+ *   - the budget over a deck: slides that together reach it build, one
+ *     more replica is refused naming the sum; deck_build_slide builds the
+ *     slide shown and no other, whatever the others would cost.
  */
 #include "support/check.h"
 #include <dirent.h>
@@ -18,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "deck.h"
+#include "scene.h"
 #include "support/scratch.h"
 #include "talk.h"
 
@@ -314,6 +319,146 @@ static void test_deck(void **state)
     deck_deinit(&d);
 }
 
+/* The largest D whose two slides of P=4, K=1024, M=8 draw at most the
+ * object budget together. */
+static int largest_replicas_for_two(void)
+{
+    int lo = 1, hi = 100000; /* lo fits, hi does not */
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        *(2 * scene_count_objects(4, 1024, 8, mid) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
+    }
+    return lo;
+}
+
+/* Every slide of a deck is held at once: their sum is held to the budget,
+ * counted before any slide is simulated. Two slides that each fit and
+ * together reach it exactly build; one replica more is refused, naming the
+ * talk, the sum and the largest slide; a slide that alone is far over the
+ * budget (2e12 actions) is refused as quickly, by the sum. */
+static void test_deck_total(void **state)
+{
+    (void)state;
+    const int d_max = largest_replicas_for_two();
+    char path[512], text[400];
+    const char *form = "{\"base\": {\"stages\": 4, \"microbatches\": 8, \"layers_per_stage\": "
+                       "1024, \"dp\": %d}, \"slides\": [{\"title\": \"a\"}, {\"schedule\": "
+                       "\"gpipe\"}]}";
+    snprintf(text, sizeof text, form, d_max);
+    put(path, sizeof path, "under.json", text);
+    deck d;
+    ppf_error err = {{0}};
+    if (!deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(d.count, 2);
+    assert_true(d.slides[1]->has_scene);
+    deck_deinit(&d);
+    /* without the scenes nothing is drawn: the objects do not count */
+    snprintf(text, sizeof text, form, d_max + 1);
+    put(path, sizeof path, "over.json", text);
+    if (!deck_build(&d, &(deck_desc){.path = path}, &err))
+        fail_msg("%s", err.message);
+    deck_deinit(&d);
+    assert_false(deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err));
+    assert_int_equal(d.count, 0);
+    assert_message(&err, "over.json: 2 slides: ", " objects to draw in all (the most, slides[",
+                   "at most 5e7 for everything one command builds");
+    /* the command line's flags count: fewer replicas fit again */
+    char half[16];
+    snprintf(half, sizeof half, "%d", d_max / 2);
+    const session_flag fewer[] = {{"dp", half}};
+    if (!deck_build(&d,
+                    &(deck_desc){.path = path, .flags = fewer, .flag_count = 1, .with_scene = true},
+                    &err))
+        fail_msg("%s", err.message);
+    deck_deinit(&d);
+    put(path, sizeof path, "far.json",
+        "{\"slides\": [{}, {\"stages\": 4096, \"microbatches\": 1000000, \"virtual\": 64, "
+        "\"schedule\": \"looped-bfs\"}]}");
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_message(&err, "far.json: 2 slides: ", "actions in all (the most, slides[1]: ");
+}
+
+/* A CSV slide is counted by its cells, from one walk over its file, before
+ * anything is built; once the slides before it are over the budget a CSV
+ * is not read, and the message says so. */
+static void test_deck_total_with_csv(void **state)
+{
+    (void)state;
+    char csv[512], path[512], cells[128] = "0F0,0B0";
+    for (int k = 0; k < 99; k++)
+        strcat(cells, ",");
+    strcat(cells, "\n");
+    put(csv, sizeof csv, "cells101.csv", cells); /* 2 actions and 99 idle cells */
+    /* 100 x (3 x 66397 + 808) = 19999900 and the CSV's 101 cells */
+    put(path, sizeof path, "csv_total.json",
+        "{\"slides\": [{\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
+        "{\"schedule\": \"csv:cells101.csv\"}]}");
+    deck d;
+    ppf_error err = {{0}};
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_message(&err, "csv_total.json: 2 slides: 20000001 actions in all (the most, slides[0]");
+    put(path, sizeof path, "csv_unread.json",
+        "{\"base\": {\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
+        "\"slides\": [{}, {}, {\"schedule\": \"csv:cells101.csv\"}, {\"schedule\": "
+        "\"csv:no-such.csv\"}]}");
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_message(&err, "csv_unread.json: 4 slides (2 CSV slides past the limit not read): "
+                         "39999800 actions in all");
+    /* counted by the rules its build reads it by: confined, a CSV outside
+     * the talk's folder is refused unread, as its build refuses it */
+    put(path, sizeof path, "csv_outside.json",
+        "{\"slides\": [{}, {\"schedule\": \"csv:/etc/passwd\"}]}");
+    assert_false(deck_build(&d, &(deck_desc){.path = path, .confine = true}, &err));
+    assert_message(&err, "csv_outside.json: slides[1]: schedule = \"csv:/etc/passwd\": leads "
+                         "outside the folder");
+    assert_null(strstr(err.message, "root"));
+    /* within the budget, a CSV slide that cannot be read is named as its build names it */
+    put(path, sizeof path, "csv_missing.json",
+        "{\"slides\": [{}, {\"schedule\": \"csv:no-such.csv\"}]}");
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_message(&err,
+                   "csv_missing.json: slides[1]: schedule = \"csv:", "no-such.csv\": cannot open");
+}
+
+/* A command that shows one slide builds that one: deck_build_slide gives a
+ * deck of one, says which slide it is, and neither builds nor counts the
+ * others (far over the budget here, alone and together); a --slide past the
+ * last is named. */
+static void test_deck_one_slide(void **state)
+{
+    (void)state;
+    char path[512];
+    put(path, sizeof path, "one.json",
+        "{\"slides\": [{\"title\": \"a\"}, {\"title\": \"b\", \"schedule\": \"gpipe\"}, "
+        "{\"stages\": 4096, \"microbatches\": 1000000}]}");
+    deck d;
+    ppf_error err = {{0}};
+    for (int slide = 0; slide <= 2; slide++) {
+        if (!deck_build_slide(&d, &(deck_desc){.path = path, .with_scene = true}, slide, &err))
+            fail_msg("--slide %d: %s", slide, err.message);
+        assert_int_equal(d.count, 1);
+        assert_int_equal(d.first, slide > 0 ? slide - 1 : 0);
+        assert_int_equal(d.talk_count, 3);
+        assert_true(d.slides[0]->has_scene);
+        assert_string_equal(d.info[0].title, slide == 2 ? "b" : "a");
+        assert_string_equal(d.slides[0]->sc.schedule, slide == 2 ? "gpipe" : "1f1b");
+        deck_deinit(&d);
+    }
+    assert_false(deck_build_slide(&d, &(deck_desc){.path = path}, 3, &err));
+    assert_message(&err, "one.json: slides[2]: stages x (");
+    assert_false(deck_build_slide(&d, &(deck_desc){.path = path}, 4, &err));
+    assert_message(&err, "--slide = 4: the talk has 3 slides");
+    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_message(&err, "one.json: 3 slides: ");
+    /* a scenario is one slide */
+    assert_true(deck_build_slide(&d, &(deck_desc){}, 1, &err));
+    assert_int_equal(d.count, 1);
+    deck_deinit(&d);
+    assert_false(deck_build_slide(&d, &(deck_desc){}, 2, &err));
+    assert_message(&err, "--slide = 2: a scenario is one slide");
+}
+
 int main(void)
 {
     if (!scratch_init(scratch, sizeof scratch, "ppflow_test_talk"))
@@ -327,6 +472,9 @@ int main(void)
         cmocka_unit_test(test_asset_talks),
         cmocka_unit_test(test_example_talk),
         cmocka_unit_test(test_deck),
+        cmocka_unit_test(test_deck_total),
+        cmocka_unit_test(test_deck_total_with_csv),
+        cmocka_unit_test(test_deck_one_slide),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_deinit(scratch);

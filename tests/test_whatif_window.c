@@ -11,6 +11,9 @@
  *     whatif_error, and the card drawn in the frame); Esc clears it.
  *   - undo (ctrl+Z) after a change gives the first screenshot back byte for
  *     byte, paused at the same t, the undo stack empty again.
+ *   - the window holds every slide and pane within the budget: a what-if
+ *     or a pane (x) that fits alone but not beside what the window holds
+ *     is refused, naming the sum.
  *
  * Skipped, with a message and exit status 77 (CTest: "Skipped"), when
  * xvfb-run, Xvfb or xauth are not on PATH (tools/deps.sh installs them).
@@ -260,6 +263,60 @@ static void test_undo_restores_the_picture(void **state)
     assert_int_equal(key_int(lines[3], "stages"), 4);
 }
 
+/* The window holds every slide of a talk and every pane: a what-if that
+ * fits alone but not beside the other slide is refused, naming the sum,
+ * one that fits beside it is made; x whose sibling (V = 2: twice the
+ * actions) would take the window past the budget is refused the same way.
+ * Looped BFS at V = 64 is counted 8 V P idle steps a rank, so the talk is
+ * near the budget yet cheap to build. */
+static void test_window_stays_within_the_budget(void **state)
+{
+    (void)state;
+    x_run_skip_without_tools("test_whatif_window");
+    char talk[400];
+    scratch_put(talk, sizeof talk, x_run_scratch(), "budget-talk.json",
+                "{\"base\": {\"schedule\": \"looped-bfs\", \"stages\": 128, \"virtual\": 64, "
+                "\"microbatches\": 1}, \"slides\": [{\"title\": \"a\"}, {\"title\": \"b\"}]}");
+    char *out = run_script(PPFLOW_EXE, "budget.script",
+                           "frames 2\n"
+                           "type :stages 160\n"
+                           "key enter\n"
+                           "frames 1\n"
+                           "print\n"
+                           "key escape\n"
+                           "type :stages 140\n"
+                           "key enter\n"
+                           "frames 1\n"
+                           "print\n"
+                           "quit\n",
+                           X_RUN_ARGS(talk, "--size", "800x600"));
+    static char lines[STATES_MAX][LINE_MAX_CHARS];
+    int n = state_texts(out, lines, STATES_MAX);
+    if (n != 3)
+        fail_msg("expected 2 prints and --print-state, got %d:\n%s", n, out);
+    free(out);
+    /* 160 x 82,120 + 128 x 65,736 counted actions */
+    expect_error_has(lines[0], "what-if: 21553408 actions in all");
+    assert_int_equal(key_int(lines[0], "stages"), 128);
+    assert_int_equal(key_int(lines[0], "undo"), 0);
+    expect_key(lines[1], "whatif_error", "\"\"");
+    assert_int_equal(key_int(lines[1], "stages"), 140);
+
+    out = run_script(PPFLOW_EXE, "budget-x.script",
+                     "frames 2\n"
+                     "key x\n"
+                     "frames 1\n"
+                     "print\n"
+                     "quit\n",
+                     X_RUN_ARGS("--microbatches", "600000", "--size", "800x600"));
+    n = state_texts(out, lines, STATES_MAX);
+    if (n != 2)
+        fail_msg("expected 1 print and --print-state, got %d:\n%s", n, out);
+    free(out);
+    expect_error_has(lines[0], "x: another pane: 21600448 actions in all");
+    assert_null(strstr(lines[0], "panes="));
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -267,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_command_line_changes_p),
         cmocka_unit_test(test_bad_value_changes_nothing),
         cmocka_unit_test(test_undo_restores_the_picture),
+        cmocka_unit_test(test_window_stays_within_the_budget),
     };
     return x_run_main("ppflow_test_whatif_window", tests, sizeof tests / sizeof tests[0]);
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "exit_status.h"
 #include "image_png.h"
@@ -65,6 +66,45 @@ static void beat_name(char *out, size_t size, int slide_count, int slide, int nu
         snprintf(out, size, "slide %d, beat %d (%s)", slide, number, quote_string(b->title).s);
     else
         snprintf(out, size, "beat %d (%s)", number, quote_string(b->title).s);
+}
+
+/* What the run will write, against the totals (per_beat.h), before any of
+ * it is drawn: the beats a talk's file asks for multiply by its slides. */
+static bool check_totals(const per_beat_plan *p, int slide_count, const per_beat_request *q,
+                         ppf_error *err)
+{
+    int64_t clips = 0, frames = 0;
+    for (int k = 0; k < p->count; k++)
+        if (!q->beat || p->clips[k].number == q->beat) {
+            clips++;
+            frames += p->clips[k].frames;
+        }
+    char over[40] = "";
+    if (slide_count > 1)
+        snprintf(over, sizeof over, " over %d slides", slide_count);
+    if (2 * clips > PER_BEAT_MAX_FILES)
+        return ppf_fail(err,
+                        "--per-beat: %lld beats%s make %lld clips and PNGs: at most %d (%d "
+                        "beats); export part of the talk with --slide N or --beat N",
+                        (long long)clips, over, (long long)(2 * clips), PER_BEAT_MAX_FILES,
+                        PER_BEAT_MAX_FILES / 2);
+    if (frames > PER_BEAT_MAX_FRAMES)
+        return ppf_fail(err,
+                        "--per-beat: %lld beats%s make %lld frames at %d fps: at most %d in all; "
+                        "use a higher --speed, a lower --fps or --slide N",
+                        (long long)clips, over, (long long)frames, q->video.fps,
+                        PER_BEAT_MAX_FRAMES);
+    /* the sizes the clips are recorded at: even sides for H.264 */
+    const double w = q->show.width + q->show.width % 2, h = q->show.height + q->show.height % 2;
+    const double pixels = (double)(frames + clips) * w * h;
+    if (pixels > PER_BEAT_MAX_PIXELS)
+        return ppf_fail(err,
+                        "--per-beat: %lld frames and %lld PNGs of %.0fx%.0f: %s pixels to draw "
+                        "and encode: at most %s; use a smaller --size, a higher --speed or "
+                        "--slide N",
+                        (long long)frames, (long long)clips, w, h, budget_count_text(pixels).s,
+                        budget_count_text(PER_BEAT_MAX_PIXELS).s);
+    return true;
 }
 
 bool per_beat_plan_make(per_beat_plan *p, session *const *slides, int slide_count,
@@ -133,6 +173,10 @@ bool per_beat_plan_make(per_beat_plan *p, session *const *slides, int slide_coun
     }
     p->clips = clips;
     p->count = n;
+    if (!check_totals(p, slide_count, q, err)) {
+        per_beat_plan_deinit(p);
+        return false;
+    }
     return true;
 }
 

@@ -54,8 +54,9 @@
  * Errors: one line "ppflow: ..." on stderr naming the field, the value and
  * the rule; the exit status (exit_status.h): 2 bad input found before
  * anything is written (no beats, --beat out of range, an unknown camera
- * preset, too many frames, an -o that is no directory or cannot take the
- * files), 1 a failure (no EGL, a write error), 130 interrupted.
+ * preset, too many frames in a clip, a run over the totals above, an -o
+ * that is no directory or cannot take the files), 1 a failure (no EGL, a
+ * write error), 130 interrupted.
  */
 #ifndef PPFLOW_PER_BEAT_H
 #define PPFLOW_PER_BEAT_H
@@ -73,6 +74,22 @@ enum {
     PER_BEAT_SLUG_MAX = 48,                         /* bytes of a slug, without the NUL */
     PER_BEAT_NAME_MAX = 16 + PER_BEAT_SLUG_MAX + 8, /* "NN-" + slug + ".mp4" */
 };
+
+/* What one run may write in all, over every beat of every slide (those
+ * --beat N keeps), checked with the plan, before the directory is made or
+ * anything drawn: a talk file of a few kilobytes can ask for 100 slides of
+ * 1000 beats each. Limits a real talk does not reach (at the default speed
+ * a slide's clips take 20 s of video: 100 slides at 30 fps are 60,000
+ * frames) that bound the run's time and disk (README.md, "Limits"; measured
+ * on a 2-core machine with llvmpipe: 0.03 to 0.06 s and 4 to 8 KB a 1080p
+ * frame, about 1 s a beat for opening its clip and drawing its PNG). */
+enum {
+    PER_BEAT_MAX_FILES = 2000,    /* clips and PNGs: 1000 beats, as many as one scenario holds */
+    PER_BEAT_MAX_FRAMES = 300000, /* the clips' frames: 2.8 hours of video at 30 fps */
+};
+/* Frames and PNGs times their width and height: 145,000 1080p frames, 1 to
+ * 2.5 hours of drawing and encoding on that machine. */
+#define PER_BEAT_MAX_PIXELS 3e11
 
 /* What `ppflow render --per-beat` is asked for. */
 typedef struct per_beat_request {
@@ -109,8 +126,9 @@ char *per_beat_slug(const char *title, char out[PER_BEAT_SLUG_MAX + 1]);
 
 /* Every beat's clip for q (q->dir and q->quiet are not read); q->beat is
  * checked against the count. False with one line (no beats, --beat out of
- * range, an unknown camera name, a clip of more than RECORDER_MAX_FRAMES)
- * leaves *p zeroed. */
+ * range, an unknown camera name, a clip of more than RECORDER_MAX_FRAMES,
+ * the clips q->beat keeps over PER_BEAT_MAX_FILES, PER_BEAT_MAX_FRAMES or
+ * PER_BEAT_MAX_PIXELS) leaves *p zeroed. */
 bool per_beat_plan_make(per_beat_plan *p, session *const *slides, int slide_count,
                         const per_beat_request *q, ppf_error *err);
 void per_beat_plan_deinit(per_beat_plan *p); /* accepts a zeroed or deinited one */

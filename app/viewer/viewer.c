@@ -142,6 +142,24 @@ static whatif *shown_whatif(viewer *v)
     return &v->whatifs[v->st.slide];
 }
 
+/* What the window holds besides the deck's slide k (-1: besides nothing
+ * of the deck) and the panes a comparison shows beside the first: what the
+ * budget bounds with it (budget.h, totals). */
+static budget_cost held_besides(const viewer *v, int k, bool panes)
+{
+    budget_cost held = {0};
+    for (int j = 0; j < v->deck->count; j++)
+        if (j != k) {
+            const budget_cost c = session_cost(v->deck->slides[j]);
+            budget_cost_add(&held, &c);
+        }
+    for (int j = 1; panes && v->cmp && j < v->cmp->count; j++) {
+        const budget_cost c = session_cost(v->cmp->sides[j]);
+        budget_cost_add(&held, &c);
+    }
+    return held;
+}
+
 /* ---- a comparison made and ended in the window ------------------------------ */
 
 /* x in a single window: the shown slide beside its sibling (the next
@@ -152,7 +170,8 @@ static void compare_start(viewer *v)
     session *s = v->deck->slides[v->st.slide];
     viewer_compare *c = ppf_calloc(1, sizeof *c);
     ppf_error err = {{0}};
-    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &err)) {
+    const budget_cost others = held_besides(v, v->st.slide, false);
+    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &others, &err)) {
         free(c);
         whatif *w = shown_whatif(v);
         snprintf(w->error, sizeof w->error, "%s", err.message);
@@ -212,8 +231,12 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     viewer_whatif_moment m = viewer_whatif_moment_of(&v->st);
     ppf_error err = {{0}};
     window_make_current(&v->win); /* the renderer's objects are the audience window's */
-    const bool ok =
-        v->cmp ? viewer_compare_rebuild(v->cmp, next, &err) : session_rebuild(s, next, &err);
+    /* the slide's new session, with every other slide and pane the window
+     * holds, within the budget; counted before it is built */
+    const budget_cost others = held_besides(v, k, true);
+    const bool ok = session_check_room(&others, next, true, "what-if", &err) &&
+                    (v->cmp ? viewer_compare_rebuild(v->cmp, next, &err)
+                            : session_rebuild(s, next, &err));
     if (ok) {
         viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
         viewer_whatif_follow(&v->st, &m, clock);

@@ -276,6 +276,17 @@ static bool add_pane(viewer_compare *c, ppf_error *err)
     scenario next = {0};
     if (!sibling_of(c, &next, err))
         return false;
+    /* the window holds every pane and what else it shows: their sum is
+     * what the budget bounds */
+    budget_cost held = c->elsewhere;
+    for (int k = 0; k < c->count; k++) {
+        const budget_cost pane = session_cost(c->sides[k]);
+        budget_cost_add(&held, &pane);
+    }
+    if (!session_check_room(&held, &next, true, "x: another pane", err)) {
+        scenario_deinit(&next);
+        return false;
+    }
     session *s = ppf_calloc(1, sizeof *s);
     bool ok = session_build_from(s, &next, err) && session_build_scene(s, err);
     scenario_deinit(&next);
@@ -301,10 +312,11 @@ static bool add_pane(viewer_compare *c, ppf_error *err)
 }
 
 bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
-                                 ppf_error *err)
+                                 const budget_cost *elsewhere, ppf_error *err)
 {
     assert(first->has_scene && "a session built whole, scene included");
     memset(c, 0, sizeof *c);
+    c->elsewhere = *elsewhere;
     c->count = 1;
     c->sides[0] = first;
     snprintf(c->names[0], sizeof c->names[0], "%s", name);

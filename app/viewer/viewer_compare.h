@@ -31,7 +31,8 @@
  * (compare_arrange_next: side by side, stacked, the grid for four); l
  * link or unlink the cameras; x add a pane with the last pane's sibling
  * (the next schedule that runs at its P and M, skipping those shown; at
- * most COMPARE_MAX_SIDES panes); shift+X remove the last pane; on two panes
+ * most COMPARE_MAX_SIDES panes, and refused with its line when the window
+ * would hold more than the budget allows, budget.h); shift+X remove the last pane; on two panes
  * it ends the comparison (the window's, viewer_compare_single). In a single
  * window, x makes one: the shown scenario and its sibling
  * (viewer_compare_init_sibling), on the same t, the cameras linked. A what-if (the command line,
@@ -118,15 +119,18 @@ typedef struct viewer_compare {
     frame_view shown[COMPARE_MAX_SIDES];        /* as last drawn */
     char status[COMPARE_MAX_SIDES][8];          /* unused text for the copies' status */
     char error[PPF_ERROR_MAX];                  /* a refused sibling's line; "" none */
+    budget_cost elsewhere; /* what the window holds besides the panes (a talk's other slides) */
 } viewer_compare;
 
 bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
                          int count, ppf_error *err);
 /* Two panes from a single window's session: first (named name, not owned)
  * and its sibling (built and owned here); false with one line when there is
- * none or it cannot be built. */
+ * none or it cannot be built. elsewhere: what the window holds besides
+ * first (a talk's other slides), so that the panes it adds keep the whole
+ * window within the budget (budget.h, totals). */
 bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
-                                 ppf_error *err);
+                                 const budget_cost *elsewhere, ppf_error *err);
 void viewer_compare_deinit(viewer_compare *c); /* accepts a zeroed or deinited one */
 
 /* The state made the panes': its end of time, shared timeline, pane size. */

@@ -23,6 +23,20 @@
 #include "error.h"
 #include "scratch.h"
 
+/* The child is built as the test is: under AddressSanitizer its shadow
+ * memory alone takes terabytes of address space, so RLIMIT_AS cannot
+ * stand for the memory it uses (as_limit is then not applied). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHILD_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHILD_UNDER_ASAN 1
+#endif
+#endif
+#ifndef CHILD_UNDER_ASAN
+#define CHILD_UNDER_ASAN 0
+#endif
+
 enum { MAX_ARGS = 64 };
 
 static void capture_path(char *buf, size_t size, const child_desc *d, const char *name)
@@ -78,6 +92,11 @@ pid_t child_start(const child_desc *d)
             if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
                 _exit(127);
             signal(SIGXFSZ, SIG_IGN); /* survives exec: ignored stays ignored */
+        }
+        if (d->as_limit > 0 && !CHILD_UNDER_ASAN) {
+            struct rlimit lim = {.rlim_cur = (rlim_t)d->as_limit, .rlim_max = (rlim_t)d->as_limit};
+            if (setrlimit(RLIMIT_AS, &lim) != 0)
+                _exit(127);
         }
         execv(d->exe, (char *const *)argv);
         _exit(127);

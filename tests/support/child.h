@@ -7,8 +7,9 @@
  * files (CHILD_STDOUT_NAME and CHILD_STDERR_NAME in a capture directory), waits for it and returns
  * its exit status and both outputs. Optionally the child runs under a file size limit
  * (RLIMIT_FSIZE, with SIGXFSZ ignored, so a write past the limit fails with EFBIG instead of
- * killing it): a full disk without filling one; and counts what a run left in a directory, the
- * capture files aside. The directories themselves are scratch.h's.
+ * killing it): a full disk without filling one; or under an address space limit (RLIMIT_AS): a
+ * machine with that much memory; and counts what a run left in a directory, the capture files
+ * aside. The directories themselves are scratch.h's.
  *
  * What it does not do: no PATH search (give the program's path), no pipes
  * (the outputs go through files, so a chatty child cannot block), one child
@@ -59,6 +60,9 @@ typedef struct child_desc {
     long long fsize_limit;   /* 0: no limit; else RLIMIT_FSIZE in bytes, SIGXFSZ ignored */
     int stdin_fd;            /* > 0: the child's standard input (the test keeps and closes
                                 it: a pipe it holds open, a file); 0: /dev/null */
+    long long as_limit;      /* 0: no limit; else RLIMIT_AS in bytes: a run that needs more
+                                memory fails to allocate (not under AddressSanitizer, whose
+                                shadow memory alone is terabytes of address space) */
 } child_desc;
 
 typedef struct child_result {

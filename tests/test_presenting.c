@@ -169,10 +169,10 @@ static void test_replay_reverse_and_goto(void **state)
     apply(&v, CMD_DIGIT, 3, clock);
     viewer_state_frame_view(&v, clock, status, sizeof status);
     assert_non_null(strstr(status, "go to beat 3"));
-    const camera cam = v.cam;
+    const camera cam = v.camera.cam;
     apply(&v, CMD_ENTER, 0, clock);
     assert_true(v.t == bl->beats[2].t && !v.playing);
-    assert_true(v.cam.yaw == cam.yaw); /* the digit typed a number, not a camera preset */
+    assert_true(v.camera.cam.yaw == cam.yaw); /* the digit typed a number, not a camera preset */
     /* a beat that does not exist goes nowhere; Esc abandons the typing */
     apply(&v, CMD_BEAT_GOTO, 0, clock);
     apply(&v, CMD_DIGIT, 9, clock);
@@ -205,10 +205,10 @@ static void test_blackout_and_escape_layers(void **state)
     /* nothing acts unseen: beats, time, camera, theme, quitting by q */
     const command_kind ignored[] = {CMD_BEAT_NEXT, CMD_BEAT_PREV, CMD_PLAY_TOGGLE, CMD_END,
                                     CMD_DIGIT,     CMD_THEME,     CMD_HELP,        CMD_BEAT_LAST};
-    const camera cam = v.cam;
+    const camera cam = v.camera.cam;
     for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
         apply(&v, ignored[k], 3, clock);
-    assert_true(v.t == t && !v.playing && v.cam.yaw == cam.yaw && v.theme == THEME_DARK);
+    assert_true(v.t == t && !v.playing && v.camera.cam.yaw == cam.yaw && v.theme == THEME_DARK);
     assert_false(v.show_help);
     apply(&v, CMD_BLACKOUT, 0, clock); /* B again: back */
     assert_false(v.blackout);
@@ -291,26 +291,26 @@ static void test_beat_camera(void **state)
     scenario_deinit(&sc);
     viewer_state v = presenting(s);
     double clock = 100;
-    assert_int_equal(v.cam_preset, CAMERA_PRESET_DEFAULT);
+    assert_int_equal(v.camera.preset, CAMERA_PRESET_DEFAULT);
     apply(&v, CMD_BEAT_NEXT, 0, clock);
-    assert_int_equal(v.cam_preset, CAMERA_PRESET_TOP); /* on its way with the time */
-    assert_true(v.cam_moving);
+    assert_int_equal(v.camera.preset, CAMERA_PRESET_TOP); /* on its way with the time */
+    assert_true(v.camera.moving);
     play_out(&v, &clock);
     assert_true(v.t == 10);
     const camera top =
         session_camera(s, CAMERA_PRESET_TOP, v.fb_w, v.fb_h, v.split, viewer_state_ui_scale(&v));
-    assert_near(v.cam.pitch, top.pitch, 1e-6);
+    assert_near(v.camera.cam.pitch, top.pitch, 1e-6);
     /* the next beat has none: the camera stays as it is */
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     play_out(&v, &clock);
     assert_true(v.t == 20);
-    assert_int_equal(v.cam_preset, CAMERA_PRESET_TOP);
+    assert_int_equal(v.camera.preset, CAMERA_PRESET_TOP);
     /* the lecturer looks aside, then Previous lands on b: top again */
     apply(&v, CMD_PRESET, CAMERA_PRESET_FRONT, clock);
-    assert_int_equal(v.cam_preset, CAMERA_PRESET_FRONT);
+    assert_int_equal(v.camera.preset, CAMERA_PRESET_FRONT);
     apply(&v, CMD_BEAT_PREV, 0, clock);
     assert_true(v.t == 10);
-    assert_int_equal(v.cam_preset, CAMERA_PRESET_TOP);
+    assert_int_equal(v.camera.preset, CAMERA_PRESET_TOP);
     session_deinit(s);
     free(s);
 }

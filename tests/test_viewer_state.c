@@ -62,7 +62,8 @@ static void apply(viewer_state *v, command_kind kind, double a, double b)
 static bool project(const viewer_state *v, const float p[3], float *x, float *y)
 {
     frame_layout l = viewer_state_layout(v);
-    return camera_project(&v->cam, l.view_w / l.view_h, p, (int)l.view_w, (int)l.view_h, x, y);
+    return camera_project(&v->camera.cam, l.view_w / l.view_h, p, (int)l.view_w, (int)l.view_h, x,
+                          y);
 }
 
 static bool in_view(const viewer_state *v, const float p[3])
@@ -145,13 +146,13 @@ static void test_resize_refits_the_camera(void **state)
     (void)state;
     session *s = default_session();
     viewer_state v = state_for(s, 1280, 720);
-    const camera start = v.cam;
+    const camera start = v.camera.cam;
     expect_scene_in_view(&v, "at the start");
     viewer_state_resize(&v, 700, 1000);
     expect_scene_in_view(&v, "after the resize to 700x1000");
     assert_true(scene_fill(&v) > 0.85f);
     viewer_state_resize(&v, 1280, 720);
-    expect_same_camera(&v.cam, &start, "back at 1280x720");
+    expect_same_camera(&v.camera.cam, &start, "back at 1280x720");
     assert_true(scene_fill(&v) > 0.85f); /* not tiny */
     /* a wide, low window and a tiny one */
     viewer_state_resize(&v, 1900, 400);
@@ -169,8 +170,8 @@ static void test_resize_refits_the_camera(void **state)
         apply(&v, CMD_PRESET, p, 0);
         viewer_state_resize(&v, 700, 1000);
         camera want = session_camera(s, (camera_preset)p, 700, 1000, v.split, v.ui_scale);
-        expect_same_camera(&v.cam, &want, camera_preset_name((camera_preset)p));
-        expect_same_camera(&v.cam_to, &want, "the move's end");
+        expect_same_camera(&v.camera.cam, &want, camera_preset_name((camera_preset)p));
+        expect_same_camera(&v.camera.to, &want, "the move's end");
     }
     /* key 0 (fit, keeping the direction) is fitted again too */
     viewer_state_resize(&v, 1280, 720);
@@ -195,7 +196,7 @@ static void test_resize_keeps_a_user_view(void **state)
     apply(&v, CMD_ORBIT, 150, 40);
     apply(&v, CMD_ZOOM, 2, 0);
     apply(&v, CMD_PAN, 30, -10);
-    const camera user = v.cam;
+    const camera user = v.camera.cam;
     /* what the user sees: the corners in view, and the target's pixel */
     camera_bounds b = session_camera_bounds(s);
     bool seen[1024];
@@ -207,11 +208,11 @@ static void test_resize_keeps_a_user_view(void **state)
     }
     viewer_state_resize(&v, 700, 1000);
     /* their direction and target, further back only as the narrower view needs */
-    assert_near(v.cam.yaw, user.yaw, 1e-6);
-    assert_near(v.cam.pitch, user.pitch, 1e-6);
+    assert_near(v.camera.cam.yaw, user.yaw, 1e-6);
+    assert_near(v.camera.cam.pitch, user.pitch, 1e-6);
     for (int k = 0; k < 3; k++)
-        assert_near(v.cam.target[k], user.target[k], 1e-6);
-    assert_true(v.cam.distance > user.distance);
+        assert_near(v.camera.cam.target[k], user.target[k], 1e-6);
+    assert_true(v.camera.cam.distance > user.distance);
     for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3];
         camera_bounds_point(&b, i, p);
@@ -220,14 +221,14 @@ static void test_resize_keeps_a_user_view(void **state)
     }
     /* back: their view exactly; a wider view keeps it as it is */
     viewer_state_resize(&v, 1280, 720);
-    expect_same_camera(&v.cam, &user, "back at 1280x720");
+    expect_same_camera(&v.camera.cam, &user, "back at 1280x720");
     viewer_state_resize(&v, 1900, 720);
-    expect_same_camera(&v.cam, &user, "wider");
+    expect_same_camera(&v.camera.cam, &user, "wider");
     /* a preset ends the user's view: resizes fit again */
     apply(&v, CMD_PRESET, CAMERA_PRESET_TOP, 0);
     viewer_state_resize(&v, 700, 1000);
     camera want = session_camera(s, CAMERA_PRESET_TOP, 700, 1000, v.split, v.ui_scale);
-    expect_same_camera(&v.cam, &want, "a preset after the user's view");
+    expect_same_camera(&v.camera.cam, &want, "a preset after the user's view");
     free_session(s);
 }
 
@@ -299,16 +300,16 @@ static void test_zoom_and_speed_stay_in_range(void **state)
     frame_layout l = viewer_state_layout(&v);
     camera_bounds b = session_camera_bounds(s);
     float lo, hi;
-    camera_zoom_limits(&v.cam, &b, l.view_w / l.view_h, &lo, &hi);
+    camera_zoom_limits(&v.camera.cam, &b, l.view_w / l.view_h, &lo, &hi);
     /* the wheel's largest steps, as a script may send them (once 89419) */
     for (int k = 0; k < 3; k++)
         apply(&v, CMD_ZOOM, -60, 0);
-    assert_true(v.cam.distance <= hi * 1.0001f);
+    assert_true(v.camera.cam.distance <= hi * 1.0001f);
     assert_true(scene_fill(&v) > 0.04f);
     expect_scene_in_view(&v, "zoomed out all the way");
     for (int k = 0; k < 5; k++)
         apply(&v, CMD_ZOOM, 100, 0);
-    assert_true(v.cam.distance >= lo * 0.9999f);
+    assert_true(v.camera.cam.distance >= lo * 0.9999f);
     /* speed: + and - keep to the session's limits, as --speed does */
     double smin, smax;
     session_speed_limits(s, &smin, &smax);

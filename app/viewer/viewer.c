@@ -234,9 +234,9 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     /* the slide's new session, with every other slide and pane the window
      * holds, within the budget; counted before it is built */
     const budget_cost others = held_besides(v, k, true);
-    const bool ok = session_check_room(&others, next, true, "what-if", &err) &&
-                    (v->cmp ? viewer_compare_rebuild(v->cmp, next, &err)
-                            : session_rebuild(s, next, &err));
+    const bool ok =
+        session_check_room(&others, next, true, "what-if", &err) &&
+        (v->cmp ? viewer_compare_rebuild(v->cmp, next, &err) : session_rebuild(s, next, &err));
     if (ok) {
         viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
         viewer_whatif_follow(&v->st, &m, clock);
@@ -719,8 +719,8 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     while (!v->st.quit && !window_should_close(&v->win)) {
         /* presenting, the pointer hides after standing still: wake to hide it */
         const bool pointer_shown = v->st.presenting && !v->win.cursor_hidden;
-        bool animating =
-            v->st.playing || v->st.cam_moving || !script_done || v->in.queued > 0 || pointer_shown;
+        bool animating = v->st.playing || v->st.camera.moving || !script_done || v->in.queued > 0 ||
+                         pointer_shown;
         window_wait_events(&v->win, animating);
         /* Closed, or destroyed from outside: nothing more is drawn on it. */
         if (window_should_close(&v->win))

@@ -51,15 +51,15 @@
 /* What the viewer is asked for. Start from viewer_options_defaults(): the
  * window size has a value there; every other field is zero when not given. */
 typedef struct viewer_options {
-    session_show show;  /* window size in screen coordinates, theme, camera; speed in
-                           timeline units per second of playback, 0: the default */
-    double time;        /* start time */
-    const char *script; /* NULL: none */
-    bool print_state;   /* print the state line on quit */
-    bool present;       /* start in presenting mode (--present) */
-    int slide;          /* start on this slide of a talk, from 1 (--slide); 0: the first */
-    bool presenter;     /* open the presenter's window too (--presenter, presenter.h) */
-    int monitor;        /* the audience's monitor, from 1 (--monitor); 0: presenter.h's choice */
+    session_show show;   /* window size in screen coordinates, theme, camera; speed in
+                            timeline units per second of playback, 0: the default */
+    double time;         /* start time */
+    const char *script;  /* NULL: none */
+    bool print_state;    /* print the state line on quit */
+    bool present;        /* start in presenting mode (--present) */
+    int slide;           /* start on this slide of a talk, from 1 (--slide); 0: the first */
+    bool presenter;      /* open the presenter's window too (--presenter, presenter.h) */
+    int monitor;         /* the audience's monitor, from 1 (--monitor); 0: presenter.h's choice */
     comparison *compare; /* NULL: the deck's slides; else its sides in panes on one clock
                             (viewer_compare.h), the deck one slide of its first side */
 } viewer_options;

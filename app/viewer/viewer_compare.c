@@ -35,22 +35,6 @@ static float pane_factor(const viewer_compare *c, int k)
     return compare_pane_text_scale(&c->layout, k);
 }
 
-static void load_camera(viewer_state *p, const viewer_pane_camera *m)
-{
-    p->cam = m->cam, p->cam_from = m->cam_from, p->cam_to = m->cam_to;
-    p->cam_moving = m->cam_moving, p->cam_move_start = m->cam_move_start;
-    p->cam_preset = m->cam_preset, p->cam_aspect = m->cam_aspect;
-    p->cam_user = m->cam_user, p->cam_user_view = m->cam_user_view;
-    p->cam_user_aspect = m->cam_user_aspect;
-}
-
-static viewer_pane_camera store_camera(const viewer_state *p)
-{
-    return (viewer_pane_camera){
-        p->cam,        p->cam_from,   p->cam_to,   p->cam_moving,    p->cam_move_start,
-        p->cam_preset, p->cam_aspect, p->cam_user, p->cam_user_view, p->cam_user_aspect};
-}
-
 /* Pane k's timeline: its own rows on the shared scale, the state's range. */
 static void place_panes(viewer_compare *c, const viewer_state *st)
 {
@@ -76,7 +60,7 @@ static viewer_state pane_state(const viewer_compare *c, const viewer_state *st, 
     p.ui_pane = pane_factor(c, k);
     p.timeline = c->tv[k];
     if (!c->linked && k > 0)
-        load_camera(&p, &c->cams[k]);
+        p.camera = c->cams[k];
     return p;
 }
 
@@ -130,7 +114,7 @@ static void lay_out(viewer_compare *c, viewer_state *st)
     for (int k = 1; k < c->count && !c->linked; k++) {
         viewer_state p = pane_state(c, st, k);
         viewer_state_resize(&p, p.fb_w, p.fb_h);
-        c->cams[k] = store_camera(&p);
+        c->cams[k] = p.camera;
     }
 }
 
@@ -391,13 +375,13 @@ static void set_linked(viewer_compare *c, viewer_state *st, bool on)
     if (!on) /* each pane starts from where the link had it */
         for (int k = 1; k < c->count; k++) {
             viewer_state p = pane_state(c, st, k);
-            p.cam = linked_camera(c, st, &st->cam, k);
-            p.cam_moving = false;
-            p.cam_user = true;
-            p.cam_user_view = p.cam;
+            p.camera.cam = linked_camera(c, st, &st->camera.cam, k);
+            p.camera.moving = false;
+            p.camera.user = true;
+            p.camera.user_view = p.camera.cam;
             const frame_layout l = viewer_state_layout(&p);
-            p.cam_aspect = p.cam_user_aspect = l.view_h > 0 ? l.view_w / l.view_h : 1;
-            c->cams[k] = store_camera(&p);
+            p.camera.aspect = p.camera.user_aspect = l.view_h > 0 ? l.view_w / l.view_h : 1;
+            c->cams[k] = p.camera;
         }
     c->linked = on;
 }
@@ -442,7 +426,7 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
     if (!c->linked && k > 0 && k < c->count && moves_camera(st, cmd->kind)) {
         viewer_state p = pane_state(c, st, k);
         viewer_state_apply(&p, cmd, clock);
-        c->cams[k] = store_camera(&p);
+        c->cams[k] = p.camera;
         return true;
     }
     return false;
@@ -492,16 +476,11 @@ void viewer_compare_single(viewer_state *st, const viewer_state *before, const v
         st->slide_change = now.slide_change;
         st->talk_start = now.talk_start, st->quit = now.quit;
         /* a camera moved in the panes stays where the user left it */
-        const bool moved = !opened || !same_camera(&now.cam, &opened->cam) ||
-                           now.cam_preset != opened->cam_preset ||
-                           now.cam_user != opened->cam_user || now.cam_moving;
-        if (moved) {
-            st->cam = now.cam, st->cam_from = now.cam_from, st->cam_to = now.cam_to;
-            st->cam_moving = now.cam_moving, st->cam_move_start = now.cam_move_start;
-            st->cam_preset = now.cam_preset, st->cam_aspect = now.cam_aspect;
-            st->cam_user = now.cam_user, st->cam_user_view = now.cam_user_view;
-            st->cam_user_aspect = now.cam_user_aspect;
-        }
+        const bool moved = !opened || !same_camera(&now.camera.cam, &opened->camera.cam) ||
+                           now.camera.preset != opened->camera.preset ||
+                           now.camera.user != opened->camera.user || now.camera.moving;
+        if (moved)
+            st->camera = now.camera;
         /* the timeline as it was, unless the panes zoomed it or a what-if
            changed its iteration: then fitted to the session's own */
         if (rebuilt || !opened || now.timeline.t0 != opened->timeline.t0 ||
@@ -552,7 +531,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
             p.pointer_known = st->pointer_known && c->active == k;
             fv = viewer_state_frame_view(&p, clock, c->status[k], sizeof c->status[k]);
             if (!c->linked)
-                c->cams[k] = store_camera(&p);
+                c->cams[k] = p.camera;
             else
                 fv.cam = linked_camera(c, st, &base->cam, k);
             fv.status = base->status;

@@ -89,18 +89,6 @@ enum {
     VIEWER_COMPARE_REMOVE = 4,  /* shift+X */
 };
 
-/* A pane's own camera, while unlinked: viewer_state's camera fields. */
-typedef struct viewer_pane_camera {
-    camera cam, cam_from, cam_to;
-    bool cam_moving;
-    double cam_move_start;
-    int cam_preset;
-    float cam_aspect;
-    bool cam_user;
-    camera cam_user_view;
-    float cam_user_aspect;
-} viewer_pane_camera;
-
 typedef struct viewer_compare {
     session *sides[COMPARE_MAX_SIDES]; /* [count]; the first is the window's session */
     bool owned[COMPARE_MAX_SIDES];     /* a sibling built here (freed here) */
@@ -114,11 +102,11 @@ typedef struct viewer_compare {
     int active;     /* the pane under the pointer, or of the drag; -1: none yet */
     int fb_w, fb_h; /* the whole framebuffer */
     compare_layout layout;
-    viewer_pane_camera cams[COMPARE_MAX_SIDES]; /* unlinked: panes 1..; pane 0's is the state's */
-    timeline_view tv[COMPARE_MAX_SIDES];        /* each pane's, pane-local, the shared range */
-    frame_view shown[COMPARE_MAX_SIDES];        /* as last drawn */
-    char status[COMPARE_MAX_SIDES][8];          /* unused text for the copies' status */
-    char error[PPF_ERROR_MAX];                  /* a refused sibling's line; "" none */
+    viewer_camera cams[COMPARE_MAX_SIDES]; /* unlinked: panes 1..; pane 0's is the state's */
+    timeline_view tv[COMPARE_MAX_SIDES];   /* each pane's, pane-local, the shared range */
+    frame_view shown[COMPARE_MAX_SIDES];   /* as last drawn */
+    char status[COMPARE_MAX_SIDES][8];     /* unused text for the copies' status */
+    char error[PPF_ERROR_MAX];             /* a refused sibling's line; "" none */
     budget_cost elsewhere; /* what the window holds besides the panes (a talk's other slides) */
 } viewer_compare;
 

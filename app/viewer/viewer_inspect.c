@@ -402,8 +402,8 @@ static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *p
                 continue;
             const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
                                 0.5f * (b.min[2] + b.max[2])};
-            found = camera_project(&st->cam, l.view_w / l.view_h, c, (int)l.view_w, (int)l.view_h,
-                                   px, py);
+            found = camera_project(&st->camera.cam, l.view_w / l.view_h, c, (int)l.view_w,
+                                   (int)l.view_h, px, py);
         }
     scene_state_deinit(&ss);
     *px += l.view_x, *py += l.view_y;

@@ -60,7 +60,7 @@
 typedef struct viewer_inspect {
     const session *s;    /* the session the tables are for; NULL: none yet */
     uint64_t generation; /* ... at this build (its timeline's generation) */
-    inspect in;       /* its index tables */
+    inspect in;          /* its index tables */
     inspect_path path;
     bool has_path;                 /* path computed (on first use) */
     timeline_panel_hover selected; /* kind NONE: nothing selected */

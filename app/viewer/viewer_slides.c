@@ -36,12 +36,12 @@ void viewer_slides_show(viewer_state *v, const deck *d, int k, bool at_end, doub
      * scene, else the user's view as it is */
     if (d->info[k].has_camera) {
         viewer_state_set_camera(v, d->info[k].camera);
-    } else if (v->cam_preset == VIEWER_CAMERA_FIT && !v->cam_user) {
+    } else if (v->camera.preset == VIEWER_CAMERA_FIT && !v->camera.user) {
         viewer_state_apply(v, &(command){CMD_FIT_3D, 0, 0}, clock);
-        v->cam = v->cam_to; /* at once: a new slide is a cut, not a move */
-        v->cam_moving = false;
-    } else if (!v->cam_user) {
-        viewer_state_set_camera(v, (camera_preset)v->cam_preset);
+        v->camera.cam = v->camera.to; /* at once: a new slide is a cut, not a move */
+        v->camera.moving = false;
+    } else if (!v->camera.user) {
+        viewer_state_set_camera(v, (camera_preset)v->camera.preset);
     }
     const int beats = s->beats.count;
     if (beats > 0)

@@ -119,10 +119,10 @@ void viewer_state_place_timeline(viewer_state *v)
 
 static camera current_camera(const viewer_state *v, double clock)
 {
-    if (!v->cam_moving)
-        return v->cam;
-    double s = (clock - v->cam_move_start) / VIEWER_CAMERA_MOVE_SECONDS;
-    return camera_blend(&v->cam_from, &v->cam_to, (float)(s > 1 ? 1 : s));
+    if (!v->camera.moving)
+        return v->camera.cam;
+    double s = (clock - v->camera.move_start) / VIEWER_CAMERA_MOVE_SECONDS;
+    return camera_blend(&v->camera.from, &v->camera.to, (float)(s > 1 ? 1 : s));
 }
 
 camera viewer_state_camera(const viewer_state *v, double clock)
@@ -132,19 +132,19 @@ camera viewer_state_camera(const viewer_state *v, double clock)
 
 static void move_camera_to(viewer_state *v, camera to, double clock)
 {
-    v->cam_from = current_camera(v, clock);
-    v->cam_to = to;
-    v->cam = to;
-    v->cam_moving = true;
-    v->cam_move_start = clock;
+    v->camera.from = current_camera(v, clock);
+    v->camera.to = to;
+    v->camera.cam = to;
+    v->camera.moving = true;
+    v->camera.move_start = clock;
 }
 
 /* Direct manipulation stops a move where it is. */
 static void settle_camera(viewer_state *v, double clock)
 {
-    if (v->cam_moving) {
-        v->cam = current_camera(v, clock);
-        v->cam_moving = false;
+    if (v->camera.moving) {
+        v->camera.cam = current_camera(v, clock);
+        v->camera.moving = false;
     }
 }
 
@@ -166,8 +166,8 @@ static float view_aspect(const viewer_state *v)
 /* The camera the last preset or fit gives for the 3D view as it is now. */
 static camera fitted_camera(const viewer_state *v, camera direction)
 {
-    if (v->cam_preset != VIEWER_CAMERA_FIT)
-        return session_camera(v->s, (camera_preset)v->cam_preset, v->fb_w, v->fb_h, v->split,
+    if (v->camera.preset != VIEWER_CAMERA_FIT)
+        return session_camera(v->s, (camera_preset)v->camera.preset, v->fb_w, v->fb_h, v->split,
                               viewer_state_ui_scale(v));
     frame_layout l = viewer_state_layout(v);
     camera_bounds b = session_camera_bounds(v->s);
@@ -180,19 +180,19 @@ static camera fitted_camera(const viewer_state *v, camera direction)
 /* After orbit, pan or zoom: the user's view, remembered with its aspect. */
 static void camera_by_user(viewer_state *v)
 {
-    v->cam_user = true;
-    v->cam_user_view = v->cam;
-    v->cam_user_aspect = v->cam_aspect = view_aspect(v);
+    v->camera.user = true;
+    v->camera.user_view = v->camera.cam;
+    v->camera.user_aspect = v->camera.aspect = view_aspect(v);
 }
 
 /* The preset (or the fit) placed again for the view as it is now; a move
  * under way goes on, to the preset as it now fits. */
 static void refit_camera(viewer_state *v)
 {
-    camera to = fitted_camera(v, v->cam_moving ? v->cam_to : v->cam);
-    if (v->cam_moving)
-        v->cam_to = to;
-    v->cam = to;
+    camera to = fitted_camera(v, v->camera.moving ? v->camera.to : v->camera.cam);
+    if (v->camera.moving)
+        v->camera.to = to;
+    v->camera.cam = to;
 }
 
 /* The 3D view's aspect changed (a resize, the divider): see the header. */
@@ -201,15 +201,15 @@ static void follow_view_aspect(viewer_state *v)
     if (!view_usable(v))
         return; /* minimised: the camera waits for a real size */
     float aspect = view_aspect(v);
-    if (aspect == v->cam_aspect)
+    if (aspect == v->camera.aspect)
         return;
-    v->cam_aspect = aspect;
-    if (v->cam_user) {
+    v->camera.aspect = aspect;
+    if (v->camera.user) {
         /* As much across as the user saw: the half-width at the target's
          * depth is distance * tan(fov/2) * aspect. */
-        v->cam = v->cam_user_view;
-        if (aspect < v->cam_user_aspect)
-            v->cam.distance *= v->cam_user_aspect / aspect;
+        v->camera.cam = v->camera.user_view;
+        if (aspect < v->camera.user_aspect)
+            v->camera.cam.distance *= v->camera.user_aspect / aspect;
         return;
     }
     refit_camera(v);
@@ -232,14 +232,15 @@ static void refresh_hover(viewer_state *v)
 
 void viewer_state_set_camera(viewer_state *v, camera_preset preset)
 {
-    v->cam_preset = (int)preset;
-    v->cam_user = false;
-    v->cam_moving = false;
-    v->cam_aspect = 0; /* unknown until the view is usable */
+    v->camera.preset = (int)preset;
+    v->camera.user = false;
+    v->camera.moving = false;
+    v->camera.aspect = 0; /* unknown until the view is usable */
     if (!view_usable(v))
         return;
-    v->cam = session_camera(v->s, preset, v->fb_w, v->fb_h, v->split, viewer_state_ui_scale(v));
-    v->cam_aspect = view_aspect(v);
+    v->camera.cam =
+        session_camera(v->s, preset, v->fb_w, v->fb_h, v->split, viewer_state_ui_scale(v));
+    v->camera.aspect = view_aspect(v);
 }
 
 void viewer_state_resize(viewer_state *v, int fb_w, int fb_h)
@@ -255,10 +256,10 @@ static void go_to_preset(viewer_state *v, int preset, double clock)
 {
     if (!view_usable(v) || !(preset >= 0 && preset < CAMERA_PRESET_COUNT))
         return;
-    v->cam_preset = preset;
-    v->cam_user = false;
-    v->cam_aspect = view_aspect(v);
-    move_camera_to(v, fitted_camera(v, v->cam), clock);
+    v->camera.preset = preset;
+    v->camera.user = false;
+    v->camera.aspect = view_aspect(v);
+    move_camera_to(v, fitted_camera(v, v->camera.cam), clock);
 }
 
 /* ---- beats ---------------------------------------------------------------- */
@@ -275,7 +276,7 @@ static const beat_list *beats_of(const viewer_state *v)
 static void beat_camera(viewer_state *v, int k, double clock)
 {
     const int preset = camera_preset_find(beats_of(v)->beats[k].camera);
-    if (preset >= 0 && !(v->cam_preset == preset && !v->cam_user))
+    if (preset >= 0 && !(v->camera.preset == preset && !v->camera.user))
         go_to_preset(v, preset, clock);
 }
 
@@ -445,14 +446,15 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         if (!view_usable(v))
             break;
         settle_camera(v, clock);
-        camera_orbit(&v->cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
+        camera_orbit(&v->camera.cam, (float)c->a, (float)c->b,
+                     (float)viewer_state_layout(v).view_h);
         camera_by_user(v);
         break;
     case CMD_PAN:
         if (!view_usable(v))
             break;
         settle_camera(v, clock);
-        camera_pan(&v->cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
+        camera_pan(&v->camera.cam, (float)c->a, (float)c->b, (float)viewer_state_layout(v).view_h);
         camera_by_user(v);
         break;
     case CMD_ZOOM: {
@@ -460,7 +462,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
             break;
         settle_camera(v, clock);
         camera_bounds b = session_camera_bounds(v->s);
-        camera_zoom(&v->cam, (float)c->a, &b, view_aspect(v));
+        camera_zoom(&v->camera.cam, (float)c->a, &b, view_aspect(v));
         camera_by_user(v);
         break;
     }
@@ -480,10 +482,10 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         if (!view_usable(v))
             break;
         settle_camera(v, clock);
-        v->cam_preset = VIEWER_CAMERA_FIT;
-        v->cam_user = false;
-        v->cam_aspect = view_aspect(v);
-        move_camera_to(v, fitted_camera(v, v->cam), clock);
+        v->camera.preset = VIEWER_CAMERA_FIT;
+        v->camera.user = false;
+        v->camera.aspect = view_aspect(v);
+        move_camera_to(v, fitted_camera(v, v->camera.cam), clock);
         break;
     case CMD_SPLIT:
         if (v->fb_h <= 0)
@@ -504,7 +506,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
             frame_ui_scale_clamp(c->a > 0 ? v->ui_scale * (float)c->a : v->ui_scale_start);
         viewer_state_place_timeline(v);
         /* Larger text leaves less room for the scene: a preset fits again. */
-        if (!v->cam_user && view_usable(v))
+        if (!v->camera.user && view_usable(v))
             refit_camera(v);
         break;
     case CMD_HELP:
@@ -621,7 +623,7 @@ void viewer_state_set_presenting(viewer_state *v, bool on)
     v->goto_typing = false;
     /* the text is larger: the timeline and a preset's camera follow */
     viewer_state_place_timeline(v);
-    if (!v->cam_user && view_usable(v))
+    if (!v->camera.user && view_usable(v))
         refit_camera(v);
     refresh_hover(v);
 }
@@ -649,8 +651,8 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         }
     }
     camera cam = current_camera(v, clock);
-    if (v->cam_moving && clock - v->cam_move_start >= VIEWER_CAMERA_MOVE_SECONDS)
-        v->cam_moving = false;
+    if (v->camera.moving && clock - v->camera.move_start >= VIEWER_CAMERA_MOVE_SECONDS)
+        v->camera.moving = false;
     /* DejaVu Sans has no pause sign: the word says it. Presenting, the
      * beat: the one played to, the one landed on, or the last passed. */
     const beat_list *bl = beats_of(v);
@@ -731,11 +733,11 @@ void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const 
         "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
         "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
         "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d%s%s",
-        v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help, v->cam.yaw,
-        v->cam.pitch, v->cam.distance, tv->t0, tv->t1, tv->plot_x, tv->plot_y, tv->plot_w,
-        tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale, v->presenting, v->blackout,
-        beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1, more ? " " : "",
-        more ? more : "");
+        v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
+        v->camera.cam.yaw, v->camera.cam.pitch, v->camera.cam.distance, tv->t0, tv->t1, tv->plot_x,
+        tv->plot_y, tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale,
+        v->presenting, v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1,
+        more ? " " : "", more ? more : "");
     quote_put(f, line);
     fputc('\n', f);
     free(line);

@@ -84,6 +84,22 @@
 /* The camera was fitted by key 0 (its direction kept), not from a preset. */
 #define VIEWER_CAMERA_FIT (-1)
 
+/* The 3D view's camera as the viewer keeps it: where it is, an eased move
+ * between presets, what it was fitted from and the user's own view. One
+ * type for the window and for each pane of a comparison (viewer_compare.h),
+ * which keeps and restores it whole. */
+typedef struct viewer_camera {
+    camera cam;        /* where the camera is, or goes to while moving */
+    camera from, to;   /* an eased move: from where, to where */
+    bool moving;       /* a move under way */
+    double move_start; /* the clock it started at */
+    int preset;        /* what the camera was fitted from: a camera_preset or VIEWER_CAMERA_FIT */
+    float aspect;      /* the 3D view's aspect the camera was made for */
+    bool user;         /* orbited, panned or zoomed since the last preset or fit */
+    camera user_view;  /* the camera as the user left it, */
+    float user_aspect; /* at this aspect of the 3D view */
+} viewer_camera;
+
 typedef struct viewer_state {
     const session *s; /* not owned; built whole */
     int fb_w, fb_h;   /* the framebuffer the frame fills */
@@ -99,15 +115,7 @@ typedef struct viewer_state {
     float ui_scale, ui_scale_start; /* text and line sizes (frame_view.ui_scale); the start's,
                                        which ctrl+0 goes back to */
     bool show_help;
-    camera cam; /* where the camera is, or goes to while moving */
-    camera cam_from, cam_to;
-    bool cam_moving;
-    double cam_move_start;
-    int cam_preset;   /* what the camera was fitted from: a camera_preset or VIEWER_CAMERA_FIT */
-    float cam_aspect; /* the 3D view's aspect the camera was made for */
-    bool cam_user;    /* orbited, panned or zoomed since the last preset or fit */
-    camera cam_user_view;   /* the camera as the user left it, */
-    float cam_user_aspect;  /* at this aspect of the 3D view */
+    viewer_camera camera;
     timeline_view timeline; /* the panel's zoom and pan; laid out by viewer_state_place_timeline */
     timeline_panel_hover hover;
     int hover_rank;              /* the caption's rank: the row under the pointer, or -1 */

@@ -48,12 +48,12 @@ void viewer_whatif_follow(viewer_state *v, const viewer_whatif_moment *m, double
     timeline_panel_view_init(&v->timeline, &s->tl);
     viewer_state_place_timeline(v);
     /* a preset or a fit is fitted again to the new scene; the user's view stays */
-    if (!v->cam_user && v->cam_preset == VIEWER_CAMERA_FIT) {
+    if (!v->camera.user && v->camera.preset == VIEWER_CAMERA_FIT) {
         viewer_state_apply(v, &(command){CMD_FIT_3D, 0, 0}, clock);
-        v->cam = v->cam_to; /* at once: the scene changed under the camera */
-        v->cam_moving = false;
-    } else if (!v->cam_user) {
-        viewer_state_set_camera(v, (camera_preset)v->cam_preset);
+        v->camera.cam = v->camera.to; /* at once: the scene changed under the camera */
+        v->camera.moving = false;
+    } else if (!v->camera.user) {
+        viewer_state_set_camera(v, (camera_preset)v->camera.preset);
     }
     viewer_state_resize(v, v->fb_w, v->fb_h); /* the hover, for the new bars */
 }

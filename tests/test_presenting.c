@@ -51,11 +51,11 @@ static void apply(viewer_state *v, command_kind kind, double a, double clock)
 static void play_out(viewer_state *v, double *clock)
 {
     char status[192];
-    for (int k = 0; k < 100000 && v->playing; k++) {
+    for (int k = 0; k < 100000 && v->play.playing; k++) {
         *clock += 1.0 / 60;
         viewer_state_frame_view(v, *clock, status, sizeof status);
     }
-    assert_false(v->playing);
+    assert_false(v->play.playing);
 }
 
 static void test_next_lands_exactly_on_every_beat(void **state)
@@ -66,24 +66,24 @@ static void test_next_lands_exactly_on_every_beat(void **state)
     assert_true(bl->count >= 3);
     viewer_state v = presenting(s);
     double clock = 100;
-    assert_int_equal(v.t, 0);
+    assert_int_equal(v.play.t, 0);
     for (int k = 1; k < bl->count; k++) {
         apply(&v, CMD_BEAT_NEXT, 0, clock);
-        assert_true(v.playing);
+        assert_true(v.play.playing);
         play_out(&v, &clock);
-        if (v.t != bl->beats[k].t) /* exactly, not a frame near it */
-            fail_msg("Next %d: t = %.17g, beat %d is at %.17g", k, v.t, k + 1, bl->beats[k].t);
+        if (v.play.t != bl->beats[k].t) /* exactly, not a frame near it */
+            fail_msg("Next %d: t = %.17g, beat %d is at %.17g", k, v.play.t, k + 1, bl->beats[k].t);
         char status[192];
         viewer_state_frame_view(&v, clock + 5, status, sizeof status);
-        assert_true(v.t == bl->beats[k].t); /* and stays there */
+        assert_true(v.play.t == bl->beats[k].t); /* and stays there */
         char want[64];
         snprintf(want, sizeof want, "beat %d/%d · ", k + 1, bl->count);
         assert_non_null(strstr(status, want));
     }
     /* past the last beat, Next does nothing */
     apply(&v, CMD_BEAT_NEXT, 0, clock);
-    assert_false(v.playing);
-    assert_true(v.t == bl->beats[bl->count - 1].t);
+    assert_false(v.play.playing);
+    assert_true(v.play.t == bl->beats[bl->count - 1].t);
     print_message("%d beats, each landed on exactly\n", bl->count);
     session_deinit(s);
     free(s);
@@ -100,44 +100,44 @@ static void test_next_while_playing_and_previous(void **state)
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     clock += 0.01;
     viewer_state_frame_view(&v, clock, status, sizeof status);
-    assert_true(v.playing && v.t > 0 && v.t < bl->beats[1].t);
+    assert_true(v.play.playing && v.play.t > 0 && v.play.t < bl->beats[1].t);
     apply(&v, CMD_BEAT_NEXT, 0, clock); /* finishes the animation: on the beat, paused */
-    assert_false(v.playing);
-    assert_true(v.t == bl->beats[1].t);
+    assert_false(v.play.playing);
+    assert_true(v.play.t == bl->beats[1].t);
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     play_out(&v, &clock);
-    assert_true(v.t == bl->beats[2].t);
+    assert_true(v.play.t == bl->beats[2].t);
     /* Previous: the previous beat's end state at once, no replay */
     apply(&v, CMD_BEAT_PREV, 0, clock);
-    assert_false(v.playing);
-    assert_true(v.t == bl->beats[1].t);
+    assert_false(v.play.playing);
+    assert_true(v.play.t == bl->beats[1].t);
     apply(&v, CMD_BEAT_PREV, 0, clock);
-    assert_true(v.t == bl->beats[0].t);
+    assert_true(v.play.t == bl->beats[0].t);
     apply(&v, CMD_BEAT_PREV, 0, clock); /* at the first: stays */
-    assert_true(v.t == bl->beats[0].t);
+    assert_true(v.play.t == bl->beats[0].t);
     /* Previous while playing to beat 2 lands on beat 1 */
     apply(&v, CMD_BEAT_LAST, 0, clock);
-    assert_true(v.t == bl->beats[bl->count - 1].t);
+    assert_true(v.play.t == bl->beats[bl->count - 1].t);
     apply(&v, CMD_BEAT_FIRST, 0, clock);
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     apply(&v, CMD_BEAT_NEXT, 0, clock); /* playing to beat 3 */
-    assert_true(v.playing);
+    assert_true(v.play.playing);
     apply(&v, CMD_BEAT_PREV, 0, clock);
-    assert_false(v.playing);
-    assert_true(v.t == bl->beats[1].t);
+    assert_false(v.play.playing);
+    assert_true(v.play.t == bl->beats[1].t);
     /* a look aside (a scrub past later beats) does not move the talk: Next
        goes on from beat 2 to beat 3, Previous back to beat 1 */
     viewer_state_set_time(&v, 0.5 * (bl->beats[bl->count - 2].t + bl->beats[bl->count - 1].t),
                           clock);
     apply(&v, CMD_BEAT_NEXT, 0, clock);
-    assert_true(v.playing && v.t == bl->beats[1].t);
+    assert_true(v.play.playing && v.play.t == bl->beats[1].t);
     play_out(&v, &clock);
-    assert_true(v.t == bl->beats[2].t);
+    assert_true(v.play.t == bl->beats[2].t);
     viewer_state_set_time(&v, bl->beats[bl->count - 1].t, clock); /* scrubbed onto the last */
     viewer_state_set_time(&v, 0.5 * (bl->beats[0].t + bl->beats[1].t), clock);
     apply(&v, CMD_BEAT_PREV, 0, clock);
-    assert_true(v.t == bl->beats[1].t);
+    assert_true(v.play.t == bl->beats[1].t);
     session_deinit(s);
     free(s);
 }
@@ -154,16 +154,16 @@ static void test_replay_reverse_and_goto(void **state)
     const int last = bl->count - 1;
     /* R: from the beat before, playing to this one */
     apply(&v, CMD_BEAT_REPLAY, 0, clock);
-    assert_true(v.playing && v.t == bl->beats[last - 1].t);
+    assert_true(v.play.playing && v.play.t == bl->beats[last - 1].t);
     play_out(&v, &clock);
-    assert_true(v.t == bl->beats[last].t);
+    assert_true(v.play.t == bl->beats[last].t);
     /* V: backwards to the previous beat, stopping on it */
     apply(&v, CMD_BEAT_REVERSE, 0, clock);
     clock += 0.01;
     viewer_state_frame_view(&v, clock, status, sizeof status);
-    assert_true(v.playing && v.t < bl->beats[last].t && v.t > bl->beats[last - 1].t);
+    assert_true(v.play.playing && v.play.t < bl->beats[last].t && v.play.t > bl->beats[last - 1].t);
     play_out(&v, &clock);
-    assert_true(v.t == bl->beats[last - 1].t);
+    assert_true(v.play.t == bl->beats[last - 1].t);
     /* G 3 Enter: beat 3 (the HUD counts from 1) */
     apply(&v, CMD_BEAT_GOTO, 0, clock);
     apply(&v, CMD_DIGIT, 3, clock);
@@ -171,19 +171,19 @@ static void test_replay_reverse_and_goto(void **state)
     assert_non_null(strstr(status, "go to beat 3"));
     const camera cam = v.camera.cam;
     apply(&v, CMD_ENTER, 0, clock);
-    assert_true(v.t == bl->beats[2].t && !v.playing);
+    assert_true(v.play.t == bl->beats[2].t && !v.play.playing);
     assert_true(v.camera.cam.yaw == cam.yaw); /* the digit typed a number, not a camera preset */
     /* a beat that does not exist goes nowhere; Esc abandons the typing */
     apply(&v, CMD_BEAT_GOTO, 0, clock);
     apply(&v, CMD_DIGIT, 9, clock);
     apply(&v, CMD_DIGIT, 9, clock);
     apply(&v, CMD_ENTER, 0, clock);
-    assert_true(v.t == bl->beats[2].t && !v.goto_typing);
+    assert_true(v.play.t == bl->beats[2].t && !v.talk.goto_typing);
     apply(&v, CMD_BEAT_GOTO, 0, clock);
     apply(&v, CMD_DIGIT, 1, clock);
     apply(&v, CMD_ESCAPE, 0, clock);
-    assert_false(v.goto_typing);
-    assert_true(v.presenting && v.t == bl->beats[2].t);
+    assert_false(v.talk.goto_typing);
+    assert_true(v.talk.presenting && v.play.t == bl->beats[2].t);
     session_deinit(s);
     free(s);
 }
@@ -197,9 +197,9 @@ static void test_blackout_and_escape_layers(void **state)
     char status[192];
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     apply(&v, CMD_BEAT_NEXT, 0, clock); /* on beat 2 */
-    const double t = v.t;
+    const double t = v.play.t;
     apply(&v, CMD_BLACKOUT, 0, clock);
-    assert_true(v.blackout);
+    assert_true(v.talk.blackout);
     frame_view fv = viewer_state_frame_view(&v, clock, status, sizeof status);
     assert_true(fv.blackout);
     /* nothing acts unseen: beats, time, camera, theme, quitting by q */
@@ -208,29 +208,30 @@ static void test_blackout_and_escape_layers(void **state)
     const camera cam = v.camera.cam;
     for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
         apply(&v, ignored[k], 3, clock);
-    assert_true(v.t == t && !v.playing && v.camera.cam.yaw == cam.yaw && v.theme == THEME_DARK);
-    assert_false(v.show_help);
+    assert_true(v.play.t == t && !v.play.playing && v.camera.cam.yaw == cam.yaw &&
+                v.look.theme == THEME_DARK);
+    assert_false(v.look.show_help);
     apply(&v, CMD_BLACKOUT, 0, clock); /* B again: back */
-    assert_false(v.blackout);
+    assert_false(v.talk.blackout);
     /* Esc: key card, then blackout, then presenting; never quits */
     apply(&v, CMD_BLACKOUT, 0, clock);
     apply(&v, CMD_ESCAPE, 0, clock);
-    assert_false(v.blackout);
-    assert_true(v.presenting);
+    assert_false(v.talk.blackout);
+    assert_true(v.talk.presenting);
     apply(&v, CMD_HELP, 0, clock);
     apply(&v, CMD_ESCAPE, 0, clock);
-    assert_false(v.show_help);
-    assert_true(v.presenting);
+    assert_false(v.look.show_help);
+    assert_true(v.talk.presenting);
     apply(&v, CMD_ESCAPE, 0, clock);
-    assert_false(v.presenting);
+    assert_false(v.talk.presenting);
     for (int k = 0; k < 5; k++)
         apply(&v, CMD_ESCAPE, 0, clock);
     assert_false(v.quit);
     /* F5 comes back at the current beat; F5 again (a clicker's start button) resets nothing */
     apply(&v, CMD_PRESENT, 0, clock);
-    assert_true(v.presenting && v.t == t);
+    assert_true(v.talk.presenting && v.play.t == t);
     apply(&v, CMD_PRESENT, 0, clock);
-    assert_true(v.presenting && v.t == t);
+    assert_true(v.talk.presenting && v.play.t == t);
     apply(&v, CMD_QUIT, 0, clock); /* ctrl+Q */
     assert_true(v.quit);
     session_deinit(s);
@@ -249,26 +250,26 @@ static void test_blackout_holds_a_play(void **state)
     double clock = 10;
     char status[192];
     apply(&v, CMD_BEAT_NEXT, 0, clock); /* to beat 2 */
-    assert_true(v.playing);
-    const double half = bl->beats[1].t / 2 / v.speed;
+    assert_true(v.play.playing);
+    const double half = bl->beats[1].t / 2 / v.play.speed;
     clock += half;
     apply(&v, CMD_BLACKOUT, 0, clock);
-    assert_false(v.playing);
-    assert_near(v.t, bl->beats[1].t / 2, 1e-9); /* where the play had got to */
-    const double held = v.t;
+    assert_false(v.play.playing);
+    assert_near(v.play.t, bl->beats[1].t / 2, 1e-9); /* where the play had got to */
+    const double held = v.play.t;
     clock += 600; /* ten minutes of talk over a black screen */
     viewer_state_frame_view(&v, clock, status, sizeof status);
-    assert_true(v.t == held);
+    assert_true(v.play.t == held);
     apply(&v, CMD_ESCAPE, 0, clock); /* the picture back: the play goes on */
-    assert_false(v.blackout);
-    assert_true(v.playing);
+    assert_false(v.talk.blackout);
+    assert_true(v.play.playing);
     viewer_state_frame_view(&v, clock + half / 2, status, sizeof status);
-    assert_true(v.t > held && v.t < bl->beats[1].t);
+    assert_true(v.play.t > held && v.play.t < bl->beats[1].t);
     clock += 2 * half;
     viewer_state_frame_view(&v, clock, status, sizeof status);
-    assert_false(v.playing);
-    assert_true(v.t == bl->beats[1].t);
-    assert_int_equal(v.beat, 1);
+    assert_false(v.play.playing);
+    assert_true(v.play.t == bl->beats[1].t);
+    assert_int_equal(v.talk.beat, 1);
     session_deinit(s);
     free(s);
 }
@@ -296,20 +297,20 @@ static void test_beat_camera(void **state)
     assert_int_equal(v.camera.preset, CAMERA_PRESET_TOP); /* on its way with the time */
     assert_true(v.camera.moving);
     play_out(&v, &clock);
-    assert_true(v.t == 10);
-    const camera top =
-        session_camera(s, CAMERA_PRESET_TOP, v.fb_w, v.fb_h, v.split, viewer_state_ui_scale(&v));
+    assert_true(v.play.t == 10);
+    const camera top = session_camera(s, CAMERA_PRESET_TOP, v.fb_w, v.fb_h, v.look.split,
+                                      viewer_state_ui_scale(&v));
     assert_near(v.camera.cam.pitch, top.pitch, 1e-6);
     /* the next beat has none: the camera stays as it is */
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     play_out(&v, &clock);
-    assert_true(v.t == 20);
+    assert_true(v.play.t == 20);
     assert_int_equal(v.camera.preset, CAMERA_PRESET_TOP);
     /* the lecturer looks aside, then Previous lands on b: top again */
     apply(&v, CMD_PRESET, CAMERA_PRESET_FRONT, clock);
     assert_int_equal(v.camera.preset, CAMERA_PRESET_FRONT);
     apply(&v, CMD_BEAT_PREV, 0, clock);
-    assert_true(v.t == 10);
+    assert_true(v.play.t == 10);
     assert_int_equal(v.camera.preset, CAMERA_PRESET_TOP);
     session_deinit(s);
     free(s);
@@ -333,10 +334,10 @@ static void test_beat_caption_while_standing(void **state)
     /* playing from just before it: the frame at exactly its t is passing through */
     viewer_state_set_time(&v, b->t - 1, clock);
     apply(&v, CMD_PLAY_TOGGLE, 0, clock);
-    assert_true(v.playing);
-    fv = viewer_state_frame_view(&v, clock + 1 / v.speed, status, sizeof status);
-    assert_true(v.t == b->t);
-    assert_true(v.playing);
+    assert_true(v.play.playing);
+    fv = viewer_state_frame_view(&v, clock + 1 / v.play.speed, status, sizeof status);
+    assert_true(v.play.t == b->t);
+    assert_true(v.play.playing);
     assert_null(fv.caption);
     assert_null(session_beat_caption(s, b->t + 0.5));
     session_deinit(s);

@@ -169,7 +169,7 @@ static void test_resize_refits_the_camera(void **state)
         viewer_state_resize(&v, 1280, 720);
         apply(&v, CMD_PRESET, p, 0);
         viewer_state_resize(&v, 700, 1000);
-        camera want = session_camera(s, (camera_preset)p, 700, 1000, v.split, v.ui_scale);
+        camera want = session_camera(s, (camera_preset)p, 700, 1000, v.look.split, v.look.ui_scale);
         expect_same_camera(&v.camera.cam, &want, camera_preset_name((camera_preset)p));
         expect_same_camera(&v.camera.to, &want, "the move's end");
     }
@@ -227,7 +227,7 @@ static void test_resize_keeps_a_user_view(void **state)
     /* a preset ends the user's view: resizes fit again */
     apply(&v, CMD_PRESET, CAMERA_PRESET_TOP, 0);
     viewer_state_resize(&v, 700, 1000);
-    camera want = session_camera(s, CAMERA_PRESET_TOP, 700, 1000, v.split, v.ui_scale);
+    camera want = session_camera(s, CAMERA_PRESET_TOP, 700, 1000, v.look.split, v.look.ui_scale);
     expect_same_camera(&v.camera.cam, &want, "a preset after the user's view");
     free_session(s);
 }
@@ -237,11 +237,13 @@ static void expect_hover_fresh(viewer_state *v, const char *what)
 {
     timeline_panel_hover h;
     viewer_state_place_timeline(v);
-    if (!timeline_view_hit(&v->timeline, &v->s->tl, v->pointer_x, v->pointer_y, &h))
+    if (!timeline_view_hit(&v->timeline, &v->s->tl, v->pointer.x, v->pointer.y, &h))
         h = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
-    if (h.kind != v->hover.kind || h.rank != v->hover.rank || h.index != v->hover.index)
+    if (h.kind != v->pointer.hover.kind || h.rank != v->pointer.hover.rank ||
+        h.index != v->pointer.hover.index)
         fail_msg("%s: hover kind %d rank %d index %d, the pointer is over kind %d rank %d index %d",
-                 what, v->hover.kind, v->hover.rank, v->hover.index, h.kind, h.rank, h.index);
+                 what, v->pointer.hover.kind, v->pointer.hover.rank, v->pointer.hover.index, h.kind,
+                 h.rank, h.index);
 }
 
 static void test_hover_follows_view_changes(void **state)
@@ -259,7 +261,7 @@ static void test_hover_follows_view_changes(void **state)
     }
     assert_true(y >= 0);
     apply(&v, CMD_HOVER, x, y);
-    assert_int_equal(v.hover.kind, TIMELINE_HIT_ACTION);
+    assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_ACTION);
     /* keys, with the pointer still; each must leave the hover current, and
      * the timeline's keys must move another bar under it at least once */
     const struct {
@@ -279,11 +281,11 @@ static void test_hover_follows_view_changes(void **state)
     };
     int changed = 0;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        timeline_panel_hover before = v.hover;
+        timeline_panel_hover before = v.pointer.hover;
         apply(&v, keys[k].kind, keys[k].a, keys[k].b);
         expect_hover_fresh(&v, keys[k].what);
-        changed += before.index != v.hover.index || before.rank != v.hover.rank ||
-                   before.kind != v.hover.kind;
+        changed += before.index != v.pointer.hover.index || before.rank != v.pointer.hover.rank ||
+                   before.kind != v.pointer.hover.kind;
     }
     assert_true(changed >= 3);
     /* a resize lays the panel out again: the hover follows */
@@ -315,14 +317,14 @@ static void test_zoom_and_speed_stay_in_range(void **state)
     session_speed_limits(s, &smin, &smax);
     for (int k = 0; k < 100; k++)
         apply(&v, CMD_SPEED, 1.5, 0);
-    assert_near_rel(v.speed, smax, 1e-12);
+    assert_near_rel(v.play.speed, smax, 1e-12);
     for (int k = 0; k < 200; k++)
         apply(&v, CMD_SPEED, 1 / 1.5, 0);
-    assert_near_rel(v.speed, smin, 1e-12);
+    assert_near_rel(v.play.speed, smin, 1e-12);
     viewer_state_set_speed(&v, 1e300);
-    assert_near_rel(v.speed, smax, 1e-12);
+    assert_near_rel(v.play.speed, smax, 1e-12);
     viewer_state_set_speed(&v, NAN);
-    assert_near_rel(v.speed, smin, 1e-12);
+    assert_near_rel(v.play.speed, smin, 1e-12);
     free_session(s);
 }
 

@@ -206,16 +206,16 @@ void presenter_draw(presenter *p, const viewer_state *st, const frame_view *audi
     window_make_current(&p->win);
     const int fw = p->win.fb_w, fh = p->win.fb_h;
     const float aspect = st->fb_h > 0 ? (float)st->fb_w / (float)st->fb_h : 0;
-    const presenter_layout l = presenter_layout_compute(fw, fh, aspect, st->ui_scale);
+    const presenter_layout l = presenter_layout_compute(fw, fh, aspect, st->look.ui_scale);
     const presenter_page page = {
-        .theme = st->theme,
+        .theme = st->look.theme,
         .beat = beat_text,
         .title = b ? b->title : "",
         .caption = b ? b->caption : "",
         .notes = b && b->notes[0] ? b->notes
                  : p->slide_notes ? p->slide_notes
                                   : "",
-        .now_label = st->blackout ? "now · the screen is black (B)" : "now",
+        .now_label = st->talk.blackout ? "now · the screen is black (B)" : "now",
         .next_label = next_label,
         .has_next = next >= 0,
         .no_next = p->next_slide ? "next slide" : "the end",

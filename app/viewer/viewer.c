@@ -100,7 +100,7 @@ static void follow_card(viewer *v)
  * it gives the window back as it was. */
 static void follow_mode(viewer *v)
 {
-    const bool on = v->st.presenting;
+    const bool on = v->st.talk.presenting;
     v->in.mode = on ? KEYMAP_PRESENT : KEYMAP_WINDOW;
     if (on == v->presenting_shown)
         return;
@@ -127,8 +127,8 @@ static void change_slide(viewer *v, double clock)
     const int k = viewer_slides_target(&v->st, &backwards);
     const session *s = v->deck->slides[k];
     presenter_show_slide(&v->pres, s, v->deck->info[k].notes, next_slide_title(v->deck, k));
-    whatif_line_close(&v->whatifs[v->st.slide].line); /* the slide left keeps its changes */
-    v->whatifs[v->st.slide].error[0] = '\0';
+    whatif_line_close(&v->whatifs[v->st.talk.slide].line); /* the slide left keeps its changes */
+    v->whatifs[v->st.talk.slide].error[0] = '\0';
     viewer_slides_show(&v->st, v->deck, k, backwards, clock);
     char title[200];
     viewer_slides_title(v->deck, k, title, sizeof title);
@@ -139,7 +139,7 @@ static void change_slide(viewer *v, double clock)
 
 static whatif *shown_whatif(viewer *v)
 {
-    return &v->whatifs[v->st.slide];
+    return &v->whatifs[v->st.talk.slide];
 }
 
 /* What the window holds besides the deck's slide k (-1: besides nothing
@@ -167,10 +167,10 @@ static budget_cost held_besides(const viewer *v, int k, bool panes)
  * Refused (no sibling, a build error), the window stays single and says why. */
 static void compare_start(viewer *v)
 {
-    session *s = v->deck->slides[v->st.slide];
+    session *s = v->deck->slides[v->st.talk.slide];
     viewer_compare *c = ppf_calloc(1, sizeof *c);
     ppf_error err = {{0}};
-    const budget_cost others = held_besides(v, v->st.slide, false);
+    const budget_cost others = held_besides(v, v->st.talk.slide, false);
     if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &others, &err)) {
         free(c);
         whatif *w = shown_whatif(v);
@@ -205,7 +205,7 @@ static void compare_end(viewer *v, double clock)
  * last two panes ends it; the rest are the comparison's own. */
 static void compare_key(viewer *v, const command *c, double clock)
 {
-    if (v->st.blackout)
+    if (v->st.talk.blackout)
         return;                   /* only what ends the blackout acts */
     window_make_current(&v->win); /* panes added or removed: the renderers' */
     if (!v->cmp) {
@@ -224,7 +224,7 @@ static void compare_key(viewer *v, const command *c, double clock)
 static bool whatif_change(viewer *v, const scenario *next, bool undo, double clock)
 {
     whatif *w = shown_whatif(v);
-    const int k = v->st.slide;
+    const int k = v->st.talk.slide;
     session *s = v->deck->slides[k];
     scenario before;
     scenario_copy(&before, &s->sc);
@@ -267,7 +267,7 @@ static bool whatif_command(viewer *v, const command *c, double clock)
     ppf_error err = {{0}};
     switch (c->kind) {
     case CMD_LINE_OPEN:
-        if (!v->st.blackout)
+        if (!v->st.talk.blackout)
             whatif_line_open(&w->line);
         w->error[0] = '\0';
         break;
@@ -300,7 +300,7 @@ static bool whatif_command(viewer *v, const command *c, double clock)
         w->error[0] = '\0';
         break;
     case CMD_WHATIF_STEP: {
-        if (v->st.blackout)
+        if (v->st.talk.blackout)
             break;
         const int step = (int)(c->a < 0 ? -c->a : c->a) - 1;
         if (step < WHATIF_STEP_SCHEDULE || step > WHATIF_STEP_STAGES)
@@ -314,7 +314,7 @@ static bool whatif_command(viewer *v, const command *c, double clock)
         break;
     }
     case CMD_WHATIF_UNDO:
-        if (v->st.blackout)
+        if (v->st.talk.blackout)
             break;
         if (!whatif_pop(w, &next)) {
             snprintf(w->error, sizeof w->error, "nothing to undo: this is the scenario opened%s",
@@ -368,7 +368,7 @@ static void apply_queue(viewer *v, double clock)
             v->screenshot_pending = true;
             break;
         case CMD_FRAME_TIMES:
-            if (!v->st.blackout) { /* while black only the blackout's keys act */
+            if (!v->st.talk.blackout) { /* while black only the blackout's keys act */
                 v->show_times = !v->show_times;
                 v->times_written = -1;
             }
@@ -390,9 +390,9 @@ static void apply_queue(viewer *v, double clock)
             if (c->kind == CMD_HOVER)
                 v->pointer_moved = clock;
             viewer_state_apply(&v->st, c, clock);
-            if (v->st.slide_change && v->cmp) /* a talk's comparison is of the slide shown */
+            if (v->st.talk.slide_change && v->cmp) /* a talk's comparison is of the slide shown */
                 compare_end(v, clock);
-            if (v->st.slide_change)
+            if (v->st.talk.slide_change)
                 change_slide(v, clock);
             break;
         }
@@ -685,11 +685,11 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         goto done;
     presenter_show_slide(&v->pres, s, d->info[first].notes, next_slide_title(d, first));
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
-    v->st.theme = o->show.theme;
+    v->st.look.theme = o->show.theme;
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
     if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
         goto done;
-    v->st.ui_scale = v->st.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
+    v->st.look.ui_scale = v->st.look.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
     if (o->compare) {
         const comparison *cp = o->compare;
         const char *names[COMPARE_MAX_SIDES];
@@ -703,7 +703,7 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     if (v->cmp) /* the comparison's keys on the card */
         v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW | KEYMAP_COMPARE);
     viewer_state_place_timeline(&v->st);
-    v->st.slide = first, v->st.slide_count = d->count;
+    v->st.talk.slide = first, v->st.talk.slide_count = d->count;
     /* a slide that names a camera has it from the start, --camera or not */
     viewer_state_set_camera(&v->st,
                             d->info[first].has_camera ? d->info[first].camera : o->show.camera);
@@ -718,9 +718,9 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     bool script_done = !o->script;
     while (!v->st.quit && !window_should_close(&v->win)) {
         /* presenting, the pointer hides after standing still: wake to hide it */
-        const bool pointer_shown = v->st.presenting && !v->win.cursor_hidden;
-        bool animating = v->st.playing || v->st.camera.moving || !script_done || v->in.queued > 0 ||
-                         pointer_shown;
+        const bool pointer_shown = v->st.talk.presenting && !v->win.cursor_hidden;
+        bool animating = v->st.play.playing || v->st.camera.moving || !script_done ||
+                         v->in.queued > 0 || pointer_shown;
         window_wait_events(&v->win, animating);
         /* Closed, or destroyed from outside: nothing more is drawn on it. */
         if (window_should_close(&v->win))
@@ -728,12 +728,12 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         if (!script_done && v->wait_frames == 0 && !script_step(v))
             script_done = true;
         if (window_monitors_changed())
-            presenter_place(&v->pres, &v->win, v->st.presenting, true);
+            presenter_place(&v->pres, &v->win, v->st.talk.presenting, true);
         clock = clock_now_seconds();
         /* Input acts on the timeline as the last frame laid it out, resized. */
         viewer_state_place_timeline(&v->st);
         apply_queue(v, clock);
-        window_hide_cursor(&v->win, v->st.presenting &&
+        window_hide_cursor(&v->win, v->st.talk.presenting &&
                                         clock - v->pointer_moved > VIEWER_POINTER_HIDE_SECONDS);
         /* A screenshot asked for just before quitting is still taken. */
         if (v->st.quit && !v->screenshot_pending && !v->pres_shot)

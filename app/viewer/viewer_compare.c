@@ -26,7 +26,8 @@ static double to_first_plot(const viewer_compare *c, const viewer_state *st, int
 /* The strip's UI scale: the window's, as a single frame's would be. */
 static float strip_scale(const viewer_state *st)
 {
-    return frame_ui_scale_clamp(st->ui_scale * (st->presenting ? VIEWER_PRESENT_SCALE : 1.0f));
+    return frame_ui_scale_clamp(st->look.ui_scale *
+                                (st->talk.presenting ? VIEWER_PRESENT_SCALE : 1.0f));
 }
 
 /* The pane's text as large as a whole window's frame (compare_view.h). */
@@ -43,9 +44,10 @@ static void place_panes(viewer_compare *c, const viewer_state *st)
         compare_view_timeline(tv, &c->sides[k]->tl, c->longest);
         tv->t0 = st->timeline.t0, tv->t1 = st->timeline.t1;
         const frame_viewport p = c->layout.pane[k];
-        const float ui = frame_ui_scale_clamp(
-            st->ui_scale * (st->presenting ? VIEWER_PRESENT_SCALE : 1.0f) * pane_factor(c, k));
-        const frame_layout l = frame_layout_compute(p.w, p.h, st->split, ui);
+        const float ui = frame_ui_scale_clamp(st->look.ui_scale *
+                                              (st->talk.presenting ? VIEWER_PRESENT_SCALE : 1.0f) *
+                                              pane_factor(c, k));
+        const frame_layout l = frame_layout_compute(p.w, p.h, st->look.split, ui);
         frame_layout_place_timeline(&l, tv);
     }
 }
@@ -57,7 +59,7 @@ static viewer_state pane_state(const viewer_compare *c, const viewer_state *st, 
     viewer_state p = *st;
     p.s = c->sides[k];
     p.fb_w = c->layout.pane[k].w, p.fb_h = c->layout.pane[k].h;
-    p.ui_pane = pane_factor(c, k);
+    p.pane.ui = pane_factor(c, k);
     p.timeline = c->tv[k];
     if (!c->linked && k > 0)
         p.camera = c->cams[k];
@@ -88,8 +90,9 @@ static camera linked_camera(const viewer_compare *c, const viewer_state *st, con
     const frame_viewport p0 = c->layout.pane[0], pk = c->layout.pane[k];
     const float ui0 = viewer_state_ui_scale(st);
     const viewer_state pkst = pane_state(c, st, k);
-    const camera f0 = fit_in(c->sides[0], *c0, p0.w, p0.h, st->split, ui0);
-    const camera fk = fit_in(c->sides[k], *c0, pk.w, pk.h, st->split, viewer_state_ui_scale(&pkst));
+    const camera f0 = fit_in(c->sides[0], *c0, p0.w, p0.h, st->look.split, ui0);
+    const camera fk =
+        fit_in(c->sides[k], *c0, pk.w, pk.h, st->look.split, viewer_state_ui_scale(&pkst));
     if (!(f0.distance > 0) || !(fk.distance > 0))
         return *c0;
     camera out = fk;
@@ -108,7 +111,7 @@ static void lay_out(viewer_compare *c, viewer_state *st)
     if (c->fb_w <= 0 || c->fb_h <= 0)
         return;
     c->layout = compare_layout_compute(c->fb_w, c->fb_h, c->count, c->arrange, strip_scale(st));
-    st->ui_pane = pane_factor(c, 0);
+    st->pane.ui = pane_factor(c, 0);
     viewer_state_resize(st, c->layout.pane[0].w, c->layout.pane[0].h);
     place_panes(c, st);
     for (int k = 1; k < c->count && !c->linked; k++) {
@@ -181,10 +184,10 @@ void viewer_compare_deinit(viewer_compare *c)
  * shared scale, fitted. */
 static void attach_scale(viewer_compare *c, viewer_state *st)
 {
-    st->t_end = c->longest;
+    st->pane.t_end = c->longest;
     compare_view_timeline(&st->timeline, &st->s->tl, c->longest);
-    if (st->t > c->longest)
-        st->t = c->longest;
+    if (st->play.t > c->longest)
+        st->play.t = c->longest;
 }
 
 void viewer_compare_attach(viewer_compare *c, viewer_state *st)
@@ -352,20 +355,20 @@ static void event_step(const viewer_compare *c, viewer_state *st, int dir, doubl
     double best = dir > 0 ? c->longest : 0;
     for (int k = 0; k < c->count; k++) {
         double t;
-        const bool found = dir > 0 ? timeline_next_event(&c->sides[k]->tl, st->t, &t)
-                                   : timeline_prev_event(&c->sides[k]->tl, st->t, &t);
+        const bool found = dir > 0 ? timeline_next_event(&c->sides[k]->tl, st->play.t, &t)
+                                   : timeline_prev_event(&c->sides[k]->tl, st->play.t, &t);
         if (found && (dir > 0 ? t < best : t > best))
             best = t;
     }
-    st->playing = false;
-    st->stop_at = -1, st->target = -1, st->play_dir = 1;
+    st->play.playing = false;
+    st->play.stop_at = -1, st->play.target = -1, st->play.dir = 1;
     viewer_state_set_time(st, best, clock);
 }
 
 static bool moves_camera(const viewer_state *st, command_kind kind)
 {
     return kind == CMD_ORBIT || kind == CMD_PAN || kind == CMD_ZOOM || kind == CMD_PRESET ||
-           kind == CMD_FIT_3D || (kind == CMD_DIGIT && !st->goto_typing);
+           kind == CMD_FIT_3D || (kind == CMD_DIGIT && !st->talk.goto_typing);
 }
 
 static void set_linked(viewer_compare *c, viewer_state *st, bool on)
@@ -388,7 +391,7 @@ static void set_linked(viewer_compare *c, viewer_state *st, bool on)
 
 bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock)
 {
-    if (st->blackout && cmd->kind != CMD_HOVER)
+    if (st->talk.blackout && cmd->kind != CMD_HOVER)
         return false; /* the state's rule: only what ends the blackout acts */
     place_panes(c, st);
     const int k = c->active;
@@ -453,47 +456,29 @@ static bool same_camera(const camera *a, const camera *b)
 void viewer_compare_single(viewer_state *st, const viewer_state *before, const viewer_state *opened,
                            bool rebuilt, int fb_w, int fb_h, double clock)
 {
-    viewer_state now = *st;
-    if (before) {
-        *st = *before;
-        st->s = now.s;
-        /* time, playback and what the user chose (not the panes' layout) */
-        st->t = now.t, st->speed = now.speed;
-        st->speed_min = now.speed_min, st->speed_max = now.speed_max;
-        st->playing = now.playing;
-        st->play_anchor_t = now.play_anchor_t, st->play_anchor_clock = now.play_anchor_clock;
-        st->theme = now.theme, st->split = now.split;
-        st->ui_scale = now.ui_scale, st->ui_scale_start = now.ui_scale_start;
-        st->show_help = now.show_help;
-        st->pointer_x = now.pointer_x, st->pointer_y = now.pointer_y;
-        st->pointer_known = now.pointer_known;
-        st->presenting = now.presenting, st->blackout = now.blackout;
-        st->black_paused = now.black_paused, st->laser = now.laser;
-        st->goto_typing = now.goto_typing, st->goto_number = now.goto_number;
-        st->beat = now.beat, st->target = now.target, st->stop_at = now.stop_at;
-        st->play_dir = now.play_dir;
-        st->slide = now.slide, st->slide_count = now.slide_count;
-        st->slide_change = now.slide_change;
-        st->talk_start = now.talk_start, st->quit = now.quit;
-        /* a camera moved in the panes stays where the user left it */
-        const bool moved = !opened || !same_camera(&now.camera.cam, &opened->camera.cam) ||
-                           now.camera.preset != opened->camera.preset ||
-                           now.camera.user != opened->camera.user || now.camera.moving;
-        if (moved)
-            st->camera = now.camera;
-        /* the timeline as it was, unless the panes zoomed it or a what-if
-           changed its iteration: then fitted to the session's own */
-        if (rebuilt || !opened || now.timeline.t0 != opened->timeline.t0 ||
-            now.timeline.t1 != opened->timeline.t1)
-            timeline_panel_view_init(&st->timeline, &st->s->tl);
-    } else {
+    /* Time and playback, the look, the pointer and the talk stay as the
+     * panes left them; the camera and the timeline go back to the single
+     * window's as x found them, unless the panes changed them: a camera
+     * moved in the panes stays where the user left it, and a timeline the
+     * panes zoomed, or whose iteration a what-if changed, is fitted to the
+     * session's own. */
+    const viewer_state now = *st;
+    const bool moved = !before || !opened || !same_camera(&now.camera.cam, &opened->camera.cam) ||
+                       now.camera.preset != opened->camera.preset ||
+                       now.camera.user != opened->camera.user || now.camera.moving;
+    const bool zoomed = !before || rebuilt || !opened || now.timeline.t0 != opened->timeline.t0 ||
+                        now.timeline.t1 != opened->timeline.t1;
+    if (!moved)
+        st->camera = before->camera;
+    if (zoomed)
         timeline_panel_view_init(&st->timeline, &st->s->tl);
-    }
-    st->t_end = 0;
-    st->ui_pane = 0;
+    else
+        st->timeline = before->timeline;
+    st->pane.t_end = 0;
+    st->pane.ui = 0;
     viewer_state_resize(st, fb_w, fb_h);
-    if (st->t > st->s->tl.makespan) /* within the session's own iteration */
-        viewer_state_set_time(st, st->t, clock);
+    if (st->play.t > st->s->tl.makespan) /* within the session's own iteration */
+        viewer_state_set_time(st, st->play.t, clock);
     viewer_state_place_timeline(st);
 }
 
@@ -510,7 +495,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
         scenes[k] = &c->sides[k]->scene;
         tls[k] = &c->sides[k]->tl;
     }
-    if (st->blackout) { /* the whole window black, strip and all */
+    if (st->talk.blackout) { /* the whole window black, strip and all */
         frame_view b = *base;
         b.viewport = (frame_viewport){0, 0, c->fb_w, c->fb_h};
         frame_renderer_draw(&c->renderer.frames[0], scenes[0], tls[0], &b, c->fb_w, c->fb_h);
@@ -519,7 +504,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
     compare_frame f = {
         .count = c->count,
         .arrange = c->layout.arrange,
-        .theme = st->theme,
+        .theme = st->look.theme,
         .ui_scale = strip_scale(st),
     };
     for (int k = 0; k < c->count; k++) {
@@ -528,7 +513,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
             fv = *base;
         } else {
             viewer_state p = pane_state(c, st, k);
-            p.pointer_known = st->pointer_known && c->active == k;
+            p.pointer.known = st->pointer.known && c->active == k;
             fv = viewer_state_frame_view(&p, clock, c->status[k], sizeof c->status[k]);
             if (!c->linked)
                 c->cams[k] = p.camera;
@@ -545,8 +530,8 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
         }
         fv.show_legend = k == 0; /* once: the panes keep their room for the scenes */
         fv.laser = base->laser && c->active == k;
-        fv.laser_x = (float)(st->pointer_x + c->layout.pane[k].x);
-        fv.laser_y = (float)(st->pointer_y + c->layout.pane[k].y);
+        fv.laser_x = (float)(st->pointer.x + c->layout.pane[k].x);
+        fv.laser_y = (float)(st->pointer.y + c->layout.pane[k].y);
         fv.timeline = c->tv[k];
         fv.viewport = c->layout.pane[k];
         c->shown[k] = fv;

@@ -197,7 +197,7 @@ static timeline_panel_hover pick_in_view(const viewer_inspect *vi, const viewer_
         return NONE;
     scene_state ss;
     scene_state_init(&ss, &s->scene);
-    scene_state_at(&s->scene, st->t, &ss);
+    scene_state_at(&s->scene, st->play.t, &ss);
     const timeline_panel_hover h = scene_pick(&s->scene, &ss, &cam, l->view_w, l->view_h,
                                               (float)(x - l->view_x), (float)(y - l->view_y), NULL);
     scene_state_deinit(&ss);
@@ -208,12 +208,12 @@ bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c
 {
     follow(vi, st->s);
     const bool mine = c->kind >= CMD_PRESS && c->kind <= CMD_MICROBATCH;
-    if (st->blackout) /* while black only the blackout's keys act */
+    if (st->talk.blackout) /* while black only the blackout's keys act */
         return mine;
     const timeline *tl = tl_of(vi);
     switch (c->kind) {
     case CMD_PRESS:
-        vi->press_t = st->t;
+        vi->press_t = st->play.t;
         vi->press_known = true;
         return true;
     case CMD_CLICK: {
@@ -285,7 +285,7 @@ bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c
         return true;
     case CMD_ESCAPE:
         /* after the key card and the laser, before presenting */
-        if (st->show_help || st->laser || st->goto_typing || !something_shown(vi))
+        if (st->look.show_help || st->talk.laser || st->talk.goto_typing || !something_shown(vi))
             return false;
         set_selection(vi, NONE);
         vi->area = false;
@@ -305,18 +305,18 @@ static void hover_tip(viewer_inspect *vi, const viewer_state *st, frame_view *fv
     o->tip_rank = -1;
     const timeline_view *tv = &st->timeline;
     const timeline *tl = tl_of(vi);
-    const double x = st->pointer_x, y = st->pointer_y;
-    if (!st->pointer_known || x < tv->plot_x || x > tv->plot_x + tv->plot_w || y < tv->plot_y ||
+    const double x = st->pointer.x, y = st->pointer.y;
+    if (!st->pointer.known || x < tv->plot_x || x > tv->plot_x + tv->plot_w || y < tv->plot_y ||
         y > tv->plot_y + tv->plot_h)
         return;
     const double t = timeline_view_x_to_time(tv, x);
-    if (st->hover.kind == TIMELINE_HIT_ALLREDUCE) {
-        inspect_text_allreduce(&vi->in, st->hover.index, &vi->tip);
-        const transfer *ar = &tl->allreduces[st->hover.index];
-        o->tip_rank = st->hover.rank, o->tip_t0 = ar->start, o->tip_t1 = ar->end;
+    if (st->pointer.hover.kind == TIMELINE_HIT_ALLREDUCE) {
+        inspect_text_allreduce(&vi->in, st->pointer.hover.index, &vi->tip);
+        const transfer *ar = &tl->allreduces[st->pointer.hover.index];
+        o->tip_rank = st->pointer.hover.rank, o->tip_t0 = ar->start, o->tip_t1 = ar->end;
         o->tip_lane = true;
         fv->hover = NONE; /* this card says all the one-line tooltip would */
-    } else if (st->hover.kind == TIMELINE_HIT_NONE && t >= 0 && t <= tl->makespan) {
+    } else if (st->pointer.hover.kind == TIMELINE_HIT_NONE && t >= 0 && t <= tl->makespan) {
         const int r = timeline_view_row_at_y(tv, y);
         const float top = r >= 0 ? tv->row_y + (float)r * tv->row_pitch : 0;
         inspect_idle idle;
@@ -367,7 +367,7 @@ void viewer_inspect_view(viewer_inspect *vi, const viewer_state *st, frame_view 
         inspect_text_path(&vi->in, path_of(vi), &vi->details);
     }
     o->details = vi->details.count > 0 ? &vi->details : NULL;
-    if (!st->presenting)
+    if (!st->talk.presenting)
         hover_tip(vi, st, fv);
 }
 
@@ -390,7 +390,7 @@ static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *p
     static const scene_kind kinds[] = {SCENE_MATMUL1, SCENE_MATMUL2, SCENE_HIDDEN, SCENE_RESIDUAL};
     scene_state ss;
     scene_state_init(&ss, sc);
-    scene_state_at(sc, st->t, &ss);
+    scene_state_at(sc, st->play.t, &ss);
     bool found = false;
     for (int k = 0; k < 4 && !found; k++)
         for (int j = 0; j < sc->layers_per_stage && !found; j++) {

@@ -8,27 +8,27 @@
 
 int viewer_slides_target(viewer_state *v, bool *backwards)
 {
-    int k = v->slide + v->slide_change;
-    *backwards = v->slide_change < 0;
-    v->slide_change = 0;
-    return k < 0 ? 0 : k >= v->slide_count ? v->slide_count - 1 : k;
+    int k = v->talk.slide + v->talk.slide_change;
+    *backwards = v->talk.slide_change < 0;
+    v->talk.slide_change = 0;
+    return k < 0 ? 0 : k >= v->talk.slide_count ? v->talk.slide_count - 1 : k;
 }
 
 void viewer_slides_show(viewer_state *v, const deck *d, int k, bool at_end, double clock)
 {
     const session *s = d->slides[k];
-    const double relative_speed = v->speed / session_default_speed(v->s);
+    const double relative_speed = v->play.speed / session_default_speed(v->s);
     v->s = s;
-    v->slide = k;
-    v->slide_count = d->count;
-    v->slide_change = 0;
+    v->talk.slide = k;
+    v->talk.slide_count = d->count;
+    v->talk.slide_change = 0;
     /* nothing of the old slide's time goes on */
-    v->playing = false;
-    v->beat = v->target = -1;
-    v->stop_at = -1;
-    v->play_dir = 1;
-    v->goto_typing = false;
-    v->goto_number = 0;
+    v->play.playing = false;
+    v->talk.beat = v->play.target = -1;
+    v->play.stop_at = -1;
+    v->play.dir = 1;
+    v->talk.goto_typing = false;
+    v->talk.goto_number = 0;
     viewer_state_set_speed(v, relative_speed * session_default_speed(s));
     timeline_panel_view_init(&v->timeline, &s->tl);
     viewer_state_place_timeline(v);

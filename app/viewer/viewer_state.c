@@ -19,38 +19,34 @@ void viewer_state_init(viewer_state *v, const session *s, int fb_w, int fb_h)
         .s = s,
         .fb_w = fb_w,
         .fb_h = fb_h,
-        .theme = THEME_DARK,
-        .split = FRAME_SPLIT_DEFAULT,
-        .ui_scale = 1,
-        .ui_scale_start = 1,
-        .hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1},
-        .hover_rank = -1,
-        .stop_at = -1,
-        .beat = -1,
-        .target = -1,
-        .slide_count = 1,
-        .talk_start = -1,
+        .play = {.stop_at = -1, .target = -1, .dir = 1},
+        .look = {.theme = THEME_DARK,
+                 .split = FRAME_SPLIT_DEFAULT,
+                 .ui_scale = 1,
+                 .ui_scale_start = 1},
+        .pointer = {.hover = {.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1}, .rank = -1},
+        .talk = {.beat = -1, .slide_count = 1, .start = -1},
     };
     timeline_panel_view_init(&v->timeline, &s->tl);
 }
 
 static double clamp_speed(const viewer_state *v, double speed)
 {
-    return !(speed > v->speed_min) ? v->speed_min /* NaN too */
-           : speed > v->speed_max  ? v->speed_max
-                                   : speed;
+    return !(speed > v->play.speed_min) ? v->play.speed_min /* NaN too */
+           : speed > v->play.speed_max  ? v->play.speed_max
+                                        : speed;
 }
 
 void viewer_state_set_speed(viewer_state *v, double speed)
 {
-    session_speed_limits(v->s, &v->speed_min, &v->speed_max);
-    v->speed = clamp_speed(v, speed);
+    session_speed_limits(v->s, &v->play.speed_min, &v->play.speed_max);
+    v->play.speed = clamp_speed(v, speed);
 }
 
 /* The end of time: the session's makespan, or a comparison's longest. */
 static double end_of(const viewer_state *v)
 {
-    return v->t_end > 0 ? v->t_end : v->s->tl.makespan;
+    return v->pane.t_end > 0 ? v->pane.t_end : v->s->tl.makespan;
 }
 
 static double clamp_t(const viewer_state *v, double t)
@@ -61,9 +57,9 @@ static double clamp_t(const viewer_state *v, double t)
 
 static void set_time(viewer_state *v, double t, double clock)
 {
-    v->t = clamp_t(v, t);
-    v->play_anchor_t = v->t;
-    v->play_anchor_clock = clock;
+    v->play.t = clamp_t(v, t);
+    v->play.anchor_t = v->play.t;
+    v->play.anchor_clock = clock;
 }
 
 void viewer_state_set_time(viewer_state *v, double t, double clock)
@@ -75,9 +71,9 @@ void viewer_state_set_time(viewer_state *v, double t, double clock)
  * frame behind), short of the beat it plays to. */
 static double playing_t(const viewer_state *v, double clock)
 {
-    double t = v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed * v->play_dir;
-    if (v->stop_at >= 0 && (v->play_dir > 0 ? t > v->stop_at : t < v->stop_at))
-        t = v->stop_at;
+    double t = v->play.anchor_t + (clock - v->play.anchor_clock) * v->play.speed * v->play.dir;
+    if (v->play.stop_at >= 0 && (v->play.dir > 0 ? t > v->play.stop_at : t < v->play.stop_at))
+        t = v->play.stop_at;
     return t;
 }
 
@@ -86,29 +82,30 @@ static double playing_t(const viewer_state *v, double clock)
  * the blackout interrupted (to a beat, too) goes on from there. */
 static void set_blackout(viewer_state *v, bool on, double clock)
 {
-    if (on == v->blackout)
+    if (on == v->talk.blackout)
         return;
-    v->blackout = on;
-    if (on && v->playing) {
+    v->talk.blackout = on;
+    if (on && v->play.playing) {
         set_time(v, playing_t(v, clock), clock);
-        v->playing = false;
-        v->black_paused = true;
-    } else if (!on && v->black_paused) {
-        v->black_paused = false;
-        v->playing = true;
-        set_time(v, v->t, clock);
+        v->play.playing = false;
+        v->talk.black_paused = true;
+    } else if (!on && v->talk.black_paused) {
+        v->talk.black_paused = false;
+        v->play.playing = true;
+        set_time(v, v->play.t, clock);
     }
 }
 
 float viewer_state_ui_scale(const viewer_state *v)
 {
-    return frame_ui_scale_clamp(v->ui_scale * (v->presenting ? VIEWER_PRESENT_SCALE : 1.0f) *
-                                (v->ui_pane > 0 ? v->ui_pane : 1.0f));
+    return frame_ui_scale_clamp(v->look.ui_scale *
+                                (v->talk.presenting ? VIEWER_PRESENT_SCALE : 1.0f) *
+                                (v->pane.ui > 0 ? v->pane.ui : 1.0f));
 }
 
 frame_layout viewer_state_layout(const viewer_state *v)
 {
-    return frame_layout_compute(v->fb_w, v->fb_h, v->split, viewer_state_ui_scale(v));
+    return frame_layout_compute(v->fb_w, v->fb_h, v->look.split, viewer_state_ui_scale(v));
 }
 
 void viewer_state_place_timeline(viewer_state *v)
@@ -167,8 +164,8 @@ static float view_aspect(const viewer_state *v)
 static camera fitted_camera(const viewer_state *v, camera direction)
 {
     if (v->camera.preset != VIEWER_CAMERA_FIT)
-        return session_camera(v->s, (camera_preset)v->camera.preset, v->fb_w, v->fb_h, v->split,
-                              viewer_state_ui_scale(v));
+        return session_camera(v->s, (camera_preset)v->camera.preset, v->fb_w, v->fb_h,
+                              v->look.split, viewer_state_ui_scale(v));
     frame_layout l = viewer_state_layout(v);
     camera_bounds b = session_camera_bounds(v->s);
     camera_rect free[FRAME_FREE_MAX];
@@ -218,16 +215,17 @@ static void follow_view_aspect(viewer_state *v)
 /* The bar under the last pointer position, in the timeline as laid out now. */
 static void refresh_hover(viewer_state *v)
 {
-    if (!v->pointer_known)
+    if (!v->pointer.known)
         return;
     const float panel_y = viewer_state_layout(v).panel_y;
-    const double x = v->pointer_x, y = v->pointer_y;
+    const double x = v->pointer.x, y = v->pointer.y;
     timeline_panel_hover h;
     if (y >= panel_y && timeline_view_hit(&v->timeline, &v->s->tl, x, y, &h))
-        v->hover = h;
+        v->pointer.hover = h;
     else
-        v->hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
-    v->hover_rank = y >= panel_y ? timeline_view_row_at_y(&v->timeline, y) : -1;
+        v->pointer.hover =
+            (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+    v->pointer.rank = y >= panel_y ? timeline_view_row_at_y(&v->timeline, y) : -1;
 }
 
 void viewer_state_set_camera(viewer_state *v, camera_preset preset)
@@ -239,7 +237,7 @@ void viewer_state_set_camera(viewer_state *v, camera_preset preset)
     if (!view_usable(v))
         return;
     v->camera.cam =
-        session_camera(v->s, preset, v->fb_w, v->fb_h, v->split, viewer_state_ui_scale(v));
+        session_camera(v->s, preset, v->fb_w, v->fb_h, v->look.split, viewer_state_ui_scale(v));
     v->camera.aspect = view_aspect(v);
 }
 
@@ -285,28 +283,28 @@ static void beat_camera(viewer_state *v, int k, double clock)
 static void play_to_beat(viewer_state *v, int k, double clock)
 {
     beat_camera(v, k, clock);
-    v->target = k;
-    v->stop_at = beats_of(v)->beats[k].t;
-    v->play_dir = v->stop_at >= v->t ? 1 : -1;
-    v->playing = true;
-    set_time(v, v->t, clock);
+    v->play.target = k;
+    v->play.stop_at = beats_of(v)->beats[k].t;
+    v->play.dir = v->play.stop_at >= v->play.t ? 1 : -1;
+    v->play.playing = true;
+    set_time(v, v->play.t, clock);
 }
 
 /* Lands on beat k at once: its end state, nothing replayed. */
 static void land_on_beat(viewer_state *v, int k, double clock)
 {
     beat_camera(v, k, clock);
-    v->beat = k;
-    v->target = -1;
-    v->playing = false;
-    v->stop_at = -1;
-    v->play_dir = 1;
+    v->talk.beat = k;
+    v->play.target = -1;
+    v->play.playing = false;
+    v->play.stop_at = -1;
+    v->play.dir = 1;
     set_time(v, beats_of(v)->beats[k].t, clock);
 }
 
 static bool playing_to_beat(const viewer_state *v)
 {
-    return v->playing && v->stop_at >= 0;
+    return v->play.playing && v->play.stop_at >= 0;
 }
 
 /* Where the talk is: the beat t stands on, else the last beat landed on
@@ -315,27 +313,27 @@ static bool playing_to_beat(const viewer_state *v)
 static int talk_beat(const viewer_state *v)
 {
     const beat_list *bl = beats_of(v);
-    const int on = beats_at(bl, &v->s->tl, v->t);
+    const int on = beats_at(bl, &v->s->tl, v->play.t);
     if (on >= 0)
         return on;
-    if (v->beat >= 0 && v->beat < bl->count)
-        return v->beat;
-    return beats_current(bl, &v->s->tl, v->t);
+    if (v->talk.beat >= 0 && v->talk.beat < bl->count)
+        return v->talk.beat;
+    return beats_current(bl, &v->s->tl, v->play.t);
 }
 
 static void beat_next(viewer_state *v, double clock)
 {
     const beat_list *bl = beats_of(v);
-    if (v->talk_start < 0) /* the talk's clock starts at its first advance */
-        v->talk_start = clock;
+    if (v->talk.start < 0) /* the talk's clock starts at its first advance */
+        v->talk.start = clock;
     if (playing_to_beat(v)) { /* Next during the animation finishes it */
-        land_on_beat(v, v->target, clock);
+        land_on_beat(v, v->play.target, clock);
         return;
     }
     const int from = talk_beat(v);
     if (from + 1 >= bl->count) { /* past the slide's last beat: the next slide's first */
-        if (v->slide + 1 < v->slide_count)
-            v->slide_change = 1;
+        if (v->talk.slide + 1 < v->talk.slide_count)
+            v->talk.slide_change = 1;
         return;
     }
     if (from >= 0) /* back from a look aside: on from the beat */
@@ -347,23 +345,23 @@ static void beat_prev(viewer_state *v, double clock)
 {
     const beat_list *bl = beats_of(v);
     /* on the slide's first beat (or before it): the previous slide's last */
-    if (v->slide > 0 && !playing_to_beat(v) &&
-        (bl->count == 0 || v->t <= bl->beats[0].t + beats_epsilon(&v->s->tl))) {
-        v->slide_change = -1;
+    if (v->talk.slide > 0 && !playing_to_beat(v) &&
+        (bl->count == 0 || v->play.t <= bl->beats[0].t + beats_epsilon(&v->s->tl))) {
+        v->talk.slide_change = -1;
         return;
     }
     if (bl->count == 0)
         return;
-    const int from = playing_to_beat(v) ? v->target : talk_beat(v);
+    const int from = playing_to_beat(v) ? v->play.target : talk_beat(v);
     land_on_beat(v, from > 0 ? from - 1 : 0, clock);
 }
 
 /* The end of goto typing: beat N (1-based, as the HUD counts), if there is one. */
 static void goto_typed(viewer_state *v, double clock)
 {
-    v->goto_typing = false;
-    const int n = v->goto_number;
-    v->goto_number = 0;
+    v->talk.goto_typing = false;
+    const int n = v->talk.goto_number;
+    v->talk.goto_number = 0;
     if (n >= 1 && n <= beats_of(v)->count)
         land_on_beat(v, n - 1, clock);
 }
@@ -384,16 +382,17 @@ static bool moves_time(command_kind kind)
 
 void viewer_state_apply(viewer_state *v, const command *c, double clock)
 {
-    if (v->blackout && !acts_in_blackout(c->kind))
+    if (v->talk.blackout && !acts_in_blackout(c->kind))
         return;
     if (moves_time(c->kind) && playing_to_beat(v)) {
-        v->stop_at = -1;
-        v->target = -1;
-        v->play_dir = 1;
+        v->play.stop_at = -1;
+        v->play.target = -1;
+        v->play.dir = 1;
     }
-    if (v->goto_typing && c->kind != CMD_DIGIT && c->kind != CMD_ENTER && c->kind != CMD_HOVER) {
-        v->goto_typing = false; /* any other key abandons the number */
-        v->goto_number = 0;
+    if (v->talk.goto_typing && c->kind != CMD_DIGIT && c->kind != CMD_ENTER &&
+        c->kind != CMD_HOVER) {
+        v->talk.goto_typing = false; /* any other key abandons the number */
+        v->talk.goto_number = 0;
         if (c->kind == CMD_ESCAPE)
             return;
     }
@@ -401,33 +400,33 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     const timeline *tl = &v->s->tl;
     switch (c->kind) {
     case CMD_PLAY_TOGGLE:
-        if (!v->playing && v->t >= end_of(v))
-            v->t = 0;
-        v->playing = !v->playing;
-        v->stop_at = -1, v->play_dir = 1;
-        set_time(v, v->t, clock);
+        if (!v->play.playing && v->play.t >= end_of(v))
+            v->play.t = 0;
+        v->play.playing = !v->play.playing;
+        v->play.stop_at = -1, v->play.dir = 1;
+        set_time(v, v->play.t, clock);
         break;
     case CMD_EVENT_STEP: {
         double t;
-        bool found =
-            c->a > 0 ? timeline_next_event(tl, v->t, &t) : timeline_prev_event(tl, v->t, &t);
-        v->playing = false;
+        bool found = c->a > 0 ? timeline_next_event(tl, v->play.t, &t)
+                              : timeline_prev_event(tl, v->play.t, &t);
+        v->play.playing = false;
         set_time(v, found ? t : c->a > 0 ? end_of(v) : 0, clock);
         break;
     }
     case CMD_SPEED:
-        v->speed = clamp_speed(v, v->speed * c->a);
-        set_time(v, v->t, clock);
+        v->play.speed = clamp_speed(v, v->play.speed * c->a);
+        set_time(v, v->play.t, clock);
         break;
     case CMD_HOME:
         set_time(v, 0, clock);
         break;
     case CMD_END:
-        v->playing = false;
+        v->play.playing = false;
         set_time(v, end_of(v), clock);
         break;
     case CMD_SCRUB:
-        v->playing = false;
+        v->play.playing = false;
         set_time(v, timeline_view_x_to_time(tv, c->a), clock);
         break;
     case CMD_TL_ZOOM:
@@ -467,9 +466,9 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     }
     case CMD_DIGIT:
-        if (v->goto_typing) {
-            if (v->goto_number < 100000)
-                v->goto_number = v->goto_number * 10 + (int)c->a;
+        if (v->talk.goto_typing) {
+            if (v->talk.goto_number < 100000)
+                v->talk.goto_number = v->talk.goto_number * 10 + (int)c->a;
             break;
         }
         viewer_state_apply(
@@ -490,36 +489,36 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_SPLIT:
         if (v->fb_h <= 0)
             break;
-        v->split = frame_split_clamp((float)(c->a / v->fb_h));
+        v->look.split = frame_split_clamp((float)(c->a / v->fb_h));
         viewer_state_place_timeline(v);
         follow_view_aspect(v);
         break;
     case CMD_HOVER:
-        v->pointer_x = c->a, v->pointer_y = c->b;
-        v->pointer_known = true;
+        v->pointer.x = c->a, v->pointer.y = c->b;
+        v->pointer.known = true;
         break;
     case CMD_THEME:
-        v->theme = (theme_id)((v->theme + 1) % THEME_COUNT);
+        v->look.theme = (theme_id)((v->look.theme + 1) % THEME_COUNT);
         break;
     case CMD_UI_SCALE:
-        v->ui_scale =
-            frame_ui_scale_clamp(c->a > 0 ? v->ui_scale * (float)c->a : v->ui_scale_start);
+        v->look.ui_scale = frame_ui_scale_clamp(c->a > 0 ? v->look.ui_scale * (float)c->a
+                                                         : v->look.ui_scale_start);
         viewer_state_place_timeline(v);
         /* Larger text leaves less room for the scene: a preset fits again. */
         if (!v->camera.user && view_usable(v))
             refit_camera(v);
         break;
     case CMD_HELP:
-        v->show_help = !v->show_help;
+        v->look.show_help = !v->look.show_help;
         break;
     case CMD_ESCAPE: /* one layer at a time, and never out of the program */
-        if (v->show_help)
-            v->show_help = false;
-        else if (v->laser)
-            v->laser = false;
-        else if (v->blackout)
+        if (v->look.show_help)
+            v->look.show_help = false;
+        else if (v->talk.laser)
+            v->talk.laser = false;
+        else if (v->talk.blackout)
             set_blackout(v, false, clock);
-        else if (v->presenting)
+        else if (v->talk.presenting)
             viewer_state_set_presenting(v, false);
         break;
     case CMD_BEAT_NEXT:
@@ -538,7 +537,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     case CMD_BEAT_REPLAY: {
         /* from the beat before the current one, playing to the current one */
-        int k = playing_to_beat(v) ? v->target : talk_beat(v);
+        int k = playing_to_beat(v) ? v->play.target : talk_beat(v);
         if (k < 0)
             break;
         set_time(v, k > 0 ? beats_of(v)->beats[k - 1].t : 0, clock);
@@ -547,7 +546,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     }
     case CMD_BEAT_REVERSE: {
         const beat_list *bl = beats_of(v);
-        int k = playing_to_beat(v) ? v->target - 1 : beats_prev(bl, tl, v->t);
+        int k = playing_to_beat(v) ? v->play.target - 1 : beats_prev(bl, tl, v->play.t);
         if (k >= 0)
             play_to_beat(v, k, clock);
         else if (bl->count > 0)
@@ -555,26 +554,26 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         break;
     }
     case CMD_BEAT_GOTO:
-        v->goto_typing = true;
-        v->goto_number = 0;
+        v->talk.goto_typing = true;
+        v->talk.goto_number = 0;
         break;
     case CMD_ENTER:
-        if (v->goto_typing)
+        if (v->talk.goto_typing)
             goto_typed(v, clock);
         else
             beat_next(v, clock);
         break;
     case CMD_BLACKOUT:
-        set_blackout(v, !v->blackout, clock);
+        set_blackout(v, !v->talk.blackout, clock);
         break;
     case CMD_PRESENT:
         viewer_state_set_presenting(v, true);
         break;
     case CMD_LASER:
-        v->laser = !v->laser;
+        v->talk.laser = !v->talk.laser;
         break;
     case CMD_CLOCK_RESET:
-        v->talk_start = -1; /* 0:00 until the next advance starts it again */
+        v->talk.start = -1; /* 0:00 until the next advance starts it again */
         break;
     case CMD_QUIT:
         v->quit = true;
@@ -610,17 +609,17 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
  * automatic one (NULL). */
 static const char *beat_caption(const viewer_state *v)
 {
-    return v->playing ? NULL : session_beat_caption(v->s, v->t);
+    return v->play.playing ? NULL : session_beat_caption(v->s, v->play.t);
 }
 
 void viewer_state_set_presenting(viewer_state *v, bool on)
 {
-    if (v->presenting == on)
+    if (v->talk.presenting == on)
         return; /* F5 again (a clicker's start button) resets nothing */
-    v->presenting = on;
-    v->blackout = v->black_paused = false; /* (paused, as the blackout left it) */
-    v->laser = false;
-    v->goto_typing = false;
+    v->talk.presenting = on;
+    v->talk.blackout = v->talk.black_paused = false; /* (paused, as the blackout left it) */
+    v->talk.laser = false;
+    v->talk.goto_typing = false;
     /* the text is larger: the timeline and a preset's camera follow */
     viewer_state_place_timeline(v);
     if (!v->camera.user && view_usable(v))
@@ -633,21 +632,22 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     /* The view input acts on is the one drawn, and so is the hover. */
     viewer_state_place_timeline(v);
     refresh_hover(v);
-    if (v->playing) {
-        double t = v->play_anchor_t + (clock - v->play_anchor_clock) * v->speed * v->play_dir;
+    if (v->play.playing) {
+        double t = v->play.anchor_t + (clock - v->play.anchor_clock) * v->play.speed * v->play.dir;
         /* a beat is landed on exactly: t is the beat's time, not a frame near it */
-        if (v->stop_at >= 0 && (v->play_dir > 0 ? t >= v->stop_at : t <= v->stop_at)) {
-            t = v->stop_at;
-            v->beat = v->target;
-            v->target = -1;
-            v->playing = false;
-            v->stop_at = -1;
-            v->play_dir = 1;
+        if (v->play.stop_at >= 0 &&
+            (v->play.dir > 0 ? t >= v->play.stop_at : t <= v->play.stop_at)) {
+            t = v->play.stop_at;
+            v->talk.beat = v->play.target;
+            v->play.target = -1;
+            v->play.playing = false;
+            v->play.stop_at = -1;
+            v->play.dir = 1;
         }
-        v->t = clamp_t(v, t);
-        if (v->playing && (v->t >= end_of(v) || (v->play_dir < 0 && v->t <= 0))) {
-            v->playing = false;
-            v->play_dir = 1;
+        v->play.t = clamp_t(v, t);
+        if (v->play.playing && (v->play.t >= end_of(v) || (v->play.dir < 0 && v->play.t <= 0))) {
+            v->play.playing = false;
+            v->play.dir = 1;
         }
     }
     camera cam = current_camera(v, clock);
@@ -656,50 +656,50 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     /* DejaVu Sans has no pause sign: the word says it. Presenting, the
      * beat: the one played to, the one landed on, or the last passed. */
     const beat_list *bl = beats_of(v);
-    const int k = playing_to_beat(v) ? v->target : talk_beat(v);
-    if (v->goto_typing)
-        snprintf(status, n, "go to beat %d…", v->goto_number);
-    else if (v->presenting && k >= 0 && v->slide_count > 1)
-        snprintf(status, n, "slide %d/%d · %d/%d · %s", v->slide + 1, v->slide_count, k + 1,
-                 bl->count, bl->beats[k].title); /* short: the beat's title must fit */
-    else if (v->presenting && k >= 0)
+    const int k = playing_to_beat(v) ? v->play.target : talk_beat(v);
+    if (v->talk.goto_typing)
+        snprintf(status, n, "go to beat %d…", v->talk.goto_number);
+    else if (v->talk.presenting && k >= 0 && v->talk.slide_count > 1)
+        snprintf(status, n, "slide %d/%d · %d/%d · %s", v->talk.slide + 1, v->talk.slide_count,
+                 k + 1, bl->count, bl->beats[k].title); /* short: the beat's title must fit */
+    else if (v->talk.presenting && k >= 0)
         snprintf(status, n, "beat %d/%d · %s", k + 1, bl->count, bl->beats[k].title);
-    else if (v->slide_count > 1)
-        snprintf(status, n, "slide %d/%d · %s ×%.2g", v->slide + 1, v->slide_count,
-                 v->playing ? "▶" : "paused", v->speed / session_default_speed(v->s));
+    else if (v->talk.slide_count > 1)
+        snprintf(status, n, "slide %d/%d · %s ×%.2g", v->talk.slide + 1, v->talk.slide_count,
+                 v->play.playing ? "▶" : "paused", v->play.speed / session_default_speed(v->s));
     else
-        snprintf(status, n, "%s ×%.2g", v->playing ? "▶" : "paused",
-                 v->speed / session_default_speed(v->s));
+        snprintf(status, n, "%s ×%.2g", v->play.playing ? "▶" : "paused",
+                 v->play.speed / session_default_speed(v->s));
     return (frame_view){
-        .t = v->t,
-        .theme = v->theme,
+        .t = v->play.t,
+        .theme = v->look.theme,
         .cam = cam,
-        .split = v->split,
+        .split = v->look.split,
         .ui_scale = viewer_state_ui_scale(v),
         .hud_title = v->s->hud_title,
         .hud_bubble = v->s->hud_bubble,
         .status = status,
-        .show_help = v->show_help,
+        .show_help = v->look.show_help,
         .show_legend = true,
-        .blackout = v->blackout,
+        .blackout = v->talk.blackout,
         .caption = beat_caption(v),
-        .laser = v->laser && v->pointer_known,
-        .laser_x = (float)v->pointer_x,
-        .laser_y = (float)v->pointer_y,
-        .hover = v->hover,
-        .caption_rank = v->hover_rank,
+        .laser = v->talk.laser && v->pointer.known,
+        .laser_x = (float)v->pointer.x,
+        .laser_y = (float)v->pointer.y,
+        .hover = v->pointer.hover,
+        .caption_rank = v->pointer.rank,
         .timeline = v->timeline,
     };
 }
 
 int viewer_state_shown_beat(const viewer_state *v)
 {
-    return playing_to_beat(v) ? v->target : talk_beat(v);
+    return playing_to_beat(v) ? v->play.target : talk_beat(v);
 }
 
 double viewer_state_talk_seconds(const viewer_state *v, double clock)
 {
-    return v->talk_start < 0 ? -1 : clock > v->talk_start ? clock - v->talk_start : 0;
+    return v->talk.start < 0 ? -1 : clock > v->talk.start ? clock - v->talk.start : 0;
 }
 
 void viewer_state_print(const viewer_state *v, int win_w, int win_h, FILE *f)
@@ -733,11 +733,12 @@ void viewer_state_print_more(const viewer_state *v, int win_w, int win_h, const 
         "t=%.6f playing=%d speed=%.6g theme=%s split=%.3f help=%d yaw=%.4f pitch=%.4f "
         "distance=%.4f timeline=%.6f:%.6f plot=%.2f:%.2f:%.2f:%.2f fb=%dx%d window=%dx%d "
         "ui=%.3f presenting=%d blackout=%d beat=%d slide=%d%s%s",
-        v->t, v->playing, v->speed, theme_get(v->theme).name, v->split, v->show_help,
-        v->camera.cam.yaw, v->camera.cam.pitch, v->camera.cam.distance, tv->t0, tv->t1, tv->plot_x,
-        tv->plot_y, tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h, v->ui_scale,
-        v->presenting, v->blackout, beats_at(&v->s->beats, &v->s->tl, v->t) + 1, v->slide + 1,
-        more ? " " : "", more ? more : "");
+        v->play.t, v->play.playing, v->play.speed, theme_get(v->look.theme).name, v->look.split,
+        v->look.show_help, v->camera.cam.yaw, v->camera.cam.pitch, v->camera.cam.distance, tv->t0,
+        tv->t1, tv->plot_x, tv->plot_y, tv->plot_w, tv->plot_h, v->fb_w, v->fb_h, win_w, win_h,
+        v->look.ui_scale, v->talk.presenting, v->talk.blackout,
+        beats_at(&v->s->beats, &v->s->tl, v->play.t) + 1, v->talk.slide + 1, more ? " " : "",
+        more ? more : "");
     quote_put(f, line);
     fputc('\n', f);
     free(line);

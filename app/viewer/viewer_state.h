@@ -100,48 +100,74 @@ typedef struct viewer_camera {
     float user_aspect; /* at this aspect of the 3D view */
 } viewer_camera;
 
-typedef struct viewer_state {
-    const session *s; /* not owned; built whole */
-    int fb_w, fb_h;   /* the framebuffer the frame fills */
-    /* time */
-    double t, speed; /* speed: timeline units per second of playback */
-    double speed_min, speed_max;
+/* Time and playback. While playing, t = anchor_t + (clock - anchor_clock)
+ * x speed x dir, up to stop_at when it plays to a beat. */
+typedef struct viewer_play {
+    double t;                    /* the time shown */
+    double speed;                /* timeline units per second of playback */
+    double speed_min, speed_max; /* the session's limits (session_speed_limits) */
     bool playing;
-    double play_anchor_t,
-        play_anchor_clock; /* while playing, t = anchor_t + (clock - anchor_clock) * speed */
-    /* what is shown */
+    double anchor_t, anchor_clock; /* where and when playback last started or was moved */
+    int dir;                       /* +1 forwards, -1 backwards (V) */
+    double stop_at; /* while playing to a beat: its t, where playback stops exactly; -1 none */
+    int target;     /* the beat being played to; -1 none */
+} viewer_play;
+
+/* How the frame looks, whatever it shows. */
+typedef struct viewer_look {
     theme_id theme;
     float split;                    /* the 3D view's share of the height */
     float ui_scale, ui_scale_start; /* text and line sizes (frame_view.ui_scale); the start's,
                                        which ctrl+0 goes back to */
-    bool show_help;
-    viewer_camera camera;
-    timeline_view timeline; /* the panel's zoom and pan; laid out by viewer_state_place_timeline */
-    timeline_panel_hover hover;
-    int hover_rank;              /* the caption's rank: the row under the pointer, or -1 */
-    double pointer_x, pointer_y; /* the last pointer position, framebuffer pixels */
-    bool pointer_known;          /* a CMD_HOVER has given it */
-    /* presenting (keymap.h's KEYMAP_PRESENT) and beats (session.beats) */
+    bool show_help;                 /* the key card */
+} viewer_look;
+
+/* The pointer, and what is under it in the timeline. */
+typedef struct viewer_pointer {
+    timeline_panel_hover hover; /* the bar under it (kind NONE: none) */
+    int rank;                   /* the caption's rank: the row under it, or -1 */
+    double x, y;                /* its last position, framebuffer pixels */
+    bool known;                 /* a CMD_HOVER has given it */
+} viewer_pointer;
+
+/* The talk: presenting (keymap.h's KEYMAP_PRESENT), its beats
+ * (session.beats) and a talk's slides (deck.h: the loop changes the slide,
+ * viewer_slides.h). */
+typedef struct viewer_talk {
     bool presenting;
     bool blackout;     /* the screen black; only Esc, B and . act */
     bool black_paused; /* the blackout paused a play, which goes on after it */
     bool laser;        /* a dot at the pointer */
     bool goto_typing;  /* G pressed: digits make a beat's number, Enter goes there */
     int goto_number;
-    int beat;       /* the talk's beat: the last landed on; -1 none */
-    int target;     /* the beat being played to; -1 none */
-    double stop_at; /* while playing to a beat: its t, where playback stops exactly; -1 none */
-    int play_dir;   /* +1 forwards, -1 backwards (V) */
-    /* a talk's slides (deck.h): the loop changes the slide (viewer_slides.h) */
+    int beat;               /* the talk's beat: the last landed on; -1 none */
     int slide, slide_count; /* the slide shown, from 0, of how many (1 for a scenario) */
-    int slide_change;  /* asked by Next past the last beat (+1), Previous before the first (-1) */
-    double talk_start; /* the clock at the talk's first advance (Next), the presenter's
-                          elapsed time counts from it; -1: not started (ctrl+T: again) */
+    int slide_change; /* asked by Next past the last beat (+1), Previous before the first (-1) */
+    double start;     /* the clock at the talk's first advance (Next), the presenter's
+                         elapsed time counts from it; -1: not started (ctrl+T: again) */
+} viewer_talk;
+
+/* What a comparison's panes change (viewer_compare.h); zeroed: a single
+ * frame's. */
+typedef struct viewer_pane {
+    double t_end; /* where time ends: the longest makespan; 0: the session's */
+    float ui;     /* the UI scale's factor for a pane's size (its text as a whole
+                     window's); 0: 1 */
+} viewer_pane;
+
+/* The viewer's state, in parts that a comparison keeps or restores whole
+ * (viewer_compare_single). */
+typedef struct viewer_state {
+    const session *s; /* not owned; built whole */
+    int fb_w, fb_h;   /* the framebuffer the frame fills */
+    viewer_play play;
+    viewer_look look;
+    viewer_camera camera;
+    timeline_view timeline; /* the panel's zoom and pan; laid out by viewer_state_place_timeline */
+    viewer_pointer pointer;
+    viewer_talk talk;
+    viewer_pane pane;
     bool quit;
-    /* a comparison's panes (viewer_compare.h); 0: a single frame's */
-    double t_end;  /* where time ends: the longest makespan; 0: the session's */
-    float ui_pane; /* the UI scale's factor for a pane's size (its text as a whole
-                      window's); 0: 1 */
 } viewer_state;
 
 /* Paused at t = 0, dark theme, split 0.7, the timeline fitted, no hover;

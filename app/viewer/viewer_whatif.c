@@ -11,9 +11,9 @@ viewer_whatif_moment viewer_whatif_moment_of(const viewer_state *v)
 {
     const session *s = v->s;
     viewer_whatif_moment m = {
-        .fraction = s->tl.makespan > 0 ? v->t / s->tl.makespan : 0,
-        .beat = beats_at(&s->beats, &s->tl, v->t),
-        .relative_speed = v->speed / session_default_speed(s),
+        .fraction = s->tl.makespan > 0 ? v->play.t / s->tl.makespan : 0,
+        .beat = beats_at(&s->beats, &s->tl, v->play.t),
+        .relative_speed = v->play.speed / session_default_speed(s),
     };
     if (m.beat >= 0)
         snprintf(m.beat_title, sizeof m.beat_title, "%s", s->beats.beats[m.beat].title);
@@ -37,13 +37,13 @@ void viewer_whatif_follow(viewer_state *v, const viewer_whatif_moment *m, double
     const session *s = v->s;
     viewer_state_set_speed(v, m->relative_speed * session_default_speed(s));
     /* the beats are the new iteration's: a play to one becomes a plain play */
-    v->target = -1;
-    v->stop_at = -1;
-    v->play_dir = 1;
-    v->goto_typing = false;
-    v->goto_number = 0;
+    v->play.target = -1;
+    v->play.stop_at = -1;
+    v->play.dir = 1;
+    v->talk.goto_typing = false;
+    v->talk.goto_number = 0;
     const int k = same_beat(&s->beats, m);
-    v->beat = k;
+    v->talk.beat = k;
     viewer_state_set_time(v, k >= 0 ? s->beats.beats[k].t : m->fraction * s->tl.makespan, clock);
     timeline_panel_view_init(&v->timeline, &s->tl);
     viewer_state_place_timeline(v);

@@ -1,9 +1,11 @@
 /* command.h - what the viewer's input asks for: one small value per
  * request (play, scrub to x, zoom the timeline around x, orbit by dx, dy,
  * ...). Input handlers (input.h) and the keymap (keymap.h) make them; one
- * function applies them (viewer_state_apply, or the loop for the few that
- * act on the window). A command's arguments are plain numbers, so a queue
- * of them can be kept, replayed and printed.
+ * function in the loop (viewer.c) applies them: it asks the state once
+ * whether a command acts now (viewer_state_acts: while the screen is black
+ * only what ends it acts), then routes it by its group (command_group_of)
+ * to the room that owns it. A command's arguments are plain numbers, so a
+ * queue of them can be kept, replayed and printed.
  */
 #ifndef PPFLOW_COMMAND_H
 #define PPFLOW_COMMAND_H
@@ -75,5 +77,50 @@ typedef struct command {
     command_kind kind;
     double a, b; /* arguments, as each kind above says */
 } command;
+
+/* Who applies a command. */
+typedef enum command_group {
+    COMMAND_VIEW,    /* time, the camera, the timeline, the look, beats, presenting:
+                        viewer_state_apply (a comparison's panes and the inspection take
+                        some first: viewer_compare_command, viewer_inspect_apply) */
+    COMMAND_WINDOW,  /* the window's: fullscreen, a screenshot, the frame-rate readout */
+    COMMAND_WHATIF,  /* the what-if line, its direct keys and undo (viewer_whatif.h) */
+    COMMAND_COMPARE, /* a comparison's panes: made, arranged, linked, added, removed */
+    COMMAND_INSPECT, /* selecting and inspecting (viewer_inspect.h) */
+    COMMAND_ESCAPE,  /* one layer back, whoever holds the topmost (never quits) */
+} command_group;
+
+static inline command_group command_group_of(command_kind kind)
+{
+    switch (kind) {
+    case CMD_FULLSCREEN:
+    case CMD_SCREENSHOT:
+    case CMD_FRAME_TIMES:
+        return COMMAND_WINDOW;
+    case CMD_LINE_OPEN:
+    case CMD_LINE_CHAR:
+    case CMD_LINE_BACKSPACE:
+    case CMD_LINE_TAB:
+    case CMD_LINE_ENTER:
+    case CMD_LINE_CLOSE:
+    case CMD_WHATIF_STEP:
+    case CMD_WHATIF_UNDO:
+        return COMMAND_WHATIF;
+    case CMD_COMPARE:
+        return COMMAND_COMPARE;
+    case CMD_PRESS:
+    case CMD_CLICK:
+    case CMD_AREA_FROM:
+    case CMD_AREA_TO:
+    case CMD_INSPECT_WALK:
+    case CMD_CRITICAL:
+    case CMD_MICROBATCH:
+        return COMMAND_INSPECT;
+    case CMD_ESCAPE:
+        return COMMAND_ESCAPE;
+    default:
+        return COMMAND_VIEW;
+    }
+}
 
 #endif

@@ -1,9 +1,14 @@
 /* viewer.c - the live viewer's loop: the window's events and a script's
  * turned into commands, applied, and a frame drawn. See viewer.h.
  *
+ * Commands are applied in one place (apply): asked once whether they act
+ * now (viewer_state_acts: the blackout's rule), then routed by their group
+ * (command.h's command_group_of) to the room that owns them; Esc's layers
+ * are ordered in one function (escape).
+ *
  * The rooms it wires: window.h (GLFW), input.h (events to commands),
  * keymap.h (the keys and the key card), viewer_state.h (the state and the
- * one function that applies commands), viewer_script.h (a script's events),
+ * commands that change it), viewer_script.h (a script's events),
  * frame.h (the picture), presenter.h (the presenter's window, the monitors),
  * whatif.h and viewer_whatif.h (live what-if: the command line, its direct
  * keys and undo, the shown slide's session rebuilt), viewer_compare.h (a
@@ -205,8 +210,6 @@ static void compare_end(viewer *v, double clock)
  * last two panes ends it; the rest are the comparison's own. */
 static void compare_key(viewer *v, const command *c, double clock)
 {
-    if (v->st.talk.blackout)
-        return;                   /* only what ends the blackout acts */
     window_make_current(&v->win); /* panes added or removed: the renderers' */
     if (!v->cmp) {
         if (c->a == VIEWER_COMPARE_ADD)
@@ -258,8 +261,8 @@ static bool whatif_change(viewer *v, const scenario *next, bool undo, double clo
     return ok;
 }
 
-/* The what-if commands (command.h); false for the others. */
-static bool whatif_command(viewer *v, const command *c, double clock)
+/* The what-if commands (command.h's COMMAND_WHATIF). */
+static void whatif_command(viewer *v, const command *c, double clock)
 {
     whatif *w = shown_whatif(v);
     const scenario *now = &v->st.s->sc;
@@ -267,8 +270,7 @@ static bool whatif_command(viewer *v, const command *c, double clock)
     ppf_error err = {{0}};
     switch (c->kind) {
     case CMD_LINE_OPEN:
-        if (!v->st.talk.blackout)
-            whatif_line_open(&w->line);
+        whatif_line_open(&w->line);
         w->error[0] = '\0';
         break;
     case CMD_LINE_CHAR:
@@ -283,7 +285,7 @@ static bool whatif_command(viewer *v, const command *c, double clock)
     case CMD_LINE_TAB:
         whatif_complete(&w->line, v->line_hint, sizeof v->line_hint);
         v->line_tabbed = v->line_hint[0] != '\0';
-        return true;
+        return;
     case CMD_LINE_ENTER:
         if (!w->line.open)
             break;
@@ -300,8 +302,6 @@ static bool whatif_command(viewer *v, const command *c, double clock)
         w->error[0] = '\0';
         break;
     case CMD_WHATIF_STEP: {
-        if (v->st.talk.blackout)
-            break;
         const int step = (int)(c->a < 0 ? -c->a : c->a) - 1;
         if (step < WHATIF_STEP_SCHEDULE || step > WHATIF_STEP_STAGES)
             break;
@@ -314,8 +314,6 @@ static bool whatif_command(viewer *v, const command *c, double clock)
         break;
     }
     case CMD_WHATIF_UNDO:
-        if (v->st.talk.blackout)
-            break;
         if (!whatif_pop(w, &next)) {
             snprintf(w->error, sizeof w->error, "nothing to undo: this is the scenario opened%s",
                      v->hud_note[0] ? " or as far back as undo keeps" : "");
@@ -325,17 +323,11 @@ static bool whatif_command(viewer *v, const command *c, double clock)
             whatif_push(w, &next); /* kept for another try */
         scenario_deinit(&next);
         break;
-    case CMD_ESCAPE:
-        /* a refused change's error is the first layer Esc backs out of */
-        if (!w->error[0])
-            return false;
-        w->error[0] = '\0';
-        break;
     default:
-        return false;
+        assert(!"a what-if command (command_group_of)");
+        return;
     }
     v->line_tabbed = false;
-    return true;
 }
 
 /* What the frame shows of the what-if: the HUD's note, the command line's card. */
@@ -354,51 +346,96 @@ static void whatif_view(viewer *v, frame_view *fv)
     fv->command_line = w->line.open || w->error[0] ? &v->line : NULL;
 }
 
-/* The queue in order: the window's commands here, the rest to the state. */
+/* The window's own commands (command.h's COMMAND_WINDOW). */
+static void window_command(viewer *v, const command *c)
+{
+    switch (c->kind) {
+    case CMD_FULLSCREEN:
+        window_toggle_fullscreen(&v->win);
+        break;
+    case CMD_SCREENSHOT:
+        v->screenshot_path = NULL; /* a numbered name; saved once the frame is drawn */
+        v->screenshot_pending = true;
+        break;
+    case CMD_FRAME_TIMES:
+        v->show_times = !v->show_times;
+        v->times_written = -1;
+        break;
+    default:
+        assert(!"a window command (command_group_of)");
+    }
+}
+
+/* Esc backs out of one layer, the topmost, and never quits: a refused
+ * what-if's error, then the state's layers above the inspection (a beat's
+ * number being typed, the key card, the laser, the blackout), then the
+ * inspection (a selection, an area, a micro-batch), then presenting. */
+static void escape(viewer *v, const command *c, double clock)
+{
+    whatif *w = shown_whatif(v);
+    const viewer_state *st = &v->st;
+    if (w->error[0])
+        w->error[0] = '\0';
+    else if (st->talk.goto_typing || st->look.show_help || st->talk.laser || st->talk.blackout ||
+             !viewer_inspect_escape(&v->insp, st))
+        viewer_state_apply(&v->st, c, clock);
+}
+
+/* Time, the camera, the timeline, the look, beats and presenting: a
+ * comparison's panes take those they map to a pane (a scrub, a zoom, an
+ * event step, a camera move while unlinked), the inspection those that
+ * mean something else with a selection (. , f), the state the rest; then a
+ * slide asked for is shown. */
+static void view_command(viewer *v, const command *c, double clock)
+{
+    if (v->cmp && viewer_compare_command(v->cmp, &v->st, c, clock))
+        return;
+    if (viewer_inspect_apply(&v->insp, &v->st, c, clock))
+        return;
+    viewer_state_apply(&v->st, c, clock);
+    if (v->st.talk.slide_change && v->cmp) /* a talk's comparison is of the slide shown */
+        compare_end(v, clock);
+    if (v->st.talk.slide_change)
+        change_slide(v, clock);
+}
+
+/* The one place commands are applied: asked once whether it acts now (the
+ * blackout's rule, viewer_state_acts), each goes to the room of its group. */
+static void apply(viewer *v, const command *c, double clock)
+{
+    if (!viewer_state_acts(&v->st, c->kind))
+        return;
+    if (c->kind == CMD_HOVER)
+        v->pointer_moved = clock;
+    switch (command_group_of(c->kind)) {
+    case COMMAND_WINDOW:
+        window_command(v, c);
+        break;
+    case COMMAND_WHATIF:
+        whatif_command(v, c, clock);
+        break;
+    case COMMAND_COMPARE:
+        compare_key(v, c, clock);
+        break;
+    case COMMAND_INSPECT:
+        viewer_inspect_apply(&v->insp, &v->st, c, clock);
+        break;
+    case COMMAND_ESCAPE:
+        escape(v, c, clock);
+        break;
+    case COMMAND_VIEW:
+        view_command(v, c, clock);
+        break;
+    }
+    follow_mode(v);
+    v->in.line_open = shown_whatif(v)->line.open;
+}
+
+/* The queue, in order. */
 static void apply_queue(viewer *v, double clock)
 {
-    for (int k = 0; k < v->in.queued; k++) {
-        const command *c = &v->in.queue[k];
-        switch (c->kind) {
-        case CMD_FULLSCREEN:
-            window_toggle_fullscreen(&v->win);
-            break;
-        case CMD_SCREENSHOT:
-            v->screenshot_path = NULL; /* a numbered name; saved once the frame is drawn */
-            v->screenshot_pending = true;
-            break;
-        case CMD_FRAME_TIMES:
-            if (!v->st.talk.blackout) { /* while black only the blackout's keys act */
-                v->show_times = !v->show_times;
-                v->times_written = -1;
-            }
-            break;
-        default:
-            if (whatif_command(v, c, clock))
-                break;
-            if (c->kind == CMD_COMPARE) {
-                compare_key(v, c, clock);
-                break;
-            }
-            if (v->cmp && viewer_compare_command(v->cmp, &v->st, c, clock)) {
-                if (c->kind == CMD_HOVER)
-                    v->pointer_moved = clock;
-                break;
-            }
-            if (viewer_inspect_apply(&v->insp, &v->st, c, clock))
-                break;
-            if (c->kind == CMD_HOVER)
-                v->pointer_moved = clock;
-            viewer_state_apply(&v->st, c, clock);
-            if (v->st.talk.slide_change && v->cmp) /* a talk's comparison is of the slide shown */
-                compare_end(v, clock);
-            if (v->st.talk.slide_change)
-                change_slide(v, clock);
-            break;
-        }
-        follow_mode(v);
-        v->in.line_open = shown_whatif(v)->line.open;
-    }
+    for (int k = 0; k < v->in.queued; k++)
+        apply(v, &v->in.queue[k], clock);
     v->in.queued = 0;
 }
 

@@ -391,8 +391,6 @@ static void set_linked(viewer_compare *c, viewer_state *st, bool on)
 
 bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock)
 {
-    if (st->talk.blackout && cmd->kind != CMD_HOVER)
-        return false; /* the state's rule: only what ends the blackout acts */
     place_panes(c, st);
     const int k = c->active;
     command moved = *cmd;

@@ -207,9 +207,7 @@ static timeline_panel_hover pick_in_view(const viewer_inspect *vi, const viewer_
 bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c, double clock)
 {
     follow(vi, st->s);
-    const bool mine = c->kind >= CMD_PRESS && c->kind <= CMD_MICROBATCH;
-    if (st->talk.blackout) /* while black only the blackout's keys act */
-        return mine;
+    const bool mine = command_group_of(c->kind) == COMMAND_INSPECT;
     const timeline *tl = tl_of(vi);
     switch (c->kind) {
     case CMD_PRESS:
@@ -283,18 +281,21 @@ bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c
             fit_selection(vi, &st->timeline);
         vi->fit_step ^= 1;
         return true;
-    case CMD_ESCAPE:
-        /* after the key card and the laser, before presenting */
-        if (st->look.show_help || st->talk.laser || st->talk.goto_typing || !something_shown(vi))
-            return false;
-        set_selection(vi, NONE);
-        vi->area = false;
-        vi->show_microbatch = false;
-        vi->microbatch = -1;
-        return true;
     default:
         return mine;
     }
+}
+
+bool viewer_inspect_escape(viewer_inspect *vi, const viewer_state *st)
+{
+    follow(vi, st->s);
+    if (!something_shown(vi))
+        return false;
+    set_selection(vi, NONE);
+    vi->area = false;
+    vi->show_microbatch = false;
+    vi->microbatch = -1;
+    return true;
 }
 
 /* The hover's card: an all-reduce (its hidden part), an idle block (what

@@ -24,10 +24,9 @@
  *   - `c` the critical path on and off; `b` the selection's micro-batch
  *     highlighted, else the next micro-batch, off after the last.
  *   - shift+drag in the timeline: an area over the ranks the drag covers.
- *   - Esc clears the selection, the area and the micro-batch (one layer,
- *     after the key card and the laser, never while the screen is black:
- *     there Esc lifts the blackout first); when none is shown, Esc goes on
- *     to the viewer's layers.
+ *   - Esc clears the selection, the area and the micro-batch: one layer,
+ *     which the loop places after the key card, the laser and the
+ *     blackout, and before presenting (viewer_inspect_escape).
  * The details card shows the selection's lines, else the area's, else the
  * critical path's summary while it is on.
  *
@@ -80,11 +79,15 @@ typedef struct viewer_inspect {
 void viewer_inspect_reset(viewer_inspect *vi, const session *s);
 void viewer_inspect_deinit(viewer_inspect *vi); /* accepts a zeroed or deinited one */
 
-/* Applies c when it is the inspection's (see above), or changes what it
- * means (`.` `,` `f` with a selection, Esc while something is shown);
- * true when it was taken, false for the viewer to apply. The state's time
- * and timeline view may change (a click on a bar, f). */
+/* Applies c when it is the inspection's (COMMAND_INSPECT), or changes what
+ * it means (`.` `,` `f` with a selection); true when it was taken, false
+ * for the viewer to apply. The state's time and timeline view may change
+ * (a click on a bar, f). The loop asks only for commands that act now
+ * (viewer_state_acts). */
 bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c, double clock);
+/* Esc's layer: clears the selection, the area and the micro-batch when any
+ * is shown (true), else false and Esc goes on to the next layer. */
+bool viewer_inspect_escape(viewer_inspect *vi, const viewer_state *st);
 
 /* Fills fv->inspect (and the hover's card) for the frame st last made. */
 void viewer_inspect_view(viewer_inspect *vi, const viewer_state *st, frame_view *fv);

@@ -366,11 +366,10 @@ static void goto_typed(viewer_state *v, double clock)
         land_on_beat(v, n - 1, clock);
 }
 
-/* While the screen is black only the keys that end it act (reveal.js,
- * PowerPoint): a stray click of the clicker changes nothing unseen. */
-static bool acts_in_blackout(command_kind kind)
+bool viewer_state_acts(const viewer_state *v, command_kind kind)
 {
-    return kind == CMD_BLACKOUT || kind == CMD_ESCAPE || kind == CMD_QUIT || kind == CMD_HOVER;
+    return !v->talk.blackout || kind == CMD_BLACKOUT || kind == CMD_ESCAPE || kind == CMD_QUIT ||
+           kind == CMD_HOVER || kind == CMD_FULLSCREEN || kind == CMD_SCREENSHOT;
 }
 
 /* Commands that move time outside the beats end a play to a beat there. */
@@ -382,7 +381,7 @@ static bool moves_time(command_kind kind)
 
 void viewer_state_apply(viewer_state *v, const command *c, double clock)
 {
-    if (v->talk.blackout && !acts_in_blackout(c->kind))
+    if (!viewer_state_acts(v, c->kind))
         return;
     if (moves_time(c->kind) && playing_to_beat(v)) {
         v->play.stop_at = -1;
@@ -597,7 +596,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_CRITICAL:
     case CMD_MICROBATCH:
     case CMD_FRAME_TIMES:
-        assert(!"the window's commands are applied by the loop");
+        assert(!"another room's command: the loop routes it there (command_group_of)");
         break;
     }
     /* Whatever moved (the timeline's zoom, pan or fit, the divider), the

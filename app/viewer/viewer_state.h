@@ -200,7 +200,13 @@ camera viewer_state_camera(const viewer_state *v, double clock);
 /* Lays out the timeline view in the layout's panel, as the frame draws it. */
 void viewer_state_place_timeline(viewer_state *v);
 
-/* Applies one command (not CMD_FULLSCREEN or CMD_SCREENSHOT, the window's). */
+/* Whether a command acts now: while the screen is black only what ends it
+ * (B, ., Esc), quit, the pointer's moves and the window's fullscreen and
+ * screenshot act, so that a stray click of the clicker changes nothing
+ * unseen (reveal.js, PowerPoint). The loop asks once for every command. */
+bool viewer_state_acts(const viewer_state *v, command_kind kind);
+/* Applies one command of COMMAND_VIEW or COMMAND_ESCAPE (command.h); one
+ * that does not act now (viewer_state_acts) changes nothing. */
 void viewer_state_apply(viewer_state *v, const command *c, double clock);
 
 /* Lays out the timeline view, moves time on while playing (stopping at the

@@ -50,7 +50,7 @@ static void expect_times(const beat_list *bl, const double *t, int n)
 static void expect_well_formed(const beat_list *bl, const timeline *tl)
 {
     const double eps = beats_epsilon(tl);
-    assert_true(bl->count <= BEATS_MAX);
+    assert_le(bl->count, BEATS_MAX);
     for (int k = 0; k < bl->count; k++) {
         const beat *b = &bl->beats[k];
         if (!(b->t >= 0 && b->t <= tl->makespan + eps))
@@ -622,7 +622,7 @@ static void test_random_scenarios(void **state)
         beat_list bl = {0};
         beats_auto(&bl, &tl);
         expect_well_formed(&bl, &tl);
-        assert_true(bl.count >= 1);
+        assert_ge(bl.count, 1);
         assert_same_double(bl.beats[bl.count - 1].t, tl.makespan);
         beat_list_deinit(&bl);
 
@@ -643,7 +643,7 @@ static void test_random_scenarios(void **state)
         beat_specs specs = {items, n, rng(2) == 0};
         if (beats_build(&bl, &tl, &specs, &err)) {
             expect_well_formed(&bl, &tl);
-            assert_true(bl.count >= n);
+            assert_ge(bl.count, n);
             int mine = 0;
             for (int k = 0; k < bl.count; k++)
                 mine += !bl.beats[k].automatic;
@@ -658,7 +658,7 @@ static void test_random_scenarios(void **state)
         program_deinit(&p);
         scenario_deinit(&sc);
     }
-    assert_true(built > 100);
+    assert_gt(built, 100);
 }
 
 int main(void)

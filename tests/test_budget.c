@@ -27,7 +27,7 @@ static void test_generated_limit(void **state)
     /* P x (3 V M + 8 V P + 8) = at most the budget, then one micro-batch more. */
     const int64_t m = (BUDGET_MAX_ACTIONS / 64 - 8 * 2 * 64 - 8) / (3 * 2);
     assert_true(budget_check_generated(64, 2, m, &err));
-    assert_true(64 * budget_generated_per_rank(64, 2, m) <= BUDGET_MAX_ACTIONS);
+    assert_le(64 * budget_generated_per_rank(64, 2, m), BUDGET_MAX_ACTIONS);
     assert_false(budget_check_generated(64, 2, m + 1, &err));
     assert_message(&err, "64 x (2 x");
     assert_message(&err, "at most 2e7");
@@ -165,7 +165,7 @@ static void test_scene_count_stops_at_the_slots(void **state)
     assert_int_equal(scene_slots_for(4097, 0), 456); /* nine per slot */
     assert_int_equal(scene_slots_for(8, 4), 4);
     assert_int_equal(scene_count_objects(16, 2, 4096, 8), scene_count_objects(16, 2, 512, 8));
-    assert_true(scene_count_objects(16, 2, 512, 8) > scene_count_objects(16, 2, 511, 8));
+    assert_gt(scene_count_objects(16, 2, 512, 8), scene_count_objects(16, 2, 511, 8));
     assert_true(budget_check_scene(256, 2, 4096, 8, &err));
 }
 
@@ -270,7 +270,7 @@ static void test_messages_escape_controls(void **state)
     memset(long_line, '\n', sizeof long_line - 1);
     long_line[sizeof long_line - 1] = '\0';
     ppf_fail(&err, "%s", long_line);
-    assert_true(strlen(err.message) < sizeof err.message);
+    assert_lt(strlen(err.message), sizeof err.message);
     assert_message(&err, "...");
 }
 

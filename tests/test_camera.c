@@ -48,7 +48,7 @@ static void check_fits(const camera *cam, const camera_bounds *b, int w, int h)
     assert_true(e.min_x >= 0.0f && e.max_x <= (float)w);
     assert_true(e.min_y >= 0.0f && e.max_y <= (float)h);
     float fill_x = (e.max_x - e.min_x) / (float)w, fill_y = (e.max_y - e.min_y) / (float)h;
-    assert_true(fmaxf(fill_x, fill_y) >= 0.85f);
+    assert_ge(fmaxf(fill_x, fill_y), 0.85f);
     assert_near(0.5f * (e.min_x + e.max_x), 0.5f * (float)w, 0.01 * w);
     assert_near(0.5f * (e.min_y + e.max_y), 0.5f * (float)h, 0.01 * h);
 }
@@ -75,10 +75,9 @@ static void test_points_fit_tighter_than_their_box(void **state)
 {
     (void)state;
     static const float pts[16][3] = {
-        {0, 0, -8},   {164, 0, -8},   {0, 112, -8},  {164, 112, -8},
-        {0, 0, 8},    {164, 0, 8},    {0, 112, 8},   {164, 112, 8},
-        {0, 0, 8},    {164, 0, 8},    {0, 12, 8},    {164, 12, 8},
-        {0, 0, 80},   {164, 0, 80},   {0, 12, 80},   {164, 12, 80},
+        {0, 0, -8},  {164, 0, -8},  {0, 112, -8}, {164, 112, -8}, {0, 0, 8},  {164, 0, 8},
+        {0, 112, 8}, {164, 112, 8}, {0, 0, 8},    {164, 0, 8},    {0, 12, 8}, {164, 12, 8},
+        {0, 0, 80},  {164, 0, 80},  {0, 12, 80},  {164, 12, 80},
     };
     camera_bounds box = {.min = {0, 0, -8}, .max = {164, 112, 80}};
     camera_bounds with = box;
@@ -91,9 +90,9 @@ static void test_points_fit_tighter_than_their_box(void **state)
         print_message("%dx%d: box %.1f points %.1f\n", w, h, a.distance, b.distance);
         /* Never further; at 16:9 the height binds and the empty corner
          * costs the box a tenth of the view. */
-        assert_true(b.distance <= a.distance * 1.0001f);
+        assert_le(b.distance, a.distance * 1.0001f);
         if (w == 1920)
-            assert_true(b.distance < 0.93f * a.distance);
+            assert_lt(b.distance, 0.93f * a.distance);
         extent e = {INFINITY, -INFINITY, INFINITY, -INFINITY, true};
         for (int k = 0; k < 16; k++) {
             float px, py;
@@ -103,7 +102,7 @@ static void test_points_fit_tighter_than_their_box(void **state)
         }
         assert_true(e.min_x >= 0 && e.max_x <= (float)w && e.min_y >= 0 && e.max_y <= (float)h);
         float fill_x = (e.max_x - e.min_x) / (float)w, fill_y = (e.max_y - e.min_y) / (float)h;
-        assert_true(fmaxf(fill_x, fill_y) >= 0.85f);
+        assert_ge(fmaxf(fill_x, fill_y), 0.85f);
         assert_near(0.5f * (e.min_x + e.max_x), 0.5f * (float)w, 0.01 * w);
         assert_near(0.5f * (e.min_y + e.max_y), 0.5f * (float)h, 0.01 * h);
     }
@@ -140,10 +139,10 @@ static void test_stage_presets_are_closer(void **state)
     camera all = camera_preset_view(CAMERA_PRESET_DEFAULT, &LONG, 16.0f / 9.0f);
     camera first = camera_preset_view(CAMERA_PRESET_FIRST_STAGE, &LONG, 16.0f / 9.0f);
     camera last = camera_preset_view(CAMERA_PRESET_LAST_STAGE, &LONG, 16.0f / 9.0f);
-    assert_true(first.distance < 0.5f * all.distance);
-    assert_true(last.distance < 0.5f * all.distance);
-    assert_true(first.target[0] < -300.0f);
-    assert_true(last.target[0] > 300.0f);
+    assert_lt(first.distance, 0.5f * all.distance);
+    assert_lt(last.distance, 0.5f * all.distance);
+    assert_lt(first.target[0], -300.0f);
+    assert_gt(last.target[0], 300.0f);
 }
 
 static void test_fit_keeps_direction(void **state)
@@ -194,13 +193,13 @@ static void test_blend_endpoints_and_middle(void **state)
     assert_memory_equal(&c1, &b, sizeof b);
     camera m = camera_blend(&a, &b, 0.5f);
     assert_true(m.pitch > fminf(a.pitch, b.pitch) && m.pitch < fmaxf(a.pitch, b.pitch));
-    assert_true(m.distance > fminf(a.distance, b.distance));
-    assert_true(m.distance < fmaxf(a.distance, b.distance));
+    assert_gt(m.distance, fminf(a.distance, b.distance));
+    assert_lt(m.distance, fmaxf(a.distance, b.distance));
     for (int k = 0; k < 3; k++) {
         if (a.target[k] == b.target[k])
             continue;
-        assert_true(m.target[k] > fminf(a.target[k], b.target[k]));
-        assert_true(m.target[k] < fmaxf(a.target[k], b.target[k]));
+        assert_gt(m.target[k], fminf(a.target[k], b.target[k]));
+        assert_lt(m.target[k], fmaxf(a.target[k], b.target[k]));
     }
 }
 
@@ -217,7 +216,7 @@ static void test_blend_yaw_takes_short_way(void **state)
     /* And on the way it never strays more than 20 degrees from 0. */
     for (int i = 1; i < 10; i++) {
         camera c = camera_blend(&a, &b, (float)i / 10.0f);
-        assert_true(fabsf(remainderf(c.yaw, 2.0f * PI_F)) <= DEG(10.0f) + 1e-4f);
+        assert_le(fabsf(remainderf(c.yaw, 2.0f * PI_F)), DEG(10.0f) + 1e-4f);
     }
 }
 
@@ -257,13 +256,13 @@ static void test_eye_and_directions(void **state)
     assert_near(eye[1], -10.0, 1e-5);
     assert_near(eye[2], 0.0, 1e-5);
     assert_true(camera_project(&cam, 1.0f, (float[3]){1, 0, 0}, 100, 100, &px, &py));
-    assert_true(px > 50.0f);
+    assert_gt(px, 50.0f);
     assert_true(camera_project(&cam, 1.0f, (float[3]){0, 0, 1}, 100, 100, &px, &py));
-    assert_true(py < 50.0f);
+    assert_lt(py, 50.0f);
     /* pitch > 0 looks down: the eye is above. */
     cam.pitch = 0.5f;
     camera_eye(&cam, eye);
-    assert_true(eye[2] > 0.0f);
+    assert_gt(eye[2], 0.0f);
 }
 
 static void test_zoom(void **state)
@@ -277,7 +276,7 @@ static void test_zoom(void **state)
     camera_zoom(&cam, -2.0f, &WIDE, aspect);
     assert_near(cam.distance, d / 0.9, 1e-3 * d);
     camera_zoom(&cam, 1e6f, &WIDE, aspect);
-    assert_true(cam.distance > 0.0f);
+    assert_gt(cam.distance, 0.0f);
     camera_zoom(&cam, -1e6f, &WIDE, aspect);
     assert_true(isfinite(cam.distance));
     camera_zoom(&cam, NAN, &WIDE, aspect);

@@ -565,7 +565,7 @@ static void test_still_into_missing_directory(void **state)
     expect_bad_input(&r, path);
     child_result_deinit(&r);
     print_message("--still into a missing folder: refused in %.3f s\n", took);
-    assert_true(took < 5.0);
+    assert_lt(took, 5.0);
     child_expect_untouched(scratch, "missing_dir/x.png", NULL);
 }
 
@@ -636,14 +636,14 @@ static void test_output_fifo(void **state)
 
     /* with a reader: written through, as a pipe (the CSV fits its buffer) */
     const int reader = open(fifo, O_RDONLY | O_NONBLOCK);
-    assert_true(reader >= 0);
+    assert_ge(reader, 0);
     r = RUN_BOUNDED("-o a FIFO with a reader", "schedule", "--format", "csv", "-o", fifo);
     expect_success(&r);
     child_result_deinit(&r);
     char got[4096];
     const ssize_t n = read(reader, got, sizeof got - 1);
     close(reader);
-    assert_true(n > 0);
+    assert_gt(n, 0);
     got[n] = '\0';
     child_result direct = RUN("schedule", "--format", "csv");
     assert_string_equal(got, direct.out);

@@ -103,9 +103,9 @@ static void check_sides_against_json(const char *list, const char *const *names,
 
         /* the strip's numbers are the JSON's */
         const compare_metrics *m = &c.result.side[k];
-        assert_true(fabs(m->makespan - num(side, "makespan")) < 1e-6);
-        assert_true(fabs(m->bubble_fraction - num(side, "bubble_fraction")) < 1e-6);
-        assert_true(fabs(m->allreduce_exposed - num(side, "allreduce_exposed")) < 1e-6);
+        assert_lt(fabs(m->makespan - num(side, "makespan")), 1e-6);
+        assert_lt(fabs(m->bubble_fraction - num(side, "bubble_fraction")), 1e-6);
+        assert_lt(fabs(m->allreduce_exposed - num(side, "allreduce_exposed")), 1e-6);
         assert_int_equal(m->peak_max, json_peak_max(side));
 
         /* and so are the words */
@@ -308,11 +308,11 @@ static void test_still_panes_share_clock(void **state)
         frac_cursor[k] = (cursor_x(&img, x0, x1, y, pal.cursor) - tv.plot_x) / tv.plot_w;
         frac_end[k] = (row_end_x(&img, x0, x1, y, &pal) - tv.plot_x) / tv.plot_w;
         /* within two pixels of where t and the makespan fall on the shared scale */
-        assert_true(fabs(frac_cursor[k] - t / longest) * tv.plot_w < 2);
-        assert_true(fabs(frac_end[k] - tls[k]->makespan / longest) * tv.plot_w < 2);
+        assert_lt(fabs(frac_cursor[k] - t / longest) * tv.plot_w, 2);
+        assert_lt(fabs(frac_end[k] - tls[k]->makespan / longest) * tv.plot_w, 2);
     }
-    assert_true(fabs(frac_cursor[0] - frac_cursor[1]) < 0.003);
-    assert_true(frac_end[1] < frac_end[0] - 0.1); /* ZB-H1 ends first */
+    assert_lt(fabs(frac_cursor[0] - frac_cursor[1]), 0.003);
+    assert_lt(frac_end[1], frac_end[0] - 0.1); /* ZB-H1 ends first */
     comparison_deinit(&c);
     image_deinit(&img);
 }
@@ -358,7 +358,7 @@ static void test_still_gaps_are_rules(void **state)
                              cases[n].list, x, y, px[0], px[1], px[2]);
                 gap_pixels++;
             }
-        assert_true(gap_pixels > 0);
+        assert_gt(gap_pixels, 0);
         for (int k = 0; k < l.count; k++) {
             const uint8_t *px =
                 img.rgba +

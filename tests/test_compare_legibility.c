@@ -83,7 +83,7 @@ static void check_panes(int count)
         print_message("%s: %d strings, smallest capital %.1f px, %d overlaps (panes %dx%d)\n", what,
                       stats.count, stats.min_cap_px, overlaps, l.pane[0].w, l.pane[0].h);
         assert_true(stats.rect_count > 10 && stats.rect_count < MAX_RECTS);
-        assert_true(stats.min_cap_px >= 22.0f);
+        assert_ge(stats.min_cap_px, 22.0f);
         assert_int_equal(overlaps, 0);
     }
     offscreen_deinit(&o);

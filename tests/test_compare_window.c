@@ -100,7 +100,7 @@ static panes_line opening(void)
 {
     panes_line l[2];
     const int n = run_panes("open.script", "frames 2\nprint\nquit\n", l, 2);
-    assert_true(n >= 1);
+    assert_ge(n, 1);
     assert_int_equal(l[0].panes, 2);
     assert_string_equal(l[0].arrange, "side_by_side");
     return l[0];
@@ -223,10 +223,10 @@ static void test_linked_orbit_turns_every_pane(void **state)
             fail_msg("linked: pane %d's yaw %.4f -> %.4f; want it turned", k + 1, l[0].yaw[k],
                      l[1].yaw[k]);
     }
-    assert_true(fabs(l[1].yaw[1] - l[1].yaw[0]) < 1e-4);
+    assert_lt(fabs(l[1].yaw[1] - l[1].yaw[0]), 1e-4);
     assert_int_equal(l[2].linked, 0);
-    assert_true(fabs(l[2].yaw[0] - l[1].yaw[0]) < 1e-4); /* unlinked: the first stays */
-    assert_true(fabs(l[2].yaw[1] - l[1].yaw[1]) > 0.05); /* the one under the pointer turns */
+    assert_lt(fabs(l[2].yaw[0] - l[1].yaw[0]), 1e-4); /* unlinked: the first stays */
+    assert_gt(fabs(l[2].yaw[1] - l[1].yaw[1]), 0.05); /* the one under the pointer turns */
 }
 
 /* A file's bytes; fails the test when it cannot be read. */

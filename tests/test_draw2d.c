@@ -85,7 +85,7 @@ static void test_clip(void **state)
             if (p.g > 0 && p.b == 0 && !rgba8_equal(p, RED) && !in_line_clip)
                 fail_msg("green at (%d, %d) outside the clip", x, y);
         }
-    assert_true(gl_fixture_count(fx, 100, 30, 120, 40, GREEN) > 20);
+    assert_gt(gl_fixture_count(fx, 100, 30, 120, 40, GREEN), 20);
     assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, BLUE), 100);
 }
 
@@ -120,8 +120,8 @@ static void test_patterns(void **state)
         int fill = gl_fixture_count(fx, 20, 20, 60, 50, BLUE);
         int ink = gl_fixture_count(fx, 20, 20, 60, 50, WHITE);
         print_message("pattern %d: %d fill, %d ink pixels of 1200\n", (int)patterns[i], fill, ink);
-        assert_true(fill > 100);
-        assert_true(ink > 50);
+        assert_gt(fill, 100);
+        assert_gt(ink, 50);
         assert_int_equal(gl_fixture_count(fx, 0, 0, W, 20, BG), W * 20);
         assert_int_equal(gl_fixture_count(fx, 0, 50, W, H, BG), W * (H - 50));
         assert_int_equal(gl_fixture_count(fx, 0, 20, 20, 50, BG), 20 * 30);
@@ -166,8 +166,8 @@ static void test_pattern_default_period(void **state)
     gl_fixture_begin(fx, BG);
     draw2d_rect_pattern(&fx->d, 0, 0, 64, 64, RED, WHITE, DRAW2D_HATCH, 0);
     gl_fixture_finish(fx);
-    assert_true(gl_fixture_count(fx, 0, 0, 64, 64, RED) > 0);
-    assert_true(gl_fixture_count(fx, 0, 0, 64, 64, WHITE) > 0);
+    assert_gt(gl_fixture_count(fx, 0, 0, 64, 64, RED), 0);
+    assert_gt(gl_fixture_count(fx, 0, 0, 64, 64, WHITE), 0);
 }
 
 /* A 2-pixel horizontal line on a pixel boundary covers exactly two rows at
@@ -213,7 +213,7 @@ static void test_diagonal_line(void **state)
             if (d > 3.0f || d < -3.0f)
                 fail_msg("pixel (%d, %d) lit %.1f px from the line", x, y, d);
         }
-    assert_true(lit > 200);
+    assert_gt(lit, 200);
     assert_pixel(fx, 60, 60, WHITE);
 }
 
@@ -311,7 +311,7 @@ static void test_frames_identical(void **state)
     gl_fixture_begin(fx, BG);
     draw_scene(&fx->d);
     int capacity = fx->d.capacity;
-    assert_true(capacity >= 2000 * 6);
+    assert_ge(capacity, 2000 * 6);
     gl_fixture_finish(fx);
     memcpy(first, fx->pixels, sizeof first);
     assert_int_equal(fx->d.gpu_capacity, capacity);

@@ -20,7 +20,7 @@ static cJSON *export_and_parse(const run_fixture *x, void (*writer)(const timeli
     writer(&x->tl, f);
     assert_false(ferror(f));
     long n = ftell(f);
-    assert_true(n > 0);
+    assert_gt(n, 0);
     rewind(f);
     char *text = malloc((size_t)n + 1);
     assert_non_null(text);
@@ -178,7 +178,7 @@ static void test_json_overlapped_pairs(void **state)
     {
         pairs += strcmp(str(item, "kind"), "OVERLAP_F_B") == 0;
     }
-    assert_true(pairs > 0);
+    assert_gt(pairs, 0);
     cJSON_Delete(doc);
     run_fixture_deinit(&x);
 }
@@ -459,7 +459,7 @@ static void check_chrome_trace(const run_fixture *x)
                 if (action_is_compute((action_kind)p->rank[r].actions[k].kind))
                     break;
             }
-            assert_true(r < p->ranks);
+            assert_lt(r, p->ranks);
             const action *a = &p->rank[r].actions[k];
             char text[ACTION_TEXT_MAX];
             action_format(a, text);
@@ -470,10 +470,10 @@ static void check_chrome_trace(const run_fixture *x)
             assert_int_equal((int)num(args, "microbatch"), a->microbatch);
             assert_string_equal(str(args, "kind"), action_kind_name((action_kind)a->kind));
             /* microseconds, 1 time unit = 1000 us, to the nanosecond */
-            assert_true(fabs(num(e, "ts") - tl->time[r][k].start * 1000) <=
-                        1e-3 + 1e-12 * num(e, "ts"));
+            assert_le(fabs(num(e, "ts") - tl->time[r][k].start * 1000),
+                      1e-3 + 1e-12 * num(e, "ts"));
             double end = num(e, "ts") + num(e, "dur");
-            assert_true(fabs(end - tl->time[r][k].end * 1000) <= 2e-3 + 1e-12 * end);
+            assert_le(fabs(end - tl->time[r][k].end * 1000), 2e-3 + 1e-12 * end);
             continue;
         }
         if (strcmp(ph, "s") == 0 || strcmp(ph, "f") == 0) {

@@ -121,8 +121,8 @@ static void test_readout_toggles(void **state)
     count_changed(&off, &on, x0, y0, x1, y1, &in, &outside);
     print_message("F3: %d pixels changed under the HUD, %d elsewhere\n", in, outside);
     if (in < 800 || outside > in / 4)
-        fail_msg("F3: %d pixels changed under the HUD (want >= 800), %d elsewhere (want <= %d)",
-                 in, outside, in / 4);
+        fail_msg("F3: %d pixels changed under the HUD (want >= 800), %d elsewhere (want <= %d)", in,
+                 outside, in / 4);
     count_changed(&off, &back, 0, 0, 0, 0, &in, &outside);
     if (outside > 20)
         fail_msg("F3 again: %d pixels differ from the picture before the first F3", outside);

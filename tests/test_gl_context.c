@@ -41,7 +41,7 @@ static void test_renderer_is_named(void **state)
     const char *renderer = gl_context_renderer(gl);
     assert_non_null(renderer);
     assert_true(renderer[0] != '\0');
-    assert_true(gl->gl_major * 10 + gl->gl_minor >= 33);
+    assert_ge(gl->gl_major * 10 + gl->gl_minor, 33);
 }
 
 static void test_clear_and_read_back(void **state)

@@ -124,7 +124,7 @@ static void test_encode_in_memory(void **state)
     size_t size = 0;
     ppf_error err = {0};
     assert_true(image_encode_png(px, W, H, 0, false, &data, &size, &err));
-    assert_true(size > 8);
+    assert_gt(size, 8);
     assert_memory_equal(data, "\x89PNG\r\n\x1a\n", 8);
     free(data);
 }

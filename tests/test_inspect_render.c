@@ -119,7 +119,7 @@ static void test_selection_outline(void **state)
         /* all four, but a side the plot's edge cuts off (0B7 ends the iteration) */
         const int cut = (ceilf(b.x1) >= tv.plot_x + tv.plot_w) + (floorf(b.x0) - 1 < tv.plot_x);
         assert_int_equal(after, 4 - cut);
-        assert_true(before <= 1);
+        assert_le(before, 1);
         /* the bar itself is not covered */
         assert_memory_equal(frame_fixture_pixel(x, ix, iy), inside, 3);
     }
@@ -151,7 +151,7 @@ static void test_critical_path_and_microbatch(void **state)
         marked += near(p, pal.critical, 8);
     }
     print_message("critical path: %d of %d bars marked\n", marked, steps);
-    assert_true(steps >= 8);
+    assert_ge(steps, 8);
     assert_int_equal(marked, steps);
 
     /* micro-batch 3 lit: its bars keep their colour, 1F4's is dimmed */
@@ -171,7 +171,7 @@ static void test_critical_path_and_microbatch(void **state)
     const int bright_o = plain_o[0] + plain_o[1] + plain_o[2],
               bright_dim = dim[0] + dim[1] + dim[2];
     print_message("1F4 dimmed from %d to %d\n", bright_o, bright_dim);
-    assert_true(bright_dim < bright_o * 0.6);
+    assert_lt(bright_dim, bright_o * 0.6);
 
     inspect_path_deinit(&path);
     inspect_deinit(&in);
@@ -221,7 +221,7 @@ static void test_selection_in_3d(void **state)
     const int after = count_in_3d(x, &v, r.rank, r.index, sel);
     print_message("selection's colour round 1F3's objects: %d pixels (%d without)\n", after,
                   before);
-    assert_true(after > before + 100);
+    assert_gt(after, before + 100);
     frame_fixture_free(x);
 }
 
@@ -257,8 +257,8 @@ static void test_details_card_legible(void **state)
                           "%.1f px\n",
                           theme, v.t, stats.count, plain, stats.min_cap_px);
             /* every line of the card drawn; 3D labels it covers give way */
-            assert_true(stats.count >= plain + details.count - 6);
-            assert_true(stats.min_cap_px >= 22.0f);
+            assert_ge(stats.count, plain + details.count - 6);
+            assert_ge(stats.min_cap_px, 22.0f);
             assert_int_equal(frame_text_overlaps(&stats, "details card"), 0);
             const char *png = getenv("PPFLOW_INSPECT_PNG");
             if (png && theme == 0 && k == 0) {

@@ -252,8 +252,8 @@ static void check_timeline(const program *p, const timeline_costs *c, const time
     for (int r = 0; r < p->ranks; r++) {
         busy += tl->per_rank[r].busy;
         idle += tl->per_rank[r].idle;
-        assert_true(fabs(tl->per_rank[r].busy + tl->per_rank[r].idle - tl->makespan) <=
-                    EPS * (1 + tl->makespan));
+        assert_le(fabs(tl->per_rank[r].busy + tl->per_rank[r].idle - tl->makespan),
+                  EPS * (1 + tl->makespan));
         /* peak live activations by brute force over the rank's F starts */
         int peak = 0;
         for (size_t q = 0; q < cells; q++) {
@@ -270,13 +270,13 @@ static void check_timeline(const program *p, const timeline_costs *c, const time
             fail_msg("%s: rank %d peak activations %d, recorded %d", what, r, peak,
                      tl->per_rank[r].peak_activations);
     }
-    assert_true(fabs(busy - tl->busy) <= EPS * (1 + busy));
-    assert_true(fabs(idle - tl->idle) <= EPS * (1 + idle));
+    assert_le(fabs(busy - tl->busy), EPS * (1 + busy));
+    assert_le(fabs(idle - tl->idle), EPS * (1 + idle));
     if (tl->makespan > 0)
-        assert_true(fabs(tl->bubble_fraction - idle / (p->ranks * tl->makespan)) <= EPS);
+        assert_le(fabs(tl->bubble_fraction - idle / (p->ranks * tl->makespan)), EPS);
     if (busy > 0)
-        assert_true(fabs(tl->bubble_ratio - idle / busy) <= EPS * (1 + idle / busy));
-    assert_true(fabs(tl->allreduce_exposed - (tl->makespan - compute_end)) <= EPS * (1 + makespan));
+        assert_le(fabs(tl->bubble_ratio - idle / busy), EPS * (1 + idle / busy));
+    assert_le(fabs(tl->allreduce_exposed - (tl->makespan - compute_end)), EPS * (1 + makespan));
 
     free(reduced);
     free(stream_end);

@@ -60,7 +60,7 @@ static void test_card_is_the_table(void **state)
                 ((rows[r].modes & KEYMAP_COMPARE) && !(m & KEYMAP_COMPARE)) ||
                 ((rows[r].modes & KEYMAP_SINGLE) && (m & KEYMAP_COMPARE)))
                 continue;
-            assert_true(i < count);
+            assert_lt(i, count);
             assert_ptr_equal(card[i].keys, rows[r].keys);
             assert_ptr_equal(card[i].what, rows[r].what);
             i++;
@@ -278,7 +278,7 @@ static host *host_new(void)
 
 static const command *last(const host *h)
 {
-    assert_true(h->in.queued > 0);
+    assert_gt(h->in.queued, 0);
     return &h->in.queue[h->in.queued - 1];
 }
 

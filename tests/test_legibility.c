@@ -97,14 +97,14 @@ static void test_text_height(void **state)
             /* a tooltip: the first action of rank 0 */
             v.hover = (timeline_panel_hover){.kind = TIMELINE_HIT_ACTION, .rank = 0, .index = 0};
             draw(x, &v);
-            assert_true(x->stats.count > 20);
+            assert_gt(x->stats.count, 20);
             print_message("theme %d t=%.1f: %d strings, smallest capital %.1f px\n", theme, v.t,
                           x->stats.count, x->stats.min_cap_px);
-            assert_true(x->stats.min_cap_px >= 22.0f);
+            assert_ge(x->stats.min_cap_px, 22.0f);
             /* the key card too */
             v.show_help = true, v.help = help, v.help_count = help_count;
             draw(x, &v);
-            assert_true(x->stats.min_cap_px >= 22.0f);
+            assert_ge(x->stats.min_cap_px, 22.0f);
         }
     }
     /* Sizes follow the height, and the UI scale multiplies them. */
@@ -119,9 +119,9 @@ static void test_text_height(void **state)
     float scaled = x->stats.min_cap_px;
     print_message("smallest capital: %.1f px at 1080, %.1f at 720, %.1f at 720 x1.5\n", at_1080,
                   at_720, scaled);
-    assert_true(at_720 >= 720.0f / 50);
-    assert_true(at_720 < at_1080);
-    assert_true(scaled >= at_720 * 1.4f);
+    assert_ge(at_720, 720.0f / 50);
+    assert_lt(at_720, at_1080);
+    assert_ge(scaled, at_720 * 1.4f);
     fixture_free(x);
 }
 
@@ -226,7 +226,7 @@ static void test_presets_fit_free_area(void **state)
                 print_message("%dx%d %s: scene (%.0f,%.0f)-(%.0f,%.0f), in free rect %d of %d\n", w,
                               h, camera_preset_name((camera_preset)p), lo[0], lo[1], hi[0], hi[1],
                               in, l.free_count);
-            assert_true(in >= 0);
+            assert_ge(in, 0);
             assert_true(fills);
             assert_true(large);
         }
@@ -269,8 +269,8 @@ static void test_cards_within_reserve(void **state)
                     break;
                 caption_lines++;
             }
-            assert_true(caption_lines >= 1);
-            assert_true(x->stats.rect_count >= 4 + caption_lines + FRAME_LEGEND_ROWS);
+            assert_ge(caption_lines, 1);
+            assert_ge(x->stats.rect_count, 4 + caption_lines + FRAME_LEGEND_ROWS);
             for (int j = 0; j < 4 + FRAME_LEGEND_ROWS; j++) {
                 const int i = j < 4 ? j : j + caption_lines;
                 const text_rect *t = &x->stats.rects[i];
@@ -285,7 +285,7 @@ static void test_cards_within_reserve(void **state)
                 /* the legend's rows start after its swatches, from the card's
                    reserved left edge: the card was drawn where reserved */
                 if (j >= 4)
-                    assert_true(t->x0 >= l.legend.x0 + 1.9f * (float)l.small_px);
+                    assert_ge(t->x0, l.legend.x0 + 1.9f * (float)l.small_px);
             }
             fixture_free(x);
         }
@@ -413,7 +413,7 @@ static void test_bubble_contrast(void **state)
             print_message("%s rank %d: idle [%.2f, %.2f] luminance %.3f, row %.3f: %.2f:1\n",
                           theme_get((theme_id)theme).name, r, s, e, idle.lum, luminance_lin(bg_lin),
                           c);
-            assert_true(c >= 3.0);
+            assert_ge(c, 3.0);
         }
     }
     fixture_free(x);
@@ -523,7 +523,7 @@ static void test_colour_blind(void **state)
                 double s, e;
                 assert_true(find_gap(tl, 1, tl->makespan * 0.02, &s, &e));
                 region g = measure_bar(x, &tv, s, e, 1, NULL);
-                assert_true(g.lum_sd > 0.02);
+                assert_gt(g.lum_sd, 0.02);
                 el[n++] = (element){"bubble", {g.lin[0], g.lin[1], g.lin[2]}, CUE_HATCH};
                 /* an all-reduce bar in rank 0's lane */
                 assert_true(tl->allreduce_count > 0 && tv.lane_h > 4);
@@ -603,7 +603,7 @@ static void test_caption_fits(void **state)
                          cases[c].w, cases[c].h, (double)cases[c].ui_scale, (double)r->x0,
                          (double)r->x1);
         }
-        assert_true(in_view > 3); /* the HUD's lines and the caption at least */
+        assert_gt(in_view, 3); /* the HUD's lines and the caption at least */
         fixture_free(x);
     }
 }
@@ -688,7 +688,7 @@ static void test_presenting_back_row(void **state)
     (void)state;
     fixture *x = fixture_new(NULL, NULL, 0, 1920, 1080);
     const beat_list *bl = &x->f->s.beats;
-    assert_true(bl->count >= 5);
+    assert_ge(bl->count, 5);
     const text_font *font = &x->f->o.frame.font;
     float smallest = 1e9f;
     int wrapped = 0;
@@ -728,7 +728,7 @@ static void test_presenting_back_row(void **state)
                      "wide in all: cut?",
                      what, whole, l.view_w, lines, drawn);
     }
-    assert_true(wrapped > 0); /* the default scenario's beats have long captions */
+    assert_gt(wrapped, 0); /* the default scenario's beats have long captions */
 
     frame_help_item help[KEYMAP_ROWS_MAX];
     frame_view v = view_at(x, 0, THEME_DARK, VIEWER_PRESENT_SCALE);
@@ -740,7 +740,7 @@ static void test_presenting_back_row(void **state)
     print_message("presenting at 1920x1080: smallest capital %.1f px over %d beats and the key "
                   "card (%d captions on two lines)\n",
                   smallest, bl->count, wrapped);
-    assert_true(x->stats.min_cap_px >= 27.0f);
+    assert_ge(x->stats.min_cap_px, 27.0f);
     fixture_free(x);
 }
 

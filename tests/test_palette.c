@@ -234,7 +234,7 @@ static void check_flat_exact(int max_colors, bool all_flat)
 {
     picture p = flat_picture(320, 240);
     int distinct = count_distinct(&p);
-    assert_true(distinct > 256); /* the cutting path, not "one colour each" */
+    assert_gt(distinct, 256); /* the cutting path, not "one colour each" */
     uint32_t colors[256], heavy[256];
     int n = build(&p, colors, max_colors);
     check_palette_form(colors, n, max_colors);
@@ -287,7 +287,7 @@ static void test_gradient_close(void **state)
 {
     (void)state;
     picture p = gradient_picture();
-    assert_true(count_distinct(&p) > 256);
+    assert_gt(count_distinct(&p), 256);
     uint32_t colors[256];
     int n = build(&p, colors, 256);
     check_palette_form(colors, n, 256);
@@ -299,7 +299,7 @@ static void test_gradient_close(void **state)
      * colour serves a patch about 16 levels across, so ~4 a channel is
      * what any palette can do here, plus up to 1.5 from matching by bin. */
     assert_in_range(e.max, 0, 12);
-    assert_true(e.mean <= 3.6);
+    assert_le(e.mean, 3.6);
     free(indices);
     free(p.rgba);
 }
@@ -337,7 +337,7 @@ static void test_few_colours_kept(void **state)
         check_palette_form(colors, n, max_colors);
         assert_int_equal(n, N);
         for (int i = 0; i < N; i++)
-            assert_true(find_color(colors, n, want[i]) >= 0);
+            assert_ge(find_color(colors, n, want[i]), 0);
         uint8_t indices[N * 64];
         errors e = map_errors(&p, colors, n, indices);
         assert_int_equal(e.max, 0);
@@ -451,7 +451,7 @@ static void test_deterministic(void **state)
     assert_int_equal(n1, n2);
     assert_memory_equal(first, second, (size_t)n1 * sizeof *first);
     for (int i = 0; i < 5; i++)
-        assert_true(find_color(first, n1, FLAT[i]) >= 0);
+        assert_ge(find_color(first, n1, FLAT[i]), 0);
     palette_histogram_deinit(&h1);
     palette_histogram_deinit(&h2);
     free(a.rgba);
@@ -478,7 +478,7 @@ static void test_empty_and_two_colours(void **state)
     int n = build(&p, colors, 2);
     check_palette_form(colors, n, 2);
     assert_int_equal(n, 2);
-    assert_true(find_color(colors, n, FLAT[0]) >= 0);
+    assert_ge(find_color(colors, n, FLAT[0]), 0);
     uint8_t *indices = ppf_malloc((size_t)p.width * (size_t)p.height);
     map_errors(&p, colors, n, indices);
     assert_int_equal(colors[indices[0]] & 0xFFFFFF, FLAT[0]);
@@ -520,7 +520,7 @@ static void test_halving_keeps_proportions(void **state)
     for (int i = 0; i < 40; i++) {
         palette_histogram_add(&plain, p.rgba, p.width, p.height, 0);
         palette_histogram_add(&small, p.rgba, p.width, p.height, 0);
-        assert_true(small.pixels <= 3000);
+        assert_le(small.pixels, 3000);
     }
     assert_int_equal(plain.pixels, 40000);
     uint32_t a[256], b[256];
@@ -534,7 +534,7 @@ static void test_halving_keeps_proportions(void **state)
     }
     assert_int_equal(palette_build(&small, b, 256), K);
     for (int k = 0; k < K; k++)
-        assert_true(find_color(b, K, rgb[k]) >= 0);
+        assert_ge(find_color(b, K, rgb[k]), 0);
     palette_histogram_deinit(&plain);
     palette_histogram_deinit(&small);
     free(p.rgba);

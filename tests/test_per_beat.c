@@ -228,7 +228,7 @@ static void test_slug(void **state)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char slug[PER_BEAT_SLUG_MAX + 1];
         assert_string_equal(per_beat_slug(cases[k][0], slug), cases[k][1]);
-        assert_true(strlen(slug) <= PER_BEAT_SLUG_MAX);
+        assert_le(strlen(slug), PER_BEAT_SLUG_MAX);
     }
 }
 

@@ -45,7 +45,7 @@ static int beat_times(double *t, int max)
         int number;
         double time;
         if (sscanf(p, "%d %lf", &number, &time) == 2) {
-            assert_true(n < max);
+            assert_lt(n, max);
             assert_int_equal(number, n + 1);
             t[n++] = time;
         }
@@ -64,7 +64,7 @@ typedef struct script_text {
 static void add(script_text *s, const char *line)
 {
     size_t n = strlen(line);
-    assert_true(s->len + n + 2 < sizeof s->text);
+    assert_lt(s->len + n + 2, sizeof s->text);
     memcpy(s->text + s->len, line, n);
     s->len += n;
     s->text[s->len++] = '\n';
@@ -84,7 +84,7 @@ static void test_clicker_through_the_beats(void **state)
     x_run_skip_without_tools("test_present_window");
     double times[BEATS_MAX_HERE];
     const int n = beat_times(times, BEATS_MAX_HERE);
-    assert_true(n >= 5);
+    assert_ge(n, 5);
     assert_true(times[0] == 0); /* the talk starts on its first beat */
 
     script_text sc = {.len = 0};
@@ -168,7 +168,7 @@ static void test_blackout(void **state)
     x_run_skip_without_tools("test_present_window");
     double times[BEATS_MAX_HERE];
     const int n = beat_times(times, BEATS_MAX_HERE);
-    assert_true(n >= 5);
+    assert_ge(n, 5);
     const char *script = "key pagedown\n"
                          "frames 30\n"
                          "screenshot picture.png\n"

@@ -63,7 +63,7 @@ static void test_next_lands_exactly_on_every_beat(void **state)
     (void)state;
     session *s = default_session();
     const beat_list *bl = &s->beats;
-    assert_true(bl->count >= 3);
+    assert_ge(bl->count, 3);
     viewer_state v = presenting(s);
     double clock = 100;
     assert_int_equal(v.play.t, 0);
@@ -356,8 +356,8 @@ static void test_presenting_text_is_larger(void **state)
     frame_layout off = viewer_state_layout(&v);
     print_message("small text: %d px em presenting, %d px in the window\n", on.small_px,
                   off.small_px);
-    assert_true(on.small_px * 0.729f >= 1080.0f / 40.0f);
-    assert_true(on.small_px > off.small_px);
+    assert_ge(on.small_px * 0.729f, 1080.0f / 40.0f);
+    assert_gt(on.small_px, off.small_px);
     session_deinit(s);
     free(s);
 }

@@ -338,7 +338,7 @@ static void test_rims_follow_ui_scale(void **state)
     }
     print_message("rim pixels: %ld at ui 1 (lines %.0f px), %ld at ui 2 (lines %.0f px)\n",
                   count[0], line[0], count[1], line[1]);
-    assert_true(line[1] >= 2 * line[0]);
+    assert_ge(line[1], 2 * line[0]);
     if (!(count[0] > 1000 && count[1] > 2 * count[0]))
         fail_msg("rim pixels: %ld at UI scale 1, %ld at 2: want over 1000 and twice as many",
                  count[0], count[1]);

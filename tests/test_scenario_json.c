@@ -385,13 +385,13 @@ static void check_same_as_default(const scenario *sc)
         assert_near_rel(a.p2p[r], b.p2p[r], REL);
     }
     /* The default shows communication: p2p and all-reduce both take time. */
-    assert_true(b.p2p[0] > 0);
+    assert_gt(b.p2p[0], 0);
     assert_int_equal(a.allreduce.mode, b.allreduce.mode);
     assert_int_equal(b.allreduce.mode, ALLREDUCE_RING);
     assert_near_rel(a.allreduce.bytes, b.allreduce.bytes, REL);
     assert_near_rel(a.allreduce.bandwidth, b.allreduce.bandwidth, REL);
     assert_near_rel(a.allreduce.latency, b.allreduce.latency, REL);
-    assert_true(allreduce_stage_time(&b.allreduce, b.dp, 1) > 0);
+    assert_gt(allreduce_stage_time(&b.allreduce, b.dp, 1), 0);
     timeline_costs_deinit(&a);
     timeline_costs_deinit(&b);
     program_deinit(&pa);
@@ -456,7 +456,7 @@ static void test_assets(void **state)
         if (!ok)
             print_message("%s: %s\n", path, err.message);
         assert_true(ok);
-        assert_true(tl.makespan > 0);
+        assert_gt(tl.makespan, 0);
         timeline_deinit(&tl);
         timeline_costs_deinit(&c);
         program_deinit(&p);
@@ -470,7 +470,7 @@ static void test_assets(void **state)
     }
     closedir(dir);
     print_message("%d example scenarios\n", count);
-    assert_true(count >= 10);
+    assert_ge(count, 10);
 }
 
 /* ---- beats ------------------------------------------------------------------ */

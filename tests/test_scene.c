@@ -61,7 +61,7 @@ static void test_forward_instant(void **state)
     scene_run x;
     scene_run_init(&x, 2, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2});
     const timeline_cell *c = cell(&x, 1, 3);
-    assert_true(c->f_end > c->f_start);
+    assert_gt(c->f_end, c->f_start);
     /* 60% through: sub-steps 0 (layer 2, W1), 1 (layer 2, W2) done, 2 (layer 3, W1) running. */
     double t = c->f_start + 0.6 * (c->f_end - c->f_start);
     scene_state_at(&x.sc, t, &x.st);
@@ -71,7 +71,7 @@ static void test_forward_instant(void **state)
     assert_role(get(&x, SCENE_RESIDUAL, 2, 3), SCENE_ROLE_ACTIVATION);
     object_state h3 = get(&x, SCENE_HIDDEN, 3, 3);
     assert_role(h3, SCENE_ROLE_ACTIVATION);
-    assert_true(h3.opacity < 0.5f); /* fading in */
+    assert_lt(h3.opacity, 0.5f); /* fading in */
     assert_false(get(&x, SCENE_RESIDUAL, 3, 3).visible);
 
     object_state lit = get(&x, SCENE_MATMUL1, 3, 3);
@@ -117,7 +117,7 @@ static void test_backward_instant(void **state)
     assert_role(get(&x, SCENE_RESIDUAL, 3, 3), SCENE_ROLE_GRADIENT); /* ∇ from stage 2 */
     object_state mm = get(&x, SCENE_MATMUL2, 2, 3);
     assert_role(mm, SCENE_ROLE_MATMUL);
-    assert_true(mm.flash > 0.5f);
+    assert_gt(mm.flash, 0.5f);
     assert_int_equal(mm.label, SCENE_LABEL_GRAD);
     assert_int_equal(x.st.focus[1].kind, ACTION_B);
     assert_int_equal(x.st.focus[1].layer, 2);
@@ -180,7 +180,7 @@ static void test_weight_gradients_accumulate(void **state)
         scene_run x;
         scene_run_init(&x, 2, &(run_fixture_desc){.schedule = schedules[k], .P = 4, .M = 8});
         float prev[64] = {0};
-        assert_true(x.sc.layers <= 32);
+        assert_le(x.sc.layers, 32);
         for (int i = 0; i <= 500; i++) {
             scene_state_at(&x.sc, x.run.tl.makespan * i / 500.0, &x.st);
             for (int l = 0; l < x.sc.layers; l++) {
@@ -204,7 +204,7 @@ static void test_weight_gradients_accumulate(void **state)
     scene_run x;
     scene_run_init(&x, 1, &(run_fixture_desc){.schedule = "zb-h1", .P = 2, .M = 1});
     const timeline_cell *c = cell(&x, 1, 0);
-    assert_true(c->w_start >= c->b_end);
+    assert_ge(c->w_start, c->b_end);
     scene_state_at(&x.sc, c->b_end, &x.st);
     assert_true(get(&x, SCENE_WEIGHT1, 1, 0).flash == 0);
     scene_state_at(&x.sc, c->w_end, &x.st);
@@ -240,14 +240,14 @@ static void test_slab_crosses_the_gap(void **state)
     scene_stage_x(&x.sc, 2, &nx0, &nx1);
     const timeline_cell *c = cell(&x, 1, 5), *n = cell(&x, 2, 5);
     assert_near(n->in_ready - c->f_end, 0.5, 1e-12); /* longer than flash_min: real times */
-    assert_true(x.sc.flash_min < 0.5f);
+    assert_lt(x.sc.flash_min, 0.5f);
 
     scene_state_at(&x.sc, c->f_end, &x.st);
     assert_role(get(&x, SCENE_SLAB, 1, 5), SCENE_ROLE_ACTIVATION);
     assert_int_equal(get(&x, SCENE_SLAB, 1, 5).label, SCENE_LABEL_PLAIN);
     scene_box b = placed(&x, SCENE_SLAB, 1, 5, 1);
     assert_near(b.min[0], sx1, 1e-4); /* at the producer */
-    assert_true(b.max[0] > b.min[0]);
+    assert_gt(b.max[0], b.min[0]);
     scene_box face = scene_object_box(&x.sc, SCENE_RESIDUAL, 3, 5, 1);
     assert_near(box_mid(&b, 1), box_mid(&face, 1), 1e-4); /* in micro-batch 5's slice */
     assert_near(box_mid(&b, 2), box_mid(&face, 2), 1e-4); /* at the tensor's height */
@@ -316,7 +316,7 @@ static void test_allreduce_ring_chunks(void **state)
     const transfer *ar = &x.run.tl.allreduces[0];
     const int layer = ar->stage * 2;
     const double len = ar->end - ar->start;
-    assert_true(len > x.sc.flash_min);
+    assert_gt(len, x.sc.flash_min);
     float lx0 = (float)layer * x.sc.d_hidden + (float)ar->stage * x.sc.stage_gap;
     for (int k = 0; k < 2 * (D - 1); k++) {
         for (int q = 0; q < 2; q++) {
@@ -349,7 +349,7 @@ static void test_allreduce_ring_chunks(void **state)
     scene_state_at(&x.sc, ar->start + len * 0.5 / 4, &x.st);
     scene_box wrap = placed(&x, SCENE_CHUNK, layer, 0, D - 1);
     scene_box near = placed(&x, SCENE_CHUNK, layer, 0, 0);
-    assert_true(wrap.min[2] > near.min[2] + x.sc.d_model);
+    assert_gt(wrap.min[2], near.min[2] + x.sc.d_model);
     scene_run_deinit(&x);
 }
 
@@ -447,7 +447,7 @@ static void test_flashes(void **state)
 
     scene_run_init(&x, 1, &(run_fixture_desc){.schedule = "1f1b", .P = 2, .M = 2});
     c = cell(&x, 0, 0);
-    assert_true(x.sc.flash_min > 0);
+    assert_gt(x.sc.flash_min, 0);
     scene_state_at(&x.sc, c->f_end + x.sc.flash_min / 2, &x.st);
     assert_role(get(&x, SCENE_P2P, 0, 0), SCENE_ROLE_P2P);
     scene_state_at(&x.sc, c->f_end + x.sc.flash_min * 1.01, &x.st);
@@ -588,7 +588,7 @@ static void test_labels_and_captions(void **state)
     }
     char tiny[4];
     scene_object_label(&x.sc, SCENE_WEIGHT2, 12, SCENE_LABEL_GRAD, tiny, sizeof tiny);
-    assert_true(strlen(tiny) < sizeof tiny);
+    assert_lt(strlen(tiny), sizeof tiny);
 
     char cap[256];
     scene_caption(&x.sc, 0.5, 1, cap, sizeof cap);

@@ -223,7 +223,7 @@ static void test_what_objects_select(void **state)
         for (int k = SCENE_MATMUL1; k <= SCENE_MATMUL2 && lit < 0; k++)
             if (state_of(&x, (scene_kind)k, l, 2)->visible)
                 lit = l * 2 + (k - SCENE_MATMUL1);
-    assert_true(lit >= 0);
+    assert_ge(lit, 0);
     scene_pick_hit hit = {lit % 2 ? SCENE_MATMUL2 : SCENE_MATMUL1, lit / 2, 2, 0, 0};
     assert_selects(scene_pick_owner(&x.sc, &x.st, &hit), action_named(&x, "0B2"));
     /* an activation face of stage 0 micro-batch 5, live: the forward that made it */
@@ -272,7 +272,7 @@ static void test_allreduce_objects(void **state)
     for (int i = 0; i < tl->allreduce_count; i++)
         if (tl->allreduces[i].stage == 1)
             ar1 = i;
-    assert_true(ar1 >= 0);
+    assert_ge(ar1, 0);
     const double t = tl->allreduces[ar1].start + 1;
     scene_state_at(&x.sc, t, &x.st);
     const timeline_panel_hover want = {TIMELINE_HIT_ALLREDUCE, tl->allreduces[ar1].src_rank, ar1};

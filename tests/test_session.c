@@ -74,7 +74,7 @@ static void test_build_rebuild_and_beside(void **state)
     expect_whole(&a, &def);
     /* the default's transfers take time: longer than 1F1B's (M + P - 1)(F + B) */
     assert_near(a.tl.makespan, makespan_of(&def), 1e-9);
-    assert_true(a.tl.makespan > (8 + 4 - 1) * 3.0);
+    assert_gt(a.tl.makespan, (8 + 4 - 1) * 3.0);
 
     /* another schedule, P and M, in place, with free transfers: the textbook's */
     scenario gpipe;
@@ -189,7 +189,7 @@ static void test_session_beats(void **state)
     assert_true(session_build(&s, NULL, NULL, 0, &err));
     beat_list autos = {0};
     beats_auto(&autos, &s.tl);
-    assert_true(s.beats.count >= 5);
+    assert_ge(s.beats.count, 5);
     assert_int_equal(s.beats.count, autos.count);
     for (int k = 0; k < autos.count; k++)
         assert_string_equal(s.beats.beats[k].title, autos.beats[k].title);
@@ -203,7 +203,7 @@ static void test_session_beats(void **state)
     assert_true(session_rebuild(&s, &sc, &err));
     assert_same_double(s.beats.beats[s.beats.count - 1].t, 33); /* the end, GPipe's */
     int mine = beats_at(&s.beats, &s.tl, 11);                   /* 3F7 ends at 11 */
-    assert_true(mine >= 0);
+    assert_ge(mine, 0);
     assert_string_equal(s.beats.beats[mine].title, "x");
     const int count = s.beats.count;
 

@@ -72,7 +72,7 @@ static void expect_well_formed(const char *s)
         if (*p == '&') {
             const char *semi = strchr(p, ';');
             assert_non_null(semi);
-            assert_true(semi - p <= 6);
+            assert_le(semi - p, 6);
             continue;
         }
         if (*p != '<')
@@ -89,13 +89,13 @@ static void expect_well_formed(const char *s)
         }
         assert_true(quotes % 2 == 0);
         if (p[1] == '/') {
-            assert_true(depth > 0);
+            assert_gt(depth, 0);
             depth--;
             if (stack_len[depth] != n || strncmp(stack[depth], name, n) != 0)
                 fail_msg("closing </%.*s> at offset %ld closes <%.*s>", (int)n, name, (long)(p - s),
                          (int)stack_len[depth], stack[depth]);
         } else if (end[-1] != '/') {
-            assert_true(depth < 64);
+            assert_lt(depth, 64);
             if (depth == 0)
                 roots++;
             stack[depth] = name;
@@ -115,7 +115,7 @@ static void expect_references_defined(const char *s)
     for (const char *p = strstr(s, "url(#"); p; p = strstr(p + 1, "url(#")) {
         char id[64];
         const size_t n = strcspn(p + 5, ")");
-        assert_true(n < sizeof id - 8);
+        assert_lt(n, sizeof id - 8);
         snprintf(id, sizeof id, "id=\"%.*s\"", (int)n, p + 5);
         if (!strstr(s, id))
             fail_msg("url(#%.*s) is used but not defined", (int)n, p + 5);
@@ -275,9 +275,9 @@ static void test_dense(void **state)
     run_fixture_init(&x, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 4000});
     char *svg = figure_of(&x.tl, &(svg_desc){0});
     expect_well_formed(svg);
-    assert_true(count_of(svg, "class=\"bar dense\"") >= 4);
-    assert_true(count_of(svg, "class=\"bar bar-") < 100);
-    assert_true(strlen(svg) < 200000);
+    assert_ge(count_of(svg, "class=\"bar dense\""), 4);
+    assert_lt(count_of(svg, "class=\"bar bar-"), 100);
+    assert_lt(strlen(svg), 200000);
     free(svg);
     run_fixture_deinit(&x);
 }

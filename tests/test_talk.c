@@ -227,10 +227,10 @@ static void test_asset_talks(void **state)
         if (!deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err))
             fail_msg("%s", err.message);
         assert_true(d.is_talk);
-        assert_true(d.count >= 2);
+        assert_ge(d.count, 2);
         for (int k = 0; k < d.count; k++) {
             assert_true(d.slides[k]->has_scene);
-            assert_true(d.slides[k]->beats.count >= 2);
+            assert_ge(d.slides[k]->beats.count, 2);
             assert_true(d.info[k].title[0] != '\0');
             for (int b = 0; b < d.slides[k]->beats.count; b++)
                 assert_true(d.slides[k]->beats.beats[b].caption[0] != '\0');
@@ -238,7 +238,7 @@ static void test_asset_talks(void **state)
         deck_deinit(&d);
     }
     closedir(dir);
-    assert_true(talks >= 1);
+    assert_ge(talks, 1);
 }
 
 /* assets/talk.json: the slides the README names, with the closed-form

@@ -65,7 +65,7 @@ static void test_example_talk_next_slide(void **state)
     (void)state;
     x_run_skip_without_tools("test_talk_window");
     deck d = build(TALK);
-    assert_true(d.count >= 2);
+    assert_ge(d.count, 2);
     const beat_list *one = &d.slides[0]->beats, *two = &d.slides[1]->beats;
     assert_true(one->count >= 2 && one->count + 2 < STATES_MAX);
     char script[4096] = "frames 2\nprint\n";

@@ -60,10 +60,10 @@ static void test_widths(void **state)
     float small = text_width(&fx->font, SMALL, "Hello");
     float large = text_width(&fx->font, LARGE, "Hello");
     print_message("\"Hello\": %.1f px at 14, %.1f px at 28\n", small, large);
-    assert_true(small > 0);
-    assert_true(large > small * 1.5f);
-    assert_true(text_width(&fx->font, SMALL, "W\xe2\x82\x81\xe2\x81\xb0") > /* W₁⁰ */
-                text_width(&fx->font, SMALL, "W"));
+    assert_gt(small, 0);
+    assert_gt(large, small * 1.5f);
+    assert_gt(text_width(&fx->font, SMALL, "W\xe2\x82\x81\xe2\x81\xb0"), /* W₁⁰ */
+              text_width(&fx->font, SMALL, "W"));
     assert_true(text_width(&fx->font, SMALL, "") == 0.0f);
     /* Widths add up: no kerning or shaping. */
     float ab = text_width(&fx->font, SMALL, "ab");
@@ -88,7 +88,7 @@ static void test_glyph_set(void **state)
         if (!has_codepoint(&fx->font, needed[i]))
             fail_msg("U+%04X missing from the atlas", needed[i]);
     for (int i = 1; i < fx->font.glyph_count; i++)
-        assert_true(fx->font.codepoints[i - 1] < fx->font.codepoints[i]);
+        assert_lt(fx->font.codepoints[i - 1], fx->font.codepoints[i]);
 }
 
 static void test_metrics(void **state)
@@ -98,9 +98,9 @@ static void test_metrics(void **state)
         text_metrics m = text_font_metrics(&fx->font, s);
         print_message("size %d: ascent %.1f descent %.1f line %.1f\n", fx->font.sizes[s], m.ascent,
                       m.descent, m.line_height);
-        assert_true(m.ascent > 0.6f * fx->font.sizes[s]);
-        assert_true(m.descent > 0.1f * fx->font.sizes[s]);
-        assert_true(m.line_height >= m.ascent + m.descent - 1.0f);
+        assert_gt(m.ascent, 0.6f * fx->font.sizes[s]);
+        assert_gt(m.descent, 0.1f * fx->font.sizes[s]);
+        assert_ge(m.line_height, m.ascent + m.descent - 1.0f);
     }
 }
 
@@ -122,10 +122,10 @@ static void test_draw_lands_in_box(void **state)
                   box[2], box[3], x, x + w, y - m.ascent, y + m.descent);
     assert_true(box[0] >= x - 1 && box[0] <= x + 4);
     assert_true(box[2] <= x + w + 1 && box[2] >= x + w - 10);
-    assert_true(box[1] >= y - m.ascent - 1);
-    assert_true(box[3] <= y + m.descent + 1);
-    assert_true(box[3] >= y + 3); /* the descenders of g, j and y are there */
-    assert_true(box[1] <= y - 15);
+    assert_ge(box[1], y - m.ascent - 1);
+    assert_le(box[3], y + m.descent + 1);
+    assert_ge(box[3], y + 3); /* the descenders of g, j and y are there */
+    assert_le(box[1], y - 15);
 }
 
 /* Centre and right alignment move the string by half and all of its width. */
@@ -195,7 +195,7 @@ static void test_invalid_utf8(void **state)
 {
     gl_fixture *fx = *state;
     float q = text_width(&fx->font, SMALL, "?");
-    assert_true(q > 0);
+    assert_gt(q, 0);
     assert_true(text_width(&fx->font, SMALL, "\xff\xfe") == 2 * q);
     /* A sequence cut short by the end of the string. */
     static const char cut[] = {'a', (char)0xe2, (char)0x82, '\0', 'x', 'x'};
@@ -245,13 +245,13 @@ static void test_resize(void **state)
     assert_int_equal(fx->font.size_count, 3);
     assert_true(fx->font.texture != 0);
     float w10 = text_width(&fx->font, 0, "Hello"), w40 = text_width(&fx->font, 2, "Hello");
-    assert_true(w40 > 3 * w10);
+    assert_gt(w40, 3 * w10);
     gl_fixture_begin(fx, BLACK);
     text_draw(&fx->font, &fx->d, 2, 10, 80, "Hello", WHITE, TEXT_ALIGN_LEFT);
     gl_fixture_finish(fx);
     int box[4];
     assert_true(ink_box(fx, box));
-    assert_true(box[3] - box[1] >= 25);
+    assert_ge(box[3] - box[1], 25);
 
     /* Back to the fixture's sizes for the tests that follow. */
     if (!text_font_resize(&fx->font, &(text_font_desc){.sizes = {14, 28}, .size_count = 2}, &err))

@@ -181,7 +181,7 @@ static void test_allreduces_share_a_rank_stream(void **state)
             if (tr->src_rank != r)
                 continue;
             assert_near_rel(tr->end - tr->start, 25, 1e-9); /* 50 per rank, two stages */
-            assert_true(tr->start >= prev_end - 1e-12);
+            assert_ge(tr->start, prev_end - 1e-12);
             prev_end = tr->end;
             n++;
         }
@@ -210,7 +210,7 @@ static void test_costs_split_over_virtual_stages(void **state)
             assert_near_rel(d, want, 1e-9);
             overlaps += a->kind == ACTION_OVERLAP_F_B;
         }
-    assert_true(overlaps > 0);
+    assert_gt(overlaps, 0);
     assert_near_rel(timeline_action_cost(&x.c, &x.p, 0, &(action){.kind = ACTION_F}), 1, 1e-9);
     run_fixture_deinit(&x);
 }
@@ -280,7 +280,7 @@ static void test_many_stuck_ranks_stay_one_line(void **state)
     timeline tl;
     assert_false(timeline_simulate(&tl, &p, &c, &err));
     assert_non_null(strstr(err.message, "more ranks"));
-    assert_true(strlen(err.message) < PPF_ERROR_MAX);
+    assert_lt(strlen(err.message), PPF_ERROR_MAX);
     timeline_costs_deinit(&c);
     program_deinit(&p);
 }

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
+#include "support/check.h"
 #include "support/gl_fixture.h"
 #include "timeline_lod.h"
 #include "timeline_panel.h"
@@ -107,7 +106,7 @@ static void test_batches_keep_strict_order(void **state)
             print_message("strict order: %d draw calls\n", calls);
         } else {
             print_message("batched: %d draw calls\n", g->d.draw_calls);
-            assert_true(g->d.draw_calls * 4 < calls * 3);
+            assert_lt(g->d.draw_calls * 4, calls * 3);
             long differ = 0;
             for (size_t i = 0; i < bytes; i++)
                 differ += strict[i] != g->pixels[i];
@@ -202,7 +201,7 @@ static void test_merge_rule(void **state)
     timeline_lod_begin(&w, &r.tl, &r.v, 0);
     int n = 0;
     while (timeline_lod_next(&w, &p)) {
-        assert_true(n < (int)(sizeof want / sizeof want[0]));
+        assert_lt(n, (int)(sizeof want / sizeof want[0]));
         print_message("piece %d: kind %d action %d actions %d..%d x %.2f..%.2f\n", n, p.kind,
                       p.action, p.first, p.last, p.x0, p.x1);
         assert_int_equal(p.kind, want[n].kind);

@@ -91,10 +91,10 @@ static void test_fit_shows_whole_makespan(void **state)
     assert_near(timeline_view_time_to_x(v, fx->run.tl.makespan), v->plot_x + v->plot_w, 1e-4);
     /* the layout stays inside the panel, rows above the memory lane above the axis */
     assert_true(v->plot_x > v->x && v->plot_x + v->plot_w <= v->x + v->w);
-    assert_true(v->row_y + v->ranks * v->row_pitch <= v->mem_y);
-    assert_true(v->mem_y + v->mem_h <= v->axis_y + 0.01f);
-    assert_true(v->axis_y + v->axis_h <= v->y + v->h + 0.01f);
-    assert_true(v->bar_h > 0.5f * v->row_pitch);
+    assert_le(v->row_y + v->ranks * v->row_pitch, v->mem_y);
+    assert_le(v->mem_y + v->mem_h, v->axis_y + 0.01f);
+    assert_le(v->axis_y + v->axis_h, v->y + v->h + 0.01f);
+    assert_gt(v->bar_h, 0.5f * v->row_pitch);
 }
 
 static void test_time_x_round_trip(void **state)
@@ -430,7 +430,7 @@ static void expect_arrows(const gl_fixture *g, const panel_run *x, const timelin
 {
     const timeline_view *v = &x->view;
     const float full = 0.5f * fmaxf(1, v->em * 0.09f) - 0.5f; /* half the line, less its ramp */
-    assert_true(full >= 0.2f);
+    assert_ge(full, 0.2f);
     double reduced = INFINITY; /* the first all-reduce's start */
     for (int i = 0; i < x->run.tl.allreduce_count; i++)
         reduced = fmin(reduced, x->run.tl.allreduces[i].start);
@@ -442,7 +442,7 @@ static void expect_arrows(const gl_fixture *g, const panel_run *x, const timelin
         const int r = tr.src_rank, to = tr.dst_rank;
         if (near_cursor(v, t, xs, xe) || tr.end >= reduced || abs(to - r) != 1)
             continue;
-        assert_true(tr.end > tr.start);
+        assert_gt(tr.end, tr.start);
         const float ys = to > r ? row_top(v, r) + v->bar_h : row_top(v, r);
         const float ye = to > r ? row_top(v, to) : row_top(v, to) + v->bar_h;
         const float len = hypotf(xe - xs, ye - ys), head = fminf(v->em * 0.4f, len * 0.6f);
@@ -482,7 +482,7 @@ static void expect_allreduces(const gl_fixture *g, const panel_run *x, const tim
     const timeline_view *v = &x->view;
     const timeline *tl = &x->run.tl;
     int checked = 0;
-    assert_true(v->lane_h > 0);
+    assert_gt(v->lane_h, 0);
     for (int i = 0; i < tl->allreduce_count; i++) {
         const transfer *ar = &tl->allreduces[i];
         if (near_cursor(v, t, time_x(v, ar->start), time_x(v, ar->end)))
@@ -491,7 +491,7 @@ static void expect_allreduces(const gl_fixture *g, const panel_run *x, const tim
         assert_pixel_rgb(g, (int)time_x(v, 0.5 * (ar->start + ar->end)), (int)y, pal->allreduce);
         checked++;
     }
-    assert_true(checked > 0);
+    assert_gt(checked, 0);
     for (int r = 0; r < v->ranks; r++) {
         const float y = row_top(v, r) + v->lane_y + 0.5f * v->lane_h;
         const rgba8 c = gl_fixture_pixel(g, (int)time_x(v, 0.1), (int)y);
@@ -715,7 +715,7 @@ static void test_draw_dense_is_bounded(void **state)
     draw2d_flush(&g->d);
     print_message("dense: %ld actions, %d vertices\n", program_action_count(&fx.run.p), vertices);
     /* two quads per pixel column per rank (bars, memory), plus text and frame */
-    assert_true(vertices < 8 * 2 * W * 6 + 6000);
+    assert_lt(vertices, 8 * 2 * W * 6 + 6000);
     assert_int_equal(g->d.capacity, capacity);
 
     /* zoomed in, the same timeline shows single bars, F and B, with numbers */

@@ -375,12 +375,12 @@ static int collect_events(const timeline *tl, double *out, int cap)
     for (int r = 0; r < tl->program->ranks; r++)
         for (int k = 0; k < tl->program->rank[r].count; k++)
             if (action_is_compute((action_kind)tl->program->rank[r].actions[k].kind)) {
-                assert_true(n + 2 <= cap);
+                assert_le(n + 2, cap);
                 out[n++] = tl->time[r][k].start;
                 out[n++] = tl->time[r][k].end;
             }
     for (int i = 0; i < tl->allreduce_count; i++) {
-        assert_true(n + 2 <= cap);
+        assert_le(n + 2, cap);
         out[n++] = tl->allreduces[i].start;
         out[n++] = tl->allreduces[i].end;
     }
@@ -512,7 +512,7 @@ static void test_cells_v_and_split(void **state)
         assert_same_double(c->w_start, t1[w1].start);
         assert_same_double(c->w_end, t1[w1].end);
         assert_same_double(c->freed, t1[w1].end);
-        assert_true(c->freed > c->b_end);
+        assert_gt(c->freed, c->b_end);
         assert_same_double(timeline_cell_at(&cells, 0, m)->grad_ready, t1[i1].end + 0.5);
     }
     timeline_cells_deinit(&cells);
@@ -594,9 +594,9 @@ static void check_curves(const run_fixture *x, const char *name, int first, int 
         assert_int_equal(c->steps[c->count - 1].count, 0);
         int most = 0;
         for (int i = 0; i < c->count; i++) {
-            assert_true(c->steps[i].count >= 0);
+            assert_ge(c->steps[i].count, 0);
             if (i > 0)
-                assert_true(c->steps[i].time >= c->steps[i - 1].time);
+                assert_ge(c->steps[i].time, c->steps[i - 1].time);
             most = c->steps[i].count > most ? c->steps[i].count : most;
             const double probes[2] = {
                 c->steps[i].time, i + 1 < c->count ? 0.5 * (c->steps[i].time + c->steps[i + 1].time)

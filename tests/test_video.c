@@ -123,7 +123,7 @@ static void mp4_box_offsets(const char *path, const char *a, const char *b, long
     for (size_t at = 0; at + 8 <= len;) {
         uint64_t size = read_be32(data + at);
         if (size == 1) { /* a 64-bit size follows the type */
-            assert_true(at + 16 <= len);
+            assert_le(at + 16, len);
             size = (uint64_t)read_be32(data + at + 8) << 32 | read_be32(data + at + 12);
         } else if (size == 0) { /* to the end of the file */
             size = len - at;
@@ -132,7 +132,7 @@ static void mp4_box_offsets(const char *path, const char *a, const char *b, long
             *at_a = (long)at;
         if (memcmp(data + at + 4, b, 4) == 0)
             *at_b = (long)at;
-        assert_true(size >= 8);
+        assert_ge(size, 8);
         at += size;
     }
     free(data);
@@ -152,7 +152,7 @@ static size_t gif_skip_blocks(const uint8_t *d, size_t len, size_t at)
 {
     while (at < len && d[at] != 0)
         at += 1 + d[at];
-    assert_true(at < len);
+    assert_lt(at, len);
     return at + 1;
 }
 
@@ -164,7 +164,7 @@ static void gif_parse(const char *path, gif_info *g)
     size_t len;
     uint8_t *d = (uint8_t *)child_read_file(path, &len);
     assert_non_null(d);
-    assert_true(len > 13);
+    assert_gt(len, 13);
     assert_memory_equal(d, "GIF89a", 6);
     g->width = d[6] | d[7] << 8;
     g->height = d[8] | d[9] << 8;
@@ -172,11 +172,11 @@ static void gif_parse(const char *path, gif_info *g)
     const size_t global_size = g->global_palette ? 3u << ((d[10] & 7) + 1) : 0;
     size_t at = 13 + global_size;
     for (;;) {
-        assert_true(at < len);
+        assert_lt(at, len);
         if (d[at] == 0x3b) /* trailer */
             break;
         if (d[at] == 0x21) { /* extension: label, then sub-blocks */
-            assert_true(at + 2 < len);
+            assert_lt(at + 2, len);
             const uint8_t label = d[at + 1];
             if (label == 0xf9 && at + 6 < len) /* graphic control: delay at +4 */
                 g->delay_cs += d[at + 4] | d[at + 5] << 8;
@@ -186,7 +186,7 @@ static void gif_parse(const char *path, gif_info *g)
             at = gif_skip_blocks(d, len, at + 2);
         } else {
             assert_int_equal(d[at], 0x2c); /* image descriptor */
-            assert_true(at + 10 < len);
+            assert_lt(at + 10, len);
             const uint8_t packed = d[at + 9];
             g->images++;
             at += 10;
@@ -194,7 +194,7 @@ static void gif_parse(const char *path, gif_info *g)
                 /* FFmpeg's encoder repeats the global table on the first
                  * image: the same colours are still one palette */
                 const size_t size = 3u << ((packed & 7) + 1);
-                assert_true(at + size < len);
+                assert_lt(at + size, len);
                 if (size != global_size || memcmp(d + at, d + 13, size) != 0)
                     g->other_palettes++;
                 at += size;
@@ -286,8 +286,8 @@ static void test_mp4(void **state)
     /* +faststart: the index (moov) before the data (mdat) */
     long moov, mdat;
     mp4_box_offsets(path, "moov", "mdat", &moov, &mdat);
-    assert_true(moov >= 0);
-    assert_true(mdat >= 0);
+    assert_ge(moov, 0);
+    assert_ge(mdat, 0);
     if (!(moov < mdat))
         fail_msg("moov at %ld comes after mdat at %ld: not faststart", moov, mdat);
 
@@ -303,8 +303,8 @@ static void test_mp4(void **state)
     assert_string_equal(av_color_space_name(v.space), "bt709");
     assert_string_equal(av_color_range_name(v.range), "tv");
     print_message("mp4: stream %.6f s, container %.6f s\n", v.stream_seconds, v.format_seconds);
-    assert_true(fabs(v.stream_seconds - 1.0) <= 0.001);
-    assert_true(fabs(v.format_seconds - 1.0) <= 0.001);
+    assert_le(fabs(v.stream_seconds - 1.0), 0.001);
+    assert_le(fabs(v.format_seconds - 1.0), 0.001);
 
     expect_clip_shows("mp4", &v, 30, 30, 1.0, MP4_MAX_DIFF);
     video_deinit(&v);
@@ -364,7 +364,7 @@ static void test_gif(void **state)
     assert_int_equal(v.height, H);
     assert_int_equal(v.frames, 20);
     print_message("gif: packets %.3f s\n", v.packet_seconds);
-    assert_true(fabs(v.packet_seconds - 1.0) <= 0.02);
+    assert_le(fabs(v.packet_seconds - 1.0), 0.02);
     expect_clip_shows("gif", &v, 20, 20, 1.0, GIF_MAX_DIFF);
     video_deinit(&v);
 }
@@ -600,7 +600,7 @@ static void interrupt_png_frames(int sig)
         /* one entry, the temporary directory, with the frames inside */
         assert_int_equal(child_count_other_files(out_dir, NULL), 1);
         assert_true(scratch_exists(tmp_dir));
-        assert_true(scratch_count(tmp_dir, NULL) > 0);
+        assert_gt(scratch_count(tmp_dir, NULL), 0);
         return;
     }
     child_expect_status(&r, 130);
@@ -662,7 +662,7 @@ static void test_full_disk(void **state)
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     print_message("full disk: the MP4 is %lld bytes, the limit %d\n", (long long)st.st_size, LIMIT);
-    assert_true(st.st_size > LIMIT);
+    assert_gt(st.st_size, LIMIT);
 }
 
 /* ---- fixtures ------------------------------------------------------------ */

@@ -150,10 +150,10 @@ static void test_resize_refits_the_camera(void **state)
     expect_scene_in_view(&v, "at the start");
     viewer_state_resize(&v, 700, 1000);
     expect_scene_in_view(&v, "after the resize to 700x1000");
-    assert_true(scene_fill(&v) > 0.85f);
+    assert_gt(scene_fill(&v), 0.85f);
     viewer_state_resize(&v, 1280, 720);
     expect_same_camera(&v.camera.cam, &start, "back at 1280x720");
-    assert_true(scene_fill(&v) > 0.85f); /* not tiny */
+    assert_gt(scene_fill(&v), 0.85f); /* not tiny */
     /* a wide, low window and a tiny one */
     viewer_state_resize(&v, 1900, 400);
     expect_scene_in_view(&v, "at 1900x400");
@@ -200,7 +200,7 @@ static void test_resize_keeps_a_user_view(void **state)
     /* what the user sees: the corners in view, and the target's pixel */
     camera_bounds b = session_camera_bounds(s);
     bool seen[1024];
-    assert_true(camera_bounds_point_count(&b) <= 1024);
+    assert_le(camera_bounds_point_count(&b), 1024);
     for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3];
         camera_bounds_point(&b, i, p);
@@ -212,7 +212,7 @@ static void test_resize_keeps_a_user_view(void **state)
     assert_near(v.camera.cam.pitch, user.pitch, 1e-6);
     for (int k = 0; k < 3; k++)
         assert_near(v.camera.cam.target[k], user.target[k], 1e-6);
-    assert_true(v.camera.cam.distance > user.distance);
+    assert_gt(v.camera.cam.distance, user.distance);
     for (int i = 0; i < camera_bounds_point_count(&b); i++) {
         float p[3];
         camera_bounds_point(&b, i, p);
@@ -259,7 +259,7 @@ static void test_hover_follows_view_changes(void **state)
         if (timeline_view_hit(tv, &s->tl, x, yy, &h) && h.kind == TIMELINE_HIT_ACTION)
             y = yy;
     }
-    assert_true(y >= 0);
+    assert_ge(y, 0);
     apply(&v, CMD_HOVER, x, y);
     assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_ACTION);
     /* keys, with the pointer still; each must leave the hover current, and
@@ -287,7 +287,7 @@ static void test_hover_follows_view_changes(void **state)
         changed += before.index != v.pointer.hover.index || before.rank != v.pointer.hover.rank ||
                    before.kind != v.pointer.hover.kind;
     }
-    assert_true(changed >= 3);
+    assert_ge(changed, 3);
     /* a resize lays the panel out again: the hover follows */
     viewer_state_resize(&v, 900, 900);
     expect_hover_fresh(&v, "a resize");
@@ -306,12 +306,12 @@ static void test_zoom_and_speed_stay_in_range(void **state)
     /* the wheel's largest steps, as a script may send them (once 89419) */
     for (int k = 0; k < 3; k++)
         apply(&v, CMD_ZOOM, -60, 0);
-    assert_true(v.camera.cam.distance <= hi * 1.0001f);
-    assert_true(scene_fill(&v) > 0.04f);
+    assert_le(v.camera.cam.distance, hi * 1.0001f);
+    assert_gt(scene_fill(&v), 0.04f);
     expect_scene_in_view(&v, "zoomed out all the way");
     for (int k = 0; k < 5; k++)
         apply(&v, CMD_ZOOM, 100, 0);
-    assert_true(v.camera.cam.distance >= lo * 0.9999f);
+    assert_ge(v.camera.cam.distance, lo * 0.9999f);
     /* speed: + and - keep to the session's limits, as --speed does */
     double smin, smax;
     session_speed_limits(s, &smin, &smax);
@@ -367,7 +367,7 @@ static void test_legend_never_covers_the_hud(void **state)
         if (sizes[k][0] == 1280 || sizes[k][0] == 1920) /* wide: the top-right corner */
             assert_near(at.y0, l.view_y + gap, 1e-3);
         if (sizes[k][0] == 700) /* tall: under the HUD */
-            assert_true(at.y0 >= hud.y1);
+            assert_ge(at.y0, hud.y1);
     }
     /* 333x211 and 16x16 have no room for it */
     assert_int_equal(hidden, 2);

@@ -123,7 +123,7 @@ static void test_command_line_changes_p(void **state)
     size_t shown_len, fresh_len;
     char *shown = file_in_a("stages8.json", &shown_len);
     char *fresh = schedule_json("8", &fresh_len);
-    assert_true(fresh_len > 1000);
+    assert_gt(fresh_len, 1000);
     if (shown_len != fresh_len || memcmp(shown, fresh, fresh_len) != 0)
         fail_msg("the window's timeline (%zu bytes) differs from ppflow schedule --stages 8's "
                  "(%zu bytes)",
@@ -244,7 +244,7 @@ static void test_undo_restores_the_picture(void **state)
     assert_int_equal(before.playing, 0);
     assert_int_equal(undone.playing, 0);
     /* the camera kept its preset, fitted to each scene */
-    assert_true(changed.distance > before.distance);
+    assert_gt(changed.distance, before.distance);
     assert_near(undone.distance, before.distance, 1e-4);
     /* undo gives the first picture back, byte for byte */
     size_t b_len, c_len, u_len;

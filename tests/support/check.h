@@ -14,6 +14,7 @@
  *     assert_near(v->t0, 0.5, 1e-9);            |got - want| <= tol
  *     assert_near_rel(tl.makespan, 33, 1e-12);  |got - want| <= rel * max(1, |got|, |want|)
  *     assert_same_double(parsed, written);      got == want (NaN never is)
+ *     assert_lt(a, b), assert_le, assert_gt, assert_ge: a < b, <=, >, >= (NaN never is)
  *     assert_message(&err, "--fps", "from 1"); each piece in err.message, one printable line
  *     assert_printable(q.s);                    no control character in q.s
  *     assert_terminal_safe(r.out, r.out_len);   lines a terminal shows as text
@@ -60,6 +61,19 @@
         if (got_ != want_)                                                                         \
             fail_msg("%s = %.17g, expected %s = %.17g", #got, got_, #want, want_);                 \
     } while (0)
+
+/* Fails unless a op b, both read as doubles (integers to 2^53 exactly; a
+ * NaN compares false), printing both expressions and values. */
+#define assert_ordered_(a, op, b)                                                                  \
+    do {                                                                                           \
+        const double a_ = (double)(a), b_ = (double)(b);                                           \
+        if (!(a_ op b_))                                                                           \
+            fail_msg("%s = %.17g, expected %s %s = %.17g", #a, a_, #op, #b, b_);                   \
+    } while (0)
+#define assert_lt(a, b) assert_ordered_(a, <, b)
+#define assert_le(a, b) assert_ordered_(a, <=, b)
+#define assert_gt(a, b) assert_ordered_(a, >, b)
+#define assert_ge(a, b) assert_ordered_(a, >=, b)
 
 /* Fails unless the ppf_error's message contains every piece given and is
  * printable (assert_printable): one line. */

@@ -747,7 +747,7 @@ static void test_full_disk(void **state)
 {
     (void)state;
     if (!scratch_exists("/dev/full"))
-        skip();
+        skip_for_missing_tool("test_cli: no /dev/full");
     child_result r = RUN("schedule", "--format", "json", "-o", "/dev/full");
     child_expect_status(&r, 1);
     assert_int_equal(child_count_lines(r.err), 1);

@@ -302,12 +302,12 @@ static void test_two_monitors(void **state)
 {
     (void)state;
     if (skipped)
-        skip();
+        skip_for_missing_tool("test_presenter: Xorg's dummy driver, xrandr or xdotool is missing");
     char display[32];
     pid_t xorg = start_xorg(display, sizeof display);
     if (!xorg) {
         skipped = true;
-        skip();
+        skip_for_missing_tool("test_presenter: Xorg with the dummy driver did not start");
     }
     TOOL(display, "xrandr", "--newmode", "1920x1080_60", "148.50", "1920", "2008", "2052", "2200",
          "1080", "1084", "1089", "1125", "+hsync", "+vsync");

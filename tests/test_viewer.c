@@ -731,13 +731,12 @@ static void test_no_heap_churn(void **state)
     x_run_skip_without_tools("test_viewer");
 #ifdef __SANITIZE_ADDRESS__
     /* ASan's allocator takes no heap from brk, and LeakSanitizer cannot run under strace */
-    print_message("test_viewer: heap churn not measured in a sanitizer build\n");
-    return;
+    print_message("test_viewer: SKIPPED: heap churn is not measured in a sanitizer build\n");
+    skip();
 #endif
-    if (!spawn_on_path("strace")) {
-        print_message("test_viewer: heap churn not measured: strace is not on PATH\n");
-        return;
-    }
+    if (!spawn_on_path("strace"))
+        skip_for_missing_tool("test_viewer: heap churn: strace is not on PATH (tools/deps.sh "
+                              "installs it)");
     char dir[300], script[400], counts[400], out[400], err[400];
     x_run_dir("h", dir, sizeof dir);
     scratch_join(script, sizeof script, dir, "play.script");

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void check_message_at(const char *message, const char *const *pieces, const char *file, int line)
@@ -91,4 +92,22 @@ void check_terminal_safe_at(const char *s, size_t len, const char *file, int lin
 void check_valid_utf8_at(const char *s, size_t len, const char *file, int line)
 {
     check_text(s, len, false, true, file, line);
+}
+
+void skip_for_missing_tool_at(const char *file, int line, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const char *required = getenv("PPFLOW_REQUIRE_TOOLS");
+    if (required && strcmp(required, "1") == 0) {
+        print_error("%s; PPFLOW_REQUIRE_TOOLS=1 (make test, CI): tools/deps.sh installs it, so "
+                    "this is a broken harness, not a skip\n",
+                    why);
+        _fail(file, line);
+    }
+    print_message("SKIPPED: %s\n", why);
+    skip();
 }

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "check.h"
 
 #include "child.h"
 #include "spawn.h"
@@ -61,10 +61,8 @@ void x_run_skip_without_tools(const char *test)
 {
     if (!missing_tools[0])
         return;
-    print_message("%s: SKIPPED: not on PATH:%s (tools/deps.sh installs xvfb, xauth and "
-                  "xdotool)\n",
-                  test, missing_tools);
-    skip();
+    skip_for_missing_tool("%s: not on PATH:%s (tools/deps.sh installs xvfb, xauth and xdotool)",
+                          test, missing_tools);
 }
 
 static char group_name[64];

@@ -39,12 +39,6 @@ stats summarise(double *v, int n)
     return (stats){median, v[0]};
 }
 
-bool bench_cpu_renderer(const char *renderer)
-{
-    return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
-           strstr(renderer, "swrast");
-}
-
 void print_machine(FILE *f)
 {
     char line[512], model[256] = "";

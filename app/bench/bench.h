@@ -1,8 +1,10 @@
 /* bench.h - `ppflow bench`: how fast the model is on this machine.
  *
- * Benchmarks, not tests: they print timings and check nothing beyond "it
- * ran". Each benchmark is a row of a table in bench.c (name, function, one
- * line of help):
+ * Benchmarks, not tests: they print timings, and where a figure has a bar,
+ * whether it is met (bench_verdict.h judges, the same for every bench and
+ * tested on fixed inputs); tests/test_bench.c runs each once. Each
+ * benchmark is a row of a table in bench.c (name, function, one line of
+ * help):
  *
  *   schedule   every schedule generated and simulated at P=64, M=2048 with
  *              default costs (median and min over --repeat runs, default 7),
@@ -43,6 +45,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench_verdict.h" /* the bars' judgments, bench_cpu_renderer */
+
 typedef struct bench_opts {
     int repeat; /* runs per measurement; 0 = the benchmark's default */
 } bench_opts;
@@ -58,10 +62,6 @@ stats summarise(double *v, int n);
 double bench_now_ms(void);
 /* The "model name" line of /proc/cpuinfo, when there is one. */
 void print_machine(FILE *f);
-/* Whether a GL_RENDERER string names one of Mesa's CPU renderers
- * (llvmpipe, softpipe, swrast); any other is a GPU's, whose bars are
- * tighter. */
-bool bench_cpu_renderer(const char *renderer);
 
 /* `ppflow bench render` (bench_render.c), and its line of --help. */
 int bench_render(const bench_opts *o, FILE *f);

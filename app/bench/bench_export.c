@@ -126,8 +126,7 @@ static bool write_raw_frames(const export_case *c, session *s, const char *path,
 }
 
 /* Drawing shares the encoder's cores on one of Mesa's CPU renderers; a
- * GPU's takes it off them, and the bar tightens to GPU_BAR. */
-#define GPU_BAR 1.10
+ * GPU's takes it off them, and the bar tightens (bench_export_bar). */
 
 static bool have_ffmpeg(void)
 {
@@ -185,7 +184,7 @@ static bool bench_case(const export_case *c, const export_paths *p, const char *
     bool ok = session_build(&s, NULL, c->flags, c->flag_count, err) &&
               session_build_scene(&s, err) &&
               (!bare || write_raw_frames(c, &s, p->raw, renderer, sizeof renderer, err));
-    const double bar = renderer[0] && !bench_cpu_renderer(renderer) ? GPU_BAR : c->bar;
+    const double bar = bench_export_bar(c->bar, renderer);
     const int64_t frames =
         ok ? recorder_frame_count(s.tl.makespan, c->video.fps, s.tl.makespan / c->seconds) : 0;
     session_deinit(&s);
@@ -205,7 +204,7 @@ static bool bench_case(const export_case *c, const export_paths *p, const char *
                 c->video.preset, a, (double)frames / a);
         if (bare) {
             fprintf(f, " %8.2f %6.1f %6.2fx %6.2fx  %s", b, (double)frames / b, a / b, bar,
-                    a / b <= bar ? "bar met" : "bar missed");
+                    bench_judge_ratio(a, b, bar));
         } else {
             fprintf(f, " %8s %6s %7s %6.2fx  %s", "-", "-", "-", bar, "not judged");
         }
@@ -283,6 +282,6 @@ int bench_export(const bench_opts *o, FILE *f)
             "%.2fx when the renderer named after the row is a GPU's (on a CPU renderer the "
             "drawing shares the cores that encode). For scale: the notebook this scene comes "
             "from took about 257 s to make its video.\n",
-            GPU_BAR);
+            BENCH_EXPORT_GPU_BAR);
     return 0;
 }

@@ -14,8 +14,6 @@
 #include "whatif.h"
 
 enum { REBUILD_RUNS = 21, REBUILD_WARMUP = 2 };
-/* One frame at 60 Hz: the rebuild of the talk-sized scenario fits in it. */
-#define REBUILD_FRAME_MS 16.0
 
 typedef struct rebuild_size {
     int stages, microbatches, dp;
@@ -65,7 +63,7 @@ static bool bench_one(FILE *f, const rebuild_size *z, int runs, ppf_error *err)
                 (long)program_action_count(&s.prog), st.median, st.min, ms[runs - 1], sd.median);
         if (z->has_bar)
             fprintf(f, "   %s the %.0f ms bar (one frame at 60 Hz)",
-                    st.median <= REBUILD_FRAME_MS ? "under" : "OVER", REBUILD_FRAME_MS);
+                    bench_rebuild_met(st.median) ? "under" : "OVER", BENCH_REBUILD_FRAME_MS);
         fputc('\n', f);
         fflush(f);
     }

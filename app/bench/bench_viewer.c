@@ -392,26 +392,8 @@ static double median_of(double *v, int n)
 static const char *judge(const viewer_row *row, double fps, double open_s, double mb, char *bar,
                          size_t size)
 {
-    bool met = true;
-    size_t at = 0;
-    bar[0] = '\0';
-    if (row->min_fps > 0) {
-        at += (size_t)snprintf(bar + at, size - at, ">= %.0f fps", row->min_fps);
-        met &= fps >= row->min_fps;
-    }
-    if (row->max_open > 0 && at < size) {
-        at += (size_t)snprintf(bar + at, size - at, ", opens < %.0f s", row->max_open);
-        met &= open_s < row->max_open;
-    }
-    if (row->max_mb > 0 && at < size) {
-        snprintf(bar + at, size - at, ", < %.0f MB", row->max_mb);
-        met &= mb < row->max_mb;
-    }
-    if (!bar[0]) {
-        snprintf(bar, size, "-");
-        return "-";
-    }
-    return met ? "met" : "missed";
+    const bench_bars b = {row->min_fps, row->max_open, row->max_mb};
+    return bench_judge_viewer(&b, fps, open_s, mb, bar, size);
 }
 
 static void print_row(FILE *f, const viewer_row *row, const viewer_run *runs, int n)
@@ -466,7 +448,7 @@ static void heap_row(FILE *f, const char *exe, const char *dir)
         return;
     }
     const double brk = (double)calls[0] / row.frames;
-    const bool met = calls[0] == 0 && r.faults < 1;
+    const bool met = bench_heap_met(brk, r.faults);
     fprintf(f,
             "heap per frame, default 1920x1080, %d frames after %d: %.2f brk, %.2f mmap, %.2f "
             "munmap, %.1f page faults  [bar 0 brk, < 1 fault: %s]\n",

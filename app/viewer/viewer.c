@@ -23,9 +23,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define GLFW_INCLUDE_NONE /* the key codes only: GL headers stay in render/ */
-#include <GLFW/glfw3.h>
-
 #include "clock.h"
 #include "exit_status.h"
 #include "export.h"
@@ -518,47 +515,6 @@ static void print_frame_times(viewer *v, int n)
 
 /* ---- script ----------------------------------------------------------------- */
 
-/* The key (and shift) that types an ASCII character on a US layout, as
- * GLFW reports the press before the character; 0 for the others. */
-static int key_of_char(unsigned c, int *mods)
-{
-    static const char shifted[] = ":<>?+_";
-    static const int shifted_keys[] = {GLFW_KEY_SEMICOLON, GLFW_KEY_COMMA, GLFW_KEY_PERIOD,
-                                       GLFW_KEY_SLASH,     GLFW_KEY_EQUAL, GLFW_KEY_MINUS};
-    *mods = 0;
-    if (c >= 'a' && c <= 'z')
-        return GLFW_KEY_A + (int)(c - 'a');
-    if (c >= 'A' && c <= 'Z') {
-        *mods = GLFW_MOD_SHIFT;
-        return GLFW_KEY_A + (int)(c - 'A');
-    }
-    if (c >= '0' && c <= '9')
-        return GLFW_KEY_0 + (int)(c - '0');
-    const char *s = c && c < 0x80 ? strchr(shifted, (int)c) : NULL;
-    if (s) {
-        *mods = GLFW_MOD_SHIFT;
-        return shifted_keys[s - shifted];
-    }
-    switch (c) {
-    case ' ':
-        return GLFW_KEY_SPACE;
-    case '.':
-        return GLFW_KEY_PERIOD;
-    case ',':
-        return GLFW_KEY_COMMA;
-    case '-':
-        return GLFW_KEY_MINUS;
-    case '=':
-        return GLFW_KEY_EQUAL;
-    case '/':
-        return GLFW_KEY_SLASH;
-    case ';':
-        return GLFW_KEY_SEMICOLON;
-    default:
-        return 0;
-    }
-}
-
 /* A script's `type`: each character of the UTF-8 text (checked when the
  * script was loaded) as a keyboard gives it: the key's press (those of a US
  * layout), then the character from GLFW's char callback; so a script sees
@@ -572,7 +528,7 @@ static void type_text(viewer *v, const char *text)
         for (unsigned k = 1; k <= n && p[k]; k++)
             cp = cp << 6 | (p[k] & 0x3f);
         int mods;
-        const int key = key_of_char(cp, &mods);
+        const int key = viewer_script_key_of_char(cp, &mods);
         if (key)
             input_key(&v->in, key, mods, false);
         input_char(&v->in, cp);

@@ -26,8 +26,7 @@ static double to_first_plot(const viewer_compare *c, const viewer_state *st, int
 /* The strip's UI scale: the window's, as a single frame's would be. */
 static float strip_scale(const viewer_state *st)
 {
-    return frame_ui_scale_clamp(st->look.ui_scale *
-                                (st->talk.presenting ? VIEWER_PRESENT_SCALE : 1.0f));
+    return viewer_state_ui_scale_at(st, 1);
 }
 
 /* The pane's text as large as a whole window's frame (compare_view.h). */
@@ -44,9 +43,7 @@ static void place_panes(viewer_compare *c, const viewer_state *st)
         compare_view_timeline(tv, &c->sides[k]->tl, c->longest);
         tv->t0 = st->timeline.t0, tv->t1 = st->timeline.t1;
         const frame_viewport p = c->layout.pane[k];
-        const float ui = frame_ui_scale_clamp(st->look.ui_scale *
-                                              (st->talk.presenting ? VIEWER_PRESENT_SCALE : 1.0f) *
-                                              pane_factor(c, k));
+        const float ui = viewer_state_ui_scale_at(st, pane_factor(c, k));
         const frame_layout l = frame_layout_compute(p.w, p.h, st->look.split, ui);
         frame_layout_place_timeline(&l, tv);
     }

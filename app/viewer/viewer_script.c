@@ -124,48 +124,105 @@ static bool frame_count(const reader *r, const char *verb, const char *word, int
     return true;
 }
 
-/* The key a name stands for, and the modifiers typing it takes on a US
- * layout: "?" is shift+slash and "+" shift+equal, as a person types them. */
+/* The keys a script names, and the modifiers typing each takes on a US
+ * layout: "?" is shift+slash and "+" shift+equal, as a person types them.
+ * Besides these, a..z and 0..9 name themselves. The one list: the error
+ * for an unknown name lists it (key_names). */
+static const struct {
+    const char *name;
+    int key, mods;
+} script_keys[] = {
+    {"space", GLFW_KEY_SPACE, 0},
+    {"left", GLFW_KEY_LEFT, 0},
+    {"right", GLFW_KEY_RIGHT, 0},
+    {"home", GLFW_KEY_HOME, 0},
+    {"end", GLFW_KEY_END, 0},
+    {"pagedown", GLFW_KEY_PAGE_DOWN, 0},
+    {"pageup", GLFW_KEY_PAGE_UP, 0},
+    {"enter", GLFW_KEY_ENTER, 0},
+    {"backspace", GLFW_KEY_BACKSPACE, 0},
+    {"tab", GLFW_KEY_TAB, 0},
+    {"f3", GLFW_KEY_F3, 0},
+    {"f5", GLFW_KEY_F5, 0},
+    {"plus", GLFW_KEY_EQUAL, GLFW_MOD_SHIFT},
+    {"equal", GLFW_KEY_EQUAL, 0},
+    {"minus", GLFW_KEY_MINUS, 0},
+    {"period", GLFW_KEY_PERIOD, 0},
+    {"comma", GLFW_KEY_COMMA, 0},
+    {"escape", GLFW_KEY_ESCAPE, 0},
+    {"f11", GLFW_KEY_F11, 0},
+    {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
+    {"bracketright", GLFW_KEY_RIGHT_BRACKET, 0},
+    {"bracketleft", GLFW_KEY_LEFT_BRACKET, 0},
+};
+
+/* The key a name stands for (script_keys, a..z, 0..9) and its implied
+ * modifiers; -1 for an unknown name. */
 static int key_by_name(const char *name, int *implied_mods)
 {
-    static const struct {
-        const char *name;
-        int key, mods;
-    } keys[] = {
-        {"space", GLFW_KEY_SPACE, 0},
-        {"left", GLFW_KEY_LEFT, 0},
-        {"right", GLFW_KEY_RIGHT, 0},
-        {"home", GLFW_KEY_HOME, 0},
-        {"end", GLFW_KEY_END, 0},
-        {"plus", GLFW_KEY_EQUAL, GLFW_MOD_SHIFT},
-        {"equal", GLFW_KEY_EQUAL, 0},
-        {"minus", GLFW_KEY_MINUS, 0},
-        {"period", GLFW_KEY_PERIOD, 0},
-        {"comma", GLFW_KEY_COMMA, 0},
-        {"escape", GLFW_KEY_ESCAPE, 0},
-        {"f11", GLFW_KEY_F11, 0},
-        {"f5", GLFW_KEY_F5, 0},
-        {"f3", GLFW_KEY_F3, 0},
-        {"pagedown", GLFW_KEY_PAGE_DOWN, 0},
-        {"pageup", GLFW_KEY_PAGE_UP, 0},
-        {"enter", GLFW_KEY_ENTER, 0},
-        {"backspace", GLFW_KEY_BACKSPACE, 0},
-        {"tab", GLFW_KEY_TAB, 0},
-        {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
-        {"bracketright", GLFW_KEY_RIGHT_BRACKET, 0},
-        {"bracketleft", GLFW_KEY_LEFT_BRACKET, 0},
-    };
     *implied_mods = 0;
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (strcmp(name, keys[k].name) == 0) {
-            *implied_mods = keys[k].mods;
-            return keys[k].key;
+    for (size_t k = 0; k < sizeof script_keys / sizeof script_keys[0]; k++)
+        if (strcmp(name, script_keys[k].name) == 0) {
+            *implied_mods = script_keys[k].mods;
+            return script_keys[k].key;
         }
     if (strlen(name) == 1 && isalpha((unsigned char)name[0]))
         return GLFW_KEY_A + (toupper((unsigned char)name[0]) - 'A');
     if (strlen(name) == 1 && isdigit((unsigned char)name[0]))
         return GLFW_KEY_0 + (name[0] - '0');
     return -1;
+}
+
+/* Every name key_by_name knows, for the error of an unknown one. */
+static void key_names(char *out, size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < sizeof script_keys / sizeof script_keys[0] && at < size; k++)
+        at += (size_t)snprintf(out + at, size - at, "%s, ", script_keys[k].name);
+    if (at < size)
+        snprintf(out + at, size - at, "a..z, 0..9");
+}
+
+/* The key (and shift) that types an ASCII character on a US layout, as
+ * GLFW reports the press before the character; 0 for the others. */
+int viewer_script_key_of_char(unsigned c, int *mods)
+{
+    static const char shifted[] = ":<>?+_";
+    static const int shifted_keys[] = {GLFW_KEY_SEMICOLON, GLFW_KEY_COMMA, GLFW_KEY_PERIOD,
+                                       GLFW_KEY_SLASH,     GLFW_KEY_EQUAL, GLFW_KEY_MINUS};
+    *mods = 0;
+    if (c >= 'a' && c <= 'z')
+        return GLFW_KEY_A + (int)(c - 'a');
+    if (c >= 'A' && c <= 'Z') {
+        *mods = GLFW_MOD_SHIFT;
+        return GLFW_KEY_A + (int)(c - 'A');
+    }
+    if (c >= '0' && c <= '9')
+        return GLFW_KEY_0 + (int)(c - '0');
+    const char *s = c && c < 0x80 ? strchr(shifted, (int)c) : NULL;
+    if (s) {
+        *mods = GLFW_MOD_SHIFT;
+        return shifted_keys[s - shifted];
+    }
+    switch (c) {
+    case ' ':
+        return GLFW_KEY_SPACE;
+    case '.':
+        return GLFW_KEY_PERIOD;
+    case ',':
+        return GLFW_KEY_COMMA;
+    case '-':
+        return GLFW_KEY_MINUS;
+    case '=':
+        return GLFW_KEY_EQUAL;
+    case '/':
+        return GLFW_KEY_SLASH;
+    case ';':
+        return GLFW_KEY_SEMICOLON;
+    default:
+        return 0;
+    }
 }
 
 /* The modifier words words[0..n); false on an unknown one. "repeat" (keys
@@ -257,12 +314,11 @@ static bool parse_line(const reader *r, char *line, viewer_script_event *e, int 
         e->verb = VIEWER_SCRIPT_KEY;
         int implied = 0;
         e->key = key_by_name(w[0], &implied);
-        if (e->key < 0)
-            return bad(r,
-                       "key \"%.40s\": unknown key (space, left, right, home, end, pagedown, "
-                       "pageup, enter, backspace, tab, f3, f5, plus, equal, minus, period, comma, "
-                       "escape, f11, question, bracketright, bracketleft, a..z, 0..9)",
-                       w[0]);
+        if (e->key < 0) {
+            char names[400];
+            key_names(names, sizeof names);
+            return bad(r, "key \"%.40s\": unknown key (%s)", w[0], names);
+        }
         if (!modifiers(r, "key", w + 1, n - 1, &e->mods, &e->repeat))
             return false;
         e->mods |= implied;

@@ -4,14 +4,13 @@
  * A script is input events, one per line, with window coordinates as GLFW
  * reports them (viewer.c feeds them to the same handlers as real input):
  *     key NAME [shift|ctrl|alt|repeat ...]
- *                                     a key press (space, left, right, home, end,
- *                                     pagedown, pageup, enter, backspace, tab, f5,
- *                                     a..z, 0..9, plus, equal, minus, period,
- *                                     comma, escape, f11, question, bracketright
- *                                     (]), bracketleft ([); "repeat":
+ *                                     a key press: NAME is a..z, 0..9 or a name of
+ *                                     viewer_script.c's script_keys (space, left,
+ *                                     pagedown, f3, bracketright for ] ..., which
+ *                                     an unknown name's error lists); "repeat":
  *                                     the keyboard's repeat of a held key; plus and
  *                                     equal are the same key, "+" with shift
- *                                     and "=" without; question is shift+slash)
+ *                                     and "=" without; question is shift+slash
  *     type TEXT                       the characters of TEXT typed, each as a key
  *                                     press (a US layout's, for ASCII) and then as
  *                                     GLFW's char callback gives it (into the what-if
@@ -143,5 +142,10 @@ bool viewer_script_parse(viewer_script *sc, char *text, size_t size, const char 
 
 /* Frees what viewer_script_load kept; accepts a zeroed or deinited script. */
 void viewer_script_deinit(viewer_script *sc);
+
+/* The key (and shift, in *mods) that types the character c on a US
+ * layout, as GLFW reports the press before the character, for `type`'s
+ * replay; 0 for a character no key types (it still arrives as text). */
+int viewer_script_key_of_char(unsigned c, int *mods);
 
 #endif

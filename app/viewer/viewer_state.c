@@ -68,12 +68,17 @@ void viewer_state_set_time(viewer_state *v, double t, double clock)
 }
 
 /* Where playback has got to at this clock (the last frame's t is up to a
- * frame behind), short of the beat it plays to. */
-static double playing_t(const viewer_state *v, double clock)
+ * frame behind): t, stopped at the beat it plays to, and whether it has
+ * reached that beat (*landed; may be NULL). The one playback formula. */
+static double playing_t(const viewer_state *v, double clock, bool *landed)
 {
-    double t = v->play.anchor_t + (clock - v->play.anchor_clock) * v->play.speed * v->play.dir;
-    if (v->play.stop_at >= 0 && (v->play.dir > 0 ? t > v->play.stop_at : t < v->play.stop_at))
-        t = v->play.stop_at;
+    const viewer_play *p = &v->play;
+    double t = p->anchor_t + (clock - p->anchor_clock) * p->speed * p->dir;
+    const bool reached = p->stop_at >= 0 && (p->dir > 0 ? t >= p->stop_at : t <= p->stop_at);
+    if (reached)
+        t = p->stop_at;
+    if (landed)
+        *landed = reached;
     return t;
 }
 
@@ -86,7 +91,7 @@ static void set_blackout(viewer_state *v, bool on, double clock)
         return;
     v->talk.blackout = on;
     if (on && v->play.playing) {
-        set_time(v, playing_t(v, clock), clock);
+        set_time(v, playing_t(v, clock, NULL), clock);
         v->play.playing = false;
         v->talk.black_paused = true;
     } else if (!on && v->talk.black_paused) {
@@ -96,11 +101,16 @@ static void set_blackout(viewer_state *v, bool on, double clock)
     }
 }
 
-float viewer_state_ui_scale(const viewer_state *v)
+float viewer_state_ui_scale_at(const viewer_state *v, float pane)
 {
     return frame_ui_scale_clamp(v->look.ui_scale *
                                 (v->talk.presenting ? VIEWER_PRESENT_SCALE : 1.0f) *
-                                (v->pane.ui > 0 ? v->pane.ui : 1.0f));
+                                (pane > 0 ? pane : 1.0f));
+}
+
+float viewer_state_ui_scale(const viewer_state *v)
+{
+    return viewer_state_ui_scale_at(v, v->pane.ui);
 }
 
 frame_layout viewer_state_layout(const viewer_state *v)
@@ -632,11 +642,10 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     viewer_state_place_timeline(v);
     refresh_hover(v);
     if (v->play.playing) {
-        double t = v->play.anchor_t + (clock - v->play.anchor_clock) * v->play.speed * v->play.dir;
+        bool landed;
+        const double t = playing_t(v, clock, &landed);
         /* a beat is landed on exactly: t is the beat's time, not a frame near it */
-        if (v->play.stop_at >= 0 &&
-            (v->play.dir > 0 ? t >= v->play.stop_at : t <= v->play.stop_at)) {
-            t = v->play.stop_at;
+        if (landed) {
             v->talk.beat = v->play.target;
             v->play.target = -1;
             v->play.playing = false;

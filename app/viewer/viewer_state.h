@@ -185,8 +185,12 @@ void viewer_state_resize(viewer_state *v, int fb_w, int fb_h);
 /* Goes to t (clamped to the iteration), keeping playback's clock anchored. */
 void viewer_state_set_time(viewer_state *v, double t, double clock);
 
-/* The UI scale the frame is drawn at: the user's, larger while presenting. */
+/* The UI scale the frame is drawn at: the user's, larger while presenting,
+ * times a comparison pane's factor (v->pane.ui). */
 float viewer_state_ui_scale(const viewer_state *v);
+/* The same for text `pane` times a whole window's (a comparison's pane, its
+ * strip: 1), whatever v->pane says; the one formula. */
+float viewer_state_ui_scale_at(const viewer_state *v, float pane);
 /* Enters or leaves presenting mode (the window's fullscreen is the loop's);
  * entering again changes nothing, so a clicker's stray F5 keeps the talk
  * where it is. */

@@ -48,6 +48,24 @@ const char *action_kind_name(action_kind kind)
     return (unsigned)kind < ACTION_KIND_COUNT ? kind_names[kind] : "?";
 }
 
+const char *action_kind_words(action_kind kind)
+{
+    switch (kind) {
+    case ACTION_F:
+        return "forward";
+    case ACTION_B:
+        return "backward";
+    case ACTION_I:
+        return "backward for inputs";
+    case ACTION_W:
+        return "backward for weights";
+    case ACTION_OVERLAP_F_B:
+        return "overlapped forward and backward";
+    default:
+        return action_kind_name(kind);
+    }
+}
+
 static bool kind_has_microbatch(action_kind k)
 {
     return !(k == ACTION_UNSHARD || k == ACTION_RESHARD || k == ACTION_REDUCE_GRAD);

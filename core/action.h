@@ -78,6 +78,10 @@ static inline bool action_is_compute(action_kind kind)
 
 /* The kind's name in the text form: "F", "SEND_F", "OVERLAP_F_B", "" for idle. */
 const char *action_kind_name(action_kind kind);
+/* What a compute kind does, in the words every caption, card and beat
+ * uses: "forward", "backward", "backward for inputs", "backward for
+ * weights", "overlapped forward and backward"; any other kind, its name. */
+const char *action_kind_words(action_kind kind);
 
 /* Parses one cell of PyTorch's text form (surrounding spaces allowed; an empty
  * or all-space string is an idle step). Returns false with a message naming

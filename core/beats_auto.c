@@ -264,14 +264,8 @@ static void gather(const timeline *tl, facts *x)
 static const char *kind_words(const action *a, bool backward)
 {
     if (a->kind == ACTION_OVERLAP_F_B)
-        return backward ? "backward" : "forward";
-    if (a->kind == ACTION_B)
-        return "backward";
-    if (a->kind == ACTION_I)
-        return "backward for inputs";
-    if (a->kind == ACTION_W)
-        return "backward for weights";
-    return "forward";
+        return action_kind_words(backward ? ACTION_B : ACTION_F);
+    return action_kind_words((action_kind)a->kind);
 }
 
 /* "micro-batch 0's backward on stage 3". */

@@ -503,24 +503,6 @@ static void add(inspect_text *t, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *kind_word(action_kind kind)
-{
-    switch (kind) {
-    case ACTION_F:
-        return "forward";
-    case ACTION_B:
-        return "backward";
-    case ACTION_I:
-        return "backward for inputs";
-    case ACTION_W:
-        return "backward for weights";
-    case ACTION_OVERLAP_F_B:
-        return "forward and backward, overlapped";
-    default:
-        return action_kind_name(kind);
-    }
-}
-
 /* "0F3": the producing half of a link as the text form writes it. */
 static void half_text(const inspect_link *l, char *buf)
 {
@@ -546,7 +528,7 @@ void inspect_text_action(const inspect *in, int rank, int index, inspect_text *o
     char name[ACTION_TEXT_MAX], other[ACTION_TEXT_MAX];
     *out = (inspect_text){0};
     action_format(&a.act, name);
-    add(out, "%s" MIDDOT "%s", name, kind_word((action_kind)a.act.kind));
+    add(out, "%s" MIDDOT "%s", name, action_kind_words((action_kind)a.act.kind));
     if (a.act.kind == ACTION_OVERLAP_F_B)
         add(out, "rank %d" MIDDOT "stages %d, %d" MIDDOT "micro-batches %d, %d", rank,
             (int)a.act.stage, (int)a.act.stage2, (int)a.act.microbatch, (int)a.act.microbatch2);

@@ -349,22 +349,6 @@ void scene_state_at(const scene *s, double t, scene_state *out)
 
 /* ---- captions ------------------------------------------------------------ */
 
-static const char *kind_words(action_kind kind)
-{
-    switch (kind) {
-    case ACTION_F:
-        return "forward";
-    case ACTION_B:
-        return "backward";
-    case ACTION_I:
-        return "backward for inputs";
-    case ACTION_W:
-        return "backward for weights";
-    default:
-        return "work";
-    }
-}
-
 void scene_caption(const scene *s, double t, int rank, char *buf, size_t size)
 {
     assert(s && s->timeline && buf && size > 0 && rank >= 0 && rank < s->ranks);
@@ -381,7 +365,7 @@ void scene_caption(const scene *s, double t, int rank, char *buf, size_t size)
             return;
         }
         int o = snprintf(buf, size, "rank %d: %s of micro-batch %d on stage %d", rank,
-                         kind_words((action_kind)a->kind), a->microbatch, a->stage);
+                         action_kind_words((action_kind)a->kind), a->microbatch, a->stage);
         int to = timeline_output_stage(p, (action_kind)a->kind, a->stage);
         if (to >= 0 && p->stage_rank[to] != rank && o > 0 && (size_t)o < size)
             snprintf(buf + o, size - (size_t)o, ", then p2p to rank %d", p->stage_rank[to]);
@@ -408,7 +392,7 @@ void scene_caption(const scene *s, double t, int rank, char *buf, size_t size)
         break;
     case TIMELINE_WAIT_TURN:
         snprintf(buf, size, "rank %d: idle until %.2f, then %s of micro-batch %d on stage %d", rank,
-                 w.start, kind_words(w.action), w.microbatch, w.stage);
+                 w.start, action_kind_words(w.action), w.microbatch, w.stage);
         break;
     }
 }

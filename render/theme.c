@@ -134,6 +134,28 @@ rgba8 theme_action_colour(const timeline_palette *pal, action_kind kind)
     }
 }
 
+theme_fill theme_action_fill(const timeline_palette *pal, action_kind kind)
+{
+    switch (kind) {
+    case ACTION_B:
+        return (theme_fill){pal->b, colour_lighten(pal->b, 0.3f), THEME_PATTERN_HATCH};
+    case ACTION_I:
+        return (theme_fill){pal->i, colour_lighten(pal->i, 0.3f), THEME_PATTERN_HATCH};
+    case ACTION_W:
+        return (theme_fill){pal->w, colour_lighten(pal->w, 0.35f), THEME_PATTERN_DOTS};
+    case ACTION_OVERLAP_F_B:
+        return (theme_fill){pal->fb, pal->b, THEME_PATTERN_CROSSHATCH};
+    default:
+        return (theme_fill){pal->f, pal->f, THEME_PATTERN_SOLID};
+    }
+}
+
+theme_fill theme_bubble_fill(const timeline_palette *pal)
+{
+    const rgba8 ink = pal->bubble;
+    return (theme_fill){colour_with_alpha(ink, (uint8_t)(ink.a * 2 / 5)), ink, THEME_PATTERN_HATCH};
+}
+
 rgba8 theme_label_on(const timeline_palette *pal, rgba8 fill)
 {
     return colour_is_light(fill) ? pal->label_dark : pal->label_light;

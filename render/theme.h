@@ -73,4 +73,27 @@ rgba8 theme_action_colour(const timeline_palette *pal, action_kind kind);
 /* The ink for a label drawn on `fill`: label_dark on light fills, else label_light. */
 rgba8 theme_label_on(const timeline_palette *pal, rgba8 fill);
 
+/* How bars are filled, in the window and in a figure (SVG, PDF) alike:
+ * colour plus pattern, so that F, B/I, W and F+B differ in greyscale too. */
+typedef enum theme_pattern {
+    THEME_PATTERN_SOLID,
+    THEME_PATTERN_HATCH,      /* stripes along "\" */
+    THEME_PATTERN_DOTS,       /* a grid of dots */
+    THEME_PATTERN_CROSSHATCH, /* both diagonals */
+} theme_pattern;
+
+typedef struct theme_fill {
+    rgba8 fill;            /* the colour under the pattern */
+    rgba8 ink;             /* the pattern's */
+    theme_pattern pattern; /* SOLID: fill alone */
+} theme_fill;
+
+/* A compute kind's bars: F solid, B and I hatched, W dotted, F+B
+ * crosshatched in B's colour; the ink a lighter shade of the fill, visible
+ * but quiet enough for the micro-batch numbers drawn over it. */
+theme_fill theme_action_fill(const timeline_palette *pal, action_kind kind);
+/* Idle time (the bubble): a faint hatch of the bubble colour on itself at
+ * two fifths of its alpha. */
+theme_fill theme_bubble_fill(const timeline_palette *pal);
+
 #endif

@@ -107,23 +107,15 @@ typedef struct style {
     draw2d_pattern pattern;
 } style;
 
-/* Colour plus pattern, so that F, B/I, W and F+B differ in greyscale too.
- * The pattern ink is a lighter shade of the fill: visible, but quiet enough
- * for the micro-batch numbers drawn over it. */
-static style kind_style(const timeline_palette *pal, int kind)
+/* A kind's fill as the theme says it (theme_action_fill, which the SVG
+ * figure reads too), in draw2d's terms. */
+static style style_of(theme_fill t)
 {
-    switch (kind) {
-    case ACTION_B:
-        return (style){pal->b, colour_lighten(pal->b, 0.3f), DRAW2D_HATCH};
-    case ACTION_I:
-        return (style){pal->i, colour_lighten(pal->i, 0.3f), DRAW2D_HATCH};
-    case ACTION_W:
-        return (style){pal->w, colour_lighten(pal->w, 0.35f), DRAW2D_DOTS};
-    case ACTION_OVERLAP_F_B:
-        return (style){pal->fb, pal->b, DRAW2D_CROSSHATCH};
-    default:
-        return (style){pal->f, pal->f, DRAW2D_SOLID};
-    }
+    const draw2d_pattern p = t.pattern == THEME_PATTERN_HATCH        ? DRAW2D_HATCH
+                             : t.pattern == THEME_PATTERN_DOTS       ? DRAW2D_DOTS
+                             : t.pattern == THEME_PATTERN_CROSSHATCH ? DRAW2D_CROSSHATCH
+                                                                     : DRAW2D_SOLID;
+    return (style){t.fill, t.ink, p};
 }
 
 /* A frame's worth of shared values, so the helpers take one pointer. */
@@ -137,7 +129,7 @@ typedef struct frame {
     float digit_h; /* height of a digit, for centring numbers */
     const timeline_palette *pal;
     float period;                         /* pattern spacing */
-    style styles[ACTION_OVERLAP_F_B + 1]; /* kind_style of each compute kind */
+    style styles[ACTION_OVERLAP_F_B + 1]; /* each compute kind's (theme_action_fill) */
     int *left_out;    /* bar labels that did not fit this frame: [0] too narrow, [1] too low
                          (draw_hint says so); NULL: not counted */
     float cursor_x;   /* the cursor line's x; NAN: none (bar numbers step aside from it) */
@@ -301,10 +293,9 @@ static void draw_bubble(const frame *f, int r)
     const float x0 = clip_x(f, tx(f, 0)), x1 = clip_x(f, tx(f, f->p->tl->makespan));
     if (x1 <= x0)
         return;
-    const rgba8 ink = f->pal->bubble;
-    const rgba8 fill = colour_with_alpha(ink, (uint8_t)(ink.a * 2 / 5));
-    draw2d_rect_pattern(f->d, x0, row_top(v, r), x1 - x0, v->bar_h, fill, ink, DRAW2D_HATCH,
-                        f->period);
+    const style bubble = style_of(theme_bubble_fill(f->pal));
+    draw2d_rect_pattern(f->d, x0, row_top(v, r), x1 - x0, v->bar_h, bubble.fill, bubble.ink,
+                        bubble.pattern, f->period);
 }
 
 static void draw_allreduces(const frame *f)
@@ -860,7 +851,7 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     f.digit_h = font ? text_font_metrics(font, font_size_index).cap_height : f.font_px * 0.73f;
     f.period = maxf(4, roundf(v->em * 0.5f));
     for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++)
-        f.styles[kind] = kind_style(pal, kind);
+        f.styles[kind] = style_of(theme_action_fill(pal, (action_kind)kind));
 
     draw2d_clip_off(d);
     struct timeline_panel_still *still = p->still;

@@ -8,6 +8,7 @@
 
 #include "schedules.h"
 #include "theme.h"
+#include "timeline_lod.h"
 #include "timeline_query.h"
 #include "timeline_view.h"
 
@@ -154,11 +155,13 @@ static rgba8 kind_fill(const fig *g, int kind)
     return theme_action_colour(g->pal, (action_kind)kind);
 }
 
-/* The fill attribute of a kind's bars: F solid, the rest a pattern. */
+/* The fill attribute of a kind's bars: a colour where the theme's fill is
+ * solid (F), else the kind's pattern (put_defs). */
 static void put_kind_fill(const fig *g, int kind)
 {
-    if (kind == ACTION_F)
-        put_paint(g->f, "fill", g->pal->f);
+    const theme_fill t = theme_action_fill(g->pal, (action_kind)kind);
+    if (t.pattern == THEME_PATTERN_SOLID)
+        put_paint(g->f, "fill", t.fill);
     else
         fprintf(g->f, " fill=\"url(#pattern-%s)\"", kind_letter(kind));
 }
@@ -167,10 +170,9 @@ static void put_kind_fill(const fig *g, int kind)
  * diagonals (cross), or a dot. Stripes are 40% of the period measured along
  * x, as in the window's shader; userSpaceOnUse anchors every tile to the
  * figure, so neighbouring bars' stripes line up. */
-typedef enum tile { TILE_HATCH, TILE_CROSS, TILE_DOTS } tile;
-
-static void put_pattern(const fig *g, const char *id, rgba8 fill, rgba8 ink, tile t)
+static void put_pattern(const fig *g, const char *id, theme_fill t)
 {
+    const rgba8 fill = t.fill, ink = t.ink;
     FILE *f = g->f;
     const float p = g->period;
     fprintf(f,
@@ -179,7 +181,7 @@ static void put_pattern(const fig *g, const char *id, rgba8 fill, rgba8 ink, til
     fprintf(f, "      <rect width=\"%g\" height=\"%g\"", p, p);
     put_paint(f, "fill", fill);
     fputs("/>\n", f);
-    if (t == TILE_DOTS) {
+    if (t.pattern == THEME_PATTERN_DOTS) {
         fprintf(f, "      <circle cx=\"%g\" cy=\"%g\" r=\"%g\"", p / 2, p / 2, p / 4);
         put_paint(f, "fill", ink);
         fputs("/>\n", f);
@@ -189,7 +191,7 @@ static void put_pattern(const fig *g, const char *id, rgba8 fill, rgba8 ink, til
     fputs("      <path d=\"", f);
     for (int k = -1; k <= 1; k++) /* y = x + k p */
         fprintf(f, "M%g,%gL%g,%g", -p, (float)k * p - p, 2 * p, (float)k * p + 2 * p);
-    if (t == TILE_CROSS)
+    if (t.pattern == THEME_PATTERN_CROSSHATCH)
         for (int k = 0; k <= 2; k++) /* y = k p - x */
             fprintf(f, "M%g,%gL%g,%g", -p, (float)k * p + p, 2 * p, (float)k * p - 2 * p);
     fprintf(f, "\" stroke-width=\"%.3g\" fill=\"none\"", 0.4 * p / sqrt(2.0));
@@ -201,13 +203,13 @@ static void put_defs(const fig *g)
 {
     const timeline_palette *pal = g->pal;
     fputs("  <defs>\n", g->f);
-    put_pattern(g, "pattern-B", pal->b, colour_lighten(pal->b, 0.3f), TILE_HATCH);
-    put_pattern(g, "pattern-I", pal->i, colour_lighten(pal->i, 0.3f), TILE_HATCH);
-    put_pattern(g, "pattern-W", pal->w, colour_lighten(pal->w, 0.35f), TILE_DOTS);
-    put_pattern(g, "pattern-FB", pal->fb, pal->b, TILE_CROSS);
-    const rgba8 ink = pal->bubble;
-    put_pattern(g, "pattern-bubble", colour_with_alpha(ink, (uint8_t)(ink.a * 2 / 5)), ink,
-                TILE_HATCH);
+    static const action_kind patterned[] = {ACTION_B, ACTION_I, ACTION_W, ACTION_OVERLAP_F_B};
+    for (size_t k = 0; k < sizeof patterned / sizeof patterned[0]; k++) {
+        char id[32];
+        snprintf(id, sizeof id, "pattern-%s", kind_letter(patterned[k]));
+        put_pattern(g, id, theme_action_fill(pal, patterned[k]));
+    }
+    put_pattern(g, "pattern-bubble", theme_bubble_fill(pal));
     /* the arrowhead, in the stroke's units so it scales with the line */
     fputs("    <marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" "
           "markerHeight=\"5\" orient=\"auto\">\n      <path d=\"M0,0L10,5L0,10Z\"",
@@ -287,36 +289,6 @@ static void put_p2p(const fig *g)
     fputs("  </g>\n", g->f);
 }
 
-/* A run of bars too thin to draw one by one. */
-typedef struct dense_run {
-    float x0, x1;
-    unsigned mask; /* 1 << kind of every kind inside */
-    bool open;
-} dense_run;
-
-static void dense_flush(const fig *g, dense_run *run, float y, float h)
-{
-    if (!run->open)
-        return;
-    int n = 0, r = 0, gr = 0, b = 0;
-    for (int kind = ACTION_F; kind <= ACTION_OVERLAP_F_B; kind++) {
-        if (!(run->mask & (1u << kind)))
-            continue;
-        const rgba8 c = kind_fill(g, kind);
-        r += c.r;
-        gr += c.g;
-        b += c.b;
-        n++;
-    }
-    const rgba8 c = {(uint8_t)(r / n), (uint8_t)(gr / n), (uint8_t)(b / n), 255};
-    fprintf(g->f,
-            "    <rect class=\"bar dense\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"",
-            run->x0, y, maxf(run->x1 - run->x0, SVG_MIN_BAR), h);
-    put_paint(g->f, "fill", c);
-    fputs("/>\n", g->f);
-    run->open = false;
-}
-
 /* The micro-batch number inside a bar, at the body size or 80% of it, or
  * nothing when neither fits (the bar's <title> still names it). */
 static void put_bar_label(const fig *g, float x0, float x1, float y0, float h, const char *s,
@@ -339,29 +311,38 @@ static void put_bar_label(const fig *g, float x0, float x1, float y0, float h, c
     }
 }
 
+/* One rank's bars, pieced as the window pieces them (timeline_lod.h): a
+ * bar at least a unit wide is drawn with its number and a <title> that
+ * describes it; thinner bars merge into stretches, each drawn in the kind
+ * that fills most of its columns, with a <title> that counts them. */
 static void put_bars(const fig *g, int r)
 {
     const timeline *tl = g->tl;
     const program_rank *pr = &tl->program->rank[r];
     const action_time *a = tl->time[r];
     const float y0 = row_top(g, r), h = g->v.bar_h;
-    dense_run run = {0};
     fprintf(g->f, "  <g class=\"rank\" data-rank=\"%d\" text-anchor=\"middle\">\n", r);
-    for (int k = 0; k < pr->count; k++) {
-        const action *act = &pr->actions[k];
-        if (!action_is_compute((action_kind)act->kind))
-            continue;
-        const float x0 = tx(g, a[k].start), x1 = tx(g, a[k].end);
-        if (x1 - x0 < SVG_MIN_BAR) {
-            if (run.open && x0 > run.x1 + SVG_MIN_BAR)
-                dense_flush(g, &run, y0, h);
-            if (!run.open)
-                run = (dense_run){.x0 = x0, .open = true};
-            run.x1 = x1;
-            run.mask |= 1u << act->kind;
+    timeline_lod_walk w;
+    timeline_lod_begin(&w, tl, &g->v, r);
+    timeline_lod_piece piece;
+    char text[256];
+    while (timeline_lod_next(&w, &piece)) {
+        if (piece.kind == TIMELINE_LOD_STRETCH) {
+            fprintf(g->f,
+                    "    <rect class=\"bar dense\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                    "height=\"%.2f\"",
+                    piece.x0, y0, piece.x1 - piece.x0, h);
+            put_kind_fill(g, piece.action);
+            timeline_lod_describe(tl, r, a[piece.first].start, a[piece.last].end, piece.first,
+                                  piece.last, text, sizeof text);
+            fputs("><title>", g->f);
+            put_escaped(g->f, text);
+            fputs("</title></rect>\n", g->f);
             continue;
         }
-        dense_flush(g, &run, y0, h);
+        const int k = piece.first;
+        const action *act = &pr->actions[k];
+        const float x0 = piece.x0, x1 = piece.x1;
         /* a hairline gap keeps back-to-back bars apart, as in the window */
         const float gap = x1 - x0 >= 4 ? 0.6f : 0;
         fprintf(g->f,
@@ -369,7 +350,6 @@ static void put_bars(const fig *g, int r)
                 "height=\"%.2f\"",
                 kind_letter(act->kind), x0, y0, x1 - gap - x0, h);
         put_kind_fill(g, act->kind);
-        char text[256];
         timeline_describe_action(tl, r, k, text, sizeof text);
         fputs("><title>", g->f);
         put_escaped(g->f, text);
@@ -381,7 +361,6 @@ static void put_bars(const fig *g, int r)
             snprintf(s, sizeof s, "%d", (int)act->microbatch);
         put_bar_label(g, x0, x1 - gap, y0, h, s, kind_fill(g, act->kind));
     }
-    dense_flush(g, &run, y0, h);
     fputs("  </g>\n", g->f);
 }
 

@@ -24,11 +24,13 @@
  * carries a <title> with its one-line description (a tooltip, and what a
  * screen reader reads).
  *
- * Bars thinner than SVG_MIN_BAR viewBox units are merged into one rectangle
- * per run (class "bar dense", the mean colour of the kinds inside, like the
- * window's columns), and memory steps closer than that keep their highest
- * count, so a timeline of a million actions stays a figure of kilobytes.
- * Every other compute action is exactly one <rect class="bar bar-K">.
+ * Bars thinner than a viewBox unit are merged by the window's own rule
+ * (render/timeline_lod.h: each unit column shows the kind that fills most
+ * of it, and a run of columns of one kind is one rectangle, class "bar
+ * dense", in that kind's fill, its <title> counting what it merges);
+ * memory steps closer than SVG_MIN_BAR keep their highest count, so a
+ * timeline of a million actions stays a figure of kilobytes. Every other
+ * compute action is exactly one <rect class="bar bar-K">.
  *
  * What it does not do: no PDF (app/export/pdf.h converts this SVG), no
  * files (it writes to a FILE *; app/output.h makes the file atomic), no
@@ -53,7 +55,8 @@
  * then what a book or a browser is likely to have. */
 #define SVG_FONT_FAMILY "'DejaVu Sans', 'Helvetica Neue', Helvetica, Arial, sans-serif"
 
-/* Bars narrower than this (viewBox units) are merged into runs. */
+/* Memory steps closer than this (viewBox units) are merged; all-reduce
+ * bars are drawn at least this wide. */
 #define SVG_MIN_BAR 0.75f
 
 /* What to draw; zero fields mean the defaults. */

@@ -36,6 +36,7 @@
 #include "text.h"
 #include "theme.h"
 #include "timeline_view.h"
+#include "timeline_hit.h"
 
 /* What to show; zeroed: nothing. Part of frame_view (frame.h). */
 typedef struct inspect_overlay {

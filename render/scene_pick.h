@@ -49,6 +49,7 @@
 #include "camera.h"
 #include "scene.h"
 #include "timeline_view.h"
+#include "timeline_hit.h"
 
 /* One object met by a ray. */
 typedef struct scene_pick_hit {

@@ -33,7 +33,7 @@
  *     timeline_view_set_text_px(&view, font.sizes[k]);
  *     each frame:
  *         timeline_panel_hover hover;
- *         bool over = timeline_view_hit(&view, &tl, mouse_x, mouse_y, &hover);
+ *         bool over = timeline_hit_at(&view, &tl, mouse_x, mouse_y, &hover);
  *         timeline_panel_draw(&panel, &view, &batch, &font, k, &th.timeline, t,
  *                             over ? &hover : NULL);
  *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub) on the view
@@ -57,6 +57,7 @@
 #include "timeline.h"
 #include "timeline_query.h"
 #include "timeline_view.h"
+#include "timeline_hit.h"
 
 typedef struct timeline_panel {
     const timeline *tl;     /* not owned */

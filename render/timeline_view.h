@@ -1,13 +1,12 @@
 /* timeline_view.h - the view model of the timeline (Gantt) panel: what time
- * range is visible, where rows, lanes and margins go, and what is under the
- * pointer. Pure C, no GL and no drawing, so it is unit-tested without a
- * display; timeline_panel.h draws what it lays out.
+ * range is visible, and where rows, lanes and margins go. Pure C, no GL and
+ * no drawing, so it is unit-tested without a display; timeline_panel.h
+ * draws what it lays out, timeline_hit.h finds what is under the pointer.
  *
  * It maps time to framebuffer pixels and back, zooms around the pointer,
- * pans, lays out rows, lanes and margins from the text size, and finds the
- * bar under the pointer. Questions about the timeline itself (the next
- * event, what runs at t, an action's one-line description, the memory
- * curves) are core's: timeline_query.h.
+ * pans, and lays out rows, lanes and margins from the text size. Questions about the timeline
+ * itself (the next event, what runs at t, an action's one-line description, the memory curves) are
+ * core's: timeline_query.h.
  *
  * What it does not do: no input handling (the viewer turns clicks, drags and
  * the wheel into timeline_view_* calls), no clock (t is an argument), no
@@ -19,7 +18,7 @@
  *     timeline_view_set_rect(&v, x, y, w, h);     (and on every resize)
  *     timeline_view_set_text_px(&v, font.sizes[k]);
  *     input: timeline_view_zoom / _pan_pixels / _x_to_time (scrub)
- *     pointer: timeline_view_hit(&v, &tl, mouse_x, mouse_y, &hover)
+ *     pointer: timeline_hit_at(&v, &tl, mouse_x, mouse_y, &hover) (timeline_hit.h)
  * Whoever shows the panel owns one (the viewer its zoom and pan, export a
  * fitted one; timeline_panel_view_init fits one to a timeline).
  *
@@ -82,30 +81,6 @@ void timeline_view_pan_fraction(timeline_view *v, double fraction);
 /* The rank whose row band (bars, lane and the gap under them) holds y, or
  * -1 outside the rows. */
 int timeline_view_row_at_y(const timeline_view *v, double y);
-
-typedef enum timeline_hit_kind {
-    TIMELINE_HIT_NONE = 0,
-    TIMELINE_HIT_ACTION,    /* a compute action's bar: rank, index */
-    TIMELINE_HIT_ALLREDUCE, /* an all-reduce bar: rank, index into tl->allreduces */
-    TIMELINE_HIT_STRETCH,   /* bars thinner than a pixel merged (timeline_lod.h): rank, index
-                               of the stretch's first action (timeline_lod_find gives the rest) */
-} timeline_hit_kind;
-
-/* What is under the pointer (also the highlight timeline_panel_draw takes). */
-typedef struct timeline_panel_hover {
-    timeline_hit_kind kind;
-    int rank;  /* -1 when kind is NONE */
-    int index; /* action index in the rank's program, or all-reduce index; -1 for NONE */
-} timeline_panel_hover;
-
-/* Finds the bar under framebuffer point (x, y): a stretch of bars thinner
- * than a pixel merged as the panel draws them (timeline_lod.h), a compute
- * action at least a pixel wide (binary search over the rank's start times; a
- * bar narrower than 3 pixels is hit within 1.5 pixels of it) or an
- * all-reduce in the rank's lane. Returns false and a NONE hit when there is
- * none. */
-bool timeline_view_hit(const timeline_view *v, const timeline *tl, double x, double y,
-                       timeline_panel_hover *out);
 
 /* The time axis's rule, shared by the panel and the SVG figure: ticks every
  * 1, 2 or 5 times a power of ten, the step closest above `raw` (time units

@@ -224,7 +224,7 @@ static void test_hover_stretch(void **state)
     row_init(&r);
     const double y = r.v.row_y + 0.5 * r.v.bar_h;
     timeline_panel_hover h;
-    assert_true(timeline_view_hit(&r.v, &r.tl, 104.5, y, &h));
+    assert_true(timeline_hit_at(&r.v, &r.tl, 104.5, y, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_STRETCH);
     assert_int_equal(h.rank, 0);
     assert_int_equal(h.index, 5);
@@ -238,11 +238,11 @@ static void test_hover_stretch(void **state)
     assert_non_null(strstr(text, "3.00 to 5.00"));
     assert_non_null(strstr(text, "3 actions: 1 F, 2 W"));
 
-    assert_false(timeline_view_hit(&r.v, &r.tl, 102.5, y, &h)); /* col 2: mostly idle */
-    assert_true(timeline_view_hit(&r.v, &r.tl, 106.5, y, &h));
+    assert_false(timeline_hit_at(&r.v, &r.tl, 102.5, y, &h)); /* col 2: mostly idle */
+    assert_true(timeline_hit_at(&r.v, &r.tl, 106.5, y, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_ACTION);
     assert_int_equal(h.index, 8);
-    assert_true(timeline_view_hit(&r.v, &r.tl, 100.5, y, &h));
+    assert_true(timeline_hit_at(&r.v, &r.tl, 100.5, y, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_STRETCH);
     assert_int_equal(h.index, 0);
 }

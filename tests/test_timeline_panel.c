@@ -175,7 +175,7 @@ static void test_hit_bars_and_gaps(void **state)
     const action_time at = tl->time[1][k];
     const double x = timeline_view_time_to_x(v, 0.5 * (at.start + at.end));
     const double y = v->row_y + v->row_pitch + 0.5 * v->bar_h;
-    assert_true(timeline_view_hit(v, tl, x, y, &h));
+    assert_true(timeline_hit_at(v, tl, x, y, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_ACTION);
     assert_int_equal(h.rank, 1);
     assert_int_equal(h.index, k);
@@ -186,7 +186,7 @@ static void test_hit_bars_and_gaps(void **state)
             if (!action_is_compute((action_kind)fx->run.p.rank[r].actions[j].kind))
                 continue;
             const double tm = 0.5 * (tl->time[r][j].start + tl->time[r][j].end);
-            assert_true(timeline_view_hit(v, tl, timeline_view_time_to_x(v, tm),
+            assert_true(timeline_hit_at(v, tl, timeline_view_time_to_x(v, tm),
                                           v->row_y + (r + 0.3) * v->row_pitch, &h));
             assert_int_equal(h.rank, r);
             assert_int_equal(h.index, j);
@@ -194,14 +194,14 @@ static void test_hit_bars_and_gaps(void **state)
     }
 
     /* rank 3 waits for the first forward until t = 3: a bubble, no bar */
-    assert_false(timeline_view_hit(v, tl, timeline_view_time_to_x(v, 1.5),
+    assert_false(timeline_hit_at(v, tl, timeline_view_time_to_x(v, 1.5),
                                    v->row_y + 3 * v->row_pitch + 0.5 * v->bar_h, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_NONE);
     assert_int_equal(h.rank, -1);
     /* under the bars (the gap between rows), left of the plot, the memory lane */
-    assert_false(timeline_view_hit(v, tl, x, v->row_y + v->row_pitch + v->bar_h + 1, &h));
-    assert_false(timeline_view_hit(v, tl, v->plot_x - 5, y, &h));
-    assert_false(timeline_view_hit(v, tl, x, v->mem_y + 2, &h));
+    assert_false(timeline_hit_at(v, tl, x, v->row_y + v->row_pitch + v->bar_h + 1, &h));
+    assert_false(timeline_hit_at(v, tl, v->plot_x - 5, y, &h));
+    assert_false(timeline_hit_at(v, tl, x, v->mem_y + 2, &h));
 }
 
 /* With two replicas each row keeps a lane under its bars for the all-reduces. */
@@ -221,12 +221,12 @@ static void test_hit_allreduce_lane(void **state)
         const double ax = timeline_view_time_to_x(v, 0.5 * (ar->start + ar->end));
         const double ay = v->row_y + ar->src_rank * v->row_pitch + v->lane_y + 0.5 * v->lane_h;
         timeline_panel_hover h;
-        assert_true(timeline_view_hit(v, &x.run.tl, ax, ay, &h));
+        assert_true(timeline_hit_at(v, &x.run.tl, ax, ay, &h));
         assert_int_equal(h.kind, TIMELINE_HIT_ALLREDUCE);
         assert_int_equal(h.rank, ar->src_rank);
         assert_int_equal(h.index, i);
         /* the bar band above it holds the rank's actions, not the all-reduce */
-        assert_false(timeline_view_hit(v, &x.run.tl, ax, ay - v->lane_h, &h) &&
+        assert_false(timeline_hit_at(v, &x.run.tl, ax, ay - v->lane_h, &h) &&
                      h.kind == TIMELINE_HIT_ALLREDUCE);
     }
     panel_run_deinit(&x);
@@ -680,7 +680,7 @@ static void test_draw_cursor_bar_bubble(void **state)
     const int kb = find_action(&fx.run.p, 2, ACTION_B, 2);
     const double hx =
         timeline_view_time_to_x(v, 0.5 * (fx.run.tl.time[2][kb].start + fx.run.tl.time[2][kb].end));
-    assert_true(timeline_view_hit(v, &fx.run.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
+    assert_true(timeline_hit_at(v, &fx.run.tl, hx, v->row_y + 2.5 * v->row_pitch, &hover));
     render(g, &fx, 0, &light, t, &hover);
     gl_fixture_dump(g, "timeline_1f1b_light_hover");
     assert_pixel_rgb(g, cx, (int)(v->row_y + 0.5f * v->row_pitch), light.cursor);

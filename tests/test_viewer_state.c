@@ -237,7 +237,7 @@ static void expect_hover_fresh(viewer_state *v, const char *what)
 {
     timeline_panel_hover h;
     viewer_state_place_timeline(v);
-    if (!timeline_view_hit(&v->timeline, &v->s->tl, v->pointer.x, v->pointer.y, &h))
+    if (!timeline_hit_at(&v->timeline, &v->s->tl, v->pointer.x, v->pointer.y, &h))
         h = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
     if (h.kind != v->pointer.hover.kind || h.rank != v->pointer.hover.rank ||
         h.index != v->pointer.hover.index)
@@ -256,7 +256,7 @@ static void test_hover_follows_view_changes(void **state)
     double x = tv->plot_x + 0.33 * tv->plot_w, y = -1;
     for (double yy = tv->plot_y; yy < tv->plot_y + tv->plot_h && y < 0; yy += 1) {
         timeline_panel_hover h;
-        if (timeline_view_hit(tv, &s->tl, x, yy, &h) && h.kind == TIMELINE_HIT_ACTION)
+        if (timeline_hit_at(tv, &s->tl, x, yy, &h) && h.kind == TIMELINE_HIT_ACTION)
             y = yy;
     }
     assert_ge(y, 0);

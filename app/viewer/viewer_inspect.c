@@ -218,7 +218,7 @@ bool viewer_inspect_apply(viewer_inspect *vi, viewer_state *st, const command *c
         const frame_layout l = viewer_state_layout(st);
         timeline_panel_hover h = NONE;
         timeline_lod_piece stretch;
-        if (c->b >= l.panel_y && timeline_view_hit(&st->timeline, tl, c->a, c->b, &h) &&
+        if (c->b >= l.panel_y && timeline_hit_at(&st->timeline, tl, c->a, c->b, &h) &&
             h.kind == TIMELINE_HIT_STRETCH) {
             /* merged thin bars: the area they cover, whose card counts them */
             set_selection(vi, NONE);

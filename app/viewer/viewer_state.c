@@ -230,7 +230,7 @@ static void refresh_hover(viewer_state *v)
     const float panel_y = viewer_state_layout(v).panel_y;
     const double x = v->pointer.x, y = v->pointer.y;
     timeline_panel_hover h;
-    if (y >= panel_y && timeline_view_hit(&v->timeline, &v->s->tl, x, y, &h))
+    if (y >= panel_y && timeline_hit_at(&v->timeline, &v->s->tl, x, y, &h))
         v->pointer.hover = h;
     else
         v->pointer.hover =

@@ -10,6 +10,7 @@
 
 #include "timeline_panel.h"
 #include "timeline_query.h"
+#include "viewer_core.h"
 #include "viewer_whatif.h"
 #include "whatif.h"
 
@@ -577,4 +578,60 @@ void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n)
     for (int k = 0; k < c->count; k++)
         PUT("%s%s", k ? ":" : "", c->sides[k]->prog.schedule);
 #undef PUT
+}
+
+/* ---- a comparison made and ended in the window (viewer_core.h) -------------- */
+
+/* x in a single window: the shown slide beside its sibling (the next
+ * schedule at its P and M), two panes on the same t, the cameras linked.
+ * Refused (no sibling, a build error), the window stays single and says why. */
+static void compare_start(viewer *v)
+{
+    session *s = v->deck->slides[v->st.talk.slide];
+    viewer_compare *c = ppf_calloc(1, sizeof *c);
+    ppf_error err = {{0}};
+    const budget_cost others = viewer_held_besides(v, v->st.talk.slide, false);
+    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &others, &err)) {
+        free(c);
+        whatif *w = viewer_shown_whatif(v);
+        snprintf(w->error, sizeof w->error, "%s", err.message);
+        return;
+    }
+    v->single = v->st;
+    v->cmp = c;
+    v->cmp_from_single = true;
+    v->cmp_rebuilt = false;
+    viewer_compare_attach(c, &v->st);
+    v->paned = v->st;
+    viewer_follow_card(v);
+}
+
+/* shift+X on two panes, or a slide change: one frame again, the first
+ * pane's session, as it was before x (at the same t); a window opened as
+ * a comparison shows its first side alone. */
+void viewer_compare_end(viewer *v, double clock)
+{
+    viewer_compare_deinit(v->cmp);
+    free(v->cmp);
+    v->cmp = NULL;
+    const bool had = v->cmp_from_single;
+    viewer_compare_single(&v->st, had ? &v->single : NULL, had ? &v->paned : NULL, v->cmp_rebuilt,
+                          v->win.fb_w, v->win.fb_h, clock);
+    v->cmp_from_single = v->cmp_rebuilt = false;
+    viewer_follow_card(v);
+}
+
+/* The panes' keys: x in a single window makes a comparison, shift+X on its
+ * last two panes ends it; the rest are the comparison's own. */
+void viewer_compare_key(viewer *v, const command *c, double clock)
+{
+    window_make_current(&v->win); /* panes added or removed: the renderers' */
+    if (!v->cmp) {
+        if (c->a == VIEWER_COMPARE_ADD)
+            compare_start(v);
+    } else if (c->a == VIEWER_COMPARE_REMOVE && v->cmp->count <= 2) {
+        viewer_compare_end(v, clock);
+    } else {
+        viewer_compare_command(v->cmp, &v->st, c, clock);
+    }
 }

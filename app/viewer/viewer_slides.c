@@ -2,6 +2,8 @@
  * viewer_slides.h. */
 #include "viewer_slides.h"
 
+#include "viewer_core.h"
+
 #include <stdio.h>
 
 #include "timeline_panel.h"
@@ -58,4 +60,30 @@ void viewer_slides_title(const deck *d, int k, char *out, size_t size)
         snprintf(out, size, "ppflow — %s (slide %d/%d)", deck_slide_title(d, k), k + 1, d->count);
     else
         snprintf(out, size, "ppflow — %s", deck_slide_title(d, k));
+}
+
+/* ---- in the running viewer ------------------------------------------------ */
+
+/* The title the presenter names after slide k's last beat; NULL after the
+ * talk's last. */
+const char *viewer_next_slide_title(const deck *d, int k)
+{
+    return k + 1 < d->count ? d->info[k + 1].title : NULL;
+}
+
+/* Next past a slide's last beat, or Previous before its first: the other
+ * slide (viewer_slides.h). The renderers follow the session they draw
+ * (frame.h): nothing is made here that could fail. */
+void viewer_change_slide(viewer *v, double clock)
+{
+    bool backwards;
+    const int k = viewer_slides_target(&v->st, &backwards);
+    const session *s = v->deck->slides[k];
+    presenter_show_slide(&v->pres, s, v->deck->info[k].notes, viewer_next_slide_title(v->deck, k));
+    whatif_line_close(&v->whatifs[v->st.talk.slide].line); /* the slide left keeps its changes */
+    v->whatifs[v->st.talk.slide].error[0] = '\0';
+    viewer_slides_show(&v->st, v->deck, k, backwards, clock);
+    char title[200];
+    viewer_slides_title(v->deck, k, title, sizeof title);
+    window_set_title(&v->win, title);
 }

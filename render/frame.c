@@ -10,7 +10,7 @@
 
 #include <glad/gl.h>
 
-#include "frame_command.h"
+#include "frame_whatif_card.h"
 #include "frame_internal.h"
 
 enum { MAX_LABELS = 512 };
@@ -819,8 +819,8 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
     inspect_overlay_tip(&v->inspect, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th, l.line_px, vx,
                         vy, vw, vh);
-    if (v->command_line && !v->bare)
-        frame_command_draw(f, &l, v->command_line, &th);
+    if (v->whatif_card && !v->bare)
+        frame_whatif_card_draw(f, &l, v->whatif_card, &th);
     if (v->show_help)
         draw_help(f, &l, v, &th);
     if (v->laser)

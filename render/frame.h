@@ -168,14 +168,14 @@ typedef struct frame_help_item {
 } frame_help_item;
 
 /* The viewer's what-if command line (`:`), drawn as a card across the foot
- * of the 3D view, over the caption (frame_command.c): the text typed in
+ * of the 3D view, over the caption (frame_whatif_card.c): the text typed in
  * large type with a cursor, under it the hint (the names that fit, or the
  * current value and the values taken), and the last change's error. */
-typedef struct frame_command_line {
+typedef struct frame_whatif_card {
     const char *text;  /* what is typed; NULL: closed, only the error shows (a direct key's) */
     const char *hint;  /* NULL or "": none */
     const char *error; /* one line; NULL or "": none */
-} frame_command_line;
+} frame_whatif_card;
 
 /* What to show; everything the viewer's state decides. */
 typedef struct frame_view {
@@ -210,7 +210,7 @@ typedef struct frame_view {
     inspect_overlay inspect;
     const char *hud_note; /* after the HUD's time: what a what-if changed ("P=8 (was 4)");
                              NULL or "": nothing */
-    const frame_command_line *command_line; /* NULL: none */
+    const frame_whatif_card *whatif_card; /* NULL: none */
     const char *frame_times; /* the viewer's frame-rate readout (F3), a line on a card under
                                 the HUD; NULL or "": none (export never sets it) */
 } frame_view;

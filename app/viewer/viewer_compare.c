@@ -518,7 +518,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
             fv.status = base->status;
             fv.help = NULL, fv.help_count = 0, fv.show_help = false;
             fv.hud_note = NULL;
-            fv.command_line = NULL;
+            fv.whatif_card = NULL;
         }
         if (k == 0 && c->active > 0) { /* the pointer is over another pane */
             fv.hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};

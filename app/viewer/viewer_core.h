@@ -63,20 +63,20 @@ typedef struct viewer {
     int wait_frames;
     /* live what-if: one per slide (each slide's opened scenario, undo and line) */
     whatif *whatifs;
-    char hud_note[400];      /* what differs from the opened scenario, for the HUD */
-    char line_hint[400];     /* the command line's hint, or Tab's candidates */
-    bool line_tabbed;        /* line_hint holds Tab's candidates until the next edit */
-    frame_command_line line; /* what the frame shows of it */
-    viewer_compare *cmp;     /* a comparison's panes; NULL: a single frame */
-    bool cmp_from_single;    /* cmp made by x in a single window, which shift+X gives back */
-    bool cmp_rebuilt;        /* a what-if rebuilt the first pane: the zoom is stale */
-    viewer_state single;     /* the single window's state as x found it */
-    viewer_state paned;      /* the state right after x laid out the panes */
-    viewer_inspect insp;     /* selection, critical path, micro-batch, area (the shown slide's) */
-    frame_times times;       /* the frames' times (F3's readout, a script's frametimes) */
-    bool show_times;         /* F3's readout on */
-    double times_written;    /* the clock when times_text was written; < 0: write it now */
-    char times_text[64];     /* the readout's line */
+    char hud_note[400];     /* what differs from the opened scenario, for the HUD */
+    char line_hint[400];    /* the command line's hint, or Tab's candidates */
+    bool line_tabbed;       /* line_hint holds Tab's candidates until the next edit */
+    frame_whatif_card card; /* what the frame shows of it */
+    viewer_compare *cmp;    /* a comparison's panes; NULL: a single frame */
+    bool cmp_from_single;   /* cmp made by x in a single window, which shift+X gives back */
+    bool cmp_rebuilt;       /* a what-if rebuilt the first pane: the zoom is stale */
+    viewer_state single;    /* the single window's state as x found it */
+    viewer_state paned;     /* the state right after x laid out the panes */
+    viewer_inspect insp;    /* selection, critical path, micro-batch, area (the shown slide's) */
+    frame_times times;      /* the frames' times (F3's readout, a script's frametimes) */
+    bool show_times;        /* F3's readout on */
+    double times_written;   /* the clock when times_text was written; < 0: write it now */
+    char times_text[64];    /* the readout's line */
 } viewer;
 
 /* ---- viewer.c ---- */

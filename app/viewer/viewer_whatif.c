@@ -186,11 +186,11 @@ void viewer_whatif_view(viewer *v, frame_view *fv)
     whatif_diff(&w->opened, &v->st.s->sc, v->hud_note, sizeof v->hud_note);
     if (w->line.open && !v->line_tabbed)
         whatif_hint(&v->st.s->sc, w->line.text, v->line_hint, sizeof v->line_hint);
-    v->line = (frame_command_line){
+    v->card = (frame_whatif_card){
         .text = w->line.open ? w->line.text : NULL,
         .hint = v->line_hint,
         .error = w->error,
     };
     fv->hud_note = v->hud_note;
-    fv->command_line = w->line.open || w->error[0] ? &v->line : NULL;
+    fv->whatif_card = w->line.open || w->error[0] ? &v->card : NULL;
 }

@@ -1,5 +1,5 @@
-/* frame_command.h - the what-if command line's card, part of the frame
- * (frame.h's frame_command_line): drawn by frame_renderer_draw after the
+/* frame_whatif_card.h - the what-if command line's card, part of the frame
+ * (frame.h's frame_whatif_card): drawn by frame_renderer_draw after the
  * timeline and before the key card, so the key card covers it and it
  * covers the caption.
  *
@@ -12,13 +12,13 @@
  *
  * Private to render/ (frame.c calls it); no state.
  */
-#ifndef PPFLOW_FRAME_COMMAND_H
-#define PPFLOW_FRAME_COMMAND_H
+#ifndef PPFLOW_FRAME_WHATIF_CARD_H
+#define PPFLOW_FRAME_WHATIF_CARD_H
 
 #include "frame.h"
 
 /* Appends the card to f's 2D batch in the layout's 3D view. */
-void frame_command_draw(frame_renderer *f, const frame_layout *l, const frame_command_line *c,
-                        const theme *th);
+void frame_whatif_card_draw(frame_renderer *f, const frame_layout *l, const frame_whatif_card *c,
+                            const theme *th);
 
 #endif

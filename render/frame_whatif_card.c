@@ -1,5 +1,5 @@
-/* frame_command.c - the what-if command line's card. See frame_command.h. */
-#include "frame_command.h"
+/* frame_whatif_card.c - the what-if command line's card. See frame_whatif_card.h. */
+#include "frame_whatif_card.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,8 +34,8 @@ static const char *tail(const frame_renderer *f, int font, const char *text, flo
     return text;
 }
 
-void frame_command_draw(frame_renderer *f, const frame_layout *l, const frame_command_line *c,
-                        const theme *th)
+void frame_whatif_card_draw(frame_renderer *f, const frame_layout *l, const frame_whatif_card *c,
+                            const theme *th)
 {
     const bool open = c->text != NULL;
     const bool has_hint = open && c->hint && c->hint[0];

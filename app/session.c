@@ -96,7 +96,7 @@ bool session_build_scene(session *s, ppf_error *err)
 {
     if (s->has_scene)
         return true;
-    if (!budget_check_scene(s->prog.stages, s->sc.layers_per_stage, s->prog.microbatches,
+    if (!scene_check_budget(s->prog.stages, s->sc.layers_per_stage, s->prog.microbatches,
                             s->tl.dp > 0 ? s->tl.dp : 1, err))
         return false;
     scene_desc d = {
@@ -127,8 +127,8 @@ budget_cost session_cost(const session *s)
         c = budget_cost_generated(s->prog.ranks, s->prog.stages_per_rank, s->prog.microbatches);
     }
     if (s->has_scene)
-        c.objects = budget_scene_objects(s->prog.stages, s->sc.layers_per_stage,
-                                         s->prog.microbatches, s->tl.dp > 0 ? s->tl.dp : 1);
+        c.objects = scene_count_objects_rough(s->prog.stages, s->sc.layers_per_stage,
+                                              s->prog.microbatches, s->tl.dp > 0 ? s->tl.dp : 1);
     return c;
 }
 

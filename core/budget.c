@@ -5,8 +5,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "scene.h"
-
 /* A count for a message: a round number as "5e7", one near a limit exactly
  * ("50000240": "5e7 objects: at most 5e7" would say nothing), a larger one
  * as "2.7e9" ("2.7e+09" reads worse on one line). */
@@ -103,24 +101,10 @@ bool budget_check_time(double makespan, ppf_error *err)
                     short_number(BUDGET_MAX_TIME, b));
 }
 
-double budget_scene_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
-                            int64_t replicas)
+bool budget_check_objects(double objects, int64_t replicas, int64_t stages,
+                          int64_t layers_per_stage, int64_t slots, ppf_error *err)
 {
-    /* Each term is at most a few million (the scenario's own limits), so
-     * the 64-bit count cannot overflow; the rough product in double guards
-     * a caller that passes larger terms. */
-    const int64_t slots = scene_slots_for(microbatches, 0);
-    const double rough = product(replicas, stages * layers_per_stage, slots);
-    return rough < 9e18
-               ? (double)scene_count_objects(stages, layers_per_stage, microbatches, replicas)
-               : rough;
-}
-
-bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
-                        int64_t replicas, ppf_error *err)
-{
-    const double n = budget_scene_objects(stages, layers_per_stage, microbatches, replicas);
-    if (n <= (double)BUDGET_MAX_OBJECTS)
+    if (objects <= (double)BUDGET_MAX_OBJECTS)
         return true;
     char a[32], b[32];
     return ppf_fail(err,
@@ -128,7 +112,7 @@ bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microb
                     "%lld: %s objects to draw: at most %s; use fewer replicas, stages or layers "
                     "per stage",
                     (long long)replicas, (long long)stages, (long long)layers_per_stage,
-                    (long long)scene_slots_for(microbatches, 0), short_number(n, a),
+                    (long long)slots, short_number(objects, a),
                     short_number((double)BUDGET_MAX_OBJECTS, b));
 }
 

@@ -27,7 +27,10 @@
  * Call order: budget_check_generated() before a generator runs;
  * budget_check_cells() while a CSV is read; budget_check_grid() before the
  * program is validated; budget_check_time() after the simulation;
- * budget_check_scene() before a scene is laid out.
+ * scene_check_budget() (scene.h) before a scene is laid out.
+ *
+ * A leaf: it knows the limits and the words, not how anything is counted
+ * (the scenario, the CSV reader and the scene count their own products).
  *
  * Totals. The limits bound what one command builds, not each scenario: a
  * command that holds several sessions at once (a talk's slides in the
@@ -75,10 +78,12 @@ bool budget_check_grid(int64_t stages, int64_t microbatches, ppf_error *err);
  * that are each finite can still sum to infinity). */
 bool budget_check_time(double makespan, ppf_error *err);
 
-/* Objects the 3D scene draws for these sizes (scene_count_objects), against
- * BUDGET_MAX_OBJECTS; checked before the scene or any instance buffer exists. */
-bool budget_check_scene(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
-                        int64_t replicas, ppf_error *err);
+/* The objects a 3D scene would draw (the scene counts them:
+ * scene_check_budget), against BUDGET_MAX_OBJECTS; the sizes name the
+ * product in the message. Checked before the scene or any instance buffer
+ * exists. */
+bool budget_check_objects(double objects, int64_t replicas, int64_t stages,
+                          int64_t layers_per_stage, int64_t slots, ppf_error *err);
 
 /* A count as the budget's messages write it: a round number as "5e7", one
  * near a limit exactly ("50000240"), a larger one as "2.7e9"; for messages
@@ -94,15 +99,12 @@ budget_text budget_count_text(double v);
 typedef struct budget_cost {
     double actions; /* actions, idle steps included (budget_generated_per_rank, a CSV's cells) */
     double pairs;   /* stages x micro-batches */
-    double objects; /* scene objects (scene_count_objects); 0 when nothing is drawn */
+    double objects; /* scene objects (scene_count_objects_rough); 0 when nothing is drawn */
 } budget_cost;
 
 /* The actions and pairs of a generated program of these sizes (V >= 1),
  * as budget_check_generated counts them; no objects. */
 budget_cost budget_cost_generated(int64_t ranks, int64_t virtual_stages, int64_t microbatches);
-/* The objects budget_check_scene counts, in double (exact below 2^53). */
-double budget_scene_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
-                            int64_t replicas);
 /* sum += c. */
 void budget_cost_add(budget_cost *sum, const budget_cost *c);
 /* Whether c is within every limit. */

@@ -583,8 +583,8 @@ bool scenario_cost(const scenario *sc, bool with_scene, budget_cost *out, ppf_er
         microbatches = sc->microbatches;
     }
     if (with_scene)
-        out->objects = budget_scene_objects(stages, sc->layers_per_stage, microbatches,
-                                            sc->dp > 0 ? sc->dp : 1);
+        out->objects = scene_count_objects_rough(stages, sc->layers_per_stage, microbatches,
+                                                 sc->dp > 0 ? sc->dp : 1);
     return true;
 }
 

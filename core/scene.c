@@ -2,6 +2,8 @@
  * and captions are in scene_state.c. */
 #include "scene.h"
 
+#include "budget.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
@@ -289,6 +291,27 @@ int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t mi
                         scene_slots_for(microbatches, 0)) *
              kind_copies((scene_kind)k, replicas);
     return n;
+}
+
+double scene_count_objects_rough(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                                 int64_t replicas)
+{
+    /* Each term is at most a few million (the scenario's own limits), so
+     * the 64-bit count cannot overflow; the rough product in double guards
+     * a caller that passes larger terms. */
+    const double rough = (double)replicas * (double)stages * (double)layers_per_stage *
+                         (double)scene_slots_for(microbatches, 0);
+    return rough < 9e18
+               ? (double)scene_count_objects(stages, layers_per_stage, microbatches, replicas)
+               : rough;
+}
+
+bool scene_check_budget(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                        int64_t replicas, ppf_error *err)
+{
+    return budget_check_objects(
+        scene_count_objects_rough(stages, layers_per_stage, microbatches, replicas), replicas,
+        stages, layers_per_stage, scene_slots_for(microbatches, 0), err);
 }
 
 int scene_kind_copies(const scene *s, scene_kind kind)

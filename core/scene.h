@@ -250,7 +250,7 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl);
 void scene_deinit(scene *s); /* accepts a zeroed or deinited scene */
 
 /* Number of objects of a kind in one replica (state array length). Below
- * 2^31 for every scene that passed budget_check_scene. */
+ * 2^31 for every scene that passed scene_check_budget. */
 int64_t scene_kind_count(const scene *s, scene_kind kind);
 
 /* Slots drawn for this many micro-batches, at most max_slots
@@ -261,6 +261,14 @@ int scene_slots_for(int64_t microbatches, int max_slots);
  * detail, over all replicas (the sum of scene_kind_count x
  * scene_kind_copies), in 64 bits so that it can be checked before the
  * scene exists. */
+/* The same in double, for any sizes a scenario may ask (exact below 2^53,
+ * a rough product past what 64 bits hold): what the budget compares. */
+double scene_count_objects_rough(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                                 int64_t replicas);
+/* scene_count_objects_rough against the budget (budget_check_objects):
+ * false with one line naming the product and the limit. */
+bool scene_check_budget(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
+                        int64_t replicas, ppf_error *err);
 int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
                             int64_t replicas);
 /* How many micro-batch slots an object of this kind has (slots, or 1 for

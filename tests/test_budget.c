@@ -121,7 +121,7 @@ static void test_scene_count_matches_scene(void **state)
     for (int k = 0; k < SCENE_KIND_COUNT; k++)
         sum += scene_kind_count(&s, (scene_kind)k) * scene_kind_copies(&s, (scene_kind)k);
     assert_int_equal(sum, scene_count_objects(P, K, M, D));
-    assert_true(budget_check_scene(P, K, M, D, &err));
+    assert_true(scene_check_budget(P, K, M, D, &err));
     scene_deinit(&s);
     timeline_deinit(&tl);
     timeline_costs_deinit(&c);
@@ -134,11 +134,11 @@ static void test_scene_limit(void **state)
     (void)state;
     ppf_error err = {{0}};
     /* The two crashes the budget closes: D x objects, and layers x M. */
-    assert_false(budget_check_scene(4, 2, 64, 1000000, &err));
+    assert_false(scene_check_budget(4, 2, 64, 1000000, &err));
     assert_message(&err, "1000000 x 4 x 2 x 64");
     assert_message(&err, "objects to draw: at most 5e7");
-    assert_false(budget_check_scene(8, 1024, 262144, 8, &err));
-    assert_false(budget_check_scene(65536, 1024, 100000000, 1000000, &err));
+    assert_false(scene_check_budget(8, 1024, 262144, 8, &err));
+    assert_false(scene_check_budget(65536, 1024, 100000000, 1000000, &err));
     /* Largest D that fits for P=16, K=2, M=4096, and one more. */
     int64_t d = 1;
     while (scene_count_objects(16, 2, 4096, d * 2) <= BUDGET_MAX_OBJECTS)
@@ -148,8 +148,8 @@ static void test_scene_limit(void **state)
         int64_t mid = lo + (hi - lo) / 2;
         *(scene_count_objects(16, 2, 4096, mid) <= BUDGET_MAX_OBJECTS ? &lo : &hi) = mid;
     }
-    assert_true(budget_check_scene(16, 2, 4096, lo, &err));
-    assert_false(budget_check_scene(16, 2, 4096, hi, &err));
+    assert_true(scene_check_budget(16, 2, 4096, lo, &err));
+    assert_false(scene_check_budget(16, 2, 4096, hi, &err));
     assert_message(&err, "x 16 x 2 x 512: ");
 }
 
@@ -166,7 +166,7 @@ static void test_scene_count_stops_at_the_slots(void **state)
     assert_int_equal(scene_slots_for(8, 4), 4);
     assert_int_equal(scene_count_objects(16, 2, 4096, 8), scene_count_objects(16, 2, 512, 8));
     assert_gt(scene_count_objects(16, 2, 512, 8), scene_count_objects(16, 2, 511, 8));
-    assert_true(budget_check_scene(256, 2, 4096, 8, &err));
+    assert_true(scene_check_budget(256, 2, 4096, 8, &err));
 }
 
 /* 40,000 ranks, each one stage of one micro-batch: ranks above 32767 come

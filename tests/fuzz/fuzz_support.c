@@ -682,7 +682,7 @@ static void check_scene(const timeline *tl, const fuzz_view *view)
     int K = view->layers_per_stage > 0 ? view->layers_per_stage : SCENE_DEFAULT_LAYERS_PER_STAGE;
     int dp = tl->dp > 0 ? tl->dp : 1;
     ppf_error err = {0};
-    if (!budget_check_scene(p->stages, K, p->microbatches, dp, &err)) {
+    if (!scene_check_budget(p->stages, K, p->microbatches, dp, &err)) {
         fuzz_check_message(&err);
         return;
     }

@@ -9,7 +9,7 @@
  *   fuzz_run_program    an accepted program goes the whole way a user's
  *                       would: simulate -> JSON timeline, Chrome trace,
  *                       csv_write (read back), report table and Gantt ->
- *                       budget_check_scene -> scene_init -> scene_state_at
+ *                       scene_check_budget -> scene_init -> scene_state_at
  *                       at several times -> scene_caption, and the beats
  *                       (beats_build: the scenario's with the automatic
  *                       ones), its JSON and `--format beats` (valid UTF-8 that

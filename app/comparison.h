@@ -2,7 +2,7 @@
  * line: `--compare 1f1b,zb-h1` (schedules; the scenario file and flags
  * apply to every side), `--compare a.json,b.json` or `ppflow a.json b.json`
  * (scenario files; the flags apply to each), and their comparison
- * (core/compare.h).
+ * (core/timeline/compare.h).
  *
  * For: `ppflow schedule --compare` (a table, or a JSON array), `ppflow
  * render --compare` (the panes, render/compare_view.h) and the window. A

@@ -18,7 +18,7 @@
  * nearest a frame's usual 16:9, compare_arrange_next cycles them (the
  * window's switch key).
  *
- * The strip is one line per side (the caller's words: core/compare.h
+ * The strip is one line per side (the caller's words: core/timeline/compare.h
  * writes them), at the frame's text rule for the whole target: capitals of
  * 1/50 of its height (22 px at 1080) times the UI scale; a line too wide
  * for the target shrinks the strip's text to fit, never under

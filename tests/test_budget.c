@@ -1,4 +1,4 @@
-/* Tests of the budget (core/budget.h) and of the sizes it protects: each
+/* Tests of the budget (core/scenario/budget.h) and of the sizes it protects: each
  * limit holds at its value and refuses one past it, products that overflow
  * 32 and 64 bits are refused rather than wrapped, the scene's object count
  * is what the scene lays out, ranks above 32767 stay positive, a CSV of

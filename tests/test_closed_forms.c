@@ -1,7 +1,7 @@
-/* Tests of core/closed_forms.h against values worked by hand (the formula,
+/* Tests of core/timeline/closed_forms.h against values worked by hand (the formula,
  * its numbers and its value), of each assumption's refusal in words, of the
  * HUD's bubble line, and of the forms against the simulation over a grid of
- * sizes; and of core/number_text.h, whose numbers the forms are written in. */
+ * sizes; and of core/common/number_text.h, whose numbers the forms are written in. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Tests of a comparison (core/compare.h, app/comparison.h, render/compare_view.h
+/* Tests of a comparison (core/timeline/compare.h, app/comparison.h, render/compare_view.h
  * through `ppflow schedule --compare` and `ppflow render --compare`): the
  * strip's numbers are those `ppflow schedule --format json` prints for each
  * side, the difference lines of a hand-worked case, one-line errors naming

@@ -1,4 +1,4 @@
-/* Tests of core/file_read.h: the reading of a file that another file names.
+/* Tests of core/common/file_read.h: the reading of a file that another file names.
  *
  *   - only a regular file is opened: a FIFO (with no writer, and /dev/stdin
  *     as a pipe that stays open), a device, a folder are refused without a

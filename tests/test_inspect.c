@@ -1,5 +1,5 @@
 /* test_inspect.c - questions about one action, idle block, all-reduce,
- * micro-batch and area (core/inspect.h), and the critical path:
+ * micro-batch and area (core/timeline/inspect.h), and the critical path:
  *   - 1F1B P=4 M=8 p2p 0.5 (F=1, B=2), hand-worked: an action that waits
  *     for its input, one that waits for its rank, ones with no wait, an
  *     idle block, and the panel's lines for them;

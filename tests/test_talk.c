@@ -1,4 +1,4 @@
-/* Tests of talk files (core/talk.h) and of the deck built from them
+/* Tests of talk files (core/scenario/talk.h) and of the deck built from them
  * (app/deck.h):
  *
  *   - a good talk: the base, a slide's scenario file and its own keys apply

@@ -10,7 +10,7 @@
  * is 1000 / the median frame time; page faults per frame are the difference
  * of the process's minor faults between the last two `frametimes` lines;
  * peak memory is the child's ru_maxrss from wait4 (its VmHWM). A scenario
- * the viewer refuses (core/budget.c) prints the refusal as the row's result.
+ * the viewer refuses (core/scenario/budget.c) prints the refusal as the row's result.
  *
  * The heap row runs the 1920x1080 default row under `strace -f -e
  * trace=brk,mmap,munmap,write` and counts the calls between the two last

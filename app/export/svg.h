@@ -36,7 +36,7 @@
  * files (it writes to a FILE *; app/output.h makes the file atomic), no
  * zoom (the whole iteration is shown), no hover.
  *
- * Call order: simulate (core/timeline.h), then svg_write_timeline(f, &tl,
+ * Call order: simulate (core/timeline/timeline.h), then svg_write_timeline(f, &tl,
  * &(svg_desc){0}, &err). Nothing to init or free.
  *
  * Errors: false and one line in err when writing to f failed (ferror).

@@ -9,7 +9,7 @@
  *                  live activations, end of its all-reduces) and the
  *                  metrics - makespan, bubble fraction, bubble ratio,
  *                  exposed all-reduce, peak activations - each next to its
- *                  textbook closed form (core/closed_forms.h) when one
+ *                  textbook closed form (core/timeline/closed_forms.h) when one
  *                  exists and applies; otherwise it says why the closed form
  *                  does not apply rather than print one that disagrees with
  *                  the simulation.
@@ -24,15 +24,15 @@
  *                  $COLORTERM says the terminal takes 24-bit colour, else the
  *                  nearest of the 256-colour palette; the letters alone tell
  *                  the kinds apart.
- *   report_beats   (beat_table.c) the beats of a scenario (core/beats.h),
+ *   report_beats   (beat_table.c) the beats of a scenario (core/timeline/beats.h),
  *                  one line each: number, time, title, caption, for a
  *                  lecturer to read and to copy into a scenario's "beats".
  *   report_terminal_width, report_want_colour   (terminal.c) what the CLI
  *                  asks of the terminal before it calls the two above.
  *
  * Inside the room, terminal.h holds what both write with (text in columns,
- * colour escapes); the numbers are core/number_text.h's. The HUD's bubble
- * line is closed_forms_bubble_line (core/closed_forms.h).
+ * colour escapes); the numbers are core/common/number_text.h's. The HUD's bubble
+ * line is closed_forms_bubble_line (core/timeline/closed_forms.h).
  *
  * What it does not do: simulate, decide by itself whether to colour (the
  * CLI asks report_want_colour), or write machine formats (export.h and csv.h

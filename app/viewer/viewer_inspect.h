@@ -3,7 +3,7 @@
  * highlighted, the critical path on or off, an area drawn with shift+drag,
  * and the hover's card for what the bar's tooltip cannot say (an idle
  * block, the memory lane, an all-reduce). Core answers every question
- * (core/inspect.h); render draws the answers (render/inspect_overlay.h);
+ * (core/timeline/inspect.h); render draws the answers (render/inspect_overlay.h);
  * this keeps the viewer's choices and turns commands into them.
  *
  * The gestures (input.h makes them, Perfetto's where Perfetto has one):

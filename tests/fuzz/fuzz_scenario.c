@@ -4,7 +4,7 @@
  * that does not parse must leave the scenario as it was and say why on one
  * printable line (invalid UTF-8 in any field included: scenario_json.c's
  * walk refuses it); one that parses holds only valid text
- * (fuzz_check_scenario_text) and is built (the budget in core/budget.h
+ * (fuzz_check_scenario_text) and is built (the budget in core/scenario/budget.h
  * decides what is too big), simulated, exported in every format, reported
  * and laid out as a scene (fuzz_support.h), exactly as `ppflow` would. The
  * report's width and colour and the caption's rank come from a hash of the

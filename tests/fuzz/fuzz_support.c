@@ -20,7 +20,7 @@
 /* ---- failing loudly ------------------------------------------------------ */
 
 /* The code point of the UTF-8 sequence at s[0..len) and its length; 0
- * when it is none (RFC 3629, strictly). Written apart from core/utf8.c,
+ * when it is none (RFC 3629, strictly). Written apart from core/common/utf8.c,
  * whose promises it checks. */
 static size_t decode(const unsigned char *s, size_t len, unsigned long *cp)
 {

@@ -5,7 +5,7 @@
  *   fuzz_check_message  a rejection explains itself on one non-empty
  *                       printable line (bad input is an error, never a crash):
  *                       valid UTF-8 that acts on no terminal (fuzz_check_text,
- *                       written apart from core/utf8.c and quote.h);
+ *                       written apart from core/common/utf8.c and quote.h);
  *   fuzz_run_program    an accepted program goes the whole way a user's
  *                       would: simulate -> JSON timeline, Chrome trace,
  *                       csv_write (read back), report table and Gantt ->
@@ -19,7 +19,7 @@
  *                       timeline.h, the scene the promises of scene.h and
  *                       the beats those of beats.h.
  *
- * What it does not do: decide what is too big. The budget (core/budget.h)
+ * What it does not do: decide what is too big. The budget (core/scenario/budget.h)
  * refuses; the caps below only bound the fuzzer's time per input, where it
  * would otherwise explode under ASan.
  *

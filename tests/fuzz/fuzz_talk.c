@@ -1,6 +1,6 @@
 /* fuzz_talk.c - libFuzzer target: arbitrary bytes as a talk file.
  *
- * The bytes are read as a talk (core/talk.h) with no file of its own: a
+ * The bytes are read as a talk (core/scenario/talk.h) with no file of its own: a
  * text that is refused must say why on one printable line and leave the
  * talk zeroed; one that is read has at least one slide, its texts valid
  * UTF-8 with no control character (fuzz_support.h), its slides' total

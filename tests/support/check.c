@@ -20,7 +20,7 @@ void check_message_at(const char *message, const char *const *pieces, const char
 
 /* The code point of the UTF-8 sequence at s[0..len) into *cp and its
  * length, 0 when it is none (RFC 3629, strictly). Written apart from
- * core/utf8.c on purpose: a check must not share the bug it looks for. */
+ * core/common/utf8.c on purpose: a check must not share the bug it looks for. */
 static size_t decode(const unsigned char *s, size_t len, unsigned long *cp)
 {
     static const struct {

@@ -1,10 +1,12 @@
-/* frame_internal.h - what frame.c (the drawing) and frame_layout.c (the
- * rectangles) must agree on: the font's proportions the layout reserves
- * room with. Private to render/frame*.c. */
+/* frame_internal.h - what frame.c (the drawing), frame_caption.c (the
+ * caption) and frame_layout.c (the rectangles) must agree on: the font's
+ * proportions the layout reserves room with, the labels placed so far.
+ * Private to render/frame*.c. */
 #ifndef PPFLOW_FRAME_INTERNAL_H
 #define PPFLOW_FRAME_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "frame.h"
 
@@ -27,5 +29,40 @@ static inline bool rect_meets(frame_rect a, frame_rect b)
 {
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
+
+/* ---- what frame.c and frame_caption.c share ---- */
+
+enum { MAX_LABELS = 512 };
+
+typedef struct label_rect {
+    float x0, y0, x1, y1;
+} label_rect;
+
+/* Rectangles already covered this frame, so labels never pile up. */
+typedef struct frame_label_set {
+    label_rect placed[MAX_LABELS];
+    int count;
+} label_set;
+
+/* Whether r meets a rectangle already placed. */
+static inline bool overlaps(const label_set *ls, label_rect r)
+{
+    for (int k = 0; k < ls->count; k++) {
+        const label_rect *p = &ls->placed[k];
+        if (r.x0 < p->x1 && p->x0 < r.x1 && r.y0 < p->y1 && p->y0 < r.y1)
+            return true;
+    }
+    return false;
+}
+
+/* Shortens text (UTF-8, NUL-terminated, in a buffer of `size`) from its end
+ * until it and an ellipsis fit max_w pixels, cutting only between
+ * characters; returns its width (frame.c). */
+float frame_fit_with_ellipsis(const frame_renderer *f, int font, char *text, size_t size,
+                              float max_w);
+/* The caption: placed after the HUD (and F3's card) and before the legend,
+ * whose place it may take (frame_caption.c). */
+void frame_draw_caption(frame_renderer *f, const scene *s, const frame_layout *l,
+                        const frame_view *v, const theme *th, label_set *ls);
 
 #endif

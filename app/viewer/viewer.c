@@ -221,6 +221,45 @@ static void draw(viewer *v, double clock)
     frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
+/* Whether the loop must draw without waiting for input: something moves
+ * (playback, an eased camera), a script is being replayed, input is
+ * queued, or, presenting, the pointer waits to be hidden. */
+static bool wants_frames(const viewer *v, bool script_done)
+{
+    const bool pointer_shown = v->st.talk.presenting && !v->win.cursor_hidden;
+    return v->st.play.playing || v->st.camera.moving || !script_done || v->in.queued > 0 ||
+           pointer_shown;
+}
+
+bool viewer_frame(viewer *v, double clock, bool resting)
+{
+    if (window_monitors_changed())
+        presenter_place(&v->pres, &v->win, v->st.talk.presenting, true);
+    /* Input acts on the timeline as the last frame laid it out, resized. */
+    viewer_state_place_timeline(&v->st);
+    viewer_apply_queue(v, clock);
+    window_hide_cursor(&v->win, v->st.talk.presenting &&
+                                    clock - v->pointer_moved > VIEWER_POINTER_HIDE_SECONDS);
+    /* A screenshot asked for just before quitting is still taken. */
+    if (v->st.quit && !v->screenshot_pending && !v->pres_shot)
+        return false;
+    draw(v, clock);
+    if (v->screenshot_pending) {
+        screenshot(v, v->screenshot_path);
+        v->screenshot_pending = false;
+    }
+    presenter_draw(&v->pres, &v->st, &v->view, clock, v->pres_shot);
+    v->pres_shot = NULL;
+    if (v->st.quit)
+        return false;
+    window_swap(&v->win);
+    /* a frame after a wait for input is the viewer resting, not a slow frame */
+    frame_times_mark(&v->times, clock_now_seconds(), !resting);
+    if (v->wait_frames > 0)
+        v->wait_frames--;
+    return true;
+}
+
 int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
 {
     const int first = o->slide > 0 && o->slide <= d->count ? o->slide - 1 : 0;
@@ -297,41 +336,15 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
 
     bool script_done = !o->script;
     while (!v->st.quit && !window_should_close(&v->win)) {
-        /* presenting, the pointer hides after standing still: wake to hide it */
-        const bool pointer_shown = v->st.talk.presenting && !v->win.cursor_hidden;
-        bool animating = v->st.play.playing || v->st.camera.moving || !script_done ||
-                         v->in.queued > 0 || pointer_shown;
+        const bool animating = wants_frames(v, script_done);
         window_wait_events(&v->win, animating);
         /* Closed, or destroyed from outside: nothing more is drawn on it. */
         if (window_should_close(&v->win))
             break;
         if (!script_done && v->wait_frames == 0 && !viewer_script_step(v))
             script_done = true;
-        if (window_monitors_changed())
-            presenter_place(&v->pres, &v->win, v->st.talk.presenting, true);
-        clock = clock_now_seconds();
-        /* Input acts on the timeline as the last frame laid it out, resized. */
-        viewer_state_place_timeline(&v->st);
-        viewer_apply_queue(v, clock);
-        window_hide_cursor(&v->win, v->st.talk.presenting &&
-                                        clock - v->pointer_moved > VIEWER_POINTER_HIDE_SECONDS);
-        /* A screenshot asked for just before quitting is still taken. */
-        if (v->st.quit && !v->screenshot_pending && !v->pres_shot)
+        if (!viewer_frame(v, clock_now_seconds(), !animating))
             break;
-        draw(v, clock);
-        if (v->screenshot_pending) {
-            screenshot(v, v->screenshot_path);
-            v->screenshot_pending = false;
-        }
-        presenter_draw(&v->pres, &v->st, &v->view, clock, v->pres_shot);
-        v->pres_shot = NULL;
-        if (v->st.quit)
-            break;
-        window_swap(&v->win);
-        /* a frame after a wait for input is the viewer resting, not a slow frame */
-        frame_times_mark(&v->times, clock_now_seconds(), animating);
-        if (v->wait_frames > 0)
-            v->wait_frames--;
     }
     status = EXIT_STATUS_OK;
     if (v->win.x_error) {

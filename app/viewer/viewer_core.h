@@ -81,6 +81,15 @@ typedef struct viewer {
 
 /* ---- viewer.c ---- */
 
+/* Advances the viewer by one frame at `clock`: the queued input applied,
+ * the frame drawn and shown (a screenshot asked for taken), the
+ * presenter's window drawn. resting: the frame follows a wait for input
+ * (its time is not a slow frame). false once the viewer is done (quit):
+ * nothing more is drawn. The desktop loop (viewer_run) waits for events,
+ * replays a script's, then calls it; a browser's frame callback can call
+ * it as it is. */
+bool viewer_frame(viewer *v, double clock, bool resting);
+
 /* The key card of the mode, a comparison's rows in a comparison. */
 void viewer_follow_card(viewer *v);
 /* Applies the input's queued commands, in order. */

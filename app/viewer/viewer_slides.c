@@ -19,39 +19,21 @@ int viewer_slides_target(viewer_state *v, bool *backwards)
 void viewer_slides_show(viewer_state *v, const deck *d, int k, bool at_end, double clock)
 {
     const session *s = d->slides[k];
-    const double relative_speed = v->play.speed / session_default_speed(v->s);
-    v->s = s;
     v->talk.slide = k;
     v->talk.slide_count = d->count;
     v->talk.slide_change = 0;
-    /* nothing of the old slide's time goes on */
-    v->play.playing = false;
-    v->talk.beat = v->play.target = -1;
-    v->play.stop_at = -1;
-    v->play.dir = 1;
-    v->talk.goto_typing = false;
-    v->talk.goto_number = 0;
-    viewer_state_set_speed(v, relative_speed * session_default_speed(s));
-    timeline_panel_view_init(&v->timeline, &s->tl);
-    viewer_state_place_timeline(v);
-    /* the camera: the slide's own, else the preset or fit again for this
-     * scene, else the user's view as it is */
-    if (d->info[k].has_camera) {
-        viewer_state_set_camera(v, d->info[k].camera);
-    } else if (v->camera.preset == VIEWER_CAMERA_FIT && !v->camera.user) {
-        viewer_state_apply(v, &(command){CMD_FIT_3D, 0, 0}, clock);
-        v->camera.cam = v->camera.to; /* at once: a new slide is a cut, not a move */
-        v->camera.moving = false;
-    } else if (!v->camera.user) {
-        viewer_state_set_camera(v, (camera_preset)v->camera.preset);
-    }
+    /* nothing of the old slide's time goes on; the slide's own camera, and
+     * its first beat (or its last, going back) */
     const int beats = s->beats.count;
-    if (beats > 0)
-        viewer_state_apply(v, &(command){at_end ? CMD_BEAT_LAST : CMD_BEAT_FIRST, 0, 0}, clock);
-    else
-        viewer_state_set_time(v, at_end ? s->tl.makespan : 0, clock);
-    /* the hover and a user's camera follow the new layout */
-    viewer_state_resize(v, v->fb_w, v->fb_h);
+    viewer_state_follow(v, s,
+                        &(viewer_follow){
+                            .relative_speed = v->play.speed / session_default_speed(v->s),
+                            .camera = d->info[k].has_camera ? (int)d->info[k].camera : -1,
+                            .land = beats > 0 ? (at_end ? beats - 1 : 0) : -1,
+                            .beat = -1,
+                            .t = at_end ? s->tl.makespan : 0,
+                        },
+                        clock);
 }
 
 void viewer_slides_title(const deck *d, int k, char *out, size_t size)

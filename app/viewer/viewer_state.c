@@ -596,6 +596,47 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     refresh_hover(v);
 }
 
+void viewer_state_follow(viewer_state *v, const session *s, const viewer_follow *f, double clock)
+{
+    v->s = s;
+    viewer_state_set_speed(v, f->relative_speed * session_default_speed(s));
+    /* the old session's beats mean nothing here */
+    if (!f->keep_playing)
+        v->play.playing = false;
+    v->play.target = -1;
+    v->play.stop_at = -1;
+    v->play.dir = 1;
+    v->talk.beat = -1;
+    v->talk.goto_typing = false;
+    v->talk.goto_number = 0;
+    timeline_panel_view_init(&v->timeline, &s->tl);
+    viewer_state_place_timeline(v);
+    /* the camera: the one asked for, else a preset or a fit fitted again to
+     * the new scene at once, else the user's view as it is */
+    if (f->camera >= 0) {
+        viewer_state_set_camera(v, (camera_preset)f->camera);
+    } else if (!v->camera.user && v->camera.preset == VIEWER_CAMERA_FIT) {
+        if (view_usable(v)) {
+            settle_camera(v, clock);
+            v->camera.cam = v->camera.to = fitted_camera(v, v->camera.cam);
+            v->camera.moving = false;
+            v->camera.aspect = view_aspect(v);
+        }
+    } else if (!v->camera.user) {
+        viewer_state_set_camera(v, (camera_preset)v->camera.preset);
+    }
+    if (f->land >= 0 && f->land < s->beats.count) {
+        land_on_beat(v, f->land, clock);
+    } else if (f->beat >= 0 && f->beat < s->beats.count) {
+        v->talk.beat = f->beat;
+        set_time(v, s->beats.beats[f->beat].t, clock);
+    } else {
+        set_time(v, f->t, clock);
+    }
+    /* the hover and a user's camera follow the new layout */
+    viewer_state_resize(v, v->fb_w, v->fb_h);
+}
+
 /* A beat's own caption while the animation stands on it; else the
  * automatic one (NULL). */
 static const char *beat_caption(const viewer_state *v)

@@ -204,6 +204,29 @@ camera viewer_state_camera(const viewer_state *v, double clock);
 /* Lays out the timeline view in the layout's panel, as the frame draws it. */
 void viewer_state_place_timeline(viewer_state *v);
 
+/* How the state follows a change of its session: a slide shown, a what-if
+ * or its undo. One rule for every change:
+ *   kept      the look, presenting and the talk's clock, the user's own
+ *             camera, the speed relative to each session's default;
+ *   refitted  the timeline (fitted to the new iteration), a preset's or a
+ *             fit's camera (at once: a cut, not a move), the hover;
+ *   dropped   a play to a beat (the beats are the new session's), a beat
+ *             number being typed;
+ * and what differs between the changes is said here. */
+typedef struct viewer_follow {
+    double relative_speed; /* the speed over the old session's default */
+    bool keep_playing;     /* playback goes on (a what-if); false: it stops (a slide) */
+    int camera;            /* a preset to take at once (a slide's own); -1: the rule above */
+    int land;              /* a beat of the new session to land on as Next or Previous does
+                              (its camera eased to, a slide's first or last); -1: none */
+    int beat;              /* with land < 0: a beat to stand on (t its time); -1: none */
+    double t;              /* with neither: the time to show */
+} viewer_follow;
+
+/* The state moved to session s (v->s may already be s: a session rebuilt
+ * in place) by the rule above. */
+void viewer_state_follow(viewer_state *v, const session *s, const viewer_follow *f, double clock);
+
 /* Whether a command acts now: while the screen is black only what ends it
  * (B, ., Esc), quit, the pointer's moves and the window's fullscreen and
  * screenshot act, so that a stray click of the clicker changes nothing

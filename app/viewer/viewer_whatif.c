@@ -38,28 +38,17 @@ static int same_beat(const beat_list *bl, const viewer_whatif_moment *m)
 
 void viewer_whatif_follow(viewer_state *v, const viewer_whatif_moment *m, double clock)
 {
-    const session *s = v->s;
-    viewer_state_set_speed(v, m->relative_speed * session_default_speed(s));
-    /* the beats are the new iteration's: a play to one becomes a plain play */
-    v->play.target = -1;
-    v->play.stop_at = -1;
-    v->play.dir = 1;
-    v->talk.goto_typing = false;
-    v->talk.goto_number = 0;
-    const int k = same_beat(&s->beats, m);
-    v->talk.beat = k;
-    viewer_state_set_time(v, k >= 0 ? s->beats.beats[k].t : m->fraction * s->tl.makespan, clock);
-    timeline_panel_view_init(&v->timeline, &s->tl);
-    viewer_state_place_timeline(v);
-    /* a preset or a fit is fitted again to the new scene; the user's view stays */
-    if (!v->camera.user && v->camera.preset == VIEWER_CAMERA_FIT) {
-        viewer_state_apply(v, &(command){CMD_FIT_3D, 0, 0}, clock);
-        v->camera.cam = v->camera.to; /* at once: the scene changed under the camera */
-        v->camera.moving = false;
-    } else if (!v->camera.user) {
-        viewer_state_set_camera(v, (camera_preset)v->camera.preset);
-    }
-    viewer_state_resize(v, v->fb_w, v->fb_h); /* the hover, for the new bars */
+    const session *s = v->s; /* rebuilt in place */
+    viewer_state_follow(v, s,
+                        &(viewer_follow){
+                            .relative_speed = m->relative_speed,
+                            .keep_playing = true, /* a play to a beat becomes a plain play */
+                            .camera = -1,
+                            .land = -1,
+                            .beat = same_beat(&s->beats, m),
+                            .t = m->fraction * s->tl.makespan,
+                        },
+                        clock);
 }
 
 /* ---- in the running viewer ------------------------------------------------ */

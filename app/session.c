@@ -159,19 +159,31 @@ static void session_move(session *dst, session *src)
     memset(src, 0, sizeof *src);
 }
 
+session *session_new(const scenario *sc, bool with_scene, ppf_error *err)
+{
+    session *s = ppf_calloc(1, sizeof *s);
+    if (session_build_from(s, sc, err) && (!with_scene || session_build_scene(s, err)))
+        return s;
+    session_free(s);
+    return NULL;
+}
+
+void session_free(session *s)
+{
+    session_deinit(s);
+    free(s);
+}
+
 bool session_rebuild(session *s, const scenario *sc, ppf_error *err)
 {
     /* On the side first: a failure leaves *s untouched. */
-    session *next = ppf_calloc(1, sizeof *next);
-    bool ok =
-        session_build_from(next, sc, err) && (!s->has_scene || session_build_scene(next, err));
-    if (ok) {
-        session_deinit(s);
-        session_move(s, next);
-    }
-    session_deinit(next);
+    session *next = session_new(sc, s->has_scene, err);
+    if (!next)
+        return false;
+    session_deinit(s);
+    session_move(s, next);
     free(next);
-    return ok;
+    return true;
 }
 
 void session_deinit(session *s)

@@ -108,6 +108,12 @@ bool session_build_from(session *s, const scenario *sc, ppf_error *err);
  * it would draw more objects than the budget allows (budget.h), checked
  * before anything is allocated. Does nothing once the scene exists. */
 bool session_build_scene(session *s, ppf_error *err);
+/* A session built on the heap from a copy of sc (its scene too when
+ * with_scene), beside whatever else is built: what a window builds aside
+ * before it shows it (viewer_show.h). NULL with one line, nothing left
+ * allocated. Its address stays for its life: free it with session_free. */
+session *session_new(const scenario *sc, bool with_scene, ppf_error *err);
+void session_free(session *s); /* deinit and free; accepts NULL */
 /* Rebuilds a built session from another scenario, the scene too when it had
  * one. The new session is built beside the old one, so that a scenario that
  * fails (bad input, a deadlock, over the budget) leaves *s as it was; then

@@ -214,38 +214,39 @@ static void test_undo_and_diff(void **state)
     whatif_diff(&w->opened, &sc, diff, sizeof diff);
     assert_string_equal(diff, "");
     scenario a = parsed(&sc, "stages 8");
-    whatif_push(w, &sc);
+    whatif_push(w, &sc, NULL);
     scenario b = parsed(&a, "schedule zb-h1");
-    whatif_push(w, &a);
+    whatif_push(w, &a, NULL);
     scenario c = parsed(&b, "p2p 0.5");
-    whatif_push(w, &b);
+    whatif_push(w, &b, NULL);
     whatif_diff(&w->opened, &c, diff, sizeof diff);
     assert_string_equal(diff, "schedule zb-h1 (was 1f1b), P=8 (was 4), p2p 0.5 (was 0.25)");
     assert_int_equal(w->undo_count, 3);
-    scenario back;
+    whatif_undo back;
     assert_true(whatif_pop(w, &back));
-    whatif_diff(&w->opened, &back, diff, sizeof diff);
+    assert_null(back.kept);
+    whatif_diff(&w->opened, &back.sc, diff, sizeof diff);
     assert_string_equal(diff, "schedule zb-h1 (was 1f1b), P=8 (was 4)");
-    scenario_deinit(&back);
+    scenario_deinit(&back.sc);
     assert_true(whatif_pop(w, &back));
-    scenario_deinit(&back);
+    scenario_deinit(&back.sc);
     assert_true(whatif_pop(w, &back));
-    whatif_diff(&w->opened, &back, diff, sizeof diff);
+    whatif_diff(&w->opened, &back.sc, diff, sizeof diff);
     assert_string_equal(diff, "");
-    scenario_deinit(&back);
+    scenario_deinit(&back.sc);
     assert_false(whatif_pop(w, &back));
     /* bounded: the oldest goes */
     for (int k = 0; k < WHATIF_UNDO_MAX + 5; k++) {
         scenario s = parsed(&sc, k % 2 ? "stages 5" : "stages 6");
         s.microbatches = 100 + k;
-        whatif_push(w, &s);
+        whatif_push(w, &s, NULL);
         scenario_deinit(&s);
     }
     assert_int_equal(w->undo_count, WHATIF_UNDO_MAX);
-    assert_int_equal(w->undo[0].microbatches, 105);
+    assert_int_equal(w->undo[0].sc.microbatches, 105);
     assert_true(whatif_pop(w, &back));
-    assert_int_equal(back.microbatches, 100 + WHATIF_UNDO_MAX + 4);
-    scenario_deinit(&back);
+    assert_int_equal(back.sc.microbatches, 100 + WHATIF_UNDO_MAX + 4);
+    scenario_deinit(&back.sc);
     /* costs per rank and V left to the schedule */
     scenario d = parsed(&sc, "f 1,1,1,2");
     scenario e = parsed(&d, "virtual 1");
@@ -257,6 +258,75 @@ static void test_undo_and_diff(void **state)
     scenario *all[] = {&sc, &a, &b, &c, &d, &e};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         scenario_deinit(all[k]);
+}
+
+/* A session of base changed by a command line, built, scene included. */
+static session *built(const scenario *base, const char *text)
+{
+    scenario sc = parsed(base, text);
+    ppf_error err = {{0}};
+    session *s = session_new(&sc, true, &err);
+    assert_non_null(s);
+    scenario_deinit(&sc);
+    return s;
+}
+
+/* Undo keeps the sessions a change replaced while the budget lets it, the
+ * newest longest: undo then swaps one back without building. Pushing past
+ * the bound and letting go free them (ASan's leak check holds it). */
+static void test_undo_keeps_sessions_within_the_budget(void **state)
+{
+    (void)state;
+    scenario sc;
+    scenario_init(&sc);
+    whatif *w = calloc(1, sizeof *w);
+    whatif_init(w, &sc);
+    session *older = built(&sc, "stages 8");
+    session *newer = built(&sc, "stages 6");
+    whatif_push(w, &older->sc, older);
+    whatif_push(w, &newer->sc, newer);
+    const budget_cost each = session_cost(newer);
+    assert_gt(each.actions, 0);
+
+    /* room for everything: both stay, and *held counts them */
+    budget_cost held = {0};
+    whatif_keep_within(w, &held);
+    assert_ptr_equal(w->undo[0].kept, older);
+    assert_ptr_equal(w->undo[1].kept, newer);
+    const budget_cost older_cost = session_cost(older);
+    assert_near(held.actions, each.actions + older_cost.actions, 0);
+
+    /* room for the newer only: the older is let go, its scenario stays */
+    held = (budget_cost){.actions = BUDGET_MAX_ACTIONS - each.actions};
+    whatif_keep_within(w, &held);
+    assert_null(w->undo[0].kept);
+    assert_ptr_equal(w->undo[1].kept, newer);
+    assert_int_equal(w->undo[0].sc.stages, 8);
+    assert_near(held.actions, BUDGET_MAX_ACTIONS, 0);
+
+    /* undo takes the newer back whole */
+    whatif_undo back;
+    assert_true(whatif_pop(w, &back));
+    assert_ptr_equal(back.kept, newer);
+    assert_int_equal(back.sc.stages, 6);
+    session_free(back.kept);
+    scenario_deinit(&back.sc);
+
+    /* no room at all: nothing stays kept */
+    session *again = built(&sc, "stages 5");
+    whatif_push(w, &again->sc, again);
+    held = (budget_cost){.actions = BUDGET_MAX_ACTIONS};
+    whatif_keep_within(w, &held);
+    for (int k = 0; k < w->undo_count; k++)
+        assert_null(w->undo[k].kept);
+
+    /* pushed past the bound: the oldest goes, its session freed with it */
+    for (int k = 0; k < WHATIF_UNDO_MAX + 2; k++)
+        whatif_push(w, &sc, built(&sc, k % 2 ? "stages 3" : "stages 2"));
+    assert_int_equal(w->undo_count, WHATIF_UNDO_MAX);
+    whatif_deinit(w);
+    free(w);
+    scenario_deinit(&sc);
 }
 
 static void test_line_editing(void **state)
@@ -302,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_hint_shows_the_current_value),
         cmocka_unit_test(test_steps),
         cmocka_unit_test(test_undo_and_diff),
+        cmocka_unit_test(test_undo_keeps_sessions_within_the_budget),
         cmocka_unit_test(test_line_editing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

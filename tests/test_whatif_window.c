@@ -10,7 +10,10 @@
  *     change nothing and show their one-line error (the state line's
  *     whatif_error, and the card drawn in the frame); Esc clears it.
  *   - undo (ctrl+Z) after a change gives the first screenshot back byte for
- *     byte, paused at the same t, the undo stack empty again.
+ *     byte, paused at the same t, the undo stack empty again; it swaps the
+ *     session the change replaced back in (the first one's build, not a
+ *     new one) while the budget lets the window keep it, and builds it
+ *     again when it did not.
  *   - the window holds every slide and pane within the budget: a what-if
  *     or a pane (x) that fits alone but not beside what the window holds
  *     is refused, naming the sum.
@@ -236,6 +239,16 @@ static void test_undo_restores_the_picture(void **state)
     assert_int_equal(key_int(lines[1], "stages"), 8);
     assert_int_equal(key_int(lines[2], "stages"), 4);
     assert_int_equal(key_int(lines[2], "undo"), 0);
+    /* the change kept the session it replaced, and undo swapped it back */
+    char g0[32], g1[32], g2[32];
+    key_text(lines[0], "generation", g0, sizeof g0);
+    key_text(lines[1], "generation", g1, sizeof g1);
+    key_text(lines[2], "generation", g2, sizeof g2);
+    assert_true(g0[0] != '\0');
+    assert_string_not_equal(g1, g0);
+    assert_string_equal(g2, g0);
+    assert_int_equal(key_int(lines[1], "undo_kept"), 1);
+    assert_int_equal(key_int(lines[2], "undo_kept"), 0);
     /* the moment kept: the same fraction of the iteration, paused */
     char m0[64], m1[64];
     const double f0 = before.t / atof(key_text(lines[0], "makespan", m0, sizeof m0));
@@ -288,12 +301,15 @@ static void test_window_stays_within_the_budget(void **state)
                            "key enter\n"
                            "frames 1\n"
                            "print\n"
+                           "key z ctrl\n"
+                           "frames 1\n"
+                           "print\n"
                            "quit\n",
                            X_RUN_ARGS(talk, "--size", "800x600"));
     static char lines[STATES_MAX][LINE_MAX_CHARS];
     int n = state_texts(out, lines, STATES_MAX);
-    if (n != 3)
-        fail_msg("expected 2 prints and --print-state, got %d:\n%s", n, out);
+    if (n != 4)
+        fail_msg("expected 3 prints and --print-state, got %d:\n%s", n, out);
     free(out);
     /* 160 x 82,120 + 128 x 65,736 counted actions */
     expect_error_has(lines[0], "what-if: 21553408 actions in all");
@@ -301,6 +317,17 @@ static void test_window_stays_within_the_budget(void **state)
     assert_int_equal(key_int(lines[0], "undo"), 0);
     expect_key(lines[1], "whatif_error", "\"\"");
     assert_int_equal(key_int(lines[1], "stages"), 140);
+    /* the session it replaced did not fit beside the new one and the other
+     * slide: undo keeps its scenario only, and builds it again */
+    assert_int_equal(key_int(lines[1], "undo"), 1);
+    assert_int_equal(key_int(lines[1], "undo_kept"), 0);
+    expect_key(lines[2], "whatif_error", "\"\"");
+    assert_int_equal(key_int(lines[2], "stages"), 128);
+    assert_int_equal(key_int(lines[2], "undo"), 0);
+    char g0[32], g2[32];
+    key_text(lines[0], "generation", g0, sizeof g0);
+    key_text(lines[2], "generation", g2, sizeof g2);
+    assert_string_not_equal(g2, g0);
 
     out = run_script(PPFLOW_EXE, "budget-x.script",
                      "frames 2\n"

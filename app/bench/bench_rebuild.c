@@ -1,11 +1,10 @@
 /* bench_rebuild.c - `ppflow bench rebuild`: how long a live what-if change
  * takes, from the new scenario to a viewer ready to draw it: program,
- * timeline, beats and scene (session_rebuild, the path the window takes),
- * on a headless EGL context. The change alternates the schedule between
- * 1f1b and zb-h1 at the same sizes, the what-if a lecturer asks most; the
- * first frame drawn after it is timed apart, and includes what the frame
- * renderer remakes for the rebuilt session (its state arrays and memory
- * curves, frame.h). */
+ * timeline, beats and scene built aside (session_new, the path the
+ * window takes, viewer_core.h's viewer_show), on a headless EGL context. The change alternates the
+ * schedule between 1f1b and zb-h1 at the same sizes, the what-if a lecturer asks most; the first
+ * frame drawn after it is timed apart, and includes what the frame renderer remakes for the rebuilt
+ * session (its state arrays and memory curves, frame.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,28 +26,32 @@ static bool bench_one(FILE *f, const rebuild_size *z, int runs, ppf_error *err)
     snprintf(m, sizeof m, "%d", z->microbatches);
     snprintf(d, sizeof d, "%d", z->dp);
     const session_flag flags[] = {{"stages", p}, {"microbatches", m}, {"dp", d}};
-    session s;
+    session *s = ppf_calloc(1, sizeof *s);
     offscreen o = {0};
     enum { W = 1280, H = 720 };
-    bool ok = session_build(&s, NULL, flags, 3, err) && session_build_scene(&s, err) &&
-              offscreen_init(&o, &s, W, H, err);
+    bool ok = session_build(s, NULL, flags, 3, err) && session_build_scene(s, err) &&
+              offscreen_init(&o, s, W, H, err);
     double *ms = ppf_malloc(sizeof(double) * (size_t)runs);
     double *draw = ppf_malloc(sizeof(double) * (size_t)runs);
     for (int i = -REBUILD_WARMUP; ok && i < runs; i++) {
         scenario next;
-        ok = whatif_parse(&s.sc, i % 2 ? "schedule 1f1b" : "schedule zb-h1", &next, err);
+        ok = whatif_parse(&s->sc, i % 2 ? "schedule 1f1b" : "schedule zb-h1", &next, err);
         if (!ok)
             break;
         render_target_bind(&o.target);
         const double t0 = bench_now_ms();
-        ok = session_rebuild(&s, &next, err);
+        session *built = session_new(&next, true, err);
         render_target_finish(&o.target);
         const double t1 = bench_now_ms();
         scenario_deinit(&next);
-        if (!ok)
+        if (!(ok = built != NULL))
             break;
+        /* shown; the window's undo would keep the one it replaced */
+        o.session = built;
+        session_free(s);
+        s = built;
         frame_view v =
-            offscreen_default_view(&o, s.tl.makespan / 2, THEME_DARK, CAMERA_PRESET_DEFAULT);
+            offscreen_default_view(&o, s->tl.makespan / 2, THEME_DARK, CAMERA_PRESET_DEFAULT);
         offscreen_draw(&o, &v);
         render_target_finish(&o.target);
         const double t2 = bench_now_ms();
@@ -60,7 +63,7 @@ static bool bench_one(FILE *f, const rebuild_size *z, int runs, ppf_error *err)
         char name[96];
         snprintf(name, sizeof name, "P=%d M=%d D=%d", z->stages, z->microbatches, z->dp);
         fprintf(f, "%-22s %8ld %10.2f %8.2f %8.2f %12.2f", name,
-                (long)program_action_count(&s.prog), st.median, st.min, ms[runs - 1], sd.median);
+                (long)program_action_count(&s->prog), st.median, st.min, ms[runs - 1], sd.median);
         if (z->has_bar)
             fprintf(f, "   %s the %.0f ms bar (one frame at 60 Hz)",
                     bench_rebuild_met(st.median) ? "under" : "OVER", BENCH_REBUILD_FRAME_MS);
@@ -70,7 +73,7 @@ static bool bench_one(FILE *f, const rebuild_size *z, int runs, ppf_error *err)
     free(ms);
     free(draw);
     offscreen_deinit(&o);
-    session_deinit(&s);
+    session_free(s);
     return ok;
 }
 

@@ -84,7 +84,7 @@ typedef enum command_group {
                         viewer_state_apply (a comparison's panes and the inspection take
                         some first: viewer_compare_command, viewer_inspect_apply) */
     COMMAND_WINDOW,  /* the window's: fullscreen, a screenshot, the frame-rate readout */
-    COMMAND_WHATIF,  /* the what-if line, its direct keys and undo (viewer_whatif.h) */
+    COMMAND_WHATIF,  /* the what-if line, its direct keys and undo (viewer_whatif.c) */
     COMMAND_COMPARE, /* a comparison's panes: made, arranged, linked, added, removed */
     COMMAND_INSPECT, /* selecting and inspecting (viewer_inspect.h) */
     COMMAND_ESCAPE,  /* one layer back, whoever holds the topmost (never quits) */

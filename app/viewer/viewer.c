@@ -16,7 +16,6 @@
 #include "clock.h"
 #include "exit_status.h"
 #include "viewer_core.h"
-#include "viewer_slides.h"
 
 /* Presenting, the pointer hides after standing still this long. */
 #define VIEWER_POINTER_HIDE_SECONDS 2.0
@@ -284,7 +283,7 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     v->help_count = keymap_card(v->help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
     char title[200];
-    viewer_slides_title(d, first, title, sizeof title);
+    viewer_slide_title(d, first, title, sizeof title);
     window_desc wd = {
         .title = title,
         .width = o->show.width,

@@ -72,9 +72,11 @@ static inline viewer_options viewer_options_defaults(void)
 
 /* Reads the script, opens the window and runs until quit; returns the exit
  * status (see Errors), with the message in err. The deck's sessions are
- * built whole (scenes included); a talk's slides are shown one at a time
- * (viewer_slides.h), and a live what-if (whatif.h) rebuilds the shown one
- * in place (session_rebuild). */
+ * built whole (scenes included); a talk's slides are shown one at a time,
+ * and a live what-if (whatif.h) replaces the shown one's session with one
+ * built aside (viewer_core.h's viewer_show: the one road). A slot of the
+ * deck may so hold another session when the viewer returns: the deck
+ * still owns (and frees) whatever its slots hold. */
 int viewer_run(deck *d, const viewer_options *o, ppf_error *err);
 
 #endif

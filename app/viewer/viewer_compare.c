@@ -11,7 +11,6 @@
 #include "timeline_panel.h"
 #include "timeline_query.h"
 #include "viewer_core.h"
-#include "viewer_whatif.h"
 #include "whatif.h"
 
 /* How far x (pane-local) lies across the pane's plot, carried to the
@@ -431,13 +430,9 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
     return false;
 }
 
-bool viewer_compare_rebuild(viewer_compare *c, const scenario *next, ppf_error *err)
+void viewer_compare_follow(viewer_compare *c, session *first, viewer_state *st)
 {
-    return session_rebuild(c->sides[0], next, err); /* its pane's renderer follows it */
-}
-
-void viewer_compare_follow(viewer_compare *c, viewer_state *st)
-{
+    c->sides[0] = first; /* its pane's renderer follows it (frame.h) */
     snprintf(c->names[0], sizeof c->names[0], "%s", c->sides[0]->prog.schedule);
     compare_again(c);
     attach_scale(c, st);
@@ -626,6 +621,8 @@ void viewer_compare_end(viewer *v, double clock)
 void viewer_compare_key(viewer *v, const command *c, double clock)
 {
     window_make_current(&v->win); /* panes added or removed: the renderers' */
+    if (c->a == VIEWER_COMPARE_ADD)
+        viewer_keep_undo(v, true);
     if (!v->cmp) {
         if (c->a == VIEWER_COMPARE_ADD)
             compare_start(v);

@@ -60,7 +60,7 @@
  *     on resize: viewer_compare_resize(&c, &st, fb_w, fb_h);
  *     input's map: viewer_compare_map(&c, dragging, &x, &y);
  *     each command: if (!viewer_compare_command(&c, &st, &cmd, clock)) viewer_state_apply(...)
- *     a what-if: viewer_compare_rebuild(&c, &next, &err), then viewer_compare_follow(&c, &st)
+ *     a what-if (viewer_show): the state followed, then viewer_compare_follow(&c, first, &st)
  *     each frame: viewer_compare_draw(&c, &st, &view_of_st, clock);
  *     viewer_compare_deinit(&c);
  *
@@ -133,11 +133,10 @@ void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y);
  * to the first pane's plot, camera moves while unlinked, event steps over
  * every pane's events); true when handled, else the caller applies it to st. */
 bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock);
-/* The first side rebuilt in place from next (a what-if; the renderers
- * follow it, frame.h); false with one line, everything as it was. */
-bool viewer_compare_rebuild(viewer_compare *c, const scenario *next, ppf_error *err);
-/* After a what-if the state followed: the strip, the scale, the panes again. */
-void viewer_compare_follow(viewer_compare *c, viewer_state *st);
+/* The first pane shows first now (a what-if or its undo: the window's
+ * session, not owned here), the state having followed it: the strip, the
+ * scale, the panes again. */
+void viewer_compare_follow(viewer_compare *c, session *first, viewer_state *st);
 /* Draws the strip and every pane; base is the state's frame view (the first
  * pane's, with the window's help, HUD note and command line). */
 void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock);

@@ -5,9 +5,11 @@
  * The rooms:
  *   viewer.c                the loop, the frame, and the one place commands
  *                           are applied (apply: one gate, then by group)
- *   viewer_slides.c         a talk's slides: another one shown
- *   viewer_whatif.c         live what-if: its commands, the change of the
- *                           shown session, the HUD's note and the card
+ *   viewer_show.c           the one road by which what is shown changes
+ *                           (another slide, a what-if, undo): aside,
+ *                           commit, follow, tell
+ *   viewer_whatif.c         live what-if: its commands and undo, the HUD's
+ *                           note and the card
  *   viewer_compare.c        a comparison's panes, and x / shift+X making
  *                           and ending one in the window
  *   viewer_script_replay.c  a script's events replayed; the state line
@@ -99,14 +101,72 @@ void viewer_apply_queue(viewer *v, double clock);
  * first: what the budget bounds a new session with (budget.h, totals). */
 budget_cost viewer_held_besides(const viewer *v, int k, bool panes);
 
-/* ---- viewer_slides.c ---- */
+/* ---- viewer_show.c: the one road by which what is shown changes ---- */
 
+/* A change of what the window shows (its first pane, in a comparison). */
+typedef struct viewer_change {
+    int slide;            /* the deck's slide shown after it */
+    session *replacement; /* made aside and taken: the slide's session from now on, the one it
+                             replaces returned; NULL: the slide's session as it is */
+    viewer_follow follow; /* what the state keeps: viewer_follow_slide, viewer_follow_moment */
+} viewer_change;
+
+/* Commits the change, moves the state and the inspection to it by the one
+ * rule (viewer_state_follow), ends a comparison of another slide or shows
+ * the new session in its first pane, and tells the presenter's window and
+ * the window's title. Cannot fail: whatever could was done aside. Returns
+ * the session replaced (the caller's: undo keeps it, or it is freed), or
+ * NULL. */
+session *viewer_show(viewer *v, const viewer_change *ch, double clock);
+/* Builds sc aside for the shown slide, scene included: refused with one
+ * line starting with `what` when it would not fit the budget beside
+ * everything else the window holds (the build's own refusals as they are);
+ * what undo keeps is let go first as far as the build needs. NULL on
+ * refusal; nothing shown has changed either way. */
+session *viewer_build_aside(viewer *v, const scenario *sc, const char *what, ppf_error *err);
+/* Undo's kept sessions let go where they no longer fit beside what the
+ * window shows (after a change pushed one); pane_next: all of them, before
+ * a comparison builds a pane, so that the most held at once stays what it
+ * was before undo kept anything. */
+void viewer_keep_undo(viewer *v, bool pane_next);
+
+/* Next past a slide's last beat, or Previous before its first
+ * (viewer_state.talk.slide_change): the other slide shown. */
+void viewer_change_slide(viewer *v, double clock);
+/* The slide asked for (the current one and slide_change, within the
+ * deck), and the request cleared; *backwards set when it came from
+ * Previous. */
+int viewer_slide_target(viewer_state *v, bool *backwards);
+/* What another slide keeps, as a lecturer expects: presenting, the theme,
+ * the UI scale, the divider, the speed relative to each slide's default
+ * and the camera (a preset refitted, a user's view as it is) unless the
+ * slide names one, placed at once; the timeline fitted to the new
+ * iteration; playback stopped; Next lands on the slide's first beat,
+ * Previous (at_end) on its last beat's end state. */
+viewer_follow viewer_follow_slide(const viewer_state *v, const deck *d, int k, bool at_end);
+
+/* Where the viewer stood before a change of the same slide. */
+typedef struct viewer_moment {
+    double fraction;                 /* t / makespan (0 when the iteration takes no time) */
+    int beat;                        /* the beat t stands on, or -1 */
+    char beat_title[BEAT_TITLE_MAX]; /* its title */
+    double relative_speed;           /* speed / the session's default */
+} viewer_moment;
+viewer_moment viewer_moment_of(const viewer_state *v);
+/* What a what-if or undo keeps, as a lecturer answering "and with P=8?"
+ * expects: t at the same fraction of the iteration, or the same beat when
+ * t stands on one (of the same title, else number); playing goes on (a
+ * play to a beat becomes a plain play); the speed relative to the
+ * default; the camera (a preset refitted, a user's view as it is); the
+ * timeline fitted to the new iteration. */
+viewer_follow viewer_follow_moment(const session *next, const viewer_moment *m);
+
+/* The window's title for slide k: "ppflow — GPipe (slide 1/4)", or
+ * "ppflow — 1F1B   P=4 ..." for a deck of one. */
+void viewer_slide_title(const deck *d, int k, char *out, size_t size);
 /* The title the presenter names after slide k's last beat; NULL after the
  * talk's last. */
 const char *viewer_next_slide_title(const deck *d, int k);
-/* Next past a slide's last beat, or Previous before its first: the other
- * slide shown. */
-void viewer_change_slide(viewer *v, double clock);
 
 /* ---- viewer_whatif.c ---- */
 

@@ -23,15 +23,20 @@ void viewer_print_state(viewer *v)
         more[at++] = ' ';
         viewer_compare_state_line(v->cmp, more + at, sizeof more - at);
     }
-    /* the what-if's: the shown session's sizes, undo's depth, the line, the error last */
+    /* the what-if's: the shown session's sizes and build, undo's depth and
+     * the sessions it keeps whole, the line, the error last */
     const whatif *w = viewer_shown_whatif(v);
     const session *s = v->st.s;
+    int kept = 0;
+    for (int k = 0; k < w->undo_count; k++)
+        kept += w->undo[k].kept != NULL;
     size_t len = strlen(more);
     snprintf(more + len, sizeof more - len,
-             " makespan=%.6f stages=%d microbatches=%d schedule=%s undo=%d line=%d "
-             "whatif_error=%s",
-             s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule, w->undo_count,
-             w->line.open, quote_string(w->error).s);
+             " makespan=%.6f stages=%d microbatches=%d schedule=%s generation=%llu undo=%d "
+             "undo_kept=%d line=%d whatif_error=%s",
+             s->tl.makespan, s->prog.ranks, s->prog.microbatches, s->prog.schedule,
+             (unsigned long long)s->tl.generation, w->undo_count, kept, w->line.open,
+             quote_string(w->error).s);
     viewer_state_print_more(&v->st, v->win.win_w, v->win.win_h, more, stdout);
 }
 

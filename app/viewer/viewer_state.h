@@ -131,8 +131,8 @@ typedef struct viewer_pointer {
 } viewer_pointer;
 
 /* The talk: presenting (keymap.h's KEYMAP_PRESENT), its beats
- * (session.beats) and a talk's slides (deck.h: the loop changes the slide,
- * viewer_slides.h). */
+ * (session.beats) and a talk's slides (deck.h: the viewer changes the
+ * slide by its one road, viewer_core.h's viewer_show). */
 typedef struct viewer_talk {
     bool presenting;
     bool blackout;     /* the screen black; only Esc, B and . act */

@@ -1,102 +1,49 @@
-/* viewer_whatif.c - a what-if change applied in the viewer. See
- * viewer_whatif.h. */
-#include "viewer_whatif.h"
+/* viewer_whatif.c - live what-if in the running viewer (viewer_core.h):
+ * its commands, its undo, and what the frame shows of it. The change
+ * itself goes the one road (viewer_show.c): built aside, shown, and what
+ * it replaced pushed for undo (whatif.h), the session too while the
+ * budget lets the window keep it, so that undo swaps it back unbuilt. */
+#include "viewer_core.h"
 
 #include <assert.h>
 
 #include <stdio.h>
 #include <string.h>
 
-#include "timeline_panel.h"
-#include "viewer_core.h"
-#include "viewer_slides.h"
-
-viewer_whatif_moment viewer_whatif_moment_of(const viewer_state *v)
-{
-    const session *s = v->s;
-    viewer_whatif_moment m = {
-        .fraction = s->tl.makespan > 0 ? v->play.t / s->tl.makespan : 0,
-        .beat = beats_at(&s->beats, &s->tl, v->play.t),
-        .relative_speed = v->play.speed / session_default_speed(s),
-    };
-    if (m.beat >= 0)
-        snprintf(m.beat_title, sizeof m.beat_title, "%s", s->beats.beats[m.beat].title);
-    return m;
-}
-
-/* The beat of the new session to stand on: the same title, else the same
- * number; -1 when there is neither. */
-static int same_beat(const beat_list *bl, const viewer_whatif_moment *m)
-{
-    if (m->beat < 0)
-        return -1;
-    for (int k = 0; k < bl->count; k++)
-        if (strcmp(bl->beats[k].title, m->beat_title) == 0)
-            return k;
-    return m->beat < bl->count ? m->beat : -1;
-}
-
-void viewer_whatif_follow(viewer_state *v, const viewer_whatif_moment *m, double clock)
-{
-    const session *s = v->s; /* rebuilt in place */
-    viewer_state_follow(v, s,
-                        &(viewer_follow){
-                            .relative_speed = m->relative_speed,
-                            .keep_playing = true, /* a play to a beat becomes a plain play */
-                            .camera = -1,
-                            .land = -1,
-                            .beat = same_beat(&s->beats, m),
-                            .t = m->fraction * s->tl.makespan,
-                        },
-                        clock);
-}
-
-/* ---- in the running viewer ------------------------------------------------ */
-
 whatif *viewer_shown_whatif(viewer *v)
 {
     return &v->whatifs[v->st.talk.slide];
 }
 
-/* The shown slide rebuilt from next, keeping the moment (viewer_whatif.h);
- * the scenario it replaced pushed for undo, unless this is the undo. A
- * change refused leaves everything as it was, its error shown. */
-static bool whatif_change(viewer *v, const scenario *next, bool undo, double clock)
+/* The shown slide's session made aside (built from sc, or undo's kept
+ * one), then shown keeping the moment. Undo (back) frees what it
+ * replaces; a change pushes it. A change refused leaves everything as it
+ * was, its error shown. */
+static bool whatif_change(viewer *v, const scenario *sc, whatif_undo *back, double clock)
 {
     whatif *w = viewer_shown_whatif(v);
-    const int k = v->st.talk.slide;
-    session *s = v->deck->slides[k];
-    scenario before;
-    scenario_copy(&before, &s->sc);
-    viewer_whatif_moment m = viewer_whatif_moment_of(&v->st);
     ppf_error err = {{0}};
-    window_make_current(&v->win); /* the renderer's objects are the audience window's */
-    /* the slide's new session, with every other slide and pane the window
-     * holds, within the budget; counted before it is built */
-    const budget_cost others = viewer_held_besides(v, k, true);
-    const bool ok =
-        session_check_room(&others, next, true, "what-if", &err) &&
-        (v->cmp ? viewer_compare_rebuild(v->cmp, next, &err) : session_rebuild(s, next, &err));
-    if (ok) {
-        viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
-        viewer_whatif_follow(&v->st, &m, clock);
-        if (v->cmp) { /* the first pane changed: the strip, the shared scale */
-            viewer_compare_follow(v->cmp, &v->st);
-            v->cmp_rebuilt = true;
-        }
-        if (!undo)
-            whatif_push(w, &before);
-        w->error[0] = '\0';
-        presenter_show_slide(&v->pres, s, v->deck->info[k].notes,
-                             viewer_next_slide_title(v->deck, k));
-        char title[200];
-        viewer_slides_title(v->deck, k, title, sizeof title);
-        window_set_title(&v->win, title);
-    } else {
+    session *next = back && back->kept ? back->kept : viewer_build_aside(v, sc, "what-if", &err);
+    if (!next) {
         snprintf(w->error, sizeof w->error, "%s", err.message);
+        return false;
     }
-    scenario_deinit(&before);
-    return ok;
+    if (back)
+        back->kept = NULL;
+    const viewer_moment m = viewer_moment_of(&v->st);
+    session *replaced = viewer_show(v,
+                                    &(viewer_change){.slide = v->st.talk.slide,
+                                                     .replacement = next,
+                                                     .follow = viewer_follow_moment(next, &m)},
+                                    clock);
+    if (back) {
+        session_free(replaced);
+    } else {
+        whatif_push(w, &replaced->sc, replaced);
+        viewer_keep_undo(v, false);
+    }
+    w->error[0] = '\0';
+    return true;
 }
 
 /* The what-if commands (command.h's COMMAND_WHATIF). */
@@ -131,7 +78,7 @@ void viewer_whatif_command(viewer *v, const command *c, double clock)
             snprintf(w->error, sizeof w->error, "%s", err.message);
             break;
         }
-        if (whatif_change(v, &next, false, clock))
+        if (whatif_change(v, &next, NULL, clock))
             whatif_line_close(&w->line);
         scenario_deinit(&next);
         break;
@@ -147,20 +94,22 @@ void viewer_whatif_command(viewer *v, const command *c, double clock)
             snprintf(w->error, sizeof w->error, "%s", err.message);
             break;
         }
-        whatif_change(v, &next, false, clock);
+        whatif_change(v, &next, NULL, clock);
         scenario_deinit(&next);
         break;
     }
-    case CMD_WHATIF_UNDO:
-        if (!whatif_pop(w, &next)) {
+    case CMD_WHATIF_UNDO: {
+        whatif_undo back;
+        if (!whatif_pop(w, &back)) {
             snprintf(w->error, sizeof w->error, "nothing to undo: this is the scenario opened%s",
                      v->hud_note[0] ? " or as far back as undo keeps" : "");
             break;
         }
-        if (!whatif_change(v, &next, true, clock))
-            whatif_push(w, &next); /* kept for another try */
-        scenario_deinit(&next);
+        if (!whatif_change(v, &back.sc, &back, clock))
+            whatif_push(w, &back.sc, NULL); /* kept for another try */
+        scenario_deinit(&back.sc);
         break;
+    }
     default:
         assert(!"a what-if command (command_group_of)");
         return;

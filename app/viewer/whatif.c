@@ -421,33 +421,61 @@ void whatif_init(whatif *w, const scenario *opened)
     scenario_copy(&w->opened, opened);
 }
 
+static void undo_deinit(whatif_undo *u)
+{
+    scenario_deinit(&u->sc);
+    session_free(u->kept);
+    u->kept = NULL;
+}
+
 void whatif_deinit(whatif *w)
 {
     if (!w)
         return;
     scenario_deinit(&w->opened);
     for (int k = 0; k < w->undo_count; k++)
-        scenario_deinit(&w->undo[k]);
+        undo_deinit(&w->undo[k]);
     memset(w, 0, sizeof *w);
 }
 
-void whatif_push(whatif *w, const scenario *before)
+void whatif_push(whatif *w, const scenario *before, session *kept)
 {
     if (w->undo_count == WHATIF_UNDO_MAX) {
-        scenario_deinit(&w->undo[0]);
+        undo_deinit(&w->undo[0]);
         memmove(&w->undo[0], &w->undo[1], sizeof w->undo[0] * (WHATIF_UNDO_MAX - 1));
         w->undo_count--;
     }
-    scenario_copy(&w->undo[w->undo_count++], before);
+    whatif_undo *u = &w->undo[w->undo_count++];
+    scenario_copy(&u->sc, before);
+    u->kept = kept;
 }
 
-bool whatif_pop(whatif *w, scenario *out)
+bool whatif_pop(whatif *w, whatif_undo *out)
 {
     if (w->undo_count == 0)
         return false;
     *out = w->undo[--w->undo_count];
     memset(&w->undo[w->undo_count], 0, sizeof w->undo[0]);
     return true;
+}
+
+void whatif_keep_within(whatif *w, budget_cost *held)
+{
+    /* newest first: the next undo is the one most likely asked for */
+    for (int k = w->undo_count - 1; k >= 0; k--) {
+        whatif_undo *u = &w->undo[k];
+        if (!u->kept)
+            continue;
+        budget_cost with = *held;
+        const budget_cost c = session_cost(u->kept);
+        budget_cost_add(&with, &c);
+        if (budget_cost_fits(&with)) {
+            *held = with;
+        } else {
+            session_free(u->kept);
+            u->kept = NULL;
+        }
+    }
 }
 
 /* ---- the line ------------------------------------------------------------------- */

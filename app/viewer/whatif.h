@@ -12,23 +12,28 @@
  * (back to the schedule's own), as a lecturer going from interleaved-1f1b
  * to 1f1b expects.
  *
- * What it does not do: no drawing, no window, no session: it makes the
- * next scenario; the viewer rebuilds the session from it (session_rebuild,
- * which may still refuse it: a deadlock, over the budget) and pushes the
- * scenario it replaced on the undo stack only when the rebuild succeeded.
+ * What it does not do: no drawing, no window, no building: it makes the
+ * next scenario; the viewer builds a session from it aside and shows it
+ * (viewer_show.h; the build may still refuse it: a deadlock, over the
+ * budget), and pushes what it replaced on the undo stack only then: the
+ * scenario, and the replaced session itself while the budget lets the
+ * window keep it, so that undo swaps it back without building
+ * (whatif_keep_within lets kept sessions go, newest kept longest).
  *
  * Call order:
  *     whatif w; whatif_init(&w, &session.sc);          (the scenario opened)
  *     typing: whatif_line_insert / _backspace, whatif_complete (Tab),
  *             whatif_hint (what the card shows under the text)
- *     Enter:  scenario next; if (whatif_parse(&s.sc, w.line.text, &next, &err)) {
- *                 scenario before; scenario_copy(&before, &s.sc);
- *                 if (session_rebuild(&s, &next, &err)) whatif_push(&w, &before);
- *                 scenario_deinit(&before); scenario_deinit(&next);
+ *     Enter:  scenario next; if (whatif_parse(&s->sc, w.line.text, &next, &err)) {
+ *                 session *built = session_new(&next, true, &err);   (aside)
+ *                 if (built) { shown = built; whatif_push(&w, &old->sc, old); }
+ *                 scenario_deinit(&next);
  *             }
- *     a direct key: whatif_step(&s.sc, WHATIF_STEP_..., +1 or -1, &next, &err), then the same
- *     undo:   if (whatif_pop(&w, &prev)) { session_rebuild(&s, &prev, ...); scenario_deinit(&prev);
- * } HUD:    whatif_diff(&w.opened, &s.sc, text, size) whatif_deinit(&w);
+ *     a direct key: whatif_step(&s->sc, WHATIF_STEP_..., +1 or -1, &next, &err), then the same
+ *     undo:   whatif_undo u; if (whatif_pop(&w, &u)) { shown = u.kept, or built from u.sc;
+ *                 scenario_deinit(&u.sc); }
+ *     HUD:    whatif_diff(&w.opened, &s->sc, text, size)
+ *     whatif_deinit(&w);
  *
  * Errors: the parse and the steps return false with one line in err (the
  * flag's message, or "no field ..." naming the known ones) and leave *out
@@ -42,12 +47,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "error.h"
 #include "scenario.h"
+#include "session.h"
 
 enum {
     WHATIF_TEXT_MAX = 200, /* bytes of the command line, NUL included */
-    WHATIF_UNDO_MAX = 32,  /* scenarios kept for undo; the oldest goes first */
+    WHATIF_UNDO_MAX = 32,  /* changes kept for undo; the oldest goes first */
 };
 
 /* The direct keys' changes. */
@@ -64,9 +71,15 @@ typedef struct whatif_line {
     size_t len;                 /* bytes */
 } whatif_line;
 
+/* What a change replaced: its scenario, and while kept the session itself. */
+typedef struct whatif_undo {
+    scenario sc;
+    session *kept; /* NULL: let go (undo builds sc again) */
+} whatif_undo;
+
 typedef struct whatif {
-    scenario opened;                /* the scenario the window opened with: the diff's base */
-    scenario undo[WHATIF_UNDO_MAX]; /* the scenarios replaced, oldest first */
+    scenario opened;                   /* the scenario the window opened with: the diff's base */
+    whatif_undo undo[WHATIF_UNDO_MAX]; /* what the changes replaced, oldest first */
     int undo_count;
     whatif_line line;
     char error[PPF_ERROR_MAX]; /* the last change's error, shown until the next change, Esc
@@ -107,10 +120,16 @@ void whatif_value(const scenario *sc, const scenario_field *f, char *out, size_t
  * zb-h1 (was 1f1b)"; "" when nothing does. */
 void whatif_diff(const scenario *opened, const scenario *now, char *out, size_t size);
 
-/* The scenario a change replaced (a copy), the oldest dropped when full. */
-void whatif_push(whatif *w, const scenario *before);
-/* The last one pushed, moved into *out (not initialised); false when none. */
-bool whatif_pop(whatif *w, scenario *out);
+/* What a change replaced: a copy of its scenario, and the session (taken,
+ * freed here when let go; NULL: none kept); the oldest dropped when full. */
+void whatif_push(whatif *w, const scenario *before, session *kept);
+/* The last one pushed, moved into *out (not initialised: the caller
+ * deinits out->sc and owns out->kept); false when none. */
+bool whatif_pop(whatif *w, whatif_undo *out);
+/* Keeps the newest kept sessions that fit the budget beside *held
+ * (budget.h, totals) and lets the others go (their scenarios stay, for
+ * undo to build); adds what stays kept to *held. */
+void whatif_keep_within(whatif *w, budget_cost *held);
 
 /* Opens the line empty (and clears the error). */
 void whatif_line_open(whatif_line *l);

@@ -1,0 +1,187 @@
+/* viewer_show.c - the one road by which what the window shows changes: a
+ * slide change, a what-if, its undo. See viewer_core.h's viewer_show.
+ *
+ * The road, in four steps, the same for every change:
+ *   1. aside: the session to show is made beside everything shown, and
+ *      nothing shown changes: built from a scenario (viewer_build_aside:
+ *      the room checked against the budget, undo's kept sessions let go
+ *      first as far as the build needs), taken back from undo whole, or
+ *      another slide's, built when the talk was. A failure stops here,
+ *      with one line.
+ *   2. commit: the deck's slot takes it; the session it replaces goes to
+ *      the caller (undo keeps it while the budget lets it).
+ *   3. follow: the state by its one rule (viewer_state_follow) with what
+ *      the change says (viewer_follow_slide, viewer_follow_moment); the
+ *      inspection's tables made for it; a comparison's first pane shows it
+ *      (another slide ends the comparison first: it was of the slide left).
+ *   4. tell: the presenter's window, the window's title.
+ * Nothing after the commit can fail: the renderers follow the session they
+ * are given at their next frame (frame.h), remaking what they keep of it
+ * (allocation only).
+ */
+#include "viewer_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- what each change says of the state (viewer_state_follow) ------------ */
+
+int viewer_slide_target(viewer_state *v, bool *backwards)
+{
+    int k = v->talk.slide + v->talk.slide_change;
+    *backwards = v->talk.slide_change < 0;
+    v->talk.slide_change = 0;
+    return k < 0 ? 0 : k >= v->talk.slide_count ? v->talk.slide_count - 1 : k;
+}
+
+/* Another slide: nothing of the old slide's time goes on; the slide's own
+ * camera, and its first beat (or its last, going back). */
+viewer_follow viewer_follow_slide(const viewer_state *v, const deck *d, int k, bool at_end)
+{
+    const session *s = d->slides[k];
+    const int beats = s->beats.count;
+    return (viewer_follow){
+        .relative_speed = v->play.speed / session_default_speed(v->s),
+        .camera = d->info[k].has_camera ? (int)d->info[k].camera : -1,
+        .land = beats > 0 ? (at_end ? beats - 1 : 0) : -1,
+        .beat = -1,
+        .t = at_end ? s->tl.makespan : 0,
+    };
+}
+
+viewer_moment viewer_moment_of(const viewer_state *v)
+{
+    const session *s = v->s;
+    viewer_moment m = {
+        .fraction = s->tl.makespan > 0 ? v->play.t / s->tl.makespan : 0,
+        .beat = beats_at(&s->beats, &s->tl, v->play.t),
+        .relative_speed = v->play.speed / session_default_speed(s),
+    };
+    if (m.beat >= 0)
+        snprintf(m.beat_title, sizeof m.beat_title, "%s", s->beats.beats[m.beat].title);
+    return m;
+}
+
+/* The beat of the new session to stand on: the same title, else the same
+ * number; -1 when there is neither. */
+static int same_beat(const beat_list *bl, const viewer_moment *m)
+{
+    if (m->beat < 0)
+        return -1;
+    for (int k = 0; k < bl->count; k++)
+        if (strcmp(bl->beats[k].title, m->beat_title) == 0)
+            return k;
+    return m->beat < bl->count ? m->beat : -1;
+}
+
+/* The same slide's session changed: the moment kept, playing goes on (a
+ * play to a beat becomes a plain play: the beat may be gone). */
+viewer_follow viewer_follow_moment(const session *next, const viewer_moment *m)
+{
+    return (viewer_follow){
+        .relative_speed = m->relative_speed,
+        .keep_playing = true,
+        .camera = -1,
+        .land = -1,
+        .beat = same_beat(&next->beats, m),
+        .t = m->fraction * next->tl.makespan,
+    };
+}
+
+void viewer_slide_title(const deck *d, int k, char *out, size_t size)
+{
+    if (d->count > 1)
+        snprintf(out, size, "ppflow — %s (slide %d/%d)", deck_slide_title(d, k), k + 1, d->count);
+    else
+        snprintf(out, size, "ppflow — %s", deck_slide_title(d, k));
+}
+
+const char *viewer_next_slide_title(const deck *d, int k)
+{
+    return k + 1 < d->count ? d->info[k + 1].title : NULL;
+}
+
+/* ---- the road ------------------------------------------------------------- */
+
+/* Undo's kept sessions (whatif.h) that fit beside held, the shown slide's
+ * first; the rest let go. */
+static void keep_undo_within(viewer *v, budget_cost held)
+{
+    const int shown = v->st.talk.slide;
+    whatif_keep_within(&v->whatifs[shown], &held);
+    for (int k = 0; k < v->deck->count; k++)
+        if (k != shown)
+            whatif_keep_within(&v->whatifs[k], &held);
+}
+
+void viewer_keep_undo(viewer *v, bool pane_next)
+{
+    budget_cost held = viewer_held_besides(v, -1, true);
+    if (pane_next) /* its size is the comparison's to find: no room for any */
+        held.actions = INFINITY;
+    keep_undo_within(v, held);
+}
+
+session *viewer_build_aside(viewer *v, const scenario *sc, const char *what, ppf_error *err)
+{
+    const int k = v->st.talk.slide;
+    /* the slide's new session with every other slide and pane the window
+     * holds, within the budget; counted before it is built */
+    budget_cost held = viewer_held_besides(v, k, true);
+    budget_cost cost;
+    if (!session_check_room(&held, sc, true, what, err) || !scenario_cost(sc, true, &cost, err))
+        return NULL;
+    /* what undo keeps yields to the build, so that the most held at once is
+     * what it was before undo kept anything: the window, and the new
+     * session beside the one it replaces */
+    budget_cost_add(&held, &cost);
+    keep_undo_within(v, held);
+    return session_new(sc, v->deck->slides[k]->has_scene, err);
+}
+
+session *viewer_show(viewer *v, const viewer_change *ch, double clock)
+{
+    deck *d = v->deck;
+    const int k = ch->slide;
+    const int left = v->st.talk.slide;
+    if (k != left) {
+        whatif_line_close(&v->whatifs[left].line); /* the slide left keeps its changes */
+        v->whatifs[left].error[0] = '\0';
+        if (v->cmp) /* a talk's comparison is of the slide shown */
+            viewer_compare_end(v, clock);
+    }
+    /* commit */
+    session *replaced = NULL;
+    if (ch->replacement) {
+        replaced = d->slides[k];
+        d->slides[k] = ch->replacement;
+    }
+    session *s = d->slides[k];
+    /* follow */
+    v->st.talk.slide = k;
+    v->st.talk.slide_count = d->count;
+    v->st.talk.slide_change = 0;
+    viewer_state_follow(&v->st, s, &ch->follow, clock);
+    viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
+    if (v->cmp) {                      /* the first pane changed: the strip, the shared scale */
+        viewer_compare_follow(v->cmp, s, &v->st);
+        v->cmp_rebuilt = true;
+    }
+    /* tell */
+    presenter_show_slide(&v->pres, s, d->info[k].notes, viewer_next_slide_title(d, k));
+    char title[200];
+    viewer_slide_title(d, k, title, sizeof title);
+    window_set_title(&v->win, title);
+    return replaced;
+}
+
+void viewer_change_slide(viewer *v, double clock)
+{
+    bool backwards;
+    const int k = viewer_slide_target(&v->st, &backwards);
+    viewer_show(
+        v,
+        &(viewer_change){.slide = k, .follow = viewer_follow_slide(&v->st, v->deck, k, backwards)},
+        clock);
+}

@@ -2,7 +2,8 @@
  * a real X server (Xvfb): a what-if that grows the scene (r: P + 1, m: M x
  * 2), one that changes the schedule (n), undo (ctrl+Z), a talk's slide
  * change (PgDn past the last beat), a comparison added and removed (x,
- * shift+X), and a what-if while two panes are shown.
+ * shift+X), a what-if while two panes are shown, and a third pane added,
+ * what-ifs and their undo in it, and the panes removed again.
  *
  * A renderer kept for the session it was made for would draw the old
  * scene into arrays sized for it (a heap overflow under ASan, a crash or a
@@ -150,6 +151,12 @@ static void test_comparison_then_whatif(void **state)
     check_change("compare", "key x\nframes 3\nkey r\nframes 3\nkey x shift\nframes 3\n", "stages",
                  5, X_RUN_ARGS("--stages", "5"));
     check_change("compare-after", "key x\nframes 3\nkey x shift\nframes 3\nkey r\nframes 3\n",
+                 "stages", 5, X_RUN_ARGS("--stages", "5"));
+    /* a third pane added, two what-ifs and an undo (the kept session swapped
+     * back into the first pane), the third pane removed, then one frame */
+    check_change("compare-three",
+                 "key x\nframes 3\nkey x\nframes 3\nkey r\nframes 3\nkey r\nframes 3\n"
+                 "key z ctrl\nframes 3\nkey x shift\nframes 3\nkey x shift\nframes 3\n",
                  "stages", 5, X_RUN_ARGS("--stages", "5"));
 }
 

@@ -253,12 +253,70 @@ static bool sibling_of(const viewer_compare *c, scenario *out, ppf_error *err)
     return found;
 }
 
-static bool add_pane(viewer_compare *c, ppf_error *err)
+bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *err)
 {
     if (c->count >= COMPARE_MAX_SIDES)
         return ppf_fail(err, "at most %d panes", COMPARE_MAX_SIDES);
+    return sibling_of(c, out, err);
+}
+
+/* The panes as they will be once pane k shows s (k == count: added; s
+ * NULL: the last removed). */
+static int panes_after(const viewer_compare *c, int k, const session *s,
+                       const session *out[COMPARE_MAX_SIDES])
+{
+    assert(s ? k == c->count && k < COMPARE_MAX_SIDES : k == c->count - 1 && k >= 1);
+    for (int j = 0; j < c->count; j++)
+        out[j] = c->sides[j];
+    if (s)
+        out[k] = s;
+    return s ? c->count + 1 : c->count - 1;
+}
+
+bool viewer_compare_aside(const viewer_compare *c, int k, const session *s, compare_renderer *out,
+                          ppf_error *err)
+{
+    const session *after[COMPARE_MAX_SIDES];
+    const int n = panes_after(c, k, s, after);
+    const scene *scenes[COMPARE_MAX_SIDES];
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int j = 0; j < n; j++) {
+        scenes[j] = &after[j]->scene;
+        tls[j] = &after[j]->tl;
+    }
+    return compare_renderer_init(out, scenes, tls, n, err);
+}
+
+/* The change committed (viewer_compare_commit, less the state's part). */
+static session *commit(viewer_compare *c, int k, session *s, compare_renderer *made)
+{
+    compare_renderer_deinit(&c->renderer);
+    c->renderer = *made;
+    *made = (compare_renderer){0};
+    session *removed = NULL;
+    if (s) {
+        c->count++;
+        c->sides[k] = s;
+        c->owned[k] = true;
+        snprintf(c->names[k], sizeof c->names[k], "%s", s->prog.schedule);
+        c->cams[k] = c->cams[k - 1];
+    } else {
+        c->count--;
+        removed = c->owned[k] ? c->sides[k] : NULL;
+        c->owned[k] = false;
+        c->sides[k] = NULL;
+        if (c->active >= c->count)
+            c->active = c->count - 1;
+    }
+    compare_again(c);
+    return removed;
+}
+
+/* x for the comparison made from a single window: its first sibling. */
+static bool add_pane(viewer_compare *c, ppf_error *err)
+{
     scenario next = {0};
-    if (!sibling_of(c, &next, err))
+    if (!viewer_compare_sibling(c, &next, err))
         return false;
     /* the window holds every pane and what else it shows: their sum is
      * what the budget bounds */
@@ -267,31 +325,16 @@ static bool add_pane(viewer_compare *c, ppf_error *err)
         const budget_cost pane = session_cost(c->sides[k]);
         budget_cost_add(&held, &pane);
     }
-    if (!session_check_room(&held, &next, true, "x: another pane", err)) {
-        scenario_deinit(&next);
-        return false;
-    }
-    session *s = ppf_calloc(1, sizeof *s);
-    bool ok = session_build_from(s, &next, err) && session_build_scene(s, err);
+    session *s = session_check_room(&held, &next, true, "x: another pane", err)
+                     ? session_new(&next, true, err)
+                     : NULL;
     scenario_deinit(&next);
-    if (!ok) {
-        session_deinit(s);
-        free(s);
+    compare_renderer made = {0};
+    if (!s || !viewer_compare_aside(c, c->count, s, &made, err)) {
+        session_free(s);
         return false;
     }
-    const int k = c->count++;
-    c->sides[k] = s;
-    c->owned[k] = true;
-    snprintf(c->names[k], sizeof c->names[k], "%s", s->prog.schedule);
-    c->cams[k] = c->cams[k - 1];
-    if (!renderer_again(c, err)) {
-        c->count--;
-        c->owned[k] = false;
-        session_deinit(s);
-        free(s);
-        renderer_again(c, NULL);
-        return false;
-    }
+    commit(c, c->count, s, &made);
     return true;
 }
 
@@ -310,38 +353,20 @@ bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *
         viewer_compare_deinit(c);
         return false;
     }
-    compare_again(c);
     return true;
 }
 
-static void remove_pane(viewer_compare *c)
+session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, session *s,
+                               compare_renderer *made)
 {
-    if (c->count <= 2)
-        return; /* two: the window ends the comparison (viewer_compare_single) */
-    const int k = --c->count;
-    if (c->owned[k]) {
-        session_deinit(c->sides[k]);
-        free(c->sides[k]);
-        c->owned[k] = false;
-    }
-    c->sides[k] = NULL;
-    if (c->active >= c->count)
-        c->active = c->count - 1;
-    ppf_error err = {{0}};
-    if (!renderer_again(c, &err))
-        snprintf(c->error, sizeof c->error, "%s", err.message);
-}
-
-/* The panes changed: the strip, the scale (kept zoomed when it still
- * holds), the layout. */
-static void panes_changed(viewer_compare *c, viewer_state *st)
-{
+    /* the strip, the scale (kept zoomed when it still holds), the layout */
     const double t0 = st->timeline.t0, t1 = st->timeline.t1, was = c->longest;
-    compare_again(c);
+    session *removed = commit(c, k, s, made);
     attach_scale(c, st);
     if (was == c->longest)
         st->timeline.t0 = t0, st->timeline.t1 = t1;
     lay_out(c, st);
+    return removed;
 }
 
 /* ---- commands ------------------------------------------------------------- */
@@ -399,17 +424,8 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
             lay_out(c, st);
         } else if (cmd->a == VIEWER_COMPARE_LINK) {
             set_linked(c, st, !c->linked);
-        } else if (cmd->a == VIEWER_COMPARE_ADD) {
-            ppf_error err = {{0}};
-            if (add_pane(c, &err))
-                panes_changed(c, st);
-            else
-                snprintf(c->error, sizeof c->error, "%s", err.message);
-        } else if (cmd->a == VIEWER_COMPARE_REMOVE) {
-            remove_pane(c);
-            panes_changed(c, st);
         }
-        return true;
+        return true; /* panes added and removed: the window's road (viewer_compare_key) */
     case CMD_SCRUB:
     case CMD_TL_ZOOM:
         moved.a = to_first_plot(c, st, k, cmd->a);
@@ -583,6 +599,7 @@ void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n)
 static void compare_start(viewer *v)
 {
     session *s = v->deck->slides[v->st.talk.slide];
+    viewer_keep_undo(v, true); /* the room undo kept is the sibling's */
     viewer_compare *c = ppf_calloc(1, sizeof *c);
     ppf_error err = {{0}};
     const budget_cost others = viewer_held_besides(v, v->st.talk.slide, false);
@@ -616,19 +633,62 @@ void viewer_compare_end(viewer *v, double clock)
     viewer_follow_card(v);
 }
 
+/* x on panes: the last pane's sibling beside them, by the one road
+ * (viewer_show): built and its renderer made aside, then committed. */
+static void pane_added(viewer *v, double clock)
+{
+    viewer_compare *c = v->cmp;
+    ppf_error err = {{0}};
+    scenario sc = {0};
+    session *s = NULL;
+    compare_renderer made = {0};
+    bool ok = viewer_compare_sibling(c, &sc, &err);
+    if (ok) {
+        s = viewer_build_aside(v, c->count, &sc, "x: another pane", &err);
+        ok = s && viewer_compare_aside(c, c->count, s, &made, &err);
+    }
+    scenario_deinit(&sc);
+    if (!ok) {
+        session_free(s);
+        snprintf(c->error, sizeof c->error, "%s", err.message);
+        return;
+    }
+    viewer_show(v, &(viewer_change){.pane = c->count, .replacement = s, .panes_renderer = &made},
+                clock);
+}
+
+/* shift+X on three panes or more: the last one gone, by the same road. */
+static void pane_removed(viewer *v, double clock)
+{
+    viewer_compare *c = v->cmp;
+    ppf_error err = {{0}};
+    compare_renderer made = {0};
+    if (!viewer_compare_aside(c, c->count - 1, NULL, &made, &err)) {
+        snprintf(c->error, sizeof c->error, "%s", err.message);
+        return;
+    }
+    session_free(
+        viewer_show(v, &(viewer_change){.pane = c->count - 1, .panes_renderer = &made}, clock));
+}
+
 /* The panes' keys: x in a single window makes a comparison, shift+X on its
- * last two panes ends it; the rest are the comparison's own. */
+ * last two panes ends it; x and shift+X otherwise add and remove a pane;
+ * the rest are the comparison's own. */
 void viewer_compare_key(viewer *v, const command *c, double clock)
 {
     window_make_current(&v->win); /* panes added or removed: the renderers' */
-    if (c->a == VIEWER_COMPARE_ADD)
-        viewer_keep_undo(v, true);
     if (!v->cmp) {
         if (c->a == VIEWER_COMPARE_ADD)
             compare_start(v);
-    } else if (c->a == VIEWER_COMPARE_REMOVE && v->cmp->count <= 2) {
-        viewer_compare_end(v, clock);
-    } else {
-        viewer_compare_command(v->cmp, &v->st, c, clock);
+        return;
     }
+    v->cmp->error[0] = '\0';
+    if (c->a == VIEWER_COMPARE_REMOVE && v->cmp->count <= 2)
+        viewer_compare_end(v, clock);
+    else if (c->a == VIEWER_COMPARE_REMOVE)
+        pane_removed(v, clock);
+    else if (c->a == VIEWER_COMPARE_ADD)
+        pane_added(v, clock);
+    else
+        viewer_compare_command(v->cmp, &v->st, c, clock);
 }

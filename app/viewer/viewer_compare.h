@@ -60,6 +60,8 @@
  *     on resize: viewer_compare_resize(&c, &st, fb_w, fb_h);
  *     input's map: viewer_compare_map(&c, dragging, &x, &y);
  *     each command: if (!viewer_compare_command(&c, &st, &cmd, clock)) viewer_state_apply(...)
+ *     a pane added: viewer_compare_sibling(&c, &sc, &err), a session built from sc,
+ *         viewer_compare_aside(&c, c.count, s, &made, &err), then viewer_compare_commit(...)
  *     a what-if (viewer_show): the state followed, then viewer_compare_follow(&c, first, &st)
  *     each frame: viewer_compare_draw(&c, &st, &view_of_st, clock);
  *     viewer_compare_deinit(&c);
@@ -129,10 +131,28 @@ void viewer_compare_resize(viewer_compare *c, viewer_state *st, int fb_w, int fb
 /* (x, y) in framebuffer pixels to the pane's own, the pane under it (or,
  * while dragging, the one the drag started in) made the active one. */
 void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y);
-/* The comparison's own commands, and those it changes (pointer x carried
- * to the first pane's plot, camera moves while unlinked, event steps over
- * every pane's events); true when handled, else the caller applies it to st. */
+/* The comparison's own commands (o, l; x and shift+X, which add and
+ * remove panes, are the window's: viewer_compare_sibling, _aside and
+ * _commit), and those it changes (pointer x carried to the first pane's
+ * plot, camera moves while unlinked, event steps over every pane's
+ * events); true when handled, else the caller applies it to st. */
 bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock);
+/* A pane added or removed (the window's road, viewer_core.h's viewer_show):
+ * the next pane's scenario, x's: the last pane's sibling; false with one
+ * line when there are COMPARE_MAX_SIDES panes or it has none. */
+bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *err);
+/* The renderer for the panes as they will be once pane k shows s (k ==
+ * count: s added; s NULL: the last pane, k, removed), made aside into *out;
+ * false with one line, nothing changed. */
+bool viewer_compare_aside(const viewer_compare *c, int k, const session *s, compare_renderer *out,
+                          ppf_error *err);
+/* Commits that change: *made becomes the panes' renderer (taken), s the
+ * pane's session (owned here from now on) or the last pane is gone; the
+ * strip, the shared scale (kept zoomed when it still holds) and the layout
+ * follow, st with them. Cannot fail. Returns the removed pane's session
+ * when the comparison owned it (the caller frees it), else NULL. */
+session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, session *s,
+                               compare_renderer *made);
 /* The first pane shows first now (a what-if or its undo: the window's
  * session, not owned here), the state having followed it: the strip, the
  * scale, the panes again. */

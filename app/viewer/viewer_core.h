@@ -103,27 +103,35 @@ budget_cost viewer_held_besides(const viewer *v, int k, bool panes);
 
 /* ---- viewer_show.c: the one road by which what is shown changes ---- */
 
-/* A change of what the window shows (its first pane, in a comparison). */
+/* A change of what a pane of the window shows. */
 typedef struct viewer_change {
-    int slide;            /* the deck's slide shown after it */
-    session *replacement; /* made aside and taken: the slide's session from now on, the one it
-                             replaces returned; NULL: the slide's session as it is */
-    viewer_follow follow; /* what the state keeps: viewer_follow_slide, viewer_follow_moment */
+    int pane;             /* 0: the window's own (a comparison's first); 1..: a comparison's
+                             other pane, its count for one added */
+    int slide;            /* pane 0: the deck's slide shown after it */
+    session *replacement; /* made aside and taken: pane 0, the slide's session from now on, the
+                             one it replaces returned (NULL: the slide's session as it is);
+                             another pane, the one added (NULL: that pane, the last, removed) */
+    viewer_follow follow; /* pane 0: what the state keeps (viewer_follow_slide, _moment) */
+    compare_renderer *panes_renderer; /* another pane: the panes' renderer as they will be, made
+                                         aside (viewer_compare_aside) and taken */
 } viewer_change;
 
-/* Commits the change, moves the state and the inspection to it by the one
- * rule (viewer_state_follow), ends a comparison of another slide or shows
- * the new session in its first pane, and tells the presenter's window and
- * the window's title. Cannot fail: whatever could was done aside. Returns
- * the session replaced (the caller's: undo keeps it, or it is freed), or
- * NULL. */
+/* Commits the change and lets the window follow it. Pane 0: the state and
+ * the inspection by the one rule (viewer_state_follow), a comparison of
+ * another slide ended or its first pane showing the new session, the
+ * presenter's window and the window's title told. Another pane: the
+ * comparison's strip, scale and layout (viewer_compare_commit). Cannot
+ * fail: whatever could was done aside. Returns the session replaced or
+ * removed (the caller's: undo keeps it, or it is freed), or NULL. */
 session *viewer_show(viewer *v, const viewer_change *ch, double clock);
-/* Builds sc aside for the shown slide, scene included: refused with one
+/* Builds sc aside, scene included, for pane 0 (the shown slide's session,
+ * which it will replace) or another pane (one added): refused with one
  * line starting with `what` when it would not fit the budget beside
  * everything else the window holds (the build's own refusals as they are);
  * what undo keeps is let go first as far as the build needs. NULL on
  * refusal; nothing shown has changed either way. */
-session *viewer_build_aside(viewer *v, const scenario *sc, const char *what, ppf_error *err);
+session *viewer_build_aside(viewer *v, int pane, const scenario *sc, const char *what,
+                            ppf_error *err);
 /* Undo's kept sessions let go where they no longer fit beside what the
  * window shows (after a change pushed one); pane_next: all of them, before
  * a comparison builds a pane, so that the most held at once stays what it

@@ -1,5 +1,6 @@
 /* viewer_show.c - the one road by which what the window shows changes: a
- * slide change, a what-if, its undo. See viewer_core.h's viewer_show.
+ * slide change, a what-if, its undo, a comparison's pane added or
+ * removed. See viewer_core.h's viewer_show.
  *
  * The road, in four steps, the same for every change:
  *   1. aside: the session to show is made beside everything shown, and
@@ -15,6 +16,12 @@
  *      inspection's tables made for it; a comparison's first pane shows it
  *      (another slide ends the comparison first: it was of the slide left).
  *   4. tell: the presenter's window, the window's title.
+ * A comparison's other panes go the same way: the pane's session built
+ * aside and the panes' renderer made aside for the panes as they will be
+ * (viewer_compare_aside), both committed at once, and the strip, shared
+ * scale and layout following (viewer_compare_commit). Making a comparison
+ * (x in a single window) and ending it (shift+X on two panes) change the
+ * window's arrangement, not what a pane shows: viewer_compare.c.
  * Nothing after the commit can fail: the renderers follow the session they
  * are given at their next frame (frame.h), remaking what they keep of it
  * (allocation only).
@@ -123,12 +130,14 @@ void viewer_keep_undo(viewer *v, bool pane_next)
     keep_undo_within(v, held);
 }
 
-session *viewer_build_aside(viewer *v, const scenario *sc, const char *what, ppf_error *err)
+session *viewer_build_aside(viewer *v, int pane, const scenario *sc, const char *what,
+                            ppf_error *err)
 {
     const int k = v->st.talk.slide;
-    /* the slide's new session with every other slide and pane the window
-     * holds, within the budget; counted before it is built */
-    budget_cost held = viewer_held_besides(v, k, true);
+    /* the new session with every other slide and pane the window holds
+     * (pane 0: besides the one it replaces), within the budget; counted
+     * before it is built */
+    budget_cost held = viewer_held_besides(v, pane == 0 ? k : -1, true);
     budget_cost cost;
     if (!session_check_room(&held, sc, true, what, err) || !scenario_cost(sc, true, &cost, err))
         return NULL;
@@ -142,6 +151,8 @@ session *viewer_build_aside(viewer *v, const scenario *sc, const char *what, ppf
 
 session *viewer_show(viewer *v, const viewer_change *ch, double clock)
 {
+    if (ch->pane > 0) /* the presenter's window shows the first pane: nothing to tell */
+        return viewer_compare_commit(v->cmp, &v->st, ch->pane, ch->replacement, ch->panes_renderer);
     deck *d = v->deck;
     const int k = ch->slide;
     const int left = v->st.talk.slide;

@@ -23,7 +23,7 @@ static bool whatif_change(viewer *v, const scenario *sc, whatif_undo *back, doub
 {
     whatif *w = viewer_shown_whatif(v);
     ppf_error err = {{0}};
-    session *next = back && back->kept ? back->kept : viewer_build_aside(v, sc, "what-if", &err);
+    session *next = back && back->kept ? back->kept : viewer_build_aside(v, 0, sc, "what-if", &err);
     if (!next) {
         snprintf(w->error, sizeof w->error, "%s", err.message);
         return false;

@@ -103,8 +103,8 @@ void camera_bounds_point(const camera_bounds *b, int i, float out[3])
  * in the camera frame: out[i] = (along right, along up, along forward). A
  * box reduced to a point becomes a unit cube so that fitting always has
  * something to fit. Returns the count; *out is malloc'd, the caller's. */
-static int frame_points(const camera_bounds *b, const vec3 right, const vec3 up,
-                        const vec3 forward, vec3 centre, vec3 **out)
+static int frame_points(const camera_bounds *b, const vec3 right, const vec3 up, const vec3 forward,
+                        vec3 centre, vec3 **out)
 {
     camera_bounds box = *b;
     bool degenerate = true;
@@ -139,8 +139,7 @@ static int frame_points(const camera_bounds *b, const vec3 right, const vec3 up,
  * at lateral `*lateral` and forward `*along` sees the corners exactly
  * fill [-t, t] of that axis, centred. Each wedge side is the plane
  * lateral - t * forward = max over corners; the two sides meet at the apex. */
-static void wedge_apex(const vec3 *corners, int n, int axis, float t, float *lateral,
-                       float *along)
+static void wedge_apex(const vec3 *corners, int n, int axis, float t, float *lateral, float *along)
 {
     float m_pos = -INFINITY, m_neg = -INFINITY;
     for (int i = 0; i < n; i++) {

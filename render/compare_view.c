@@ -110,16 +110,9 @@ void compare_view_timeline(timeline_view *tv, const timeline *tl, double longest
 
 /* ---- the renderer ------------------------------------------------------------- */
 
-bool compare_renderer_init(compare_renderer *c, const scene *const *scenes,
-                           const timeline *const *tls, int count, ppf_error *err)
+bool compare_renderer_init(compare_renderer *c, ppf_error *err)
 {
-    assert(count >= 1 && count <= COMPARE_MAX_SIDES);
     memset(c, 0, sizeof *c);
-    for (int k = 0; k < count; k++) {
-        c->count = k + 1;
-        if (!frame_renderer_init(&c->frames[k], scenes[k], tls[k], err))
-            goto fail;
-    }
     const int em = strip_em(1080, 1);
     if (!draw2d_init(&c->batch, err))
         goto fail;
@@ -136,8 +129,6 @@ void compare_renderer_deinit(compare_renderer *c)
 {
     if (!c)
         return;
-    for (int k = 0; k < c->count; k++)
-        frame_renderer_deinit(&c->frames[k]);
     text_font_deinit(&c->font);
     draw2d_deinit(&c->batch);
     memset(c, 0, sizeof *c);
@@ -222,11 +213,10 @@ static void draw_strip(compare_renderer *c, draw2d *b, const compare_layout *l,
     draw2d_clip_off(b);
 }
 
-void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
-                           const timeline *const *tls, const compare_frame *v, int fb_width,
-                           int fb_height)
+void compare_renderer_draw(compare_renderer *c, frame_renderer *f, frame_cache *const *panes,
+                           const compare_frame *v, int fb_width, int fb_height)
 {
-    assert(c && c->ready && v->count == c->count);
+    assert(c && c->ready && f && v->count >= 1 && v->count <= COMPARE_MAX_SIDES);
     if (fb_width <= 0 || fb_height <= 0)
         return;
     const compare_layout l =
@@ -249,6 +239,9 @@ void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
     draw_strip(c, &c->batch, &l, v, &th);
     draw2d_flush(&c->batch);
 
+    const timeline *tls[COMPARE_MAX_SIDES];
+    for (int k = 0; k < v->count; k++)
+        tls[k] = panes[k]->tl;
     const double longest = compare_longest_makespan(tls, v->count);
     for (int k = 0; k < v->count; k++) {
         frame_view pv = v->pane[k];
@@ -258,6 +251,6 @@ void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
             continue;
         if (!(pv.timeline.t1 > pv.timeline.t0))
             compare_view_timeline(&pv.timeline, tls[k], longest);
-        frame_renderer_draw(&c->frames[k], scenes[k], tls[k], &pv, fb_width, fb_height);
+        frame_renderer_draw(f, panes[k], &pv, fb_width, fb_height);
     }
 }

@@ -29,11 +29,12 @@
  * cameras and HUD lines are the caller's).
  *
  * Call order (a current GL 3.3 context, a bound framebuffer with depth):
- *     compare_renderer c; compare_renderer_init(&c, scenes, timelines, n, &err);
- *     each frame: compare_renderer_draw(&c, scenes, timelines, &frame, fb_w, fb_h);
+ *     compare_renderer c; compare_renderer_init(&c, &err);       the strip's
+ *     each frame: compare_renderer_draw(&c, &frame_renderer, panes, &frame, fb_w, fb_h);
  *     compare_renderer_deinit(&c);
- * The scenes and timelines must be those the renderer was made for, in the
- * same order, and outlive it. Nothing is allocated per frame.
+ * The panes are drawn with the context's one frame renderer, each from its
+ * own cache (frame.h's frame_cache: one per pane, of its session). Nothing
+ * is allocated per frame.
  *
  * Errors: init returns false with one line (shader log, missing font).
  */
@@ -101,22 +102,20 @@ typedef struct compare_frame {
     float ui_scale;                       /* the strip's (the panes carry their own) */
 } compare_frame;
 
+/* The strip's means of drawing; the panes are the frame renderer's. */
 typedef struct compare_renderer {
-    frame_renderer frames[COMPARE_MAX_SIDES]; /* one per pane */
-    int count;
     draw2d batch;   /* the strip */
     text_font font; /* the strip's sizes: [0] the aim, [1] fitted to the widest line */
     bool ready;
 } compare_renderer;
 
-bool compare_renderer_init(compare_renderer *c, const scene *const *scenes,
-                           const timeline *const *tls, int count, ppf_error *err);
+bool compare_renderer_init(compare_renderer *c, ppf_error *err);
 void compare_renderer_deinit(compare_renderer *c); /* accepts a zeroed or deinited one */
 
-/* Clears the target, draws the strip and every pane at its own view into
- * the layout of v->arrange. */
-void compare_renderer_draw(compare_renderer *c, const scene *const *scenes,
-                           const timeline *const *tls, const compare_frame *v, int fb_width,
-                           int fb_height);
+/* Clears the target, draws the strip and every pane (panes[k]: pane k's
+ * cache, [v->count]) at its own view with f into the layout of
+ * v->arrange. */
+void compare_renderer_draw(compare_renderer *c, frame_renderer *f, frame_cache *const *panes,
+                           const compare_frame *v, int fb_width, int fb_height);
 
 #endif

@@ -76,7 +76,7 @@ typedef struct draw2d {
     int batch_count, batch_capacity;
     struct draw2d_run *runs; /* vertices appended in a row for one batch, in append order */
     int run_count, run_capacity;
-    int draw_calls; /* draw calls since draw2d_begin, all flushes (benches and tests read it) */
+    int draw_calls;   /* draw calls since draw2d_begin, all flushes (benches and tests read it) */
     bool put_as_quad; /* draw2d_put always draws a quad, as into a window (tests set it) */
 } draw2d;
 

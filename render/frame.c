@@ -18,25 +18,20 @@ static text_font_desc font_desc(const frame_layout *l)
     return (text_font_desc){.sizes = {l->body_px, l->small_px, l->large_px}, .size_count = 3};
 }
 
-bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, ppf_error *err)
+bool frame_renderer_init(frame_renderer *f, ppf_error *err)
 {
     *f = (frame_renderer){0};
     /* Any size will do: the font is loaded now so that a missing font fails
      * here, and its sizes follow the first frame's height when it is drawn. */
     frame_layout l = frame_layout_compute(1280, 720, 0, 1);
     text_font_desc fd = font_desc(&l);
-    if (!scene_renderer_init(&f->scene, s, err))
+    if (!scene_renderer_init(&f->scene, err))
         goto fail;
     if (!draw2d_init(&f->batch, err))
         goto fail;
     if (!text_font_init(&f->font, &fd, err))
         goto fail;
     f->font_body_px = l.body_px;
-    if (!timeline_panel_init(&f->panel, tl, err))
-        goto fail;
-    scene_state_init(&f->state, s);
-    f->tl = tl;
-    f->generation = tl->generation;
     f->labels = ppf_calloc(1, sizeof *f->labels);
     f->ready = true;
     return true;
@@ -50,31 +45,44 @@ void frame_renderer_deinit(frame_renderer *f)
     if (!f)
         return;
     free(f->labels);
-    scene_state_deinit(&f->state);
-    timeline_panel_deinit(&f->panel);
     text_font_deinit(&f->font);
     draw2d_deinit(&f->batch);
     scene_renderer_deinit(&f->scene);
     *f = (frame_renderer){0};
 }
 
-/* What the renderer keeps of a session made again for (s, tl), when it was
- * made for another timeline or another build of this one (a what-if
- * rebuilds a session in place: same address, another generation). Nothing
- * here can fail for a simulated timeline, so a frame is always drawn. */
-static void follow(frame_renderer *f, const scene *s, const timeline *tl)
+bool frame_cache_init(frame_cache *c, const frame_renderer *f, const scene *s, const timeline *tl,
+                      ppf_error *err)
 {
-    if (f->tl == tl && f->generation == tl->generation)
+    assert(f->ready && s->timeline == tl && s->generation == tl->generation &&
+           "a scene laid out for this build of the timeline");
+    *c = (frame_cache){0};
+    if (!timeline_panel_init(&c->panel, tl, err) ||
+        !scene_instances_init(&c->instances, &f->scene, s, err)) {
+        frame_cache_deinit(c);
+        return false;
+    }
+    scene_state_init(&c->state, s);
+    c->scene = s;
+    c->tl = tl;
+    c->generation = tl->generation;
+    return true;
+}
+
+void frame_cache_deinit(frame_cache *c)
+{
+    if (!c)
         return;
-    scene_state_deinit(&f->state);
-    scene_state_init(&f->state, s);
-    timeline_panel_deinit(&f->panel);
-    ppf_error err = {{0}};
-    const bool ok = timeline_panel_init(&f->panel, tl, &err);
-    assert(ok && "a simulated timeline has ranks");
-    (void)ok;
-    f->tl = tl;
-    f->generation = tl->generation;
+    scene_state_deinit(&c->state);
+    timeline_panel_deinit(&c->panel);
+    scene_instances_deinit(&c->instances);
+    *c = (frame_cache){0};
+}
+
+bool frame_cache_of(const frame_cache *c, const scene *s, const timeline *tl)
+{
+    return c->scene && c->scene == s && c->tl == tl && c->generation == tl->generation &&
+           s->generation == tl->generation;
 }
 
 /* Re-renders the glyph atlas when the layout's text sizes changed; false
@@ -156,11 +164,10 @@ static void microbatch_text(const scene *s, int slot, const char *label, char *o
         snprintf(out, size, "%s  mb %d–%d", label, first, end - 1);
 }
 
-static void draw_labels(frame_renderer *f, const scene *s, const frame_layout *l,
-                        const frame_view *v, const theme *th, label_set *ls)
+static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                        const frame_layout *l, const frame_view *v, const theme *th, label_set *ls)
 {
     char text[64];
-    const scene_state *st = &f->state;
     /* Which rank runs each block: the key to interleaved and V schedules. */
     for (int stage = 0; stage < s->stages; stage++) {
         float x0, x1, y0, y1;
@@ -544,15 +551,15 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view
     }
 }
 
-void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, const frame_view *v,
-                         int fb_width, int fb_height)
+void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v, int fb_width,
+                         int fb_height)
 {
-    assert(f && f->ready && s && tl && v);
-    assert(s->timeline == tl && s->generation == tl->generation &&
-           "a scene laid out for this build of the timeline");
+    assert(f && f->ready && c && c->scene && v);
+    const scene *s = c->scene;
+    const timeline *tl = c->tl;
+    assert(frame_cache_of(c, s, tl) && "a cache of the session as it is now");
     if (fb_width <= 0 || fb_height <= 0)
         return;
-    follow(f, s, tl);
     frame_layout l = frame_layout_of(v, fb_width, fb_height);
     assert(l.x >= 0 && l.y >= 0 && l.x + l.width <= fb_width && l.y + l.height <= fb_height &&
            "the viewport lies inside the target");
@@ -587,10 +594,10 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
     if (v->blackout)
         return;
 
-    scene_state_at(s, v->t, &f->state);
+    scene_state_at(s, v->t, &c->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
-    scene_renderer_draw(&f->scene, s, &f->state, &th, &v->cam, (int)l.view_x, gl_y, (int)l.view_w,
-                        (int)l.view_h, l.line_px);
+    scene_renderer_draw(&f->scene, &c->instances, s, &c->state, &th, &v->cam, (int)l.view_x, gl_y,
+                        (int)l.view_w, (int)l.view_h, l.line_px);
     glViewport(0, 0, fb_width, fb_height);
 
     label_set *labels = f->labels;
@@ -612,9 +619,9 @@ void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl, 
         if (v->show_legend)
             draw_legend(f, &l, &th, labels, hud);
         draw_details(f, &l, v, &th, labels);
-        draw_labels(f, s, &l, v, &th, labels);
+        draw_labels(f, s, &c->state, &l, v, &th, labels);
     }
-    timeline_panel_draw(&f->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline, v->t,
+    timeline_panel_draw(&c->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
     inspect_overlay_timeline(&v->inspect, tl, &tv, &f->batch, &th.timeline, l.line_px);
     draw2d_clip(&f->batch, vx, vy, vw, vh);

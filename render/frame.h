@@ -5,9 +5,17 @@
  * export, which all draw exactly the same frame for the same inputs: a frame
  * is a function of (scene, timeline, frame_view, target size). Everything
  * the picture depends on is in frame_view: time, theme, camera, the
- * timeline's zoom and pan, the viewport, the key card's rows. The renderer
- * keeps only GPU resources and caches (shaders, buffers, the glyph atlas,
- * the memory curves of the timeline it was made for, scratch space).
+ * timeline's zoom and pan, the viewport, the key card's rows.
+ *
+ * Two parts keep what a frame reuses, neither anything the picture
+ * depends on: the renderer is the GL context's (shaders, meshes, the 2D
+ * batch, the glyph atlas: one per window, shared by every pane drawn in
+ * it); the cache is one session's (its scene's state at t, the 3D
+ * instances last uploaded, the timeline's memory curves and kept pixels:
+ * one per pane). A cache is made for one build of a session and asserts
+ * it when drawn; whoever changes what a pane shows makes the new session's
+ * cache beside the old one and swaps them (the viewer's one road,
+ * viewer_core.h's viewer_show), so nothing kept for a session outlives it.
  *
  * Viewport: a frame fills the rectangle frame_view.viewport of the target
  * (the whole target when its size is 0) and draws nothing outside it, so
@@ -52,19 +60,18 @@
  * to the next besides caches; no files.
  *
  * Call order (a current GL 3.3 context, a bound framebuffer with depth):
- *     frame_renderer f; frame_renderer_init(&f, &scene, &timeline, &err);
- *     each frame: frame_renderer_draw(&f, &scene, &timeline, &view, fb_w, fb_h);
- *     frame_renderer_deinit(&f);
+ *     frame_renderer f; frame_renderer_init(&f, &err);
+ *     frame_cache c; frame_cache_init(&c, &f, &scene, &timeline, &err);   per session
+ *     each frame: frame_renderer_draw(&f, &c, &view, fb_w, fb_h);
+ *     another session: frame_cache_init(&next, ...), then frame_cache_deinit(&c), c = next
+ *     frame_cache_deinit(&c); frame_renderer_deinit(&f);
  * The scene must be laid out for the timeline (scene.timeline, and its
- * generation: asserted). What the renderer keeps of a session (the scene's
- * state arrays, the memory curves, the kept timeline pixels, the last
- * upload) is keyed on the timeline's address and generation (timeline.h),
- * and made again at the first frame drawn for another: so one renderer may
- * draw another slide's session, or a session rebuilt in place by a
- * what-if, and nothing it keeps outlives the session it was made for. The
- * scene and timeline drawn must live while it draws them.
+ * generation: asserted), and both must live, unchanged, while a cache of
+ * them is drawn (the draw asserts the build: a session rebuilt in place
+ * needs a new cache).
  *
- * Errors: init returns false with one line (shader log, missing font).
+ * Errors: the inits return false with one line (shader log, missing font;
+ * a timeline without ranks, a scene over the object budget).
  */
 #ifndef PPFLOW_FRAME_H
 #define PPFLOW_FRAME_H
@@ -223,25 +230,44 @@ frame_layout frame_layout_of(const frame_view *v, int target_width, int target_h
  * lays out the view with this first. */
 void frame_layout_place_timeline(const frame_layout *l, timeline_view *tv);
 
+/* One GL context's means of drawing frames (see above). */
 typedef struct frame_renderer {
     scene_renderer scene;
     draw2d batch;
-    text_font font;       /* font.stats may be set to record every string drawn */
-    int font_body_px;     /* size the atlas was rendered for */
-    timeline_panel panel; /* the memory curves of the timeline */
-    scene_state state;
+    text_font font;                 /* font.stats may be set to record every string drawn */
+    int font_body_px;               /* size the atlas was rendered for */
     struct frame_label_set *labels; /* placed label rectangles, reused every frame */
-    const timeline *tl;             /* what state and panel are of: this timeline ... */
-    uint64_t generation;            /* ... at this build (timeline.generation) */
     bool ready;
 } frame_renderer;
 
-bool frame_renderer_init(frame_renderer *f, const scene *s, const timeline *tl, ppf_error *err);
+/* What one session's frames keep from frame to frame (see above). */
+typedef struct frame_cache {
+    const scene *scene;        /* what it is of: this scene ... */
+    const timeline *tl;        /* ... of this timeline ... */
+    uint64_t generation;       /* ... at this build (timeline.generation) */
+    scene_state state;         /* the objects at the last t drawn */
+    scene_instances instances; /* the 3D view's last upload */
+    timeline_panel panel;      /* the memory curves, the kept timeline pixels */
+} frame_cache;
+
+bool frame_renderer_init(frame_renderer *f, ppf_error *err);
 void frame_renderer_deinit(frame_renderer *f); /* accepts a zeroed or deinited renderer */
 
-/* Draws the frame into its viewport of the bound framebuffer (fb_width x
- * fb_height pixels; the viewport must lie inside it), and nowhere else. */
-void frame_renderer_draw(frame_renderer *f, const scene *s, const timeline *tl,
-                         const frame_view *view, int fb_width, int fb_height);
+/* The cache of (s, tl) as built now, for frames drawn with f (its context
+ * current). False with one line only for a timeline without ranks or a
+ * scene over the object budget, which a built session never is. */
+bool frame_cache_init(frame_cache *c, const frame_renderer *f, const scene *s, const timeline *tl,
+                      ppf_error *err);
+/* Accepts a zeroed or deinited one; its renderer's context current. */
+void frame_cache_deinit(frame_cache *c);
+/* Whether c was made for (s, tl) as built now (their addresses and
+ * generation). */
+bool frame_cache_of(const frame_cache *c, const scene *s, const timeline *tl);
+
+/* Draws the frame of c's session into its viewport of the bound
+ * framebuffer (fb_width x fb_height pixels; the viewport must lie inside
+ * it), and nowhere else. */
+void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *view, int fb_width,
+                         int fb_height);
 
 #endif

@@ -75,7 +75,7 @@ static int64_t total_instances(const scene *s)
 enum { INITIAL_INSTANCES = 4096 };
 
 /* Room for n instances on the CPU; the GL buffer follows at the next upload. */
-static void reserve(scene_renderer *r, int n)
+static void reserve(scene_instances *r, int n)
 {
     if (n <= r->capacity)
         return;
@@ -121,7 +121,7 @@ static void setup_mesh_attribs(void)
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(mesh_vertex, uv));
 }
 
-bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
+bool scene_renderer_init(scene_renderer *r, ppf_error *err)
 {
     *r = (scene_renderer){0};
     if (!gl_program_build(&r->program, "scene", ppf_shader_scene_vert, ppf_shader_scene_frag, err))
@@ -139,46 +139,12 @@ bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err)
         {{1, 1, 0}, {0, 0, 1}, {1, 1}}, {{0, 0, 0}, {0, 0, 1}, {0, 0}},
         {{1, 1, 0}, {0, 0, 1}, {1, 1}}, {{0, 1, 0}, {0, 0, 1}, {0, 1}},
     };
-    /* The session checks the budget before the scene exists; a scene built
-     * some other way still gets a line, not a wrapped size. */
-    const int64_t instances = total_instances(s);
-    if (instances > BUDGET_MAX_OBJECTS) {
-        glDeleteProgram(r->program);
-        *r = (scene_renderer){0};
-        return ppf_fail(err, "%lld objects to draw: at most %lld", (long long)instances,
-                        (long long)BUDGET_MAX_OBJECTS);
-    }
-    r->capacity = 0;
-    reserve(r, instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1)
-                                             : INITIAL_INSTANCES);
-    const int cap = r->capacity;
-
     glGenBuffers(1, &r->cube_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->cube_vbo);
     glBufferData(GL_ARRAY_BUFFER, sizeof cube, cube, GL_STATIC_DRAW);
     glGenBuffers(1, &r->quad_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, r->quad_vbo);
     glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
-    glGenBuffers(1, &r->instance_vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)cap * sizeof(scene_instance)), NULL,
-                 GL_DYNAMIC_DRAW);
-    r->gpu_capacity = cap;
-
-    glGenVertexArrays(1, &r->box_vao);
-    glBindVertexArray(r->box_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->cube_vbo);
-    setup_mesh_attribs();
-    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
-    setup_instance_attribs();
-
-    glGenVertexArrays(1, &r->face_vao);
-    glBindVertexArray(r->face_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->quad_vbo);
-    setup_mesh_attribs();
-    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
-    setup_instance_attribs();
-    glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     return true;
 }
@@ -191,14 +157,61 @@ void scene_renderer_deinit(scene_renderer *r)
         gl_program_delete(&r->program);
         glDeleteBuffers(1, &r->cube_vbo);
         glDeleteBuffers(1, &r->quad_vbo);
-        glDeleteBuffers(1, &r->instance_vbo);
-        glDeleteVertexArrays(1, &r->box_vao);
-        glDeleteVertexArrays(1, &r->face_vao);
     }
-    free(r->instances);
-    free(r->sorted);
-    free(r->order);
     *r = (scene_renderer){0};
+}
+
+bool scene_instances_init(scene_instances *in, const scene_renderer *r, const scene *s,
+                          ppf_error *err)
+{
+    assert(r->program && "a scene renderer made in this context");
+    *in = (scene_instances){0};
+    /* The session checks the budget before the scene exists; a scene built
+     * some other way still gets a line, not a wrapped size. */
+    const int64_t instances = total_instances(s);
+    if (instances > BUDGET_MAX_OBJECTS)
+        return ppf_fail(err, "%lld objects to draw: at most %lld", (long long)instances,
+                        (long long)BUDGET_MAX_OBJECTS);
+    reserve(in, instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1)
+                                              : INITIAL_INSTANCES);
+    const int cap = in->capacity;
+    glGenBuffers(1, &in->instance_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, in->instance_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)cap * sizeof(scene_instance)), NULL,
+                 GL_DYNAMIC_DRAW);
+    in->gpu_capacity = cap;
+
+    glGenVertexArrays(1, &in->box_vao);
+    glBindVertexArray(in->box_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->cube_vbo);
+    setup_mesh_attribs();
+    glBindBuffer(GL_ARRAY_BUFFER, in->instance_vbo);
+    setup_instance_attribs();
+
+    glGenVertexArrays(1, &in->face_vao);
+    glBindVertexArray(in->face_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->quad_vbo);
+    setup_mesh_attribs();
+    glBindBuffer(GL_ARRAY_BUFFER, in->instance_vbo);
+    setup_instance_attribs();
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return true;
+}
+
+void scene_instances_deinit(scene_instances *in)
+{
+    if (!in)
+        return;
+    if (in->instance_vbo) {
+        glDeleteBuffers(1, &in->instance_vbo);
+        glDeleteVertexArrays(1, &in->box_vao);
+        glDeleteVertexArrays(1, &in->face_vao);
+    }
+    free(in->instances);
+    free(in->sorted);
+    free(in->order);
+    *in = (scene_instances){0};
 }
 
 static uint8_t unit_byte(float v)
@@ -256,7 +269,7 @@ static int slots_per_instance(const scene *s, const camera *cam, int w, int h, i
  * translucent ones from the back. When the two meet the array doubles and
  * the translucent ones move to its new end, so it grows with what frames
  * show, never with the scene's size. */
-static void put(scene_renderer *r, const scene_instance *in, bool opaque, int *n_opaque, int *back)
+static void put(scene_instances *r, const scene_instance *in, bool opaque, int *n_opaque, int *back)
 {
     if (*n_opaque == *back) {
         const int old = r->capacity;
@@ -277,7 +290,7 @@ static void put(scene_renderer *r, const scene_instance *in, bool opaque, int *n
  * of g slots are drawn as one instance: the state scene_slot_merge picks,
  * over the slots from the first to the last one shown (g_stack of them for
  * the stacks' blocks). */
-static void build(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
+static void build(scene_instances *r, const scene *s, const scene_state *st, const theme *th,
                   const float eye[3], int g, int g_stack)
 {
     int n_opaque = 0, back = r->capacity; /* see put */
@@ -345,10 +358,11 @@ static void build(scene_renderer *r, const scene *s, const scene_state *st, cons
     r->translucent_count = n_trans;
 }
 
-void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
-                         const camera *cam, int x, int y, int w, int h, float edge_px)
+void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const scene *s,
+                         const scene_state *st, const theme *th, const camera *cam, int x, int y,
+                         int w, int h, float edge_px)
 {
-    assert(r && s && st && th && cam && r->program);
+    assert(sr && r && s && st && th && cam && sr->program && r->instance_vbo);
     if (w <= 0 || h <= 0)
         return;
     float eye[3];
@@ -394,19 +408,19 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
     glViewport(x, y, w, h);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
-    glUseProgram(r->program);
-    glUniformMatrix4fv(r->loc_view_proj, 1, GL_FALSE, view_proj);
+    glUseProgram(sr->program);
+    glUniformMatrix4fv(sr->loc_view_proj, 1, GL_FALSE, view_proj);
     float light[3] = {0.35f, -0.55f, 0.76f};
-    glUniform3fv(r->loc_light, 1, light);
-    glUniform3f(r->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
-    glUniform1f(r->loc_edge_px, edge_px >= 1 ? edge_px : 1); /* NaN fails the test too */
+    glUniform3fv(sr->loc_light, 1, light);
+    glUniform3f(sr->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
+    glUniform1f(sr->loc_edge_px, edge_px >= 1 ? edge_px : 1); /* NaN fails the test too */
 
     /* Opaque faces: both sides visible, depth writes on. */
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
     glDepthMask(GL_TRUE);
     if (r->opaque_count > 0) {
-        glUniform1i(r->loc_face_mode, 1);
+        glUniform1i(sr->loc_face_mode, 1);
         glBindVertexArray(r->face_vao);
         glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->opaque_count);
     }
@@ -417,7 +431,7 @@ void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *s
         glEnable(GL_CULL_FACE);
         glCullFace(GL_BACK);
         glDepthMask(GL_FALSE);
-        glUniform1i(r->loc_face_mode, 0);
+        glUniform1i(sr->loc_face_mode, 0);
         glBindVertexArray(r->box_vao);
         /* The instance attributes start after the opaque ones. */
         glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);

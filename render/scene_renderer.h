@@ -15,18 +15,24 @@
  * depth writes, so the yellow matmul boxes read correctly from any angle.
  * Rims come from the fragment shader (no line geometry).
  *
+ * Two parts: the renderer (shader and meshes) is the GL context's, shared
+ * by every scene drawn in it; the instances (scene_instances) are one
+ * scene's, so that panes side by side each keep their own upload.
+ *
  * No allocation once warm: instance arrays grow (doubling) to the most
  * objects a frame has shown, not to every object of the scene, so memory
- * follows what is on screen. Uploads happen only when what is drawn changes (the scene or its
- * generation, t, the theme or the camera's eye, which decides the sort order): a paused viewer
- * uploads nothing. So a renderer is not of one scene: it draws whichever it is given.
+ * follows what is on screen. Uploads happen only when what is drawn
+ * changes (the scene or its generation, t, the theme or the camera's eye,
+ * which decides the sort order): a paused viewer uploads nothing.
  *
  * Call order (a current GL 3.3 context):
- *     scene_renderer r; scene_renderer_init(&r, &scene, &err);
- *     each frame: scene_renderer_draw(&r, &scene, &state, &theme, &cam, x, y, w, h, edge_px);
- *     scene_renderer_deinit(&r);
+ *     scene_renderer r; scene_renderer_init(&r, &err);
+ *     scene_instances in; scene_instances_init(&in, &r, &scene, &err);    per scene
+ *     each frame: scene_renderer_draw(&r, &in, &scene, &state, &theme, &cam, x, y, w, h, edge_px);
+ *     scene_instances_deinit(&in); scene_renderer_deinit(&r);
  *
- * Errors: init returns false with the shader log in *err.
+ * Errors: the renderer's init returns false with the shader log in *err,
+ * the instances' with one line for a scene over the object budget.
  */
 #ifndef PPFLOW_SCENE_RENDERER_H
 #define PPFLOW_SCENE_RENDERER_H
@@ -39,10 +45,20 @@
 #include "scene.h"
 #include "theme.h"
 
+/* What one context draws every scene with: the shader and the box and face
+ * meshes. One per GL context (frame.h's frame_renderer). */
 typedef struct scene_renderer {
     unsigned program;
     int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px;
-    unsigned cube_vbo, quad_vbo, instance_vbo;
+    unsigned cube_vbo, quad_vbo;
+} scene_renderer;
+
+/* What the drawing of one scene keeps from frame to frame (frame.h's
+ * frame_cache, one per pane): its instances, the buffer and vertex arrays
+ * they are drawn from (of the context of the scene_renderer it was made
+ * with), and what the last upload showed. */
+typedef struct scene_instances {
+    unsigned instance_vbo;
     unsigned box_vao, face_vao;
     struct scene_instance *instances; /* CPU copy: [opaque faces | translucent] */
     void *order;                      /* sort scratch: (distance, index) per instance */
@@ -61,10 +77,17 @@ typedef struct scene_renderer {
     int last_slots_per_instance[2]; /* slots (slices, stack blocks) merged into one instance */
     bool uploaded;
     int uploads; /* count of uploads, for tests and benchmarks */
-} scene_renderer;
+} scene_instances;
 
-bool scene_renderer_init(scene_renderer *r, const scene *s, ppf_error *err);
+bool scene_renderer_init(scene_renderer *r, ppf_error *err);
 void scene_renderer_deinit(scene_renderer *r); /* accepts a zeroed or deinited renderer */
+
+/* The instances of scene s, drawn with r (its context current); false with
+ * one line when the scene has more objects than the budget allows. */
+bool scene_instances_init(scene_instances *in, const scene_renderer *r, const scene *s,
+                          ppf_error *err);
+/* Accepts a zeroed or deinited one; its renderer's context current. */
+void scene_instances_deinit(scene_instances *in);
 
 /* Draws the state into the viewport (x, y, w, h in framebuffer pixels, GL's
  * bottom-left origin) of the bound framebuffer, which must have a depth
@@ -73,8 +96,9 @@ void scene_renderer_deinit(scene_renderer *r); /* accepts a zeroed or deinited r
  * costs as much as a quad drawn over the view). edge_px is the
  * width of the faces' rims in pixels (frame_layout.line_px, so that rims
  * grow with the window's height and the UI scale like the 2D lines);
- * under 1 or not a number: 1. */
-void scene_renderer_draw(scene_renderer *r, const scene *s, const scene_state *st, const theme *th,
-                         const camera *cam, int x, int y, int w, int h, float edge_px);
+ * under 1 or not a number: 1. in: s's instances, made with r. */
+void scene_renderer_draw(const scene_renderer *r, scene_instances *in, const scene *s,
+                         const scene_state *st, const theme *th, const camera *cam, int x, int y,
+                         int w, int h, float edge_px);
 
 #endif

@@ -47,8 +47,7 @@ static void check_panes(int count)
         fail_msg("%s", err.message);
     text_stats stats = {.rects = rects, .rect_capacity = MAX_RECTS};
     o.compare->font.stats = &stats;
-    for (int k = 0; k < count; k++)
-        o.compare->frames[k].font.stats = &stats;
+    o.frame.font.stats = &stats; /* every pane's */
     const timeline *tls[COMPARE_MAX_SIDES];
     comparison_timelines(&cmp, tls);
     const double longest = compare_longest_makespan(tls, count);

@@ -85,7 +85,7 @@ static void check_still_part(const session_flag *flags, int n, bool as_quad)
         frame_fixture *x = frame_fixture_new(NULL, flags, n, W, H);
         const frame_view v = step_view(x, i);
         frame_fixture_draw(x, &v);
-        assert_false(timeline_panel_reused(&x->o.frame.panel));
+        assert_false(timeline_panel_reused(&x->o.cache[0].panel));
         fresh[i] = malloc((size_t)W * H * 4);
         memcpy(fresh[i], x->pixels, (size_t)W * H * 4);
         frame_fixture_free(x);
@@ -95,7 +95,7 @@ static void check_still_part(const session_flag *flags, int n, bool as_quad)
     for (int i = 0; i < STEPS; i++) {
         const frame_view v = step_view(x, i);
         frame_fixture_draw(x, &v);
-        assert_int_equal(timeline_panel_reused(&x->o.frame.panel), reused[i]);
+        assert_int_equal(timeline_panel_reused(&x->o.cache[0].panel), reused[i]);
         size_t differ = 0;
         for (size_t b = 0; b < (size_t)W * H * 4; b++)
             differ += x->pixels[b] != fresh[i][b];

@@ -429,9 +429,10 @@ static void test_viewports_side_by_side(void **state)
     ppf_error err = {{0}};
     if (!session_build(&other, NULL, gpipe, 2, &err) || !session_build_scene(&other, &err))
         fail_msg("session: %s", err.message);
-    frame_renderer fr = {0};
-    if (!frame_renderer_init(&fr, &other.scene, &other.tl, &err))
-        fail_msg("frame renderer: %s", err.message);
+    /* one renderer, the context's, draws both: each session from its own cache */
+    frame_cache fc = {0};
+    if (!frame_cache_init(&fc, &x->o.frame, &other.scene, &other.tl, &err))
+        fail_msg("frame cache: %s", err.message);
     frame_help_item help[KEYMAP_ROWS_MAX];
     const int help_count = keymap_card(help, KEYMAP_ROWS_MAX, KEYMAP_WINDOW);
 
@@ -447,14 +448,13 @@ static void test_viewports_side_by_side(void **state)
     /* each alone, in a target of its size */
     struct {
         const frame_view *v;
-        frame_renderer *r;
-        const session *s;
+        frame_cache *c;
         int x, y, w, h;
         uint8_t *alone;
     } frames[] = {
-        {&left, &x->o.frame, &x->s, 0, 0, half, H, NULL},
-        {&right, &fr, &other, half, 0, half, H, NULL},
-        {&preview, &x->o.frame, &x->s, px, py, pw, ph, NULL},
+        {&left, &x->o.cache[0], 0, 0, half, H, NULL},
+        {&right, &fc, half, 0, half, H, NULL},
+        {&preview, &x->o.cache[0], px, py, pw, ph, NULL},
     };
     enum { N = sizeof frames / sizeof frames[0] };
     for (int k = 0; k < N; k++) {
@@ -462,8 +462,7 @@ static void test_viewports_side_by_side(void **state)
         if (!render_target_init(&t, frames[k].w, frames[k].h, &err))
             fail_msg("target: %s", err.message);
         render_target_bind(&t);
-        frame_renderer_draw(frames[k].r, &frames[k].s->scene, &frames[k].s->tl, frames[k].v,
-                            frames[k].w, frames[k].h);
+        frame_renderer_draw(&x->o.frame, frames[k].c, frames[k].v, frames[k].w, frames[k].h);
         frames[k].alone = malloc((size_t)frames[k].w * frames[k].h * 4);
         render_target_read(&t, frames[k].alone);
         render_target_deinit(&t);
@@ -479,7 +478,7 @@ static void test_viewports_side_by_side(void **state)
         frame_view v = *frames[k].v;
         v.viewport = (frame_viewport){frames[k].x, frames[k].y, frames[k].w, frames[k].h};
         render_target_bind(&x->o.target);
-        frame_renderer_draw(frames[k].r, &frames[k].s->scene, &frames[k].s->tl, &v, W, H);
+        frame_renderer_draw(&x->o.frame, frames[k].c, &v, W, H);
         render_target_read(&x->o.target, x->pixels);
         long outside =
             changed_outside(x->pixels, before, frames[k].x, frames[k].y, frames[k].w, frames[k].h);
@@ -508,7 +507,7 @@ static void test_viewports_side_by_side(void **state)
     for (int k = 0; k < N; k++)
         free(frames[k].alone);
     free(before);
-    frame_renderer_deinit(&fr);
+    frame_cache_deinit(&fc);
     session_deinit(&other);
     frame_fixture_free(x);
 }

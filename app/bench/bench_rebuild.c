@@ -47,8 +47,10 @@ static bool bench_one(FILE *f, const rebuild_size *z, int runs, ppf_error *err)
         if (!(ok = built != NULL))
             break;
         /* shown; the window's undo would keep the one it replaced */
-        o.session = built;
-        session_free(s);
+        ok = offscreen_show(&o, built, err);
+        session_free(ok ? s : built);
+        if (!ok)
+            break;
         s = built;
         frame_view v =
             offscreen_default_view(&o, s->tl.makespan / 2, THEME_DARK, CAMERA_PRESET_DEFAULT);

@@ -5,23 +5,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err)
+/* The context, the target, the frame renderer and each side's cache. */
+static bool open_sides(offscreen *o, const session *const *sides, int count, int width, int height,
+                       ppf_error *err)
 {
-    assert(s->has_scene && "a session built whole, scene included");
+    assert(count >= 1 && count <= COMPARE_MAX_SIDES);
     memset(o, 0, sizeof *o);
-    o->session = s;
-    o->sides[0] = s;
-    o->side_count = 1;
+    for (int k = 0; k < count; k++) {
+        assert(sides[k]->has_scene && "a session built whole, scene included");
+        o->sides[k] = sides[k];
+    }
+    o->session = sides[0];
+    o->side_count = count;
     o->width = width;
     o->height = height;
     if (!gl_context_init_headless(&o->gl, err))
         return false;
-    if (!render_target_init(&o->target, width, height, err))
-        goto fail;
-    if (!frame_renderer_init(&o->frame, &s->scene, &s->tl, err))
-        goto fail;
+    if (!render_target_init(&o->target, width, height, err) || !frame_renderer_init(&o->frame, err))
+        return false;
+    for (int k = 0; k < count; k++)
+        if (!frame_cache_init(&o->cache[k], &o->frame, &sides[k]->scene, &sides[k]->tl, err))
+            return false;
     return true;
-fail:
+}
+
+bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err)
+{
+    if (open_sides(o, &s, 1, width, height, err))
+        return true;
     offscreen_deinit(o);
     return false;
 }
@@ -33,12 +44,26 @@ void offscreen_deinit(offscreen *o)
     if (o->gl.context) {
         if (o->compare)
             compare_renderer_deinit(o->compare);
+        for (int k = 0; k < COMPARE_MAX_SIDES; k++)
+            frame_cache_deinit(&o->cache[k]);
         frame_renderer_deinit(&o->frame);
         render_target_deinit(&o->target);
         gl_context_deinit(&o->gl);
     }
     free(o->compare);
     memset(o, 0, sizeof *o);
+}
+
+bool offscreen_show(offscreen *o, const session *s, ppf_error *err)
+{
+    assert(!o->compare && s->has_scene);
+    frame_cache next;
+    if (!frame_cache_init(&next, &o->frame, &s->scene, &s->tl, err))
+        return false;
+    frame_cache_deinit(&o->cache[0]);
+    o->cache[0] = next;
+    o->session = o->sides[0] = s;
+    return true;
 }
 
 frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
@@ -60,7 +85,7 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
 void offscreen_draw(offscreen *o, const frame_view *v)
 {
     render_target_bind(&o->target);
-    frame_renderer_draw(&o->frame, &o->session->scene, &o->session->tl, v, o->width, o->height);
+    frame_renderer_draw(&o->frame, &o->cache[0], v, o->width, o->height);
 }
 
 void offscreen_read(offscreen *o, uint8_t *rgba)
@@ -71,29 +96,11 @@ void offscreen_read(offscreen *o, uint8_t *rgba)
 bool offscreen_init_compare(offscreen *o, const session *const *sides, int count, int width,
                             int height, ppf_error *err)
 {
-    assert(count >= 1 && count <= COMPARE_MAX_SIDES);
-    memset(o, 0, sizeof *o);
-    const scene *scenes[COMPARE_MAX_SIDES];
-    const timeline *tls[COMPARE_MAX_SIDES];
-    for (int k = 0; k < count; k++) {
-        assert(sides[k]->has_scene && "a session built whole, scene included");
-        o->sides[k] = sides[k];
-        scenes[k] = &sides[k]->scene;
-        tls[k] = &sides[k]->tl;
+    if (open_sides(o, sides, count, width, height, err)) {
+        o->compare = ppf_calloc(1, sizeof *o->compare);
+        if (compare_renderer_init(o->compare, err))
+            return true;
     }
-    o->session = sides[0];
-    o->side_count = count;
-    o->width = width;
-    o->height = height;
-    o->compare = ppf_calloc(1, sizeof *o->compare);
-    if (!gl_context_init_headless(&o->gl, err))
-        goto fail;
-    if (!render_target_init(&o->target, width, height, err))
-        goto fail;
-    if (!compare_renderer_init(o->compare, scenes, tls, count, err))
-        goto fail;
-    return true;
-fail:
     offscreen_deinit(o);
     return false;
 }
@@ -135,12 +142,9 @@ compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id t
 void offscreen_draw_compare(offscreen *o, const compare_frame *v)
 {
     assert(o->compare && "offscreen_init_compare");
-    const scene *scenes[COMPARE_MAX_SIDES];
-    const timeline *tls[COMPARE_MAX_SIDES];
-    for (int k = 0; k < o->side_count; k++) {
-        scenes[k] = &o->sides[k]->scene;
-        tls[k] = &o->sides[k]->tl;
-    }
+    frame_cache *panes[COMPARE_MAX_SIDES];
+    for (int k = 0; k < o->side_count; k++)
+        panes[k] = &o->cache[k];
     render_target_bind(&o->target);
-    compare_renderer_draw(o->compare, scenes, tls, v, o->width, o->height);
+    compare_renderer_draw(o->compare, &o->frame, panes, v, o->width, o->height);
 }

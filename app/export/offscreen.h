@@ -39,7 +39,8 @@ typedef struct offscreen {
     gl_context gl;
     render_target target;
     frame_renderer frame;
-    const session *session; /* not owned; the first side of a comparison */
+    frame_cache cache[COMPARE_MAX_SIDES]; /* [side_count]: each side's */
+    const session *session;               /* not owned; the first side of a comparison */
     int width, height;
     compare_renderer *compare;               /* a comparison's panes; NULL: one frame */
     const session *sides[COMPARE_MAX_SIDES]; /* [side_count], not owned */
@@ -48,6 +49,9 @@ typedef struct offscreen {
 
 bool offscreen_init(offscreen *o, const session *s, int width, int height, ppf_error *err);
 void offscreen_deinit(offscreen *o); /* accepts a zeroed or deinited one */
+/* Another session drawn from now on (one frame, not a comparison), its
+ * cache made before the old one goes: as the window shows a what-if. */
+bool offscreen_show(offscreen *o, const session *s, ppf_error *err);
 
 /* The view a still or an export starts from: time t, a theme, a camera
  * preset fitted to the scene and the 3D view's aspect, the timeline fitted

@@ -2,6 +2,8 @@
  * presenter.h. */
 #include "presenter.h"
 
+#include <assert.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -79,7 +81,8 @@ bool presenter_open(presenter *p, viewer_window *audience, const session *s, vie
     };
     if (!window_open(&p->win, &d, err))
         goto fail;
-    if (!frame_renderer_init(&p->frame, &s->scene, &s->tl, err))
+    if (!frame_renderer_init(&p->frame, err) ||
+        !frame_cache_init(&p->cache, &p->frame, &s->scene, &s->tl, err))
         goto fail;
     if (!presenter_view_init(&p->page, err))
         goto fail;
@@ -94,6 +97,17 @@ fail:
 
 void presenter_show_slide(presenter *p, const session *s, const char *notes, const char *next_slide)
 {
+    if (p->win.glfw && !frame_cache_of(&p->cache, &s->scene, &s->tl)) {
+        window_make_current(&p->win);
+        frame_cache next;
+        ppf_error err = {{0}};
+        const bool ok = frame_cache_init(&next, &p->frame, &s->scene, &s->tl, &err);
+        assert(ok && "a built session's cache");
+        (void)ok;
+        frame_cache_deinit(&p->cache);
+        p->cache = next;
+        window_make_current(p->audience);
+    }
     p->s = s;
     p->slide_notes = notes;
     p->next_slide = next_slide;
@@ -106,6 +120,7 @@ void presenter_close(presenter *p)
     if (p->win.glfw) {
         window_make_current(&p->win); /* its GL objects are freed in its context */
         presenter_view_deinit(&p->page);
+        frame_cache_deinit(&p->cache);
         frame_renderer_deinit(&p->frame);
     }
     window_close(&p->win);
@@ -233,7 +248,7 @@ void presenter_draw(presenter *p, const viewer_state *st, const frame_view *audi
         now.laser_y = (float)l.now.y + audience_view->laser_y * (float)l.now.h / (float)st->fb_h;
         now.hover = (timeline_panel_hover){0};
         now.bare = true; /* the cards at a preview's size would hide the scene */
-        frame_renderer_draw(&p->frame, &s->scene, &s->tl, &now, fw, fh);
+        frame_renderer_draw(&p->frame, &p->cache, &now, fw, fh);
     }
     /* the next beat's end state, as the audience will see it */
     if (next >= 0 && l.next.w > 0 && l.next.h > 0) {
@@ -248,7 +263,7 @@ void presenter_draw(presenter *p, const viewer_state *st, const frame_view *audi
         nx.hover = (timeline_panel_hover){0};
         nx.caption_rank = -1;
         nx.bare = true;
-        frame_renderer_draw(&p->frame, &s->scene, &s->tl, &nx, fw, fh);
+        frame_renderer_draw(&p->frame, &p->cache, &nx, fw, fh);
     }
     if (screenshot)
         window_screenshot(&p->win, screenshot);

@@ -29,8 +29,10 @@
  *
  * GL: the presenter's window shares the audience's context objects; what
  * it draws needs vertex arrays of its own, so it has its own frame
- * renderer (the two previews, drawn at one size so its glyph atlas stays)
- * and page (render/presenter_view.h), made in its context. The audience
+ * renderer (the two previews, drawn at one size so its glyph atlas stays),
+ * its own cache of the session shown (frame.h's frame_cache, made again
+ * whenever it is told of another) and page (render/presenter_view.h), made
+ * in its context. The audience
  * window waits for vsync, the presenter's does not (window_desc.no_vsync):
  * two vsynced swaps a frame would halve the audience's rate.
  *
@@ -41,7 +43,8 @@
  *     on a mode change: presenter_place(&p, &audience, presenting, false)
  *     when window_monitors_changed(): presenter_place(&p, &audience, presenting, true)
  *     each frame, after the audience's swap: presenter_draw(&p, &st, &view, clock, shot)
- *     a talk's slide shown: presenter_show_slide(&p, s, notes, next_title)
+ *     another session shown (a slide, a what-if, undo: the viewer's one road):
+ *         presenter_show_slide(&p, s, notes, next_title)
  *     presenter_close(&p);                       before the audience window closes
  * presenter_place and presenter_draw do what concerns the audience window
  * with or without a presenter's window.
@@ -73,6 +76,7 @@ typedef struct presenter {
     const char *next_slide;  /* not owned: the next slide's title after the slide's
                                 last beat; NULL: none */
     frame_renderer frame;    /* the previews, in this window's context */
+    frame_cache cache;       /* of s, in this window's context */
     presenter_view page;     /* everything else on the page */
     char audience_on[64];    /* the monitor presenting went fullscreen on, by name */
 } presenter;
@@ -88,11 +92,13 @@ bool presenter_open(presenter *p, viewer_window *audience, const session *s, vie
                     ppf_error *err);
 /* Closes the window and frees its GL objects; accepts a zeroed or closed one. */
 void presenter_close(presenter *p);
-/* A talk's slide is shown (deck.h): its session, the notes the page shows
- * when the beat has none, and the next slide's title (NULL: the last),
- * which the page names after the slide's last beat. The previews' renderer
- * follows whatever session it draws, a slide's or one a what-if rebuilt in
- * place (frame.h), so nothing here can fail. */
+/* Another session is shown (a slide, a what-if, undo): the session, the
+ * notes the page shows when the beat has none, and the next slide's title
+ * (NULL: the last), which the page names after the slide's last beat. The
+ * previews' cache is made for it in the presenter's context (the
+ * audience's current again after); that cannot fail for a built session,
+ * so neither can this. Must be called before the session the presenter
+ * shows is freed or changed. */
 void presenter_show_slide(presenter *p, const session *s, const char *notes,
                           const char *next_slide);
 

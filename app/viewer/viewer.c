@@ -213,11 +213,11 @@ static void draw(viewer *v, double clock)
         v->view.frame_times = v->times_text;
     }
     if (v->cmp) {
-        viewer_compare_draw(v->cmp, &v->st, &v->view, clock);
+        viewer_compare_draw(v->cmp, &v->st, &v->view, &v->cache, clock);
         return;
     }
     viewer_inspect_view(&v->insp, &v->st, &v->view);
-    frame_renderer_draw(&v->frame, &v->st.s->scene, &v->st.s->tl, &v->view, v->st.fb_w, v->st.fb_h);
+    frame_renderer_draw(&v->frame, &v->cache, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
 /* Whether the loop must draw without waiting for input: something moves
@@ -305,7 +305,8 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
     v->st.look.theme = o->show.theme;
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
-    if (!frame_renderer_init(&v->frame, &s->scene, &s->tl, err))
+    if (!frame_renderer_init(&v->frame, err) ||
+        !frame_cache_init(&v->cache, &v->frame, &s->scene, &s->tl, err))
         goto done;
     v->st.look.ui_scale = v->st.look.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
     if (o->compare) {
@@ -314,7 +315,7 @@ int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
         for (int k = 0; k < cp->count; k++)
             names[k] = cp->result.name[k];
         v->cmp = ppf_calloc(1, sizeof *v->cmp);
-        if (!viewer_compare_init(v->cmp, cp->sides, names, cp->count, err))
+        if (!viewer_compare_init(v->cmp, cp->sides, names, cp->count, &v->frame, err))
             goto done;
         viewer_compare_attach(v->cmp, &v->st);
     }
@@ -357,6 +358,7 @@ done:
     presenter_close(&v->pres);
     if (v->win.glfw) { /* while their context is current */
         viewer_compare_deinit(v->cmp);
+        frame_cache_deinit(&v->cache);
         frame_renderer_deinit(&v->frame);
     }
     free(v->cmp);

@@ -131,23 +131,30 @@ static void compare_again(viewer_compare *c)
     c->longest = compare_longest_makespan(tls, c->count);
 }
 
-static bool renderer_again(viewer_compare *c, ppf_error *err)
+/* A pane's cache, made with the window's frame renderer. */
+static bool cache_for(const viewer_compare *c, const session *s, frame_cache *out, ppf_error *err)
 {
-    const scene *scenes[COMPARE_MAX_SIDES];
-    const timeline *tls[COMPARE_MAX_SIDES];
-    for (int k = 0; k < c->count; k++) {
-        scenes[k] = &c->sides[k]->scene;
-        tls[k] = &c->sides[k]->tl;
-    }
-    compare_renderer_deinit(&c->renderer);
-    return compare_renderer_init(&c->renderer, scenes, tls, c->count, err);
+    return frame_cache_init(out, c->frame, &s->scene, &s->tl, err);
+}
+
+/* The comparison's own GL objects: the strip's renderer, and the caches of
+ * panes 1.. (the first pane's is the window's). */
+static bool make_renderers(viewer_compare *c, ppf_error *err)
+{
+    if (!compare_renderer_init(&c->renderer, err))
+        return false;
+    for (int k = 1; k < c->count; k++)
+        if (!cache_for(c, c->sides[k], &c->cache[k], err))
+            return false;
+    return true;
 }
 
 bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
-                         int count, ppf_error *err)
+                         int count, frame_renderer *frame, ppf_error *err)
 {
     assert(count >= 1 && count <= COMPARE_MAX_SIDES);
     memset(c, 0, sizeof *c);
+    c->frame = frame;
     c->count = count;
     for (int k = 0; k < count; k++) {
         assert(sides[k]->has_scene && "a session built whole, scene included");
@@ -157,7 +164,7 @@ bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *c
     c->linked = true;
     c->active = -1;
     compare_again(c);
-    if (!renderer_again(c, err)) {
+    if (!make_renderers(c, err)) {
         viewer_compare_deinit(c);
         return false;
     }
@@ -169,11 +176,11 @@ void viewer_compare_deinit(viewer_compare *c)
     if (!c)
         return;
     compare_renderer_deinit(&c->renderer);
-    for (int k = 0; k < COMPARE_MAX_SIDES; k++)
-        if (c->owned[k]) {
-            session_deinit(c->sides[k]);
-            free(c->sides[k]);
-        }
+    for (int k = 0; k < COMPARE_MAX_SIDES; k++) {
+        frame_cache_deinit(&c->cache[k]);
+        if (c->owned[k])
+            session_free(c->sides[k]);
+    }
     memset(c, 0, sizeof *c);
 }
 
@@ -260,48 +267,23 @@ bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *e
     return sibling_of(c, out, err);
 }
 
-/* The panes as they will be once pane k shows s (k == count: added; s
- * NULL: the last removed). */
-static int panes_after(const viewer_compare *c, int k, const session *s,
-                       const session *out[COMPARE_MAX_SIDES])
-{
-    assert(s ? k == c->count && k < COMPARE_MAX_SIDES : k == c->count - 1 && k >= 1);
-    for (int j = 0; j < c->count; j++)
-        out[j] = c->sides[j];
-    if (s)
-        out[k] = s;
-    return s ? c->count + 1 : c->count - 1;
-}
-
-bool viewer_compare_aside(const viewer_compare *c, int k, const session *s, compare_renderer *out,
-                          ppf_error *err)
-{
-    const session *after[COMPARE_MAX_SIDES];
-    const int n = panes_after(c, k, s, after);
-    const scene *scenes[COMPARE_MAX_SIDES];
-    const timeline *tls[COMPARE_MAX_SIDES];
-    for (int j = 0; j < n; j++) {
-        scenes[j] = &after[j]->scene;
-        tls[j] = &after[j]->tl;
-    }
-    return compare_renderer_init(out, scenes, tls, n, err);
-}
-
 /* The change committed (viewer_compare_commit, less the state's part). */
-static session *commit(viewer_compare *c, int k, session *s, compare_renderer *made)
+static session *commit(viewer_compare *c, int k, session *s, frame_cache *made)
 {
-    compare_renderer_deinit(&c->renderer);
-    c->renderer = *made;
-    *made = (compare_renderer){0};
+    assert(s ? k == c->count && k < COMPARE_MAX_SIDES && made && made->scene == &s->scene
+             : k == c->count - 1 && k >= 1);
     session *removed = NULL;
     if (s) {
         c->count++;
         c->sides[k] = s;
         c->owned[k] = true;
+        c->cache[k] = *made;
+        *made = (frame_cache){0};
         snprintf(c->names[k], sizeof c->names[k], "%s", s->prog.schedule);
         c->cams[k] = c->cams[k - 1];
     } else {
         c->count--;
+        frame_cache_deinit(&c->cache[k]);
         removed = c->owned[k] ? c->sides[k] : NULL;
         c->owned[k] = false;
         c->sides[k] = NULL;
@@ -329,8 +311,8 @@ static bool add_pane(viewer_compare *c, ppf_error *err)
                      ? session_new(&next, true, err)
                      : NULL;
     scenario_deinit(&next);
-    compare_renderer made = {0};
-    if (!s || !viewer_compare_aside(c, c->count, s, &made, err)) {
+    frame_cache made = {0};
+    if (!s || !cache_for(c, s, &made, err)) {
         session_free(s);
         return false;
     }
@@ -339,17 +321,19 @@ static bool add_pane(viewer_compare *c, ppf_error *err)
 }
 
 bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
-                                 const budget_cost *elsewhere, ppf_error *err)
+                                 const budget_cost *elsewhere, frame_renderer *frame,
+                                 ppf_error *err)
 {
     assert(first->has_scene && "a session built whole, scene included");
     memset(c, 0, sizeof *c);
+    c->frame = frame;
     c->elsewhere = *elsewhere;
     c->count = 1;
     c->sides[0] = first;
     snprintf(c->names[0], sizeof c->names[0], "%s", name);
     c->linked = true;
     c->active = -1;
-    if (!add_pane(c, err)) { /* its renderer made for both panes, or none */
+    if (!compare_renderer_init(&c->renderer, err) || !add_pane(c, err)) {
         viewer_compare_deinit(c);
         return false;
     }
@@ -357,7 +341,7 @@ bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *
 }
 
 session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, session *s,
-                               compare_renderer *made)
+                               frame_cache *made)
 {
     /* the strip, the scale (kept zoomed when it still holds), the layout */
     const double t0 = st->timeline.t0, t1 = st->timeline.t1, was = c->longest;
@@ -448,7 +432,7 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
 
 void viewer_compare_follow(viewer_compare *c, session *first, viewer_state *st)
 {
-    c->sides[0] = first; /* its pane's renderer follows it (frame.h) */
+    c->sides[0] = first; /* its cache is the window's, made by the road */
     snprintf(c->names[0], sizeof c->names[0], "%s", c->sides[0]->prog.schedule);
     compare_again(c);
     attach_scale(c, st);
@@ -491,21 +475,19 @@ void viewer_compare_single(viewer_state *st, const viewer_state *before, const v
 
 /* ---- the frame ------------------------------------------------------------ */
 
-void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock)
+void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base,
+                         frame_cache *first, double clock)
 {
     if (c->fb_w <= 0 || c->fb_h <= 0)
         return;
     place_panes(c, st);
-    const scene *scenes[COMPARE_MAX_SIDES];
-    const timeline *tls[COMPARE_MAX_SIDES];
-    for (int k = 0; k < c->count; k++) {
-        scenes[k] = &c->sides[k]->scene;
-        tls[k] = &c->sides[k]->tl;
-    }
+    frame_cache *panes[COMPARE_MAX_SIDES] = {first};
+    for (int k = 1; k < c->count; k++)
+        panes[k] = &c->cache[k];
     if (st->talk.blackout) { /* the whole window black, strip and all */
         frame_view b = *base;
         b.viewport = (frame_viewport){0, 0, c->fb_w, c->fb_h};
-        frame_renderer_draw(&c->renderer.frames[0], scenes[0], tls[0], &b, c->fb_w, c->fb_h);
+        frame_renderer_draw(c->frame, first, &b, c->fb_w, c->fb_h);
         return;
     }
     compare_frame f = {
@@ -545,7 +527,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
         f.pane[k] = fv;
         f.strip[k] = c->result.line[k];
     }
-    compare_renderer_draw(&c->renderer, scenes, tls, &f, c->fb_w, c->fb_h);
+    compare_renderer_draw(&c->renderer, c->frame, panes, &f, c->fb_w, c->fb_h);
 }
 
 static const char *arrange_name(compare_arrange a)
@@ -603,7 +585,7 @@ static void compare_start(viewer *v)
     viewer_compare *c = ppf_calloc(1, sizeof *c);
     ppf_error err = {{0}};
     const budget_cost others = viewer_held_besides(v, v->st.talk.slide, false);
-    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &others, &err)) {
+    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &others, &v->frame, &err)) {
         free(c);
         whatif *w = viewer_shown_whatif(v);
         snprintf(w->error, sizeof w->error, "%s", err.message);
@@ -634,41 +616,27 @@ void viewer_compare_end(viewer *v, double clock)
 }
 
 /* x on panes: the last pane's sibling beside them, by the one road
- * (viewer_show): built and its renderer made aside, then committed. */
+ * (viewer_show, which makes its cache aside before the commit). */
 static void pane_added(viewer *v, double clock)
 {
     viewer_compare *c = v->cmp;
     ppf_error err = {{0}};
     scenario sc = {0};
     session *s = NULL;
-    compare_renderer made = {0};
-    bool ok = viewer_compare_sibling(c, &sc, &err);
-    if (ok) {
+    if (viewer_compare_sibling(c, &sc, &err))
         s = viewer_build_aside(v, c->count, &sc, "x: another pane", &err);
-        ok = s && viewer_compare_aside(c, c->count, s, &made, &err);
-    }
     scenario_deinit(&sc);
-    if (!ok) {
-        session_free(s);
+    if (!s) {
         snprintf(c->error, sizeof c->error, "%s", err.message);
         return;
     }
-    viewer_show(v, &(viewer_change){.pane = c->count, .replacement = s, .panes_renderer = &made},
-                clock);
+    viewer_show(v, &(viewer_change){.pane = c->count, .replacement = s}, clock);
 }
 
 /* shift+X on three panes or more: the last one gone, by the same road. */
 static void pane_removed(viewer *v, double clock)
 {
-    viewer_compare *c = v->cmp;
-    ppf_error err = {{0}};
-    compare_renderer made = {0};
-    if (!viewer_compare_aside(c, c->count - 1, NULL, &made, &err)) {
-        snprintf(c->error, sizeof c->error, "%s", err.message);
-        return;
-    }
-    session_free(
-        viewer_show(v, &(viewer_change){.pane = c->count - 1, .panes_renderer = &made}, clock));
+    session_free(viewer_show(v, &(viewer_change){.pane = v->cmp->count - 1}, clock));
 }
 
 /* The panes' keys: x in a single window makes a comparison, shift+X on its

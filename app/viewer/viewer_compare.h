@@ -55,15 +55,15 @@
  * reads; it owns the sessions it builds (siblings), not the comparison's.
  *
  * Call order (the window's GL context current):
- *     viewer_compare c; viewer_compare_init(&c, sides, names, n, &err);
+ *     viewer_compare c; viewer_compare_init(&c, sides, names, n, &frame_renderer, &err);
  *     viewer_compare_attach(&c, &st);           after viewer_state_init
  *     on resize: viewer_compare_resize(&c, &st, fb_w, fb_h);
  *     input's map: viewer_compare_map(&c, dragging, &x, &y);
  *     each command: if (!viewer_compare_command(&c, &st, &cmd, clock)) viewer_state_apply(...)
- *     a pane added: viewer_compare_sibling(&c, &sc, &err), a session built from sc,
- *         viewer_compare_aside(&c, c.count, s, &made, &err), then viewer_compare_commit(...)
+ *     a pane added: viewer_compare_sibling(&c, &sc, &err), a session built from sc and
+ *         its cache made, then viewer_compare_commit(&c, &st, c.count, s, &cache)
  *     a what-if (viewer_show): the state followed, then viewer_compare_follow(&c, first, &st)
- *     each frame: viewer_compare_draw(&c, &st, &view_of_st, clock);
+ *     each frame: viewer_compare_draw(&c, &st, &view_of_st, &first_cache, clock);
  *     viewer_compare_deinit(&c);
  *
  * Errors: init and rebuild return false with one line; a sibling that
@@ -96,10 +96,12 @@ typedef struct viewer_compare {
     bool owned[COMPARE_MAX_SIDES];     /* a sibling built here (freed here) */
     char names[COMPARE_MAX_SIDES][COMPARE_NAME_MAX];
     int count;
-    compare_result result; /* the strip's lines */
-    double longest;        /* the shared time scale's end */
-    compare_renderer renderer;
-    compare_arrange arrange; /* AUTO until switched */
+    compare_result result;                /* the strip's lines */
+    double longest;                       /* the shared time scale's end */
+    compare_renderer renderer;            /* the strip's */
+    frame_renderer *frame;                /* the window's, not owned: every pane's */
+    frame_cache cache[COMPARE_MAX_SIDES]; /* panes 1..: each pane's (the first's is the window's) */
+    compare_arrange arrange;              /* AUTO until switched */
     bool linked;
     int active;     /* the pane under the pointer, or of the drag; -1: none yet */
     int fb_w, fb_h; /* the whole framebuffer */
@@ -112,15 +114,17 @@ typedef struct viewer_compare {
     budget_cost elsewhere; /* what the window holds besides the panes (a talk's other slides) */
 } viewer_compare;
 
+/* frame: the window's renderer, which draws every pane (in its context). */
 bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
-                         int count, ppf_error *err);
+                         int count, frame_renderer *frame, ppf_error *err);
 /* Two panes from a single window's session: first (named name, not owned)
  * and its sibling (built and owned here); false with one line when there is
  * none or it cannot be built. elsewhere: what the window holds besides
  * first (a talk's other slides), so that the panes it adds keep the whole
  * window within the budget (budget.h, totals). */
 bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
-                                 const budget_cost *elsewhere, ppf_error *err);
+                                 const budget_cost *elsewhere, frame_renderer *frame,
+                                 ppf_error *err);
 void viewer_compare_deinit(viewer_compare *c); /* accepts a zeroed or deinited one */
 
 /* The state made the panes': its end of time, shared timeline, pane size. */
@@ -132,8 +136,8 @@ void viewer_compare_resize(viewer_compare *c, viewer_state *st, int fb_w, int fb
  * while dragging, the one the drag started in) made the active one. */
 void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y);
 /* The comparison's own commands (o, l; x and shift+X, which add and
- * remove panes, are the window's: viewer_compare_sibling, _aside and
- * _commit), and those it changes (pointer x carried to the first pane's
+ * remove panes, are the window's: viewer_compare_sibling and _commit),
+ * and those it changes (pointer x carried to the first pane's
  * plot, camera moves while unlinked, event steps over every pane's
  * events); true when handled, else the caller applies it to st. */
 bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *cmd, double clock);
@@ -141,25 +145,23 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
  * the next pane's scenario, x's: the last pane's sibling; false with one
  * line when there are COMPARE_MAX_SIDES panes or it has none. */
 bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *err);
-/* The renderer for the panes as they will be once pane k shows s (k ==
- * count: s added; s NULL: the last pane, k, removed), made aside into *out;
- * false with one line, nothing changed. */
-bool viewer_compare_aside(const viewer_compare *c, int k, const session *s, compare_renderer *out,
-                          ppf_error *err);
-/* Commits that change: *made becomes the panes' renderer (taken), s the
- * pane's session (owned here from now on) or the last pane is gone; the
- * strip, the shared scale (kept zoomed when it still holds) and the layout
- * follow, st with them. Cannot fail. Returns the removed pane's session
- * when the comparison owned it (the caller frees it), else NULL. */
+/* Commits a pane added (k == count: s, built aside, owned here from now
+ * on, with its cache *made, taken) or removed (k == count - 1, the last; s
+ * and made NULL); the strip, the shared scale (kept zoomed when it still
+ * holds) and the layout follow, st with them. Cannot fail. Returns the
+ * removed pane's session when the comparison owned it (the caller frees
+ * it), else NULL. */
 session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, session *s,
-                               compare_renderer *made);
+                               frame_cache *made);
 /* The first pane shows first now (a what-if or its undo: the window's
  * session, not owned here), the state having followed it: the strip, the
  * scale, the panes again. */
 void viewer_compare_follow(viewer_compare *c, session *first, viewer_state *st);
 /* Draws the strip and every pane; base is the state's frame view (the first
- * pane's, with the window's help, HUD note and command line). */
-void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock);
+ * pane's, with the window's help, HUD note and command line), first the
+ * first pane's cache (the window's). */
+void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base,
+                         frame_cache *first, double clock);
 /* The comparison ended (shift+X on two panes, a slide change): the state
  * made a single frame's again, for a framebuffer of fb_w x fb_h. before:
  * the state as x found it (NULL: the window opened as a comparison);

@@ -47,7 +47,8 @@ typedef struct viewer {
     deck *deck; /* its slides; st.s is the one shown, which a what-if rebuilds */
     viewer_input in;
     viewer_window win;
-    frame_renderer frame;
+    frame_renderer frame;  /* the window's: draws every pane */
+    frame_cache cache;     /* the first pane's: of st.s, made by the road (viewer_show) */
     presenter pres;        /* the presenter's window (--presenter) and the monitors */
     frame_view view;       /* the frame last drawn, which the presenter's shows small */
     char status[192];      /* its status text: a beat's title fits whole (frame.c shortens it) */
@@ -112,11 +113,11 @@ typedef struct viewer_change {
                              one it replaces returned (NULL: the slide's session as it is);
                              another pane, the one added (NULL: that pane, the last, removed) */
     viewer_follow follow; /* pane 0: what the state keeps (viewer_follow_slide, _moment) */
-    compare_renderer *panes_renderer; /* another pane: the panes' renderer as they will be, made
-                                         aside (viewer_compare_aside) and taken */
 } viewer_change;
 
-/* Commits the change and lets the window follow it. Pane 0: the state and
+/* Makes the render cache of what is to be shown (frame.h: allocation
+ * only, which cannot fail for a built session), commits both and lets the
+ * window follow. Pane 0: the state and
  * the inspection by the one rule (viewer_state_follow), a comparison of
  * another slide ended or its first pane showing the new session, the
  * presenter's window and the window's title told. Another pane: the

@@ -7,27 +7,28 @@
  *      nothing shown changes: built from a scenario (viewer_build_aside:
  *      the room checked against the budget, undo's kept sessions let go
  *      first as far as the build needs), taken back from undo whole, or
- *      another slide's, built when the talk was. A failure stops here,
- *      with one line.
- *   2. commit: the deck's slot takes it; the session it replaces goes to
- *      the caller (undo keeps it while the budget lets it).
+ *      another slide's, built when the talk was; then its render cache
+ *      (frame.h's frame_cache) in the window's context. A failure stops
+ *      here, with one line (the cache cannot fail for a built session).
+ *   2. commit: the deck's slot takes the session, the window the cache;
+ *      the session it replaces goes to the caller (undo keeps it while the
+ *      budget lets it), the old cache is freed.
  *   3. follow: the state by its one rule (viewer_state_follow) with what
  *      the change says (viewer_follow_slide, viewer_follow_moment); the
  *      inspection's tables made for it; a comparison's first pane shows it
  *      (another slide ends the comparison first: it was of the slide left).
- *   4. tell: the presenter's window, the window's title.
+ *   4. tell: the presenter's window (which makes its own cache of it, in
+ *      its own context), the window's title.
  * A comparison's other panes go the same way: the pane's session built
- * aside and the panes' renderer made aside for the panes as they will be
- * (viewer_compare_aside), both committed at once, and the strip, shared
- * scale and layout following (viewer_compare_commit). Making a comparison
+ * aside and its cache made aside, both committed at once, and the strip,
+ * shared scale and layout following (viewer_compare_commit). Making a comparison
  * (x in a single window) and ending it (shift+X on two panes) change the
  * window's arrangement, not what a pane shows: viewer_compare.c.
- * Nothing after the commit can fail: the renderers follow the session they
- * are given at their next frame (frame.h), remaking what they keep of it
- * (allocation only).
+ * Nothing after the commit can fail.
  */
 #include "viewer_core.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,11 +150,31 @@ session *viewer_build_aside(viewer *v, int pane, const scenario *sc, const char 
     return session_new(sc, v->deck->slides[k]->has_scene, err);
 }
 
+/* The render cache of s for the window's frame renderer, made aside. */
+static frame_cache cache_aside(viewer *v, const session *s)
+{
+    frame_cache made = {0};
+    window_make_current(&v->win);
+    ppf_error err = {{0}};
+    const bool ok = frame_cache_init(&made, &v->frame, &s->scene, &s->tl, &err);
+    assert(ok && "a built session's cache");
+    (void)ok;
+    return made;
+}
+
 session *viewer_show(viewer *v, const viewer_change *ch, double clock)
 {
-    if (ch->pane > 0) /* the presenter's window shows the first pane: nothing to tell */
-        return viewer_compare_commit(v->cmp, &v->st, ch->pane, ch->replacement, ch->panes_renderer);
+    if (ch->pane > 0) { /* the presenter's window shows the first pane: nothing to tell */
+        frame_cache made = ch->replacement ? cache_aside(v, ch->replacement) : (frame_cache){0};
+        return viewer_compare_commit(v->cmp, &v->st, ch->pane, ch->replacement,
+                                     ch->replacement ? &made : NULL);
+    }
     deck *d = v->deck;
+    const session *next = ch->replacement ? ch->replacement : d->slides[ch->slide];
+    frame_cache made = {0};
+    const bool new_cache = !frame_cache_of(&v->cache, &next->scene, &next->tl);
+    if (new_cache)
+        made = cache_aside(v, next);
     const int k = ch->slide;
     const int left = v->st.talk.slide;
     if (k != left) {
@@ -167,6 +188,10 @@ session *viewer_show(viewer *v, const viewer_change *ch, double clock)
     if (ch->replacement) {
         replaced = d->slides[k];
         d->slides[k] = ch->replacement;
+    }
+    if (new_cache) {
+        frame_cache_deinit(&v->cache);
+        v->cache = made;
     }
     session *s = d->slides[k];
     /* follow */

@@ -180,19 +180,6 @@ void comparison_deinit(comparison *c)
     memset(c, 0, sizeof *c);
 }
 
-/* A side's name as a terminal shows it (quote.h's rule: a file name is
- * anyone's text, escape sequences included). */
-typedef struct shown_name {
-    char s[COMPARE_NAME_MAX * 4 + 4];
-} shown_name;
-
-static shown_name show_name(const char *name)
-{
-    shown_name n;
-    quote_text(n.s, sizeof n.s, name);
-    return n;
-}
-
 /* Columns of UTF-8 text: one per code point. */
 static int text_columns(const char *s)
 {
@@ -204,10 +191,10 @@ static int text_columns(const char *s)
 
 void comparison_write_table(const comparison *c, FILE *f)
 {
-    shown_name names[COMPARE_MAX_SIDES];
+    quoted names[COMPARE_MAX_SIDES]; /* as a terminal shows them */
     int name_w = 4;
     for (int k = 0; k < c->count; k++) {
-        names[k] = show_name(c->result.name[k]);
+        names[k] = quote_shown(c->result.name[k]);
         const int w = text_columns(names[k].s);
         name_w = w > name_w ? w : name_w;
     }

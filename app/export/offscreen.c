@@ -82,6 +82,16 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
     return v;
 }
 
+frame_view offscreen_still_view(const offscreen *o, double t, theme_id theme, camera_preset preset,
+                                double ui_scale)
+{
+    frame_view v = offscreen_default_view(o, t, theme, preset);
+    v.ui_scale = (float)ui_scale;
+    v.cam = session_camera(o->session, preset, o->width, o->height, 0, v.ui_scale);
+    v.caption = session_beat_caption(o->session, t);
+    return v;
+}
+
 void offscreen_draw(offscreen *o, const frame_view *v)
 {
     render_target_bind(&o->target);

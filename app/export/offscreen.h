@@ -59,6 +59,13 @@ bool offscreen_show(offscreen *o, const session *s, ppf_error *err);
 frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
                                   camera_preset preset);
 
+/* The view a still draws at t (`render --still`, a per-beat PNG): the
+ * default view at this UI scale (0: 1), the camera preset fitted at that
+ * scale, and the caption of the beat t stands on, since a still stands on
+ * its moment. */
+frame_view offscreen_still_view(const offscreen *o, double t, theme_id theme, camera_preset preset,
+                                double ui_scale);
+
 void offscreen_draw(offscreen *o, const frame_view *v);
 
 /* A comparison's count (2..COMPARE_MAX_SIDES) sessions, each built whole. */

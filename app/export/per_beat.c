@@ -308,10 +308,7 @@ static recorder_status write_still(const per_beat_clip *c, const session_show *s
     offscreen o;
     if (!offscreen_init(&o, c->session, w, h, err))
         return RECORDER_FAILED;
-    frame_view v = offscreen_default_view(&o, c->t, show->theme, c->camera);
-    v.ui_scale = (float)show->ui_scale;
-    v.cam = session_camera(c->session, c->camera, w, h, 0, v.ui_scale);
-    v.caption = session_beat_caption(c->session, c->t); /* as --still draws it */
+    const frame_view v = offscreen_still_view(&o, c->t, show->theme, c->camera, show->ui_scale);
     offscreen_draw(&o, &v);
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
     offscreen_read(&o, pixels);

@@ -135,10 +135,7 @@ int render_command_still_compare(session *const *sides, int n, const char *const
     } else {
         /* the camera presenting shows at t: a beat's, else the slide's or --camera */
         const camera_preset preset = session_camera_preset_at(s, t, q->show.camera);
-        frame_view v = offscreen_default_view(&o, t, q->show.theme, preset);
-        v.ui_scale = (float)q->show.ui_scale;
-        v.cam = session_camera(s, preset, w, h, 0, v.ui_scale);
-        v.caption = session_beat_caption(s, t); /* a still stands on its moment */
+        const frame_view v = offscreen_still_view(&o, t, q->show.theme, preset, q->show.ui_scale);
         offscreen_draw(&o, &v);
     }
     uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);

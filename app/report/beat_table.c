@@ -10,18 +10,6 @@
 #include "quote.h"
 #include "terminal.h"
 
-/* A title as it is shown: every byte escaped at most takes 4. */
-typedef struct shown_title {
-    char s[BEAT_TITLE_MAX * 4 + 4];
-} shown_title;
-
-static shown_title show_title(const char *title)
-{
-    shown_title t;
-    quote_text(t.s, sizeof t.s, title);
-    return t;
-}
-
 void report_beats(const beat_list *bl, FILE *f)
 {
     int automatic = 0, t_width = 1, title_width = 5; /* "t", "title" */
@@ -32,7 +20,7 @@ void report_beats(const beat_list *bl, FILE *f)
         int w = terminal_text_width(number_text_format(b->t, t));
         if (w > t_width)
             t_width = w;
-        w = terminal_text_width(show_title(b->title).s);
+        w = terminal_text_width(quote_shown(b->title).s);
         if (w > title_width)
             title_width = w;
     }
@@ -59,7 +47,7 @@ void report_beats(const beat_list *bl, FILE *f)
         fputs("  ", f);
         terminal_put_cell(f, number_text_format(b->t, t), t_width, true);
         fputs("  ", f);
-        terminal_put_cell(f, show_title(b->title).s, b->caption[0] ? title_width : 0, false);
+        terminal_put_cell(f, quote_shown(b->title).s, b->caption[0] ? title_width : 0, false);
         if (b->caption[0]) {
             fputs("  ", f);
             quote_put(f, b->caption);

@@ -169,6 +169,13 @@ static bool is_clean(const unsigned char *s, size_t len)
     return true;
 }
 
+quoted quote_shown(const char *s)
+{
+    quoted q;
+    quote_text(q.s, sizeof q.s, s);
+    return q;
+}
+
 size_t quote_text(char *out, size_t cap, const char *s)
 {
     if (cap < 4) { /* no room for "..." */

@@ -104,6 +104,11 @@ size_t quote_ascii(char *out, size_t cap, const char *s, size_t len);
  * length written. out and s must not overlap. */
 size_t quote_text(char *out, size_t cap, const char *s);
 
+/* quote_text of s into a quoted: a text as a terminal shows it, in a
+ * printf list (a beat's title, a comparison side's name: whole, since
+ * every byte of either escaped fits). */
+quoted quote_shown(const char *s);
+
 /* quote_text for a whole message (ppf_fail, ppf_print). */
 void quote_message(char *out, size_t cap, const char *s);
 

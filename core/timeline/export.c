@@ -185,6 +185,23 @@ static void put_string(writer *w, const char *s)
     put_bytes(w, "\"", 1);
 }
 
+/* An action's stage and micro-batch, and an overlapped pair's backward
+ * ones: "stage":S,"microbatch":M[,"b_stage":S2,"b_microbatch":M2] (the
+ * JSON rows and the Chrome trace's args alike). */
+static void put_action_ids(writer *w, const action *a)
+{
+    put(w, "\"stage\":");
+    put_int(w, a->stage);
+    put(w, ",\"microbatch\":");
+    put_int(w, a->microbatch);
+    if (a->kind == ACTION_OVERLAP_F_B) {
+        put(w, ",\"b_stage\":");
+        put_int(w, a->stage2);
+        put(w, ",\"b_microbatch\":");
+        put_int(w, a->microbatch2);
+    }
+}
+
 /* "key": with the separator before it. */
 static void put_key(writer *w, bool first, const char *key)
 {
@@ -324,16 +341,8 @@ void export_timeline_json_beats(const timeline *tl, const beat_list *beats, FILE
             put(w, first ? "\n{\"rank\":" : ",\n{\"rank\":");
             first = false;
             put_int(w, r);
-            put(w, ",\"stage\":");
-            put_int(w, a->stage);
-            put(w, ",\"microbatch\":");
-            put_int(w, a->microbatch);
-            if (a->kind == ACTION_OVERLAP_F_B) {
-                put(w, ",\"b_stage\":");
-                put_int(w, a->stage2);
-                put(w, ",\"b_microbatch\":");
-                put_int(w, a->microbatch2);
-            }
+            put(w, ",");
+            put_action_ids(w, a);
             put(w, ",\"kind\":");
             put_string(w, action_kind_name((action_kind)a->kind));
             put(w, ",\"start\":");
@@ -570,16 +579,8 @@ void export_chrome_trace(const timeline *tl, FILE *f)
             put_micros(w, start);
             put(w, ",\"dur\":");
             put_micros(w, end - start);
-            put(w, ",\"args\":{\"stage\":");
-            put_int(w, a->stage);
-            put(w, ",\"microbatch\":");
-            put_int(w, a->microbatch);
-            if (a->kind == ACTION_OVERLAP_F_B) {
-                put(w, ",\"b_stage\":");
-                put_int(w, a->stage2);
-                put(w, ",\"b_microbatch\":");
-                put_int(w, a->microbatch2);
-            }
+            put(w, ",\"args\":{");
+            put_action_ids(w, a);
             put(w, ",\"kind\":");
             put_string(w, kind);
             put(w, "}}");

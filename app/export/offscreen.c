@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image_png.h"
+
 /* The context, the target, the frame renderer and each side's cache. */
 static bool open_sides(offscreen *o, const session *const *sides, int count, int width, int height,
                        ppf_error *err)
@@ -101,6 +103,15 @@ void offscreen_draw(offscreen *o, const frame_view *v)
 void offscreen_read(offscreen *o, uint8_t *rgba)
 {
     render_target_read(&o->target, rgba);
+}
+
+bool offscreen_read_png(offscreen *o, uint8_t **png, size_t *size, ppf_error *err)
+{
+    uint8_t *pixels = ppf_malloc((size_t)o->width * (size_t)o->height * 4);
+    offscreen_read(o, pixels);
+    const bool ok = image_encode_png(pixels, o->width, o->height, 0, false, png, size, err);
+    free(pixels);
+    return ok;
 }
 
 bool offscreen_init_compare(offscreen *o, const session *const *sides, int count, int width,

@@ -80,5 +80,8 @@ compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id t
 void offscreen_draw_compare(offscreen *o, const compare_frame *v);
 /* Pixels of the last frame, top row first, width * height * 4 bytes. */
 void offscreen_read(offscreen *o, uint8_t *rgba);
+/* The last frame as a PNG file's bytes (*png: the caller frees it); false
+ * with image_png.h's line when it cannot be encoded. */
+bool offscreen_read_png(offscreen *o, uint8_t **png, size_t *size, ppf_error *err);
 
 #endif

@@ -14,7 +14,6 @@
 #include "budget.h"
 #include "clock.h"
 #include "exit_status.h"
-#include "image_png.h"
 #include "json_text.h"
 #include "offscreen.h"
 #include "output.h"
@@ -304,26 +303,22 @@ static recorder_status write_whole(const char *path, const void *bytes, size_t s
 static recorder_status write_still(const per_beat_clip *c, const session_show *show,
                                    const char *path, ppf_error *err)
 {
-    const int w = show->width, h = show->height;
     offscreen o;
-    if (!offscreen_init(&o, c->session, w, h, err))
+    if (!offscreen_init(&o, c->session, show->width, show->height, err))
         return RECORDER_FAILED;
     const frame_view v = offscreen_still_view(&o, c->t, show->theme, c->camera, show->ui_scale);
     offscreen_draw(&o, &v);
-    uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
-    offscreen_read(&o, pixels);
-    offscreen_deinit(&o);
-
     uint8_t *png = NULL;
     size_t size = 0;
     ppf_error why = {{0}};
+    const bool encoded = offscreen_read_png(&o, &png, &size, &why);
+    offscreen_deinit(&o);
     recorder_status status = RECORDER_FAILED;
-    if (!image_encode_png(pixels, w, h, 0, false, &png, &size, &why))
+    if (!encoded)
         ppf_fail(err, "%s: %s", quote_path(path).s, why.message);
     else
         status = write_whole(path, png, size, err);
     free(png);
-    free(pixels);
     return status;
 }
 

@@ -11,7 +11,6 @@
 
 #include "exit_status.h"
 #include "encoder.h"
-#include "image_png.h"
 #include "offscreen.h"
 #include "output.h"
 #include "pdf.h"
@@ -138,10 +137,6 @@ int render_command_still_compare(session *const *sides, int n, const char *const
         const frame_view v = offscreen_still_view(&o, t, q->show.theme, preset, q->show.ui_scale);
         offscreen_draw(&o, &v);
     }
-    uint8_t *pixels = ppf_malloc((size_t)w * (size_t)h * 4);
-    offscreen_read(&o, pixels);
-    offscreen_deinit(&o);
-
     /* Encoded first, then written under the guard: SIGINT or SIGTERM
      * during the write deletes the temporary and exits 130. */
     uint8_t *png = NULL;
@@ -149,7 +144,9 @@ int render_command_still_compare(session *const *sides, int n, const char *const
     ppf_error why = {{0}};
     output out = {0};
     int status = EXIT_STATUS_IO;
-    if (!image_encode_png(pixels, w, h, 0, false, &png, &size, &why)) {
+    const bool encoded = offscreen_read_png(&o, &png, &size, &why);
+    offscreen_deinit(&o);
+    if (!encoded) {
         ppf_fail(&err, "-o %s: %s", q->output, why.message);
         goto done;
     }
@@ -168,7 +165,6 @@ int render_command_still_compare(session *const *sides, int n, const char *const
         status = EXIT_STATUS_OK;
 done:
     free(png);
-    free(pixels);
     if (status != EXIT_STATUS_OK)
         ppf_print(stderr, "%s", err.message);
     return status;

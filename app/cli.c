@@ -17,7 +17,7 @@
 #include "bench.h"
 #include "cli_options.h"
 #include "comparison.h"
-#include "deck.h"
+#include "talk.h"
 #include "error.h"
 #include "options.h"
 #include "output.h"
@@ -186,7 +186,7 @@ static int cmd_schedule(int argc, char **argv)
     ppf_error err = {{0}};
     cli_request q;
     option_args args = {0};
-    deck d = {0};
+    talk d = {0};
     int status = EXIT_STATUS_USAGE;
     if (!cli_parse_args(&cli_schedule_options, argc, argv, &q, &args, &err))
         goto done;
@@ -213,8 +213,8 @@ static int cmd_schedule(int argc, char **argv)
     /* Default scenario, then the file, then the flags in order; then the
      * program and its simulation, of the one slide shown (a talk's others
      * are neither built nor counted). Every failure here is bad input. */
-    if (!deck_build_slide(&d,
-                          &(deck_desc){.path = args.scenario_path,
+    if (!talk_build_slide(&d,
+                          &(talk_desc){.path = args.scenario_path,
                                        .flags = args.flags,
                                        .flag_count = args.flag_count,
                                        .confine = q.confine},
@@ -224,7 +224,7 @@ static int cmd_schedule(int argc, char **argv)
     const bool dark = (args.given & OPT_BIT(OPT_THEME)) && q.show.theme == THEME_DARK;
     status = write_output(&q, dark, d.slides[0], &err);
 done:
-    deck_deinit(&d);
+    talk_deinit(&d);
     option_args_deinit(&args);
     return status == EXIT_STATUS_OK ? status : fail(status, &err);
 }
@@ -254,11 +254,11 @@ static bool check_show(const option_args *args, const cli_request *q, const sess
  * slide when `every` says so for the options given (the window, a talk's
  * per-beat export), else the one --slide names; on bad input prints one
  * line and returns exit status 2 (before any window opens); on --help
- * prints it and returns 0; else -1 with the deck built and *slide the
+ * prints it and returns 0; else -1 with the talk built and *slide the
  * index in it of the one --slide names. */
 static int parse_and_build(const option_set *set, int argc, char **argv,
                            void (*print_help)(FILE *f), bool (*every)(const option_args *args),
-                           cli_request *q, option_args *args, deck *d, int *slide, comparison *cmp)
+                           cli_request *q, option_args *args, talk *d, int *slide, comparison *cmp)
 {
     ppf_error err = {{0}};
     memset(d, 0, sizeof *d);
@@ -269,7 +269,7 @@ static int parse_and_build(const option_set *set, int argc, char **argv,
         print_help(stdout);
         return EXIT_STATUS_OK;
     }
-    /* A comparison's sides instead of a deck; checked against the longest. */
+    /* A comparison's sides instead of a talk; checked against the longest. */
     const comparison_desc cd = compare_desc_of(q, args, true);
     if (comparison_wanted(&cd)) {
         if (refuse_with_compare(args, &err) || !comparison_build(cmp, &cd, &err))
@@ -284,17 +284,17 @@ static int parse_and_build(const option_set *set, int argc, char **argv,
     }
     /* Both commands draw: a scene over the budget is bad input, found
      * before a window opens or a file is touched. */
-    const deck_desc desc = {.path = args->scenario_path,
+    const talk_desc desc = {.path = args->scenario_path,
                             .flags = args->flags,
                             .flag_count = args->flag_count,
                             .with_scene = true,
                             .confine = q->confine};
     bool ok;
     if (every(args)) {
-        ok = deck_build(d, &desc, &err) && (*slide = deck_pick_slide(d, q->view.slide, &err)) >= 0;
+        ok = talk_build(d, &desc, &err) && (*slide = talk_pick_slide(d, q->view.slide, &err)) >= 0;
     } else {
         *slide = 0;
-        ok = deck_build_slide(d, &desc, q->view.slide, &err);
+        ok = talk_build_slide(d, &desc, q->view.slide, &err);
     }
     if (!ok || !check_show(args, q, d->slides[*slide], &err))
         return fail(EXIT_STATUS_USAGE, &err);
@@ -314,7 +314,7 @@ static int run_viewer(int argc, char **argv, bool present)
 {
     cli_request q;
     option_args args = {0};
-    deck d;
+    talk d;
     comparison cmp;
     int slide;
     int status = parse_and_build(&cli_run_options, argc, argv, print_run_help,
@@ -322,12 +322,12 @@ static int run_viewer(int argc, char **argv, bool present)
     if (status < 0) {
         q.view.show = q.show;
         q.view.present |= present;
-        /* A comparison's panes: the deck is its first side, one slide (the
-           comparison keeps the sessions; this deck is not deinited). */
-        deck first = {0};
-        deck_slide first_info = {0};
+        /* A comparison's panes: the talk is its first side, one slide (the
+           comparison keeps the sessions; this talk is not deinited). */
+        talk first = {0};
+        talk_slide first_info = {0};
         if (cmp.count > 0) {
-            first = (deck){.slides = cmp.sides, .info = &first_info, .count = 1};
+            first = (talk){.slides = cmp.sides, .info = &first_info, .count = 1};
             q.view.compare = &cmp;
         }
         ppf_error err = {{0}};
@@ -336,7 +336,7 @@ static int run_viewer(int argc, char **argv, bool present)
             fail(status, &err);
     }
     comparison_deinit(&cmp);
-    deck_deinit(&d);
+    talk_deinit(&d);
     option_args_deinit(&args);
     return status;
 }
@@ -378,7 +378,7 @@ static void print_render_help(FILE *f)
  * mean one recording or one frame are refused with it, then per_beat.h
  * does the rest with the one session. */
 static int render_per_beat(const cli_request *q, const option_args *args, session *const *slides,
-                           const deck_slide *info, int slide_count)
+                           const talk_slide *info, int slide_count)
 {
     static const struct {
         option_id id;
@@ -447,7 +447,7 @@ static int cmd_render(int argc, char **argv)
 {
     cli_request q;
     option_args args = {0};
-    deck d;
+    talk d;
     comparison cmp;
     int slide;
     int status = parse_and_build(&cli_render_options, argc, argv, print_render_help,
@@ -474,7 +474,7 @@ static int cmd_render(int argc, char **argv)
         }
     }
     comparison_deinit(&cmp);
-    deck_deinit(&d);
+    talk_deinit(&d);
     option_args_deinit(&args);
     return status;
 }

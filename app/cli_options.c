@@ -21,7 +21,7 @@
 #include "per_beat.h"
 #include "report.h"
 #include "svg.h"
-#include "talk.h"
+#include "talk_file.h"
 #include "theme.h"
 
 /* ---- output formats ------------------------------------------------------- */
@@ -470,12 +470,11 @@ const option_row cli_rows[OPT_COUNT] = {
 
 #undef FIELD
 
-const option_set cli_schedule_options = {cli_rows, OPT_COUNT,
-                                         OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) |
-                                             OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_THEME) |
-                                             OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP) |
-                                             OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
-                                         "schedule", OPTIONS_MAX_PATHS};
+const option_set cli_schedule_options = {
+    cli_rows, OPT_COUNT,
+    OPT_BIT(OPT_FORMAT) | OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_WIDTH) | OPT_BIT(OPT_THEME) |
+        OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
+    "schedule", OPTIONS_MAX_PATHS};
 const option_set cli_run_options = {
     cli_rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |

@@ -6,7 +6,7 @@
  *
  * For: `ppflow schedule --compare` (a table, or a JSON array), `ppflow
  * render --compare` (the panes, render/compare_view.h) and the window. A
- * deck (deck.h) is the slides of a talk, shown one at a time; a comparison
+ * talk (talk.h) is its slides, shown one at a time; a comparison
  * is sides shown at once, on one clock.
  *
  * A side is a schedule when the item starts with "csv:" (a CSV, whatever

@@ -28,7 +28,7 @@
 #include "session.h"
 #include "support/check.h"
 #include "support/frame_fixture.h"
-#include "talk.h"
+#include "talk_file.h"
 #include "viewer_state.h"
 
 enum { MAX_RECTS = 4096 };

@@ -16,7 +16,7 @@
 
 #include "json_text.h"
 #include "scenario.h"
-#include "talk.h"
+#include "talk_file.h"
 #include "support/check.h"
 #include "support/scratch.h"
 #include "timeline.h"

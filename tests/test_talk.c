@@ -1,5 +1,5 @@
-/* Tests of talk files (core/scenario/talk.h) and of the deck built from them
- * (app/deck.h):
+/* Tests of talk files (core/scenario/talk_file.h) and of the talk built from them
+ * (app/talk.h):
  *
  *   - a good talk: the base, a slide's scenario file and its own keys apply
  *     in that order, with paths relative to the talk file; title, notes and
@@ -8,11 +8,11 @@
  *     names the place (slides[2].virtual, slides = [], an unknown key).
  *   - every talk in assets/ loads and builds, each slide a scenario that
  *     simulates; assets/talk.json's beats are the ones its captions speak of.
- *   - the deck: a talk gives one session per slide with the command line's
- *     flags on each; a scenario gives a deck of one; a slide that fails to
+ *   - the talk: a talk gives one session per slide with the command line's
+ *     flags on each; a scenario gives a talk of one; a slide that fails to
  *     build, or names an unknown camera, is named.
- *   - the budget over a deck: slides that together reach it build, one
- *     more replica is refused naming the sum; deck_build_slide builds the
+ *   - the budget over a talk: slides that together reach it build, one
+ *     more replica is refused naming the sum; talk_build_slide builds the
  *     slide shown and no other, whatever the others would cost.
  */
 #include "support/check.h"
@@ -22,10 +22,10 @@
 #include <string.h>
 
 #include "budget.h"
-#include "deck.h"
+#include "talk.h"
 #include "scene.h"
 #include "support/scratch.h"
-#include "talk.h"
+#include "talk_file.h"
 
 static char scratch[256];
 
@@ -40,15 +40,15 @@ static void expect_refused(const char *text, const char *want)
 {
     char path[512];
     put(path, sizeof path, "bad.json", text);
-    talk t;
+    talk_file t;
     ppf_error err = {{0}};
-    bool ok = talk_load_file(&t, path, false, &err);
+    bool ok = talk_file_load(&t, path, false, &err);
     if (ok || !strstr(err.message, want) || strchr(err.message, '\n') ||
         strncmp(err.message, path, strlen(path)) != 0)
         fail_msg("%s\n  gave: %s\n  want: %s: ...%s...", text, ok ? "(accepted)" : err.message,
                  path, want);
     assert_int_equal(t.count, 0); /* left zeroed */
-    talk_deinit(&t);
+    talk_file_deinit(&t);
 }
 
 static void test_good_talk(void **state)
@@ -65,9 +65,9 @@ static void test_good_talk(void **state)
         "\"one\"}]},\n"
         "  {\"title\": \"From a file\", \"scenario\": \"other.json\", \"microbatches\": 9}\n"
         " ]}\n");
-    talk t;
+    talk_file t;
     ppf_error err = {{0}};
-    if (!talk_load_file(&t, path, false, &err))
+    if (!talk_file_load(&t, path, false, &err))
         fail_msg("%s", err.message);
     assert_string_equal(t.title, "Schedules");
     assert_int_equal(t.count, 3);
@@ -85,26 +85,26 @@ static void test_good_talk(void **state)
     assert_string_equal(t.slides[2].sc.schedule, "gpipe");
     assert_int_equal(t.slides[2].sc.stages, 3);
     assert_int_equal(t.slides[2].sc.microbatches, 9);
-    talk_deinit(&t);
-    talk_deinit(&t); /* twice is harmless */
+    talk_file_deinit(&t);
+    talk_file_deinit(&t); /* twice is harmless */
 
     /* a base given as an object; a relative csv path from the talk's folder */
     put(path, sizeof path, "talk2.json",
         "{\"base\": {\"stages\": 2, \"costs\": {\"b\": 3}}, \"slides\": [{}, {\"stages\": 5}]}");
-    if (!talk_load_file(&t, path, false, &err))
+    if (!talk_file_load(&t, path, false, &err))
         fail_msg("%s", err.message);
     assert_int_equal(t.count, 2);
     assert_int_equal(t.slides[0].sc.stages, 2);
     assert_int_equal(t.slides[1].sc.stages, 5);
     assert_int_equal(t.slides[1].sc.b.count, 1);
-    talk_deinit(&t);
+    talk_file_deinit(&t);
     put(path, sizeof path, "talk3.json", "{\"slides\": [{\"schedule\": \"csv:x.csv\"}]}");
-    if (!talk_load_file(&t, path, false, &err))
+    if (!talk_file_load(&t, path, false, &err))
         fail_msg("%s", err.message);
     char want[600];
     snprintf(want, sizeof want, "csv:%s/x.csv", scratch);
     assert_string_equal(t.slides[0].sc.schedule, want);
-    talk_deinit(&t);
+    talk_file_deinit(&t);
 }
 
 static void test_detect(void **state)
@@ -191,17 +191,17 @@ static void test_talk_refuses_invalid_utf8(void **state)
                    "base_bad.json: beats[0].title = \"x\\xFF\": invalid UTF-8 at byte offset 1");
 }
 
-/* The talk's JSON text parses the same without a file (talk_parse_json). */
+/* The talk's JSON text parses the same without a file (talk_file_parse_json). */
 static void test_parse_text(void **state)
 {
     (void)state;
-    talk t;
+    talk_file t;
     ppf_error err = {{0}};
     const char *text = "{\"slides\": [{\"schedule\": \"zb-h1\"}]}xx";
-    assert_true(talk_parse_json(&t, text, strlen(text) - 2, NULL, false, &err));
+    assert_true(talk_file_parse_json(&t, text, strlen(text) - 2, NULL, false, &err));
     assert_string_equal(t.slides[0].sc.schedule, "zb-h1");
-    talk_deinit(&t);
-    assert_false(talk_parse_json(&t, "{\"slides\": 1}", 13, NULL, false, &err));
+    talk_file_deinit(&t);
+    assert_false(talk_file_parse_json(&t, "{\"slides\": 1}", 13, NULL, false, &err));
     assert_non_null(strstr(err.message, "slides = 1: must be an array"));
 }
 
@@ -222,9 +222,9 @@ static void test_asset_talks(void **state)
         if (!talk_file_detect(path))
             continue;
         talks++;
-        deck d;
+        talk d;
         ppf_error err = {{0}};
-        if (!deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err))
+        if (!talk_build(&d, &(talk_desc){.path = path, .with_scene = true}, &err))
             fail_msg("%s", err.message);
         assert_true(d.is_talk);
         assert_ge(d.count, 2);
@@ -235,7 +235,7 @@ static void test_asset_talks(void **state)
             for (int b = 0; b < d.slides[k]->beats.count; b++)
                 assert_true(d.slides[k]->beats.beats[b].caption[0] != '\0');
         }
-        deck_deinit(&d);
+        talk_deinit(&d);
     }
     closedir(dir);
     assert_ge(talks, 1);
@@ -246,9 +246,9 @@ static void test_asset_talks(void **state)
 static void test_example_talk(void **state)
 {
     (void)state;
-    deck d;
+    talk d;
     ppf_error err = {{0}};
-    if (!deck_build(&d, &(deck_desc){.path = PPFLOW_SOURCE_DIR "/assets/talk.json"}, &err))
+    if (!talk_build(&d, &(talk_desc){.path = PPFLOW_SOURCE_DIR "/assets/talk.json"}, &err))
         fail_msg("%s", err.message);
     assert_int_equal(d.count, 4);
     const char *schedules[] = {"gpipe", "1f1b", "interleaved-1f1b", "zb-h1"};
@@ -262,61 +262,61 @@ static void test_example_talk(void **state)
         assert_true(bl->beats[bl->count - 1].t == s->tl.makespan);
         assert_true(bl->beats[0].t == 0);
     }
-    deck_deinit(&d);
+    talk_deinit(&d);
 }
 
 static void test_deck(void **state)
 {
     (void)state;
     char path[512];
-    put(path, sizeof path, "deck.json",
+    put(path, sizeof path, "talk.json",
         "{\"slides\": [{\"title\": \"A\", \"schedule\": \"gpipe\", \"notes\": \"n\"},"
         " {\"schedule\": \"1f1b\", \"camera\": \"top\"}]}");
-    deck d;
+    talk d;
     ppf_error err = {{0}};
     const session_flag flags[] = {{"microbatches", "4"}, {"dp", "1"}};
-    if (!deck_build(&d, &(deck_desc){.path = path, .flags = flags, .flag_count = 2}, &err))
+    if (!talk_build(&d, &(talk_desc){.path = path, .flags = flags, .flag_count = 2}, &err))
         fail_msg("%s", err.message);
     assert_int_equal(d.count, 2);
     for (int k = 0; k < 2; k++) {
         assert_int_equal(d.slides[k]->prog.microbatches, 4); /* the flags on every slide */
         assert_false(d.slides[k]->has_scene);
     }
-    assert_string_equal(deck_slide_title(&d, 0), "A");
-    assert_string_equal(deck_slide_title(&d, 1), d.slides[1]->hud_title);
+    assert_string_equal(talk_slide_title(&d, 0), "A");
+    assert_string_equal(talk_slide_title(&d, 1), d.slides[1]->hud_title);
     assert_string_equal(d.info[0].notes, "n");
     assert_false(d.info[0].has_camera);
     assert_true(d.info[1].has_camera);
     assert_int_equal(d.info[1].camera, camera_preset_find("top"));
-    deck_deinit(&d);
+    talk_deinit(&d);
 
-    /* a scenario, or none: a deck of one */
-    assert_true(deck_build(&d, &(deck_desc){.with_scene = true}, &err));
+    /* a scenario, or none: a talk of one */
+    assert_true(talk_build(&d, &(talk_desc){.with_scene = true}, &err));
     assert_int_equal(d.count, 1);
     assert_false(d.is_talk);
     assert_true(d.slides[0]->has_scene);
-    deck_deinit(&d);
-    assert_true(deck_build(&d, &(deck_desc){.path = PPFLOW_SOURCE_DIR "/assets/gpipe.json"}, &err));
+    talk_deinit(&d);
+    assert_true(talk_build(&d, &(talk_desc){.path = PPFLOW_SOURCE_DIR "/assets/gpipe.json"}, &err));
     assert_int_equal(d.count, 1);
     assert_string_equal(d.slides[0]->sc.schedule, "gpipe");
-    deck_deinit(&d);
+    talk_deinit(&d);
 
     /* a slide that cannot be built, an unknown camera, a bad flag */
     put(path, sizeof path, "deck_bad.json",
         "{\"slides\": [{}, {\"beats\": [{\"after\": \"9B0\", \"title\": \"x\"}]}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_int_equal(d.count, 0);
     assert_non_null(strstr(err.message, "deck_bad.json: slides[1]: beats[0].after = \"9B0\""));
     put(path, sizeof path, "deck_camera.json", "{\"slides\": [{\"camera\": \"topp\"}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_non_null(strstr(err.message, "deck_camera.json: slides[0]: camera = \"topp\": unknown"));
     const session_flag bad[] = {{"stages", "0"}};
-    assert_false(deck_build(&d, &(deck_desc){.path = path, .flags = bad, .flag_count = 1}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path, .flags = bad, .flag_count = 1}, &err));
     put(path, sizeof path, "deck_ok.json", "{\"slides\": [{}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path, .flags = bad, .flag_count = 1}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path, .flags = bad, .flag_count = 1}, &err));
     assert_non_null(strstr(err.message, "stages"));
     assert_null(strstr(err.message, "slides["));
-    deck_deinit(&d);
+    talk_deinit(&d);
 }
 
 /* The largest D whose two slides of P=4, K=1024, M=8 draw at most the
@@ -331,7 +331,7 @@ static int largest_replicas_for_two(void)
     return lo;
 }
 
-/* Every slide of a deck is held at once: their sum is held to the budget,
+/* Every slide of a talk is held at once: their sum is held to the budget,
  * counted before any slide is simulated. Two slides that each fit and
  * together reach it exactly build; one replica more is refused, naming the
  * talk, the sum and the largest slide; a slide that alone is far over the
@@ -346,20 +346,20 @@ static void test_deck_total(void **state)
                        "\"gpipe\"}]}";
     snprintf(text, sizeof text, form, d_max);
     put(path, sizeof path, "under.json", text);
-    deck d;
+    talk d;
     ppf_error err = {{0}};
-    if (!deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err))
+    if (!talk_build(&d, &(talk_desc){.path = path, .with_scene = true}, &err))
         fail_msg("%s", err.message);
     assert_int_equal(d.count, 2);
     assert_true(d.slides[1]->has_scene);
-    deck_deinit(&d);
+    talk_deinit(&d);
     /* without the scenes nothing is drawn: the objects do not count */
     snprintf(text, sizeof text, form, d_max + 1);
     put(path, sizeof path, "over.json", text);
-    if (!deck_build(&d, &(deck_desc){.path = path}, &err))
+    if (!talk_build(&d, &(talk_desc){.path = path}, &err))
         fail_msg("%s", err.message);
-    deck_deinit(&d);
-    assert_false(deck_build(&d, &(deck_desc){.path = path, .with_scene = true}, &err));
+    talk_deinit(&d);
+    assert_false(talk_build(&d, &(talk_desc){.path = path, .with_scene = true}, &err));
     assert_int_equal(d.count, 0);
     assert_message(&err, "over.json: 2 slides: ", " objects to draw in all (the most, slides[",
                    "at most 5e7 for everything one command builds");
@@ -367,15 +367,15 @@ static void test_deck_total(void **state)
     char half[16];
     snprintf(half, sizeof half, "%d", d_max / 2);
     const session_flag fewer[] = {{"dp", half}};
-    if (!deck_build(&d,
-                    &(deck_desc){.path = path, .flags = fewer, .flag_count = 1, .with_scene = true},
+    if (!talk_build(&d,
+                    &(talk_desc){.path = path, .flags = fewer, .flag_count = 1, .with_scene = true},
                     &err))
         fail_msg("%s", err.message);
-    deck_deinit(&d);
+    talk_deinit(&d);
     put(path, sizeof path, "far.json",
         "{\"slides\": [{}, {\"stages\": 4096, \"microbatches\": 1000000, \"virtual\": 64, "
         "\"schedule\": \"looped-bfs\"}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_message(&err, "far.json: 2 slides: ", "actions in all (the most, slides[1]: ");
 }
 
@@ -394,35 +394,35 @@ static void test_deck_total_with_csv(void **state)
     put(path, sizeof path, "csv_total.json",
         "{\"slides\": [{\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
         "{\"schedule\": \"csv:cells101.csv\"}]}");
-    deck d;
+    talk d;
     ppf_error err = {{0}};
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_message(&err, "csv_total.json: 2 slides: 20000001 actions in all (the most, slides[0]");
     put(path, sizeof path, "csv_unread.json",
         "{\"base\": {\"schedule\": \"zb-h1\", \"stages\": 100, \"microbatches\": 66397}, "
         "\"slides\": [{}, {}, {\"schedule\": \"csv:cells101.csv\"}, {\"schedule\": "
         "\"csv:no-such.csv\"}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_message(&err, "csv_unread.json: 4 slides (2 CSV slides past the limit not read): "
                          "39999800 actions in all");
     /* counted by the rules its build reads it by: confined, a CSV outside
      * the talk's folder is refused unread, as its build refuses it */
     put(path, sizeof path, "csv_outside.json",
         "{\"slides\": [{}, {\"schedule\": \"csv:/etc/passwd\"}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path, .confine = true}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path, .confine = true}, &err));
     assert_message(&err, "csv_outside.json: slides[1]: schedule = \"csv:/etc/passwd\": leads "
                          "outside the folder");
     assert_null(strstr(err.message, "root"));
     /* within the budget, a CSV slide that cannot be read is named as its build names it */
     put(path, sizeof path, "csv_missing.json",
         "{\"slides\": [{}, {\"schedule\": \"csv:no-such.csv\"}]}");
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_message(&err,
                    "csv_missing.json: slides[1]: schedule = \"csv:", "no-such.csv\": cannot open");
 }
 
-/* A command that shows one slide builds that one: deck_build_slide gives a
- * deck of one, says which slide it is, and neither builds nor counts the
+/* A command that shows one slide builds that one: talk_build_slide gives a
+ * talk of one, says which slide it is, and neither builds nor counts the
  * others (far over the budget here, alone and together); a --slide past the
  * last is named. */
 static void test_deck_one_slide(void **state)
@@ -432,10 +432,10 @@ static void test_deck_one_slide(void **state)
     put(path, sizeof path, "one.json",
         "{\"slides\": [{\"title\": \"a\"}, {\"title\": \"b\", \"schedule\": \"gpipe\"}, "
         "{\"stages\": 4096, \"microbatches\": 1000000}]}");
-    deck d;
+    talk d;
     ppf_error err = {{0}};
     for (int slide = 0; slide <= 2; slide++) {
-        if (!deck_build_slide(&d, &(deck_desc){.path = path, .with_scene = true}, slide, &err))
+        if (!talk_build_slide(&d, &(talk_desc){.path = path, .with_scene = true}, slide, &err))
             fail_msg("--slide %d: %s", slide, err.message);
         assert_int_equal(d.count, 1);
         assert_int_equal(d.first, slide > 0 ? slide - 1 : 0);
@@ -443,19 +443,19 @@ static void test_deck_one_slide(void **state)
         assert_true(d.slides[0]->has_scene);
         assert_string_equal(d.info[0].title, slide == 2 ? "b" : "a");
         assert_string_equal(d.slides[0]->sc.schedule, slide == 2 ? "gpipe" : "1f1b");
-        deck_deinit(&d);
+        talk_deinit(&d);
     }
-    assert_false(deck_build_slide(&d, &(deck_desc){.path = path}, 3, &err));
+    assert_false(talk_build_slide(&d, &(talk_desc){.path = path}, 3, &err));
     assert_message(&err, "one.json: slides[2]: stages x (");
-    assert_false(deck_build_slide(&d, &(deck_desc){.path = path}, 4, &err));
+    assert_false(talk_build_slide(&d, &(talk_desc){.path = path}, 4, &err));
     assert_message(&err, "--slide = 4: the talk has 3 slides");
-    assert_false(deck_build(&d, &(deck_desc){.path = path}, &err));
+    assert_false(talk_build(&d, &(talk_desc){.path = path}, &err));
     assert_message(&err, "one.json: 3 slides: ");
     /* a scenario is one slide */
-    assert_true(deck_build_slide(&d, &(deck_desc){}, 1, &err));
+    assert_true(talk_build_slide(&d, &(talk_desc){}, 1, &err));
     assert_int_equal(d.count, 1);
-    deck_deinit(&d);
-    assert_false(deck_build_slide(&d, &(deck_desc){}, 2, &err));
+    talk_deinit(&d);
+    assert_false(talk_build_slide(&d, &(talk_desc){}, 2, &err));
     assert_message(&err, "--slide = 2: a scenario is one slide");
 }
 

@@ -10,7 +10,7 @@
  *     first beat goes to slide 1, Next at the last slide's last beat stays;
  *     a scenario is slide 1 of 1.
  *
- * The expected times come from the deck the program builds (app/deck.h),
+ * The expected times come from the talk the program builds (app/talk.h),
  * not from numbers copied here. Skipped, with a message and exit status 77
  * (CTest: "Skipped"), when xvfb-run, Xvfb or xauth are not on PATH
  * (tools/deps.sh installs them). PPFLOW_EXE is the program. */
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deck.h"
+#include "talk.h"
 #include "support/check.h"
 #include "support/scratch.h"
 #include "support/child.h"
@@ -42,11 +42,11 @@ static void expect_on(const state_line *s, int slide, int beat, double t, const 
                  what, s->slide, s->beat, s->t, s->playing, s->presenting, slide, beat, t);
 }
 
-static deck build(const char *path)
+static talk build(const char *path)
 {
-    deck d;
+    talk d;
     ppf_error err = {{0}};
-    if (!deck_build(&d, &(deck_desc){.path = path}, &err))
+    if (!talk_build(&d, &(talk_desc){.path = path}, &err))
         fail_msg("%s", err.message);
     return d;
 }
@@ -64,7 +64,7 @@ static void test_example_talk_next_slide(void **state)
 {
     (void)state;
     x_run_skip_without_tools("test_talk_window");
-    deck d = build(TALK);
+    talk d = build(TALK);
     assert_ge(d.count, 2);
     const beat_list *one = &d.slides[0]->beats, *two = &d.slides[1]->beats;
     assert_true(one->count >= 2 && one->count + 2 < STATES_MAX);
@@ -111,7 +111,7 @@ static void test_example_talk_next_slide(void **state)
     assert_true(size[0] != size[1] || memcmp(png[0], png[1], size[0]) != 0);
     free(png[0]);
     free(png[1]);
-    deck_deinit(&d);
+    talk_deinit(&d);
 }
 
 static void test_small_talk_edges(void **state)
@@ -125,7 +125,7 @@ static void test_small_talk_edges(void **state)
                 "  {\"title\": \"1F1B\", \"schedule\": \"1f1b\", \"camera\": \"top\",\n"
                 "   \"auto_beats\": false, \"beats\": [{\"t\": 0, \"title\": \"start\"},\n"
                 "   {\"after\": \"3B0\", \"title\": \"first backward done\"}]}]}\n");
-    deck d = build(path);
+    talk d = build(path);
     const beat_list *one = &d.slides[0]->beats, *two = &d.slides[1]->beats;
     assert_int_equal(two->count, 2);
     char script[1024] = "frames 2\nprint\n";
@@ -147,7 +147,7 @@ static void test_small_talk_edges(void **state)
     expect_on(&st[2], 2, 2, two->beats[1].t, "PgDn on the last slide's last beat");
     expect_on(&st[3], 2, 1, 0, "Home");
     expect_on(&st[4], 1, one->count, one->beats[one->count - 1].t, "PgUp on slide 2's first");
-    deck_deinit(&d);
+    talk_deinit(&d);
 
     /* a scenario is a talk of one slide */
     out = run_script(PPFLOW_EXE, "one.script", "frames 2\nkey pagedown\nframes 1\nquit\n",

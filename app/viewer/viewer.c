@@ -47,15 +47,15 @@ static void follow_mode(viewer *v)
         window_hide_cursor(&v->win, false);
 }
 
-/* What the window holds besides the deck's slide k (-1: besides nothing
- * of the deck) and the panes a comparison shows beside the first: what the
+/* What the window holds besides the talk's slide k (-1: besides nothing
+ * of the talk) and the panes a comparison shows beside the first: what the
  * budget bounds with it (budget.h, totals). */
 budget_cost viewer_held_besides(const viewer *v, int k, bool panes)
 {
     budget_cost held = {0};
-    for (int j = 0; j < v->deck->count; j++)
+    for (int j = 0; j < v->talk->count; j++)
         if (j != k) {
-            const budget_cost c = session_cost(v->deck->slides[j]);
+            const budget_cost c = session_cost(v->talk->slides[j]);
             budget_cost_add(&held, &c);
         }
     for (int j = 1; panes && v->cmp && j < v->cmp->count; j++) {
@@ -259,13 +259,13 @@ bool viewer_frame(viewer *v, double clock, bool resting)
     return true;
 }
 
-int viewer_run(deck *d, const viewer_options *o, ppf_error *err)
+int viewer_run(talk *d, const viewer_options *o, ppf_error *err)
 {
     const int first = o->slide > 0 && o->slide <= d->count ? o->slide - 1 : 0;
     const session *s = d->slides[first];
     assert(s->has_scene && "a session built whole, scene included");
     viewer *v = ppf_calloc(1, sizeof *v);
-    v->deck = d;
+    v->talk = d;
     frame_times_init(&v->times);
     v->whatifs = ppf_calloc((size_t)d->count, sizeof *v->whatifs);
     for (int k = 0; k < d->count; k++)

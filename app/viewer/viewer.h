@@ -44,7 +44,7 @@
 #include <stdbool.h>
 
 #include "comparison.h"
-#include "deck.h"
+#include "talk.h"
 #include "error.h"
 #include "session.h"
 
@@ -60,8 +60,8 @@ typedef struct viewer_options {
     int slide;           /* start on this slide of a talk, from 1 (--slide); 0: the first */
     bool presenter;      /* open the presenter's window too (--presenter, presenter.h) */
     int monitor;         /* the audience's monitor, from 1 (--monitor); 0: presenter.h's choice */
-    comparison *compare; /* NULL: the deck's slides; else its sides in panes on one clock
-                            (viewer_compare.h), the deck one slide of its first side */
+    comparison *compare; /* NULL: the talk's slides; else its sides in panes on one clock
+                            (viewer_compare.h), the talk one slide of its first side */
 } viewer_options;
 
 /* The options with ppflow's defaults: a 1280x720 window. */
@@ -71,12 +71,12 @@ static inline viewer_options viewer_options_defaults(void)
 }
 
 /* Reads the script, opens the window and runs until quit; returns the exit
- * status (see Errors), with the message in err. The deck's sessions are
+ * status (see Errors), with the message in err. The talk's sessions are
  * built whole (scenes included); a talk's slides are shown one at a time,
  * and a live what-if (whatif.h) replaces the shown one's session with one
  * built aside (viewer_core.h's viewer_show: the one road). A slot of the
- * deck may so hold another session when the viewer returns: the deck
+ * talk may so hold another session when the viewer returns: the talk
  * still owns (and frees) whatever its slots hold. */
-int viewer_run(deck *d, const viewer_options *o, ppf_error *err);
+int viewer_run(talk *d, const viewer_options *o, ppf_error *err);
 
 #endif

@@ -580,7 +580,7 @@ void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n)
  * Refused (no sibling, a build error), the window stays single and says why. */
 static void compare_start(viewer *v)
 {
-    session *s = v->deck->slides[v->st.talk.slide];
+    session *s = v->talk->slides[v->st.talk.slide];
     viewer_keep_undo(v, true); /* the room undo kept is the sibling's */
     viewer_compare *c = ppf_calloc(1, sizeof *c);
     ppf_error err = {{0}};

@@ -27,7 +27,7 @@
 
 #include "budget.h"
 #include "command.h"
-#include "deck.h"
+#include "talk.h"
 #include "frame.h"
 #include "frame_times.h"
 #include "input.h"
@@ -44,7 +44,7 @@
  * input's and the window's user pointers. */
 typedef struct viewer {
     viewer_state st;
-    deck *deck; /* its slides; st.s is the one shown, which a what-if rebuilds */
+    talk *talk; /* its slides; st.s is the one shown, which a what-if rebuilds */
     viewer_input in;
     viewer_window win;
     frame_renderer frame;  /* the window's: draws every pane */
@@ -97,8 +97,8 @@ bool viewer_frame(viewer *v, double clock, bool resting);
 void viewer_follow_card(viewer *v);
 /* Applies the input's queued commands, in order. */
 void viewer_apply_queue(viewer *v, double clock);
-/* What the window holds besides the deck's slide k (-1: besides nothing
- * of the deck) and, with panes, the panes a comparison shows beside the
+/* What the window holds besides the talk's slide k (-1: besides nothing
+ * of the talk) and, with panes, the panes a comparison shows beside the
  * first: what the budget bounds a new session with (budget.h, totals). */
 budget_cost viewer_held_besides(const viewer *v, int k, bool panes);
 
@@ -108,7 +108,7 @@ budget_cost viewer_held_besides(const viewer *v, int k, bool panes);
 typedef struct viewer_change {
     int pane;             /* 0: the window's own (a comparison's first); 1..: a comparison's
                              other pane, its count for one added */
-    int slide;            /* pane 0: the deck's slide shown after it */
+    int slide;            /* pane 0: the talk's slide shown after it */
     session *replacement; /* made aside and taken: pane 0, the slide's session from now on, the
                              one it replaces returned (NULL: the slide's session as it is);
                              another pane, the one added (NULL: that pane, the last, removed) */
@@ -143,7 +143,7 @@ void viewer_keep_undo(viewer *v, bool pane_next);
  * (viewer_state.talk.slide_change): the other slide shown. */
 void viewer_change_slide(viewer *v, double clock);
 /* The slide asked for (the current one and slide_change, within the
- * deck), and the request cleared; *backwards set when it came from
+ * talk), and the request cleared; *backwards set when it came from
  * Previous. */
 int viewer_slide_target(viewer_state *v, bool *backwards);
 /* What another slide keeps, as a lecturer expects: presenting, the theme,
@@ -152,7 +152,7 @@ int viewer_slide_target(viewer_state *v, bool *backwards);
  * slide names one, placed at once; the timeline fitted to the new
  * iteration; playback stopped; Next lands on the slide's first beat,
  * Previous (at_end) on its last beat's end state. */
-viewer_follow viewer_follow_slide(const viewer_state *v, const deck *d, int k, bool at_end);
+viewer_follow viewer_follow_slide(const viewer_state *v, const talk *d, int k, bool at_end);
 
 /* Where the viewer stood before a change of the same slide. */
 typedef struct viewer_moment {
@@ -171,11 +171,11 @@ viewer_moment viewer_moment_of(const viewer_state *v);
 viewer_follow viewer_follow_moment(const session *next, const viewer_moment *m);
 
 /* The window's title for slide k: "ppflow — GPipe (slide 1/4)", or
- * "ppflow — 1F1B   P=4 ..." for a deck of one. */
-void viewer_slide_title(const deck *d, int k, char *out, size_t size);
+ * "ppflow — 1F1B   P=4 ..." for a talk of one. */
+void viewer_slide_title(const talk *d, int k, char *out, size_t size);
 /* The title the presenter names after slide k's last beat; NULL after the
  * talk's last. */
-const char *viewer_next_slide_title(const deck *d, int k);
+const char *viewer_next_slide_title(const talk *d, int k);
 
 /* ---- viewer_whatif.c ---- */
 

@@ -10,7 +10,7 @@
  *      another slide's, built when the talk was; then its render cache
  *      (frame.h's frame_cache) in the window's context. A failure stops
  *      here, with one line (the cache cannot fail for a built session).
- *   2. commit: the deck's slot takes the session, the window the cache;
+ *   2. commit: the talk's slot takes the session, the window the cache;
  *      the session it replaces goes to the caller (undo keeps it while the
  *      budget lets it), the old cache is freed.
  *   3. follow: the state by its one rule (viewer_state_follow) with what
@@ -45,7 +45,7 @@ int viewer_slide_target(viewer_state *v, bool *backwards)
 
 /* Another slide: nothing of the old slide's time goes on; the slide's own
  * camera, and its first beat (or its last, going back). */
-viewer_follow viewer_follow_slide(const viewer_state *v, const deck *d, int k, bool at_end)
+viewer_follow viewer_follow_slide(const viewer_state *v, const talk *d, int k, bool at_end)
 {
     const session *s = d->slides[k];
     const int beats = s->beats.count;
@@ -97,15 +97,15 @@ viewer_follow viewer_follow_moment(const session *next, const viewer_moment *m)
     };
 }
 
-void viewer_slide_title(const deck *d, int k, char *out, size_t size)
+void viewer_slide_title(const talk *d, int k, char *out, size_t size)
 {
     if (d->count > 1)
-        snprintf(out, size, "ppflow — %s (slide %d/%d)", deck_slide_title(d, k), k + 1, d->count);
+        snprintf(out, size, "ppflow — %s (slide %d/%d)", talk_slide_title(d, k), k + 1, d->count);
     else
-        snprintf(out, size, "ppflow — %s", deck_slide_title(d, k));
+        snprintf(out, size, "ppflow — %s", talk_slide_title(d, k));
 }
 
-const char *viewer_next_slide_title(const deck *d, int k)
+const char *viewer_next_slide_title(const talk *d, int k)
 {
     return k + 1 < d->count ? d->info[k + 1].title : NULL;
 }
@@ -118,7 +118,7 @@ static void keep_undo_within(viewer *v, budget_cost held)
 {
     const int shown = v->st.talk.slide;
     whatif_keep_within(&v->whatifs[shown], &held);
-    for (int k = 0; k < v->deck->count; k++)
+    for (int k = 0; k < v->talk->count; k++)
         if (k != shown)
             whatif_keep_within(&v->whatifs[k], &held);
 }
@@ -147,7 +147,7 @@ session *viewer_build_aside(viewer *v, int pane, const scenario *sc, const char 
      * session beside the one it replaces */
     budget_cost_add(&held, &cost);
     keep_undo_within(v, held);
-    return session_new(sc, v->deck->slides[k]->has_scene, err);
+    return session_new(sc, v->talk->slides[k]->has_scene, err);
 }
 
 /* The render cache of s for the window's frame renderer, made aside. */
@@ -169,7 +169,7 @@ session *viewer_show(viewer *v, const viewer_change *ch, double clock)
         return viewer_compare_commit(v->cmp, &v->st, ch->pane, ch->replacement,
                                      ch->replacement ? &made : NULL);
     }
-    deck *d = v->deck;
+    talk *d = v->talk;
     const session *next = ch->replacement ? ch->replacement : d->slides[ch->slide];
     frame_cache made = {0};
     const bool new_cache = !frame_cache_of(&v->cache, &next->scene, &next->tl);
@@ -218,6 +218,6 @@ void viewer_change_slide(viewer *v, double clock)
     const int k = viewer_slide_target(&v->st, &backwards);
     viewer_show(
         v,
-        &(viewer_change){.slide = k, .follow = viewer_follow_slide(&v->st, v->deck, k, backwards)},
+        &(viewer_change){.slide = k, .follow = viewer_follow_slide(&v->st, v->talk, k, backwards)},
         clock);
 }

@@ -131,7 +131,7 @@ typedef struct viewer_pointer {
 } viewer_pointer;
 
 /* The talk: presenting (keymap.h's KEYMAP_PRESENT), its beats
- * (session.beats) and a talk's slides (deck.h: the viewer changes the
+ * (session.beats) and a talk's slides (talk.h: the viewer changes the
  * slide by its one road, viewer_core.h's viewer_show). */
 typedef struct viewer_talk {
     bool presenting;

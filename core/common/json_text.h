@@ -1,5 +1,5 @@
 /* json_text.h - a JSON value in a message, and a text value checked, for
- * the readers of user files (scenario_json.c, talk.c), so that a scenario
+ * the readers of user files (scenario_json.c, talk_file.c), so that a scenario
  * and a talk say the same things the same way; and a text written as a
  * JSON string, for every writer of JSON (export.c, per-beat beats.json).
  *

@@ -189,7 +189,7 @@ bool scenario_set(scenario *sc, const char *field, const char *value, ppf_error 
  * text for example files); duplicate keys are errors. */
 bool scenario_parse_json(scenario *sc, const char *text, size_t len, ppf_error *err);
 
-/* For readers of documents that hold scenarios (a talk, talk.h), which
+/* For readers of documents that hold scenarios (a talk, talk_file.h), which
  * must read JSON as scenario files are read and apply the same keys: */
 struct cJSON;
 /* The JSON document of text[0..len) (need not end in NUL), whose top level

@@ -1,11 +1,11 @@
 /* fuzz_talk.c - libFuzzer target: arbitrary bytes as a talk file.
  *
- * The bytes are read as a talk (core/scenario/talk.h) with no file of its own: a
+ * The bytes are read as a talk (core/scenario/talk_file.h) with no file of its own: a
  * text that is refused must say why on one printable line and leave the
  * talk zeroed; one that is read has at least one slide, its texts valid
  * UTF-8 with no control character (fuzz_support.h), its slides' total
  * goes through the budget as the window's and per-beat export's does
- * (talk_check_budget, with the scenes or without): refused on one line, or
+ * (talk_file_check_budget, with the scenes or without): refused on one line, or
  * accepted with every slide counted and the sum within every limit; and
  * each slide's scenario is built and checked as fuzz_scenario checks one
  * (fuzz_support.h; the first few slides, to bound the time per input). A "base" or
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "budget.h"
-#include "talk.h"
+#include "talk_file.h"
 
 #include "fuzz_support.h"
 
@@ -29,10 +29,10 @@ enum { FUZZ_TALK_SLIDES = 3 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    talk t;
+    talk_file t;
     ppf_error err = {0};
     const bool confine = fuzz_hash(data, size) & 1;
-    if (!talk_parse_json(&t, (const char *)data, size, NULL, confine, &err)) {
+    if (!talk_file_parse_json(&t, (const char *)data, size, NULL, confine, &err)) {
         fuzz_check_message(&err);
         if (t.count != 0 || t.slides != NULL)
             __builtin_trap();
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const bool with_scene = (fuzz_hash(data, size) >> 1) & 1; /* another bit than confine's */
     ppf_error budget_err = {0};
-    if (!talk_check_budget(&t, with_scene, NULL, &budget_err)) {
+    if (!talk_file_check_budget(&t, with_scene, NULL, &budget_err)) {
         fuzz_check_message(&budget_err);
     } else {
         budget_cost sum = {0};
@@ -67,6 +67,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (int k = 0; k < t.count && k < FUZZ_TALK_SLIDES; k++)
         fuzz_run_scenario(&t.slides[k].sc, fuzz_hash(data, size) + (unsigned)k);
-    talk_deinit(&t);
+    talk_file_deinit(&t);
     return 0;
 }

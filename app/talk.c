@@ -1,5 +1,5 @@
-/* deck.c - a talk's slides, or one scenario, built into sessions. See deck.h. */
-#include "deck.h"
+/* talk.c - a talk's slides, or one scenario, built into sessions. See talk.h. */
+#include "talk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "quote.h"
 
 /* Room for n slides, zeroed. */
-static void deck_alloc(deck *d, int n)
+static void talk_alloc(talk *d, int n)
 {
     d->slides = ppf_calloc((size_t)n, sizeof *d->slides);
     d->info = ppf_calloc((size_t)n, sizeof *d->info);
@@ -41,7 +41,8 @@ static int slide_index(bool is_talk, int count, int slide, ppf_error *err)
 /* The talk's slides [from, from + n) built into d; the flags apply to every
  * slide and every camera is checked, built or not (both cost nothing and
  * keep a talk's errors the same whichever slide is shown). */
-static bool build_talk(deck *d, talk *t, const deck_desc *desc, int from, int n, ppf_error *err)
+static bool build_talk(talk *d, talk_file *t, const talk_desc *desc, int from, int n,
+                       ppf_error *err)
 {
     const char *path = desc->path;
     d->is_talk = true;
@@ -49,7 +50,7 @@ static bool build_talk(deck *d, talk *t, const deck_desc *desc, int from, int n,
     d->talk_count = t->count;
     memcpy(d->title, t->title, sizeof d->title);
     for (int k = 0; k < t->count; k++) {
-        const talk_slide *ts = &t->slides[k];
+        const talk_file_slide *ts = &t->slides[k];
         if (ts->camera[0] && camera_preset_find(ts->camera) < 0) {
             ppf_fail(err,
                      "camera = %s: unknown preset; use default, front, top, side, back, "
@@ -65,12 +66,12 @@ static bool build_talk(deck *d, talk *t, const deck_desc *desc, int from, int n,
     }
     /* Every slide held at once: their sum is what the budget bounds,
      * counted before the first is simulated. */
-    if (n > 1 && !talk_check_budget(t, desc->with_scene, path, err))
+    if (n > 1 && !talk_file_check_budget(t, desc->with_scene, path, err))
         return false;
-    deck_alloc(d, n);
+    talk_alloc(d, n);
     for (int j = 0; j < n; j++) {
-        const talk_slide *ts = &t->slides[from + j];
-        deck_slide *info = &d->info[j];
+        const talk_file_slide *ts = &t->slides[from + j];
+        talk_slide *info = &d->info[j];
         memcpy(info->title, ts->title, sizeof info->title);
         memcpy(info->notes, ts->notes, sizeof info->notes);
         if (ts->camera[0]) {
@@ -85,21 +86,21 @@ static bool build_talk(deck *d, talk *t, const deck_desc *desc, int from, int n,
 }
 
 /* slide: -1 every slide; else the one --slide names (0: the first). */
-static bool build(deck *d, const deck_desc *desc, int slide, ppf_error *err)
+static bool build(talk *d, const talk_desc *desc, int slide, ppf_error *err)
 {
     memset(d, 0, sizeof *d);
     bool ok;
     if (desc->path && talk_file_detect(desc->path)) {
-        talk t;
-        if (!talk_load_file(&t, desc->path, desc->confine, err))
+        talk_file t;
+        if (!talk_file_load(&t, desc->path, desc->confine, err))
             return false;
         const int k = slide < 0 ? 0 : slide_index(true, t.count, slide, err);
         ok = k >= 0 && build_talk(d, &t, desc, k, slide < 0 ? t.count : 1, err);
-        talk_deinit(&t);
+        talk_file_deinit(&t);
     } else {
         ok = slide < 0 || slide_index(false, 1, slide, err) >= 0;
         if (ok) {
-            deck_alloc(d, 1);
+            talk_alloc(d, 1);
             d->talk_count = 1;
             scenario sc;
             ok = session_scenario(&sc, desc->path, desc->confine, desc->flags, desc->flag_count,
@@ -112,31 +113,31 @@ static bool build(deck *d, const deck_desc *desc, int slide, ppf_error *err)
         }
     }
     if (!ok)
-        deck_deinit(d);
+        talk_deinit(d);
     return ok;
 }
 
-bool deck_build(deck *d, const deck_desc *desc, ppf_error *err)
+bool talk_build(talk *d, const talk_desc *desc, ppf_error *err)
 {
     return build(d, desc, -1, err);
 }
 
-bool deck_build_slide(deck *d, const deck_desc *desc, int slide, ppf_error *err)
+bool talk_build_slide(talk *d, const talk_desc *desc, int slide, ppf_error *err)
 {
     return build(d, desc, slide < 0 ? 0 : slide, err);
 }
 
-int deck_pick_slide(const deck *d, int slide, ppf_error *err)
+int talk_pick_slide(const talk *d, int slide, ppf_error *err)
 {
     return slide_index(d->is_talk, d->count, slide, err);
 }
 
-const char *deck_slide_title(const deck *d, int k)
+const char *talk_slide_title(const talk *d, int k)
 {
     return d->info[k].title[0] ? d->info[k].title : d->slides[k]->hud_title;
 }
 
-void deck_deinit(deck *d)
+void talk_deinit(talk *d)
 {
     if (!d)
         return;

@@ -1,4 +1,4 @@
-/* talk.h - a talk file: several scenarios in one deck, one per slide.
+/* talk_file.h - a talk file read: several scenarios, one per slide.
  *
  *   {
  *     "talk": "Pipeline schedules, step by step",   title (optional)
@@ -24,17 +24,17 @@
  * folder of the file that names it, and messages quote nothing of the
  * scenario and CSV files it names, only the talk's own text.
  *
- * What it does not do: build programs or timelines (app/deck.h builds a
+ * What it does not do: build programs or timelines (app/talk.h builds a
  * session per slide, command-line flags on top of each), or check camera
- * names. It counts what building them would cost (talk_check_budget), for
+ * names. It counts what building them would cost (talk_file_check_budget), for
  * the commands that build every slide at once.
  *
  * Call order:
  *     if (talk_file_detect(path)) {
- *         talk t;
- *         if (!talk_load_file(&t, path, confine, &err)) { one line, exit 2 }
+ *         talk_file t;
+ *         if (!talk_file_load(&t, path, confine, &err)) { one line, exit 2 }
  *         ... t.slides[k].sc, .title, .notes, .camera ...
- *         talk_deinit(&t);
+ *         talk_file_deinit(&t);
  *     }
  *
  * Errors: one line starting with the talk file's path and naming the
@@ -43,8 +43,8 @@
  * "talk.json: slides[1]: unknown field \"tilte\" (known: ...)". A failed
  * load leaves the talk zeroed.
  */
-#ifndef PPFLOW_TALK_H
-#define PPFLOW_TALK_H
+#ifndef PPFLOW_TALK_FILE_H
+#define PPFLOW_TALK_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,18 +58,18 @@ enum {
     TALK_SLIDES_MAX = 100,
 };
 
-typedef struct talk_slide {
+typedef struct talk_file_slide {
     scenario sc;                  /* base, then the slide's file, then its keys */
     char title[TALK_TITLE_MAX];   /* "" = none given */
     char notes[BEAT_NOTES_MAX];   /* "" = none */
     char camera[BEAT_CAMERA_MAX]; /* a preset's name; "" = keep the camera */
-} talk_slide;
+} talk_file_slide;
 
-typedef struct talk {
+typedef struct talk_file {
     char title[TALK_TITLE_MAX]; /* "talk"; "" = none given */
-    talk_slide *slides;         /* [count], at least one */
+    talk_file_slide *slides;    /* [count], at least one */
     int count;
-} talk;
+} talk_file;
 
 /* True when the file is a regular file holding a JSON object with a
  * "slides" key: a talk, not a scenario. A file that cannot be read or
@@ -79,13 +79,13 @@ bool talk_file_detect(const char *path);
 /* Reads a talk file (at most 16 MiB) into *t (not initialised); with
  * confine, its references are confined (see above) and the talk file
  * itself must be a regular file. */
-bool talk_load_file(talk *t, const char *path, bool confine, ppf_error *err);
+bool talk_file_load(talk_file *t, const char *path, bool confine, ppf_error *err);
 /* The same from text[0..len) (need not end in NUL); file (may be NULL: the
  * working directory) is where relative paths start and what messages start
  * with. */
-bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, bool confine,
-                     ppf_error *err);
-void talk_deinit(talk *t); /* accepts a zeroed or deinited talk */
+bool talk_file_parse_json(talk_file *t, const char *text, size_t len, const char *file,
+                          bool confine, ppf_error *err);
+void talk_file_deinit(talk_file *t); /* accepts a zeroed or deinited one */
 
 /* What building every slide at once will hold (budget.h, totals): each
  * slide's scenario_cost, their sum against the limits, checked before any
@@ -96,6 +96,6 @@ void talk_deinit(talk *t); /* accepts a zeroed or deinited talk */
  * ..."). A CSV slide met once the sum is over is not read (each is a walk
  * over its file) and the message says how many were not. file (may be
  * NULL) starts the message. */
-bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err);
+bool talk_file_check_budget(const talk_file *t, bool with_scene, const char *file, ppf_error *err);
 
 #endif

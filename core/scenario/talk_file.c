@@ -1,4 +1,4 @@
-/* talk.c - a talk file read into its slides' scenarios (talk.h).
+/* talk_file.c - a talk file read into its slides' scenarios (talk_file.h).
  *
  * The document is read as scenario files are (scenario_json_document), and
  * a slide's scenario keys go through scenario_apply_json: one reader of
@@ -6,7 +6,7 @@
  * shape (talk, base, slides; a slide's title, notes, camera, scenario) and
  * the path in front of each message.
  */
-#include "talk.h"
+#include "talk_file.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -97,7 +97,7 @@ static bool read_base(scenario *base, const cJSON *item, const char *file, ppf_e
 }
 
 /* slides[k]: the base, its "scenario" file, its own keys. */
-static bool read_slide(talk_slide *out, const cJSON *item, int k, const scenario *base,
+static bool read_slide(talk_file_slide *out, const cJSON *item, int k, const scenario *base,
                        const char *file, ppf_error *err)
 {
     scenario_copy(&out->sc, base);
@@ -128,7 +128,8 @@ static bool read_slide(talk_slide *out, const cJSON *item, int k, const scenario
 }
 
 /* The talk's top level, from a parsed document; messages without the file. */
-static bool read_talk(talk *t, const cJSON *root, const char *file, bool confine, ppf_error *err)
+static bool read_talk(talk_file *t, const cJSON *root, const char *file, bool confine,
+                      ppf_error *err)
 {
     static const char *const keys[] = {"talk", "base", "slides", "description"};
     const cJSON *got[4] = {0};
@@ -174,21 +175,21 @@ static bool read_talk(talk *t, const cJSON *root, const char *file, bool confine
     return ok;
 }
 
-bool talk_parse_json(talk *t, const char *text, size_t len, const char *file, bool confine,
-                     ppf_error *err)
+bool talk_file_parse_json(talk_file *t, const char *text, size_t len, const char *file,
+                          bool confine, ppf_error *err)
 {
     memset(t, 0, sizeof *t);
     cJSON *root = scenario_json_document(text, len, TALK_SHAPE, err);
     bool ok = root && read_talk(t, root, file, confine, err);
     cJSON_Delete(root);
     if (!ok) {
-        talk_deinit(t);
+        talk_file_deinit(t);
         return in_file(err, file);
     }
     return true;
 }
 
-bool talk_load_file(talk *t, const char *path, bool confine, ppf_error *err)
+bool talk_file_load(talk_file *t, const char *path, bool confine, ppf_error *err)
 {
     memset(t, 0, sizeof *t);
     cJSON *root = scenario_json_load(path, "a talk file", TALK_SHAPE, confine, err);
@@ -197,7 +198,7 @@ bool talk_load_file(talk *t, const char *path, bool confine, ppf_error *err)
     bool ok = read_talk(t, root, path, confine, err);
     cJSON_Delete(root);
     if (!ok) {
-        talk_deinit(t);
+        talk_file_deinit(t);
         return in_file(err, path);
     }
     return true;
@@ -214,7 +215,7 @@ bool talk_file_detect(const char *path)
     return is_talk;
 }
 
-bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_error *err)
+bool talk_file_check_budget(const talk_file *t, bool with_scene, const char *file, ppf_error *err)
 {
     budget_cost *costs = ppf_calloc((size_t)t->count, sizeof *costs);
     char(*name)[24] = ppf_calloc((size_t)t->count, sizeof *name);
@@ -236,7 +237,7 @@ bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_err
             continue;
         }
         if (!scenario_cost(&t->slides[k].sc, with_scene, &costs[k], err)) {
-            /* worded as the slide's build would word it (deck.h) */
+            /* worded as the slide's build would word it (talk.h) */
             char rest[PPF_ERROR_MAX];
             memcpy(rest, err->message, sizeof rest);
             ok = ppf_fail(err, "slides[%d]: %s", k, rest);
@@ -259,7 +260,7 @@ bool talk_check_budget(const talk *t, bool with_scene, const char *file, ppf_err
     return ok;
 }
 
-void talk_deinit(talk *t)
+void talk_file_deinit(talk_file *t)
 {
     if (!t)
         return;

@@ -58,8 +58,8 @@ budget_cost viewer_held_besides(const viewer *v, int k, bool panes)
             const budget_cost c = session_cost(v->talk->slides[j]);
             budget_cost_add(&held, &c);
         }
-    for (int j = 1; panes && v->cmp && j < v->cmp->count; j++) {
-        const budget_cost c = session_cost(v->cmp->sides[j]);
+    for (int j = 1; panes && j < v->panes.count; j++) {
+        const budget_cost c = session_cost(v->panes.pane[j].s);
         budget_cost_add(&held, &c);
     }
     return held;
@@ -213,11 +213,11 @@ static void draw(viewer *v, double clock)
         v->view.frame_times = v->times_text;
     }
     if (v->cmp) {
-        viewer_compare_draw(v->cmp, &v->st, &v->view, &v->cache, clock);
+        viewer_compare_draw(v->cmp, &v->st, &v->view, clock);
         return;
     }
     viewer_inspect_view(&v->insp, &v->st, &v->view);
-    frame_renderer_draw(&v->frame, &v->cache, &v->view, v->st.fb_w, v->st.fb_h);
+    frame_renderer_draw(&v->frame, &v->panes.pane[0].cache, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
 /* Whether the loop must draw without waiting for input: something moves
@@ -305,8 +305,10 @@ int viewer_run(talk *d, const viewer_options *o, ppf_error *err)
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
     v->st.look.theme = o->show.theme;
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
+    v->panes.count = 1;
+    v->panes.pane[0].s = d->slides[first];
     if (!frame_renderer_init(&v->frame, err) ||
-        !frame_cache_init(&v->cache, &v->frame, &s->scene, &s->tl, err))
+        !frame_cache_init(&v->panes.pane[0].cache, &v->frame, &s->scene, &s->tl, err))
         goto done;
     v->st.look.ui_scale = v->st.look.ui_scale_start = frame_ui_scale_clamp((float)o->show.ui_scale);
     if (o->compare) {
@@ -314,8 +316,11 @@ int viewer_run(talk *d, const viewer_options *o, ppf_error *err)
         const char *names[COMPARE_MAX_SIDES];
         for (int k = 0; k < cp->count; k++)
             names[k] = cp->result.name[k];
+        for (int k = 1; k < cp->count; k++) /* the comparison's sides, not the panes' */
+            v->panes.pane[k] = (viewer_pane){.s = cp->sides[k]};
+        v->panes.count = cp->count;
         v->cmp = ppf_calloc(1, sizeof *v->cmp);
-        if (!viewer_compare_init(v->cmp, cp->sides, names, cp->count, &v->frame, err))
+        if (!viewer_compare_init(v->cmp, &v->panes, names, &v->frame, err))
             goto done;
         viewer_compare_attach(v->cmp, &v->st);
     }
@@ -358,7 +363,7 @@ done:
     presenter_close(&v->pres);
     if (v->win.glfw) { /* while their context is current */
         viewer_compare_deinit(v->cmp);
-        frame_cache_deinit(&v->cache);
+        viewer_panes_close_from(&v->panes, 0);
         frame_renderer_deinit(&v->frame);
     }
     free(v->cmp);

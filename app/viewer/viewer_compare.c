@@ -38,9 +38,9 @@ static float pane_factor(const viewer_compare *c, int k)
 /* Pane k's timeline: its own rows on the shared scale, the state's range. */
 static void place_panes(viewer_compare *c, const viewer_state *st)
 {
-    for (int k = 0; k < c->count; k++) {
+    for (int k = 0; k < c->panes->count; k++) {
         timeline_view *tv = &c->tv[k];
-        compare_view_timeline(tv, &c->sides[k]->tl, c->longest);
+        compare_view_timeline(tv, &c->panes->pane[k].s->tl, c->longest);
         tv->t0 = st->timeline.t0, tv->t1 = st->timeline.t1;
         const frame_viewport p = c->layout.pane[k];
         const float ui = viewer_state_ui_scale_at(st, pane_factor(c, k));
@@ -54,12 +54,12 @@ static void place_panes(viewer_compare *c, const viewer_state *st)
 static viewer_state pane_state(const viewer_compare *c, const viewer_state *st, int k)
 {
     viewer_state p = *st;
-    p.s = c->sides[k];
+    p.s = c->panes->pane[k].s;
     p.fb_w = c->layout.pane[k].w, p.fb_h = c->layout.pane[k].h;
     p.pane.ui = pane_factor(c, k);
     p.timeline = c->tv[k];
     if (!c->linked && k > 0)
-        p.camera = c->cams[k];
+        p.camera = c->panes->pane[k].cam;
     return p;
 }
 
@@ -87,9 +87,9 @@ static camera linked_camera(const viewer_compare *c, const viewer_state *st, con
     const frame_viewport p0 = c->layout.pane[0], pk = c->layout.pane[k];
     const float ui0 = viewer_state_ui_scale(st);
     const viewer_state pkst = pane_state(c, st, k);
-    const camera f0 = fit_in(c->sides[0], *c0, p0.w, p0.h, st->look.split, ui0);
+    const camera f0 = fit_in(c->panes->pane[0].s, *c0, p0.w, p0.h, st->look.split, ui0);
     const camera fk =
-        fit_in(c->sides[k], *c0, pk.w, pk.h, st->look.split, viewer_state_ui_scale(&pkst));
+        fit_in(c->panes->pane[k].s, *c0, pk.w, pk.h, st->look.split, viewer_state_ui_scale(&pkst));
     if (!(f0.distance > 0) || !(fk.distance > 0))
         return *c0;
     camera out = fk;
@@ -107,14 +107,15 @@ static void lay_out(viewer_compare *c, viewer_state *st)
 {
     if (c->fb_w <= 0 || c->fb_h <= 0)
         return;
-    c->layout = compare_layout_compute(c->fb_w, c->fb_h, c->count, c->arrange, strip_scale(st));
+    c->layout =
+        compare_layout_compute(c->fb_w, c->fb_h, c->panes->count, c->arrange, strip_scale(st));
     st->pane.ui = pane_factor(c, 0);
     viewer_state_resize(st, c->layout.pane[0].w, c->layout.pane[0].h);
     place_panes(c, st);
-    for (int k = 1; k < c->count && !c->linked; k++) {
+    for (int k = 1; k < c->panes->count && !c->linked; k++) {
         viewer_state p = pane_state(c, st, k);
         viewer_state_resize(&p, p.fb_w, p.fb_h);
-        c->cams[k] = p.camera;
+        c->panes->pane[k].cam = p.camera;
     }
 }
 
@@ -123,12 +124,12 @@ static void compare_again(viewer_compare *c)
 {
     const char *names[COMPARE_MAX_SIDES];
     const timeline *tls[COMPARE_MAX_SIDES];
-    for (int k = 0; k < c->count; k++) {
+    for (int k = 0; k < c->panes->count; k++) {
         names[k] = c->names[k];
-        tls[k] = &c->sides[k]->tl;
+        tls[k] = &c->panes->pane[k].s->tl;
     }
-    compare_sides(names, tls, c->count, &c->result);
-    c->longest = compare_longest_makespan(tls, c->count);
+    compare_sides(names, tls, c->panes->count, &c->result);
+    c->longest = compare_longest_makespan(tls, c->panes->count);
 }
 
 /* A pane's cache, made with the window's frame renderer. */
@@ -137,38 +138,27 @@ static bool cache_for(const viewer_compare *c, const session *s, frame_cache *ou
     return frame_cache_init(out, c->frame, &s->scene, &s->tl, err);
 }
 
-/* The comparison's own GL objects: the strip's renderer, and the caches of
- * panes 1.. (the first pane's is the window's). */
-static bool make_renderers(viewer_compare *c, ppf_error *err)
+bool viewer_compare_init(viewer_compare *c, viewer_panes *panes, const char *const *names,
+                         frame_renderer *frame, ppf_error *err)
 {
-    if (!compare_renderer_init(&c->renderer, err))
-        return false;
-    for (int k = 1; k < c->count; k++)
-        if (!cache_for(c, c->sides[k], &c->cache[k], err))
-            return false;
-    return true;
-}
-
-bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
-                         int count, frame_renderer *frame, ppf_error *err)
-{
-    assert(count >= 1 && count <= COMPARE_MAX_SIDES);
+    assert(panes->count >= 1 && panes->count <= COMPARE_MAX_SIDES);
     memset(c, 0, sizeof *c);
     c->frame = frame;
-    c->count = count;
-    for (int k = 0; k < count; k++) {
-        assert(sides[k]->has_scene && "a session built whole, scene included");
-        c->sides[k] = sides[k];
+    c->panes = panes;
+    for (int k = 0; k < panes->count; k++) {
+        assert(panes->pane[k].s->has_scene && "a session built whole, scene included");
         snprintf(c->names[k], sizeof c->names[k], "%s", names[k]);
     }
     c->linked = true;
     c->active = -1;
     compare_again(c);
-    if (!make_renderers(c, err)) {
-        viewer_compare_deinit(c);
-        return false;
-    }
-    return true;
+    bool ok = compare_renderer_init(&c->renderer, err);
+    for (int k = 1; ok && k < panes->count; k++)
+        if (!panes->pane[k].cache.scene)
+            ok = cache_for(c, panes->pane[k].s, &panes->pane[k].cache, err);
+    if (!ok)
+        viewer_compare_deinit(c); /* the panes are the window's, to close */
+    return ok;
 }
 
 void viewer_compare_deinit(viewer_compare *c)
@@ -176,11 +166,6 @@ void viewer_compare_deinit(viewer_compare *c)
     if (!c)
         return;
     compare_renderer_deinit(&c->renderer);
-    for (int k = 0; k < COMPARE_MAX_SIDES; k++) {
-        frame_cache_deinit(&c->cache[k]);
-        if (c->owned[k])
-            session_free(c->sides[k]);
-    }
     memset(c, 0, sizeof *c);
 }
 
@@ -210,13 +195,13 @@ void viewer_compare_resize(viewer_compare *c, viewer_state *st, int fb_w, int fb
 void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y)
 {
     if (!dragging) {
-        for (int k = 0; k < c->count; k++) {
+        for (int k = 0; k < c->panes->count; k++) {
             const frame_viewport p = c->layout.pane[k];
             if (*x >= p.x && *x < p.x + p.w && *y >= p.y && *y < p.y + p.h)
                 c->active = k;
         }
     }
-    if (c->active < 0 || c->active >= c->count)
+    if (c->active < 0 || c->active >= c->panes->count)
         return;
     *x -= c->layout.pane[c->active].x;
     *y -= c->layout.pane[c->active].y;
@@ -226,8 +211,8 @@ void viewer_compare_map(viewer_compare *c, bool dragging, double *x, double *y)
 
 static bool shown(const viewer_compare *c, const char *schedule)
 {
-    for (int k = 0; k < c->count; k++)
-        if (strcmp(c->sides[k]->sc.schedule, schedule) == 0)
+    for (int k = 0; k < c->panes->count; k++)
+        if (strcmp(c->panes->pane[k].s->sc.schedule, schedule) == 0)
             return true;
     return false;
 }
@@ -237,7 +222,7 @@ static bool shown(const viewer_compare *c, const char *schedule)
 static bool sibling_of(const viewer_compare *c, scenario *out, ppf_error *err)
 {
     scenario now;
-    scenario_copy(&now, &c->sides[c->count - 1]->sc);
+    scenario_copy(&now, &c->panes->pane[c->panes->count - 1].s->sc);
     bool found = false;
     for (int tries = 0; tries < 64; tries++) {
         scenario next;
@@ -250,7 +235,8 @@ static bool sibling_of(const viewer_compare *c, scenario *out, ppf_error *err)
             scenario_copy(out, &next);
             found = true;
         }
-        const bool back = strcmp(next.schedule, c->sides[c->count - 1]->sc.schedule) == 0;
+        const bool back =
+            strcmp(next.schedule, c->panes->pane[c->panes->count - 1].s->sc.schedule) == 0;
         scenario_deinit(&now);
         now = next;
         if (fresh || back)
@@ -262,7 +248,7 @@ static bool sibling_of(const viewer_compare *c, scenario *out, ppf_error *err)
 
 bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *err)
 {
-    if (c->count >= COMPARE_MAX_SIDES)
+    if (c->panes->count >= COMPARE_MAX_SIDES)
         return ppf_fail(err, "at most %d panes", COMPARE_MAX_SIDES);
     return sibling_of(c, out, err);
 }
@@ -270,74 +256,26 @@ bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *e
 /* The change committed (viewer_compare_commit, less the state's part). */
 static session *commit(viewer_compare *c, int k, session *s, frame_cache *made)
 {
-    assert(s ? k == c->count && k < COMPARE_MAX_SIDES && made && made->scene == &s->scene
-             : k == c->count - 1 && k >= 1);
+    viewer_panes *p = c->panes;
+    assert(s ? k == p->count && k < COMPARE_MAX_SIDES && made && made->scene == &s->scene
+             : k == p->count - 1 && k >= 1);
     session *removed = NULL;
     if (s) {
-        c->count++;
-        c->sides[k] = s;
-        c->owned[k] = true;
-        c->cache[k] = *made;
+        p->pane[k] =
+            (viewer_pane){.s = s, .owned = true, .cache = *made, .cam = p->pane[k - 1].cam};
         *made = (frame_cache){0};
+        p->count++;
         snprintf(c->names[k], sizeof c->names[k], "%s", s->prog.schedule);
-        c->cams[k] = c->cams[k - 1];
     } else {
-        c->count--;
-        frame_cache_deinit(&c->cache[k]);
-        removed = c->owned[k] ? c->sides[k] : NULL;
-        c->owned[k] = false;
-        c->sides[k] = NULL;
-        if (c->active >= c->count)
-            c->active = c->count - 1;
+        frame_cache_deinit(&p->pane[k].cache);
+        removed = p->pane[k].owned ? p->pane[k].s : NULL;
+        p->pane[k] = (viewer_pane){0};
+        p->count--;
+        if (c->active >= p->count)
+            c->active = p->count - 1;
     }
     compare_again(c);
     return removed;
-}
-
-/* x for the comparison made from a single window: its first sibling. */
-static bool add_pane(viewer_compare *c, ppf_error *err)
-{
-    scenario next = {0};
-    if (!viewer_compare_sibling(c, &next, err))
-        return false;
-    /* the window holds every pane and what else it shows: their sum is
-     * what the budget bounds */
-    budget_cost held = c->elsewhere;
-    for (int k = 0; k < c->count; k++) {
-        const budget_cost pane = session_cost(c->sides[k]);
-        budget_cost_add(&held, &pane);
-    }
-    session *s = session_check_room(&held, &next, true, "x: another pane", err)
-                     ? session_new(&next, true, err)
-                     : NULL;
-    scenario_deinit(&next);
-    frame_cache made = {0};
-    if (!s || !cache_for(c, s, &made, err)) {
-        session_free(s);
-        return false;
-    }
-    commit(c, c->count, s, &made);
-    return true;
-}
-
-bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
-                                 const budget_cost *elsewhere, frame_renderer *frame,
-                                 ppf_error *err)
-{
-    assert(first->has_scene && "a session built whole, scene included");
-    memset(c, 0, sizeof *c);
-    c->frame = frame;
-    c->elsewhere = *elsewhere;
-    c->count = 1;
-    c->sides[0] = first;
-    snprintf(c->names[0], sizeof c->names[0], "%s", name);
-    c->linked = true;
-    c->active = -1;
-    if (!compare_renderer_init(&c->renderer, err) || !add_pane(c, err)) {
-        viewer_compare_deinit(c);
-        return false;
-    }
-    return true;
 }
 
 session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, session *s,
@@ -359,10 +297,10 @@ session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, sessi
 static void event_step(const viewer_compare *c, viewer_state *st, int dir, double clock)
 {
     double best = dir > 0 ? c->longest : 0;
-    for (int k = 0; k < c->count; k++) {
+    for (int k = 0; k < c->panes->count; k++) {
         double t;
-        const bool found = dir > 0 ? timeline_next_event(&c->sides[k]->tl, st->play.t, &t)
-                                   : timeline_prev_event(&c->sides[k]->tl, st->play.t, &t);
+        const bool found = dir > 0 ? timeline_next_event(&c->panes->pane[k].s->tl, st->play.t, &t)
+                                   : timeline_prev_event(&c->panes->pane[k].s->tl, st->play.t, &t);
         if (found && (dir > 0 ? t < best : t > best))
             best = t;
     }
@@ -382,7 +320,7 @@ static void set_linked(viewer_compare *c, viewer_state *st, bool on)
     if (on == c->linked)
         return;
     if (!on) /* each pane starts from where the link had it */
-        for (int k = 1; k < c->count; k++) {
+        for (int k = 1; k < c->panes->count; k++) {
             viewer_state p = pane_state(c, st, k);
             p.camera.cam = linked_camera(c, st, &st->camera.cam, k);
             p.camera.moving = false;
@@ -390,7 +328,7 @@ static void set_linked(viewer_compare *c, viewer_state *st, bool on)
             p.camera.user_view = p.camera.cam;
             const frame_layout l = viewer_state_layout(&p);
             p.camera.aspect = p.camera.user_aspect = l.view_h > 0 ? l.view_w / l.view_h : 1;
-            c->cams[k] = p.camera;
+            c->panes->pane[k].cam = p.camera;
         }
     c->linked = on;
 }
@@ -404,7 +342,7 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
     case CMD_COMPARE:
         c->error[0] = '\0';
         if (cmd->a == VIEWER_COMPARE_ARRANGE) {
-            c->arrange = compare_arrange_next(c->layout.arrange, c->count);
+            c->arrange = compare_arrange_next(c->layout.arrange, c->panes->count);
             lay_out(c, st);
         } else if (cmd->a == VIEWER_COMPARE_LINK) {
             set_linked(c, st, !c->linked);
@@ -421,19 +359,18 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
     default:
         break;
     }
-    if (!c->linked && k > 0 && k < c->count && moves_camera(st, cmd->kind)) {
+    if (!c->linked && k > 0 && k < c->panes->count && moves_camera(st, cmd->kind)) {
         viewer_state p = pane_state(c, st, k);
         viewer_state_apply(&p, cmd, clock);
-        c->cams[k] = p.camera;
+        c->panes->pane[k].cam = p.camera;
         return true;
     }
     return false;
 }
 
-void viewer_compare_follow(viewer_compare *c, session *first, viewer_state *st)
+void viewer_compare_follow(viewer_compare *c, viewer_state *st)
 {
-    c->sides[0] = first; /* its cache is the window's, made by the road */
-    snprintf(c->names[0], sizeof c->names[0], "%s", c->sides[0]->prog.schedule);
+    snprintf(c->names[0], sizeof c->names[0], "%s", c->panes->pane[0].s->prog.schedule);
     compare_again(c);
     attach_scale(c, st);
     lay_out(c, st);
@@ -475,15 +412,15 @@ void viewer_compare_single(viewer_state *st, const viewer_state *before, const v
 
 /* ---- the frame ------------------------------------------------------------ */
 
-void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base,
-                         frame_cache *first, double clock)
+void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock)
 {
     if (c->fb_w <= 0 || c->fb_h <= 0)
         return;
     place_panes(c, st);
-    frame_cache *panes[COMPARE_MAX_SIDES] = {first};
-    for (int k = 1; k < c->count; k++)
-        panes[k] = &c->cache[k];
+    frame_cache *panes[COMPARE_MAX_SIDES];
+    for (int k = 0; k < c->panes->count; k++)
+        panes[k] = &c->panes->pane[k].cache;
+    frame_cache *first = panes[0];
     if (st->talk.blackout) { /* the whole window black, strip and all */
         frame_view b = *base;
         b.viewport = (frame_viewport){0, 0, c->fb_w, c->fb_h};
@@ -491,12 +428,12 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
         return;
     }
     compare_frame f = {
-        .count = c->count,
+        .count = c->panes->count,
         .arrange = c->layout.arrange,
         .theme = st->look.theme,
         .ui_scale = strip_scale(st),
     };
-    for (int k = 0; k < c->count; k++) {
+    for (int k = 0; k < c->panes->count; k++) {
         frame_view fv;
         if (k == 0) {
             fv = *base;
@@ -505,7 +442,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
             p.pointer.known = st->pointer.known && c->active == k;
             fv = viewer_state_frame_view(&p, clock, c->status[k], sizeof c->status[k]);
             if (!c->linked)
-                c->cams[k] = p.camera;
+                c->panes->pane[k].cam = p.camera;
             else
                 fv.cam = linked_camera(c, st, &base->cam, k);
             fv.status = base->status;
@@ -553,39 +490,46 @@ void viewer_compare_state_line(const viewer_compare *c, char *out, size_t n)
         if (len < n)                                                                               \
             len += (size_t)snprintf(out + len, n - len, __VA_ARGS__);                              \
     } while (0)
-    PUT("panes=%d arrange=%s linked=%d active=%d pane_t=", c->count,
+    PUT("panes=%d arrange=%s linked=%d active=%d pane_t=", c->panes->count,
         arrange_name(c->layout.arrange), c->linked, c->active + 1);
-    for (int k = 0; k < c->count; k++)
+    for (int k = 0; k < c->panes->count; k++)
         PUT("%s%.6f", k ? ":" : "", c->shown[k].t);
     PUT(" pane_yaw=");
-    for (int k = 0; k < c->count; k++)
+    for (int k = 0; k < c->panes->count; k++)
         PUT("%s%.4f", k ? ":" : "", c->shown[k].cam.yaw);
     PUT(" pane_plot=");
-    for (int k = 0; k < c->count; k++) {
+    for (int k = 0; k < c->panes->count; k++) {
         const timeline_view *tv = &c->tv[k];
         const frame_viewport p = c->layout.pane[k];
         PUT("%s%.2f:%.2f:%.2f:%.2f", k ? ";" : "", tv->plot_x + p.x, tv->plot_y + p.y, tv->plot_w,
             tv->plot_h);
     }
     PUT(" pane_schedule=");
-    for (int k = 0; k < c->count; k++)
-        PUT("%s%s", k ? ":" : "", c->sides[k]->prog.schedule);
+    for (int k = 0; k < c->panes->count; k++)
+        PUT("%s%s", k ? ":" : "", c->panes->pane[k].s->prog.schedule);
 #undef PUT
 }
 
 /* ---- a comparison made and ended in the window (viewer_core.h) -------------- */
 
 /* x in a single window: the shown slide beside its sibling (the next
- * schedule at its P and M), two panes on the same t, the cameras linked.
- * Refused (no sibling, a build error), the window stays single and says why. */
-static void compare_start(viewer *v)
+ * schedule at its P and M), two panes on the same t, the cameras linked:
+ * the panes' arrangement made, then the sibling added by the one road
+ * (viewer_show). Refused (no sibling, a build error), the window stays
+ * single and says why. */
+static void compare_start(viewer *v, double clock)
 {
-    session *s = v->talk->slides[v->st.talk.slide];
-    viewer_keep_undo(v, true); /* the room undo kept is the sibling's */
-    viewer_compare *c = ppf_calloc(1, sizeof *c);
     ppf_error err = {{0}};
-    const budget_cost others = viewer_held_besides(v, v->st.talk.slide, false);
-    if (!viewer_compare_init_sibling(c, s, s->prog.schedule, &others, &v->frame, &err)) {
+    scenario sc = {0};
+    session *s = NULL;
+    viewer_compare *c = ppf_calloc(1, sizeof *c);
+    const char *name = v->panes.pane[0].s->prog.schedule;
+    if (viewer_compare_init(c, &v->panes, &name, &v->frame, &err) &&
+        viewer_compare_sibling(c, &sc, &err))
+        s = viewer_build_aside(v, 1, &sc, "x: another pane", &err);
+    scenario_deinit(&sc);
+    if (!s) {
+        viewer_compare_deinit(c);
         free(c);
         whatif *w = viewer_shown_whatif(v);
         snprintf(w->error, sizeof w->error, "%s", err.message);
@@ -595,6 +539,7 @@ static void compare_start(viewer *v)
     v->cmp = c;
     v->cmp_from_single = true;
     v->cmp_rebuilt = false;
+    viewer_show(v, &(viewer_change){.pane = 1, .replacement = s}, clock);
     viewer_compare_attach(c, &v->st);
     v->paned = v->st;
     viewer_follow_card(v);
@@ -602,12 +547,15 @@ static void compare_start(viewer *v)
 
 /* shift+X on two panes, or a slide change: one frame again, the first
  * pane's session, as it was before x (at the same t); a window opened as
- * a comparison shows its first side alone. */
+ * a comparison shows its first side alone. The arrangement ends with its
+ * last other pane, which is closed here. */
 void viewer_compare_end(viewer *v, double clock)
 {
     viewer_compare_deinit(v->cmp);
     free(v->cmp);
     v->cmp = NULL;
+    window_make_current(&v->win); /* the panes' caches are its */
+    viewer_panes_close_from(&v->panes, 1);
     const bool had = v->cmp_from_single;
     viewer_compare_single(&v->st, had ? &v->single : NULL, had ? &v->paned : NULL, v->cmp_rebuilt,
                           v->win.fb_w, v->win.fb_h, clock);
@@ -624,19 +572,19 @@ static void pane_added(viewer *v, double clock)
     scenario sc = {0};
     session *s = NULL;
     if (viewer_compare_sibling(c, &sc, &err))
-        s = viewer_build_aside(v, c->count, &sc, "x: another pane", &err);
+        s = viewer_build_aside(v, c->panes->count, &sc, "x: another pane", &err);
     scenario_deinit(&sc);
     if (!s) {
         snprintf(c->error, sizeof c->error, "%s", err.message);
         return;
     }
-    viewer_show(v, &(viewer_change){.pane = c->count, .replacement = s}, clock);
+    viewer_show(v, &(viewer_change){.pane = c->panes->count, .replacement = s}, clock);
 }
 
 /* shift+X on three panes or more: the last one gone, by the same road. */
 static void pane_removed(viewer *v, double clock)
 {
-    session_free(viewer_show(v, &(viewer_change){.pane = v->cmp->count - 1}, clock));
+    session_free(viewer_show(v, &(viewer_change){.pane = v->panes.count - 1}, clock));
 }
 
 /* The panes' keys: x in a single window makes a comparison, shift+X on its
@@ -647,11 +595,11 @@ void viewer_compare_key(viewer *v, const command *c, double clock)
     window_make_current(&v->win); /* panes added or removed: the renderers' */
     if (!v->cmp) {
         if (c->a == VIEWER_COMPARE_ADD)
-            compare_start(v);
+            compare_start(v, clock);
         return;
     }
     v->cmp->error[0] = '\0';
-    if (c->a == VIEWER_COMPARE_REMOVE && v->cmp->count <= 2)
+    if (c->a == VIEWER_COMPARE_REMOVE && v->panes.count <= 2)
         viewer_compare_end(v, clock);
     else if (c->a == VIEWER_COMPARE_REMOVE)
         pane_removed(v, clock);

@@ -35,9 +35,9 @@
  * would hold more than the budget allows, budget.h); shift+X remove the last pane; on two panes
  * it ends the comparison (the window's, viewer_compare_single). In a single
  * window, x makes one: the shown scenario and its sibling
- * (viewer_compare_init_sibling), on the same t, the cameras linked. A what-if (the command line,
- * its direct keys, undo) changes the first pane, the reference the strip compares with; the others
- * stay.
+ * (by the window's road, viewer_core.h's viewer_show), on the same t, the cameras linked. A what-if
+ * (the command line, its direct keys, undo) changes the first pane, the reference the strip
+ * compares with; the others stay.
  *
  * Legibility: each pane's text is as large as a single frame's in the
  * window (capitals of 1/50 of the window's height, times the UI scale):
@@ -51,23 +51,25 @@
  * pane_yaw the panes' as last drawn; pane_plot each pane's timeline plot
  * in framebuffer pixels; pane_schedule each pane's schedule.
  *
- * What it does not do: no GL calls (compare_view.h), no window, no clock
- * reads; it owns the sessions it builds (siblings), not the comparison's.
+ * What it does not do: no GL calls but the strip's renderer
+ * (compare_view.h), no window, no clock reads; it owns no pane (the
+ * window does, viewer_pane.h) and builds no session (the window's road).
  *
  * Call order (the window's GL context current):
- *     viewer_compare c; viewer_compare_init(&c, sides, names, n, &frame_renderer, &err);
+ *     the window's panes filled (viewer_pane.h: sessions, pane 0's cache)
+ *     viewer_compare c; viewer_compare_init(&c, &panes, names, &frame_renderer, &err);
  *     viewer_compare_attach(&c, &st);           after viewer_state_init
  *     on resize: viewer_compare_resize(&c, &st, fb_w, fb_h);
  *     input's map: viewer_compare_map(&c, dragging, &x, &y);
  *     each command: if (!viewer_compare_command(&c, &st, &cmd, clock)) viewer_state_apply(...)
  *     a pane added: viewer_compare_sibling(&c, &sc, &err), a session built from sc and
- *         its cache made, then viewer_compare_commit(&c, &st, c.count, s, &cache)
- *     a what-if (viewer_show): the state followed, then viewer_compare_follow(&c, first, &st)
- *     each frame: viewer_compare_draw(&c, &st, &view_of_st, &first_cache, clock);
- *     viewer_compare_deinit(&c);
+ *         its cache made, then viewer_compare_commit(&c, &st, panes.count, s, &cache)
+ *     a what-if (viewer_show): the state followed, then viewer_compare_follow(&c, &st)
+ *     each frame: viewer_compare_draw(&c, &st, &view_of_st, clock);
+ *     viewer_compare_deinit(&c); then the window closes its panes 1.. (viewer_pane.h)
  *
- * Errors: init and rebuild return false with one line; a sibling that
- * cannot be built leaves the panes as they were, its line in c.error.
+ * Errors: init returns false with one line; a sibling that cannot be
+ * built leaves the panes as they were, its line in c.error.
  */
 #ifndef PPFLOW_VIEWER_COMPARE_H
 #define PPFLOW_VIEWER_COMPARE_H
@@ -81,6 +83,7 @@
 #include "frame.h"
 #include "scenario.h"
 #include "session.h"
+#include "viewer_pane.h"
 #include "viewer_state.h"
 
 /* CMD_COMPARE's argument: what the key asks of the panes. */
@@ -91,40 +94,33 @@ enum {
     VIEWER_COMPARE_REMOVE = 4,  /* shift+X */
 };
 
+/* The panes' arrangement; the panes themselves are the window's. */
 typedef struct viewer_compare {
-    session *sides[COMPARE_MAX_SIDES]; /* [count]; the first is the window's session */
-    bool owned[COMPARE_MAX_SIDES];     /* a sibling built here (freed here) */
+    viewer_panes *panes; /* the window's (viewer_pane.h): pane 0 its own, the rest beside it */
     char names[COMPARE_MAX_SIDES][COMPARE_NAME_MAX];
-    int count;
-    compare_result result;                /* the strip's lines */
-    double longest;                       /* the shared time scale's end */
-    compare_renderer renderer;            /* the strip's */
-    frame_renderer *frame;                /* the window's, not owned: every pane's */
-    frame_cache cache[COMPARE_MAX_SIDES]; /* panes 1..: each pane's (the first's is the window's) */
-    compare_arrange arrange;              /* AUTO until switched */
+    compare_result result;     /* the strip's lines */
+    double longest;            /* the shared time scale's end */
+    compare_renderer renderer; /* the strip's */
+    frame_renderer *frame;     /* the window's, not owned: every pane's */
+    compare_arrange arrange;   /* AUTO until switched */
     bool linked;
     int active;     /* the pane under the pointer, or of the drag; -1: none yet */
     int fb_w, fb_h; /* the whole framebuffer */
     compare_layout layout;
-    viewer_camera cams[COMPARE_MAX_SIDES]; /* unlinked: panes 1..; pane 0's is the state's */
-    timeline_view tv[COMPARE_MAX_SIDES];   /* each pane's, pane-local, the shared range */
-    frame_view shown[COMPARE_MAX_SIDES];   /* as last drawn */
-    char status[COMPARE_MAX_SIDES][8];     /* unused text for the copies' status */
-    char error[PPF_ERROR_MAX];             /* a refused sibling's line; "" none */
-    budget_cost elsewhere; /* what the window holds besides the panes (a talk's other slides) */
+    timeline_view tv[COMPARE_MAX_SIDES]; /* each pane's, pane-local, the shared range */
+    frame_view shown[COMPARE_MAX_SIDES]; /* as last drawn */
+    char status[COMPARE_MAX_SIDES][8];   /* unused text for the copies' status */
+    char error[PPF_ERROR_MAX];           /* a refused sibling's line; "" none */
 } viewer_compare;
 
-/* frame: the window's renderer, which draws every pane (in its context). */
-bool viewer_compare_init(viewer_compare *c, session *const *sides, const char *const *names,
-                         int count, frame_renderer *frame, ppf_error *err);
-/* Two panes from a single window's session: first (named name, not owned)
- * and its sibling (built and owned here); false with one line when there is
- * none or it cannot be built. elsewhere: what the window holds besides
- * first (a talk's other slides), so that the panes it adds keep the whole
- * window within the budget (budget.h, totals). */
-bool viewer_compare_init_sibling(viewer_compare *c, session *first, const char *name,
-                                 const budget_cost *elsewhere, frame_renderer *frame,
-                                 ppf_error *err);
+/* The arrangement of the window's panes (each with its session; pane 0's
+ * cache made, the others' made here when they have none), named names[];
+ * frame: the window's renderer, which draws every pane (in its context).
+ * One pane is an arrangement about to take its first other (x in a single
+ * window). False with one line (the strip's renderer); the panes are the
+ * window's to close either way. */
+bool viewer_compare_init(viewer_compare *c, viewer_panes *panes, const char *const *names,
+                         frame_renderer *frame, ppf_error *err);
 void viewer_compare_deinit(viewer_compare *c); /* accepts a zeroed or deinited one */
 
 /* The state made the panes': its end of time, shared timeline, pane size. */
@@ -145,23 +141,21 @@ bool viewer_compare_command(viewer_compare *c, viewer_state *st, const command *
  * the next pane's scenario, x's: the last pane's sibling; false with one
  * line when there are COMPARE_MAX_SIDES panes or it has none. */
 bool viewer_compare_sibling(const viewer_compare *c, scenario *out, ppf_error *err);
-/* Commits a pane added (k == count: s, built aside, owned here from now
- * on, with its cache *made, taken) or removed (k == count - 1, the last; s
- * and made NULL); the strip, the shared scale (kept zoomed when it still
- * holds) and the layout follow, st with them. Cannot fail. Returns the
- * removed pane's session when the comparison owned it (the caller frees
- * it), else NULL. */
+/* Commits a pane added (k == count: s, built aside, owned by the pane
+ * from now on, with its cache *made, taken) or removed (k == count - 1,
+ * the last, k >= 1; s and made NULL); the strip, the shared scale (kept
+ * zoomed when it still holds) and the layout follow, st with them. Cannot
+ * fail. Returns the removed pane's session when the pane owned it (the
+ * caller frees it), else NULL. */
 session *viewer_compare_commit(viewer_compare *c, viewer_state *st, int k, session *s,
                                frame_cache *made);
-/* The first pane shows first now (a what-if or its undo: the window's
- * session, not owned here), the state having followed it: the strip, the
- * scale, the panes again. */
-void viewer_compare_follow(viewer_compare *c, session *first, viewer_state *st);
+/* The first pane shows another session now (a what-if or its undo, by
+ * the window's road), the state having followed it: the strip, the scale,
+ * the panes again. */
+void viewer_compare_follow(viewer_compare *c, viewer_state *st);
 /* Draws the strip and every pane; base is the state's frame view (the first
- * pane's, with the window's help, HUD note and command line), first the
- * first pane's cache (the window's). */
-void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base,
-                         frame_cache *first, double clock);
+ * pane's, with the window's help, HUD note and command line). */
+void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *base, double clock);
 /* The comparison ended (shift+X on two panes, a slide change): the state
  * made a single frame's again, for a framebuffer of fb_w x fb_h. before:
  * the state as x found it (NULL: the window opened as a comparison);

@@ -5,13 +5,16 @@
  * The rooms:
  *   viewer.c                the loop, the frame, and the one place commands
  *                           are applied (apply: one gate, then by group)
- *   viewer_show.c           the one road by which what is shown changes
- *                           (another slide, a what-if, undo): aside,
- *                           commit, follow, tell
+ *   viewer_show.c           the one road by which what a pane shows
+ *                           changes (another slide, a what-if, undo, a
+ *                           pane added or removed): aside, commit,
+ *                           follow, tell
  *   viewer_whatif.c         live what-if: its commands and undo, the HUD's
  *                           note and the card
- *   viewer_compare.c        a comparison's panes, and x / shift+X making
- *                           and ending one in the window
+ *   viewer_pane.c           the panes: what the window shows, a session,
+ *                           its render cache and its camera each
+ *   viewer_compare.c        the panes' arrangement side by side on one
+ *                           clock, and x / shift+X making and ending one
  *   viewer_script_replay.c  a script's events replayed; the state line
  * The rooms that need no window (the state, input, the keymap, the
  * inspection, scripts read, the what-if's line and undo) keep their own
@@ -35,6 +38,7 @@
 #include "presenter.h"
 #include "viewer_compare.h"
 #include "viewer_inspect.h"
+#include "viewer_pane.h"
 #include "viewer_script.h"
 #include "viewer_state.h"
 #include "whatif.h"
@@ -48,7 +52,8 @@ typedef struct viewer {
     viewer_input in;
     viewer_window win;
     frame_renderer frame;  /* the window's: draws every pane */
-    frame_cache cache;     /* the first pane's: of st.s, made by the road (viewer_show) */
+    viewer_panes panes;    /* what it shows (viewer_pane.h): pane 0's session is st.s; changed
+                              by the one road (viewer_show) */
     presenter pres;        /* the presenter's window (--presenter) and the monitors */
     frame_view view;       /* the frame last drawn, which the presenter's shows small */
     char status[192];      /* its status text: a beat's title fits whole (frame.c shortens it) */
@@ -70,7 +75,7 @@ typedef struct viewer {
     char line_hint[400];    /* the command line's hint, or Tab's candidates */
     bool line_tabbed;       /* line_hint holds Tab's candidates until the next edit */
     frame_whatif_card card; /* what the frame shows of it */
-    viewer_compare *cmp;    /* a comparison's panes; NULL: a single frame */
+    viewer_compare *cmp;    /* the panes' arrangement; NULL: pane 0 alone, a single frame */
     bool cmp_from_single;   /* cmp made by x in a single window, which shift+X gives back */
     bool cmp_rebuilt;       /* a what-if rebuilt the first pane: the zoom is stale */
     viewer_state single;    /* the single window's state as x found it */
@@ -134,10 +139,8 @@ session *viewer_show(viewer *v, const viewer_change *ch, double clock);
 session *viewer_build_aside(viewer *v, int pane, const scenario *sc, const char *what,
                             ppf_error *err);
 /* Undo's kept sessions let go where they no longer fit beside what the
- * window shows (after a change pushed one); pane_next: all of them, before
- * a comparison builds a pane, so that the most held at once stays what it
- * was before undo kept anything. */
-void viewer_keep_undo(viewer *v, bool pane_next);
+ * window shows (after a change pushed one). */
+void viewer_keep_undo(viewer *v);
 
 /* Next past a slide's last beat, or Previous before its first
  * (viewer_state.talk.slide_change): the other slide shown. */

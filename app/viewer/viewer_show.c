@@ -29,7 +29,6 @@
 #include "viewer_core.h"
 
 #include <assert.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -123,12 +122,9 @@ static void keep_undo_within(viewer *v, budget_cost held)
             whatif_keep_within(&v->whatifs[k], &held);
 }
 
-void viewer_keep_undo(viewer *v, bool pane_next)
+void viewer_keep_undo(viewer *v)
 {
-    budget_cost held = viewer_held_besides(v, -1, true);
-    if (pane_next) /* its size is the comparison's to find: no room for any */
-        held.actions = INFINITY;
-    keep_undo_within(v, held);
+    keep_undo_within(v, viewer_held_besides(v, -1, true));
 }
 
 session *viewer_build_aside(viewer *v, int pane, const scenario *sc, const char *what,
@@ -172,7 +168,8 @@ session *viewer_show(viewer *v, const viewer_change *ch, double clock)
     talk *d = v->talk;
     const session *next = ch->replacement ? ch->replacement : d->slides[ch->slide];
     frame_cache made = {0};
-    const bool new_cache = !frame_cache_of(&v->cache, &next->scene, &next->tl);
+    viewer_pane *pane = &v->panes.pane[0];
+    const bool new_cache = !frame_cache_of(&pane->cache, &next->scene, &next->tl);
     if (new_cache)
         made = cache_aside(v, next);
     const int k = ch->slide;
@@ -189,11 +186,12 @@ session *viewer_show(viewer *v, const viewer_change *ch, double clock)
         replaced = d->slides[k];
         d->slides[k] = ch->replacement;
     }
-    if (new_cache) {
-        frame_cache_deinit(&v->cache);
-        v->cache = made;
-    }
     session *s = d->slides[k];
+    pane->s = s;
+    if (new_cache) {
+        frame_cache_deinit(&pane->cache);
+        pane->cache = made;
+    }
     /* follow */
     v->st.talk.slide = k;
     v->st.talk.slide_count = d->count;
@@ -201,7 +199,7 @@ session *viewer_show(viewer *v, const viewer_change *ch, double clock)
     viewer_state_follow(&v->st, s, &ch->follow, clock);
     viewer_inspect_reset(&v->insp, s); /* another timeline: nothing of it is selected */
     if (v->cmp) {                      /* the first pane changed: the strip, the shared scale */
-        viewer_compare_follow(v->cmp, s, &v->st);
+        viewer_compare_follow(v->cmp, &v->st);
         v->cmp_rebuilt = true;
     }
     /* tell */

@@ -147,13 +147,13 @@ typedef struct viewer_talk {
                          elapsed time counts from it; -1: not started (ctrl+T: again) */
 } viewer_talk;
 
-/* What a comparison's panes change (viewer_compare.h); zeroed: a single
- * frame's. */
-typedef struct viewer_pane {
+/* What being one of a comparison's panes changes in the state
+ * (viewer_compare.h); zeroed: a single frame's. */
+typedef struct viewer_state_pane {
     double t_end; /* where time ends: the longest makespan; 0: the session's */
     float ui;     /* the UI scale's factor for a pane's size (its text as a whole
                      window's); 0: 1 */
-} viewer_pane;
+} viewer_state_pane;
 
 /* The viewer's state, in parts that a comparison keeps or restores whole
  * (viewer_compare_single). */
@@ -166,7 +166,7 @@ typedef struct viewer_state {
     timeline_view timeline; /* the panel's zoom and pan; laid out by viewer_state_place_timeline */
     viewer_pointer pointer;
     viewer_talk talk;
-    viewer_pane pane;
+    viewer_state_pane pane;
     bool quit;
 } viewer_state;
 

@@ -40,7 +40,7 @@ static bool whatif_change(viewer *v, const scenario *sc, whatif_undo *back, doub
         session_free(replaced);
     } else {
         whatif_push(w, &replaced->sc, replaced);
-        viewer_keep_undo(v, false);
+        viewer_keep_undo(v);
     }
     w->error[0] = '\0';
     return true;

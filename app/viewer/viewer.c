@@ -112,9 +112,7 @@ static void view_command(viewer *v, const command *c, double clock)
     if (viewer_inspect_apply(&v->insp, &v->st, c, clock))
         return;
     viewer_state_apply(&v->st, c, clock);
-    if (v->st.talk.slide_change && v->cmp) /* a talk's comparison is of the slide shown */
-        viewer_compare_end(v, clock);
-    if (v->st.talk.slide_change)
+    if (v->st.talk.slide_change) /* another slide (it ends a comparison: viewer_show) */
         viewer_change_slide(v, clock);
 }
 

@@ -581,7 +581,8 @@ static void pane_added(viewer *v, double clock)
     viewer_show(v, &(viewer_change){.pane = c->panes->count, .replacement = s}, clock);
 }
 
-/* shift+X on three panes or more: the last one gone, by the same road. */
+/* shift+X: the last pane gone, by the same road (on two panes, the
+ * comparison ends with it). */
 static void pane_removed(viewer *v, double clock)
 {
     session_free(viewer_show(v, &(viewer_change){.pane = v->panes.count - 1}, clock));
@@ -599,9 +600,7 @@ void viewer_compare_key(viewer *v, const command *c, double clock)
         return;
     }
     v->cmp->error[0] = '\0';
-    if (c->a == VIEWER_COMPARE_REMOVE && v->panes.count <= 2)
-        viewer_compare_end(v, clock);
-    else if (c->a == VIEWER_COMPARE_REMOVE)
+    if (c->a == VIEWER_COMPARE_REMOVE)
         pane_removed(v, clock);
     else if (c->a == VIEWER_COMPARE_ADD)
         pane_added(v, clock);

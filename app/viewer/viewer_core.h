@@ -191,11 +191,12 @@ void viewer_whatif_view(viewer *v, frame_view *fv);
 
 /* ---- viewer_compare.c ---- */
 
-/* The panes' keys (COMMAND_COMPARE): x in a single window makes a
- * comparison, shift+X on its last two panes ends it; the rest are the
- * comparison's own. */
+/* The panes' keys (COMMAND_COMPARE): x adds a pane (in a single window,
+ * it makes a comparison), shift+X removes the last (on two panes, the
+ * comparison ends); the rest are the comparison's own. */
 void viewer_compare_key(viewer *v, const command *c, double clock);
-/* shift+X on two panes, or a slide change: one frame again. */
+/* The comparison ended (the one road: its last pane beside pane 0
+ * removed, or another slide shown): pane 0 alone, one frame again. */
 void viewer_compare_end(viewer *v, double clock);
 
 /* ---- viewer_script_replay.c ---- */

@@ -21,9 +21,10 @@
  *      its own context), the window's title.
  * A comparison's other panes go the same way: the pane's session built
  * aside and its cache made aside, both committed at once, and the strip,
- * shared scale and layout following (viewer_compare_commit). Making a comparison
- * (x in a single window) and ending it (shift+X on two panes) change the
- * window's arrangement, not what a pane shows: viewer_compare.c.
+ * shared scale and layout following (viewer_compare_commit). x in a single
+ * window makes the panes' arrangement first, then adds its pane by this
+ * road; the last pane beside pane 0 removed (shift+X on two panes) ends
+ * the arrangement with it, as another slide does.
  * Nothing after the commit can fail.
  */
 #include "viewer_core.h"
@@ -160,6 +161,15 @@ static frame_cache cache_aside(viewer *v, const session *s)
 
 session *viewer_show(viewer *v, const viewer_change *ch, double clock)
 {
+    if (ch->pane > 0 && !ch->replacement && v->panes.count == 2) {
+        /* the last pane beside pane 0 removed: the arrangement ends with it,
+         * the state as it was before x (viewer_compare_single) */
+        viewer_pane *last = &v->panes.pane[1];
+        session *removed = last->owned ? last->s : NULL;
+        last->owned = false; /* returned, not freed with the pane */
+        viewer_compare_end(v, clock);
+        return removed;
+    }
     if (ch->pane > 0) { /* the presenter's window shows the first pane: nothing to tell */
         frame_cache made = ch->replacement ? cache_aside(v, ch->replacement) : (frame_cache){0};
         return viewer_compare_commit(v->cmp, &v->st, ch->pane, ch->replacement,

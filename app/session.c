@@ -146,19 +146,6 @@ bool session_check_room(const budget_cost *held, const scenario *sc, bool with_s
     return budget_check_total(parts, names, 2, what, err);
 }
 
-/* Moves a built session: its struct copied, then the two pointers into
- * itself (the timeline's program, the scene's timeline) aimed at the copy.
- * Everything else it holds (the beats included) is on the heap and stays
- * where it is. */
-static void session_move(session *dst, session *src)
-{
-    *dst = *src;
-    dst->tl.program = &dst->prog;
-    if (dst->has_scene)
-        dst->scene.timeline = &dst->tl;
-    memset(src, 0, sizeof *src);
-}
-
 session *session_new(const scenario *sc, bool with_scene, ppf_error *err)
 {
     session *s = ppf_calloc(1, sizeof *s);
@@ -172,18 +159,6 @@ void session_free(session *s)
 {
     session_deinit(s);
     free(s);
-}
-
-bool session_rebuild(session *s, const scenario *sc, ppf_error *err)
-{
-    /* On the side first: a failure leaves *s untouched. */
-    session *next = session_new(sc, s->has_scene, err);
-    if (!next)
-        return false;
-    session_deinit(s);
-    session_move(s, next);
-    free(next);
-    return true;
 }
 
 void session_deinit(session *s)

@@ -13,26 +13,25 @@
  *     if (!session_build(&s, path_or_NULL, flags, n, &err)) { one line, exit 2 }
  *     if (!session_build_scene(&s, &err)) { one line, exit 2 }   (when something will be drawn)
  *     ... s.tl, s.beats, s.scene, s.hud_title ...
- *     a changed scenario (live changes):
- *         scenario sc; scenario_copy(&sc, &s.sc); scenario_set(&sc, ...);
- *         if (!session_rebuild(&s, &sc, &err)) { s is as it was }
- *         scenario_deinit(&sc);
  *     session_deinit(&s);
+ *     a changed scenario (live changes) is built beside it, on the heap:
+ *         session *next = session_new(&sc, s.has_scene, &err);   NULL: one line
+ *         ... shown in its place (the viewer's one road) ...; session_free(next)
  * Several sessions may live side by side (a comparison): a session owns
  * everything it holds, and building touches no global state but one
  * counter: every build stamps its timeline (and so its scene) with a
  * generation no other build in the process has (timeline.h), so that a
- * renderer or a cache made for a session notices when the session it is
- * given was rebuilt in place, and remakes what it keeps (frame.h).
+ * render cache can assert that it is of the session as built now
+ * (frame.h's frame_cache_of), whatever address the session has.
  *
  * A built session must not be copied by value: its timeline points at its
- * program and its scene at its timeline (session_rebuild moves one safely).
+ * program and its scene at its timeline.
  *
  * Errors: the builds return false with one line naming the field, the value
  * and the rule (bad scenario, bad flag, a deadlocking program, a beat whose
  * "after" names no action of the program, a scenario or scene over the
- * budget); a session whose build failed is safe to deinit, and one whose
- * rebuild failed is unchanged.
+ * budget); a session whose build failed is safe to deinit, and a failed
+ * session_new leaves nothing allocated.
  */
 #ifndef PPFLOW_SESSION_H
 #define PPFLOW_SESSION_H
@@ -114,14 +113,6 @@ bool session_build_scene(session *s, ppf_error *err);
  * allocated. Its address stays for its life: free it with session_free. */
 session *session_new(const scenario *sc, bool with_scene, ppf_error *err);
 void session_free(session *s); /* deinit and free; accepts NULL */
-/* Rebuilds a built session from another scenario, the scene too when it had
- * one. The new session is built beside the old one, so that a scenario that
- * fails (bad input, a deadlock, over the budget) leaves *s as it was; then
- * it takes the old one's place, at the same address with another
- * generation: a frame renderer follows by itself (frame.h); state that
- * indexes the old timeline (a timeline view, a selection, a beat) is the
- * caller's to move to the new one. */
-bool session_rebuild(session *s, const scenario *sc, ppf_error *err);
 /* What the built session holds against the budget (budget.h, totals), as
  * scenario_cost counted it before the build: its program's actions (a
  * generated one by the budget's count, an import by its cells), its stages

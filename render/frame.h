@@ -67,8 +67,8 @@
  *     frame_cache_deinit(&c); frame_renderer_deinit(&f);
  * The scene must be laid out for the timeline (scene.timeline, and its
  * generation: asserted), and both must live, unchanged, while a cache of
- * them is drawn (the draw asserts the build: a session rebuilt in place
- * needs a new cache).
+ * them is drawn (the draw asserts the build: another build at the same
+ * address needs a new cache).
  *
  * Errors: the inits return false with one line (shader log, missing font;
  * a timeline without ranks, a scene over the object budget).

@@ -68,7 +68,8 @@ typedef struct scene_instances {
     int opaque_count;      /* faces drawn with depth writes */
     int translucent_count; /* faces and boxes, back to front */
     /* What the last upload showed, to skip identical frames: the scene (its
-     * address and build: one rebuilt in place is another scene), t, ... */
+     * address and build: another build at the same address is another
+     * scene), t, ... */
     const scene *last_scene;
     uint64_t last_generation;
     double last_t;

@@ -18,7 +18,7 @@
  * same still pixels. Zeroed before it is filled, so memcmp compares it. */
 typedef struct still_key {
     const timeline *tl;
-    uint64_t generation; /* the timeline's build: one rebuilt in place draws other bars */
+    uint64_t generation; /* the timeline's build: another at the same address draws other bars */
     const text_font *font;
     int size, fb_w, fb_h, ranks;
     bool lane;

@@ -61,8 +61,8 @@
 
 typedef struct timeline_panel {
     const timeline *tl;     /* not owned */
-    uint64_t generation;    /* tl's generation at init: the curves are of that build (a
-                               timeline rebuilt in place needs a panel made again) */
+    uint64_t generation;    /* tl's generation at init: the curves are of that build (another
+                               build at the same address needs a panel made again) */
     timeline_memory memory; /* live activations per rank; memory.peak is the lane's scale */
     /* Owned: the still part of the last frame drawn (everything but what
      * moves with t) kept as pixels, and what it was drawn for. */

@@ -31,8 +31,8 @@ void viewer_inspect_reset(viewer_inspect *vi, const session *s)
         inspect_init(&vi->in, &s->tl);
 }
 
-/* The tables follow the shown session: another slide, or the same one
- * rebuilt in place by a what-if (same address, another generation). */
+/* The tables follow the shown session: another slide, a what-if's, or
+ * another build at a freed one's address (another generation). */
 static void follow(viewer_inspect *vi, const session *s)
 {
     if (vi->s != s || (s && vi->generation != s->tl.generation))

@@ -326,8 +326,8 @@ void scene_object_label(const scene *s, scene_kind kind, int index, scene_label_
 /* Arrays sized for this scene; a state is of one scene (scene_state_of). */
 void scene_state_init(scene_state *st, const scene *s);
 void scene_state_deinit(scene_state *st); /* accepts a zeroed or deinited state */
-/* Whether st was sized for s as it is now: its generation and sizes. A
- * scene rebuilt in place (a what-if) needs a state made again. */
+/* Whether st was sized for s as it is now: its generation and sizes
+ * (another build at the same address is another scene). */
 bool scene_state_of(const scene_state *st, const scene *s);
 
 /* Fills every object's state at t (clamped to [0, makespan]) from the

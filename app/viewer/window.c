@@ -14,6 +14,11 @@
 /* Last: Xlib's macros (None, Bool, Status) stay out of the headers above. */
 #include <X11/Xlib.h>
 
+/* GLFW's X11 handles, as glfw3native.h declares them (that header pulls in
+ * XRandR's, which nothing else here needs). */
+Display *glfwGetX11Display(void);
+Window glfwGetX11Window(GLFWwindow *window);
+
 /* ---- GLFW callbacks: window coordinates to framebuffer pixels, then input -- */
 
 static viewer_window *of(GLFWwindow *g)
@@ -218,8 +223,15 @@ void window_wait_events(viewer_window *w, bool animating)
         glfwWaitEventsTimeout(0.5);
 }
 
-bool window_should_close(const viewer_window *w)
+bool window_should_close(viewer_window *w)
 {
+    if (!usable(w))
+        return true;
+    /* still on the server? the handler marks it gone when not (see window.h) */
+    watch_x_errors(w);
+    XWindowAttributes a;
+    if (!XGetWindowAttributes(glfwGetX11Display(), glfwGetX11Window(w->glfw), &a))
+        w->gone = true;
     return !usable(w) || glfwWindowShouldClose(w->glfw);
 }
 

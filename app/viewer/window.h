@@ -33,6 +33,10 @@
  * that is gone, and the window then reads as closed (window_should_close);
  * nothing is drawn, swapped or saved on it after that. Any other X error is
  * kept in `x_error` for the caller to report, and closes the window too.
+ * Errors arrive only once a request fails, after a frame was drawn into
+ * the destroyed window, which Mesa's software path does not survive (heap
+ * corruption): so window_should_close asks the server whether the window
+ * still exists (one round trip) before each frame is drawn.
  *
  * Errors: window_open returns false with one line: no display ($DISPLAY
  * unset, or one that cannot be opened), no GL 3.3 core context.
@@ -83,8 +87,9 @@ void window_close(viewer_window *w);
  * `animating`): input, resizes. */
 void window_wait_events(viewer_window *w, bool animating);
 /* True once the user closed the window (the title bar's button), or it
- * was destroyed from outside or refused by the X server. */
-bool window_should_close(const viewer_window *w);
+ * was destroyed from outside (asked of the server) or refused by the X
+ * server. */
+bool window_should_close(viewer_window *w);
 /* Shows the frame drawn (nothing once the window is gone). */
 void window_swap(viewer_window *w);
 /* Window coordinates to framebuffer pixels (HiDPI screens differ). */

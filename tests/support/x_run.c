@@ -220,7 +220,10 @@ const char *key_text(const char *line, const char *key, char *out, size_t size)
 }
 
 /* Starts Xvfb on a display it picks itself (-displayfd: no race with other
- * servers); returns its pid and the display name. */
+ * servers); returns its pid and the display name. -noreset: by default the
+ * server resets when its last client leaves, and a client that connects
+ * during the reset (the next ppflow a test starts on the same display)
+ * is refused. */
 pid_t start_xvfb(char *display, size_t size)
 {
     int fds[2];
@@ -228,8 +231,8 @@ pid_t start_xvfb(char *display, size_t size)
     char fd_arg[16], err[400];
     snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
     scratch_join(err, sizeof err, scratch, "xvfb.err");
-    const char *argv[] = {"Xvfb",        "-displayfd", fd_arg, "-screen", "0",
-                          "1280x800x24", "-nolisten",  "tcp",  NULL};
+    const char *argv[] = {"Xvfb",        "-displayfd", fd_arg, "-screen",  "0",
+                          "1280x800x24", "-nolisten",  "tcp",  "-noreset", NULL};
     pid_t pid = spawn_start(argv, &(spawn_desc){.err = err});
     close(fds[1]);
     /* Xvfb writes the display number once it accepts connections. */

@@ -229,8 +229,11 @@ bool window_should_close(viewer_window *w)
         return true;
     /* still on the server? the handler marks it gone when not (see window.h) */
     watch_x_errors(w);
-    XWindowAttributes a;
-    if (!XGetWindowAttributes(glfwGetX11Display(), glfwGetX11Window(w->glfw), &a))
+    Window root;
+    int x, y;
+    unsigned width, height, border, depth;
+    if (!XGetGeometry(glfwGetX11Display(), glfwGetX11Window(w->glfw), &root, &x, &y, &width,
+                      &height, &border, &depth))
         w->gone = true;
     return !usable(w) || glfwWindowShouldClose(w->glfw);
 }

@@ -338,10 +338,11 @@ int viewer_run(talk *d, const viewer_options *o, ppf_error *err)
     }
 
     bool script_done = !o->script;
-    while (!v->st.quit && !window_should_close(&v->win)) {
+    while (!v->st.quit) {
         const bool animating = wants_frames(v, script_done);
         window_wait_events(&v->win, animating);
-        /* Closed, or destroyed from outside: nothing more is drawn on it. */
+        /* Closed, or destroyed from outside (asked of the server: one round
+         * trip a frame, here only): nothing more is drawn on it. */
         if (window_should_close(&v->win))
             break;
         if (!script_done && v->wait_frames == 0 && !viewer_script_step(v))

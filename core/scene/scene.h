@@ -159,6 +159,8 @@ typedef enum scene_kind {
     SCENE_SLAB,        /* per stage boundary x micro-batch: the tensor a send carries */
     SCENE_CHUNK,       /* per layer, one per replica: its gradient chunk in the all-reduce */
     SCENE_STACK,       /* per stage x slot k: block k of the stage's live-activation stack */
+    SCENE_GPU,         /* per rank: the GPU's plate, on the ground */
+    SCENE_BLOCK,       /* per stage: the stage's block on its GPU, in the colour of what runs */
     SCENE_KIND_COUNT
 } scene_kind;
 
@@ -170,6 +172,8 @@ typedef enum scene_role {
     SCENE_ROLE_MATMUL,
     SCENE_ROLE_P2P,
     SCENE_ROLE_ALLREDUCE,
+    SCENE_ROLE_GPU,     /* a GPU's plate */
+    SCENE_ROLE_COMPUTE, /* a stage block: its colour and pattern are object_state.action's */
     SCENE_ROLE_COUNT
 } scene_role;
 
@@ -183,7 +187,7 @@ typedef struct object_state {
     uint8_t visible; /* 0: not drawn at all */
     uint8_t role;    /* scene_role */
     uint8_t label;   /* scene_label_variant; a slab's GRAD: a backward send */
-    uint8_t pad;
+    uint8_t action;  /* a stage block's: the action_kind running (ACTION_IDLE: none) */
     float opacity; /* 0..1: fades in while being computed */
     float flash;   /* 0..1: a matmul running now, a transfer in flight; for
                       weights, the fraction of their gradient accumulated */
@@ -218,6 +222,16 @@ typedef struct scene {
     timeline_cells cells;    /* each (stage, micro-batch)'s timing, gathered once */
     double *allreduce_start; /* [stages]; equal to end when none */
     double *allreduce_end;
+    /* The GPU grid (see "Layout"), in scene units. */
+    int stages_per_rank;  /* V: the most stages one rank holds */
+    int *stage_slot;      /* [stages]: the stage's place on its rank's plate, 0 .. V-1 */
+    float detail_scale;   /* the matmul detail's size in its block: scene units per detail unit */
+    float unit;           /* margins and gaps: a sixteenth of the block's smaller side */
+    float block_w, block_d, block_h; /* a stage block's footprint, and its height when running */
+    float plate_w, plate_d, plate_h; /* a GPU's plate */
+    float pitch_x, pitch_y;          /* from one GPU to the next along ranks, replicas */
+    float tile;                      /* an activation tile's side (the stack beside a block) */
+    double lift_ramp;                /* a block rises and settles over this, timeline units */
     scene_box bounds; /* everything, for fitting the camera */
     /* The corners of the parts of `bounds` that hold something (each
      * replica's band, the gaps between them, each stage's stack up to its
@@ -312,6 +326,24 @@ typedef struct scene_chunk_move {
     float progress;  /* 0..1 through the step */
 } scene_chunk_move;
 bool scene_chunk_move_at(const scene *s, int replica, float travel, scene_chunk_move *out);
+
+/* Levels of detail (scene.h, "Levels"): what a frame draws, from how
+ * large the GPUs are on screen. */
+typedef enum scene_level {
+    SCENE_LEVEL_CLUSTER = 0, /* plates under SCENE_LEVEL_GPU_PX: plates, blocks, stacks and
+                                all-reduce wires; no tensors in flight, no per-GPU labels */
+    SCENE_LEVEL_GPU,         /* GPUs, stage blocks, stacks, wires and the tensors on them */
+    SCENE_LEVEL_DETAIL,      /* blocks of SCENE_LEVEL_DETAIL_PX and more: each stage's matmul
+                                picture (weights, activations, matmul boxes) in its block */
+} scene_level;
+#define SCENE_LEVEL_GPU_PX 56.0f     /* a plate at least this wide on screen: GPU level */
+#define SCENE_LEVEL_DETAIL_PX 420.0f /* a block at least this wide: the detail */
+
+/* The level for a plate and a block this many pixels wide on screen (where
+ * the scene comes nearest the eye). */
+scene_level scene_level_for(float plate_px, float block_px);
+/* Whether a level draws (and picks) objects of this kind. */
+bool scene_level_draws(scene_level level, scene_kind kind);
 
 /* The stage a layer belongs to, and the x range of a stage. */
 int scene_layer_stage(const scene *s, int layer);

@@ -96,6 +96,13 @@ static float flash_window(const scene *s, double start, double end, double t)
     return p > 1 ? 1 : p;
 }
 
+/* Smoothstep: motion that starts and stops gently (0 at 0, 1 at 1). */
+static float ease(float u)
+{
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return u * u * (3 - 2 * u);
+}
+
 static object_state hidden_state(void)
 {
     return (object_state){0};
@@ -218,11 +225,11 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
             if (pf >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_PLAIN, TRANSFER_OPACITY, 1 - 0.5f * pf);
                 slab = shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 1);
-                slab.travel = pf;
+                slab.travel = ease(pf);
             } else if (pb >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * pb);
                 slab = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
-                slab.travel = pb;
+                slab.travel = ease(pb);
             }
         }
         scene_slot_merge(&out->kind[SCENE_P2P][(size_t)stage * J + slot], x);
@@ -259,6 +266,30 @@ static float weight_fill(const scene *s, int layer, int k, double t)
         }
     }
     return (float)(sum / M);
+}
+
+/* Whether action a works on stage st (either half of an overlapped pair). */
+static bool works_on(const action *a, int st)
+{
+    return a->stage == st || (a->kind == ACTION_OVERLAP_F_B && a->stage2 == st);
+}
+
+/* How far a stage's block has risen (scene.h, "Blocks"): up over
+ * lift_ramp from the start of an action on it, down over lift_ramp from
+ * the end of one; continuous at every t, so a block between two actions
+ * of its stage dips and rises again rather than jumping. */
+static float block_lift(const scene *s, int st, double t)
+{
+    const timeline *tl = s->timeline;
+    const int r = s->stage_rank[st];
+    float lift = 0;
+    int k = timeline_action_at(tl, r, t);
+    if (k >= 0 && works_on(&tl->program->rank[r].actions[k], st))
+        lift = ease((float)((t - tl->time[r][k].start) / s->lift_ramp));
+    int e = timeline_last_compute_ended(tl, r, t);
+    if (e >= 0 && works_on(&tl->program->rank[r].actions[e], st))
+        lift = fmaxf(lift, 1 - ease((float)((t - tl->time[r][e].end) / s->lift_ramp)));
+    return lift;
 }
 
 static int substep_layer(const scene *s, int stage, action_kind kind, float progress)
@@ -324,6 +355,9 @@ void scene_state_at(const scene *s, double t, scene_state *out)
         out->kind[SCENE_CHUNK][l] = chunk;
     }
 
+    for (int r = 0; r < s->ranks; r++)
+        out->kind[SCENE_GPU][r] =
+            shown(SCENE_ROLE_GPU, SCENE_LABEL_PLAIN, 1, timeline_action_at(tl, r, t) >= 0);
     for (int st = 0; st < s->stages; st++)
         out->focus[st] = (stage_focus){.kind = ACTION_IDLE, .microbatch = -1, .layer = -1};
     for (int r = 0; r < s->ranks; r++) {
@@ -344,6 +378,11 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             out->focus[a->stage] = (stage_focus){
                 (int8_t)kind, a->microbatch, substep_layer(s, a->stage, kind, progress), progress};
         }
+    }
+    for (int st = 0; st < s->stages; st++) {
+        object_state b = shown(SCENE_ROLE_COMPUTE, SCENE_LABEL_PLAIN, 1, block_lift(s, st, t));
+        b.action = (uint8_t)out->focus[st].kind;
+        out->kind[SCENE_BLOCK][st] = b;
     }
 }
 

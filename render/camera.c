@@ -40,7 +40,7 @@ static const struct {
     const char *name;
     float yaw, pitch; /* radians */
 } PRESETS[CAMERA_PRESET_COUNT] = {
-    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-14.0f), DEG(30.0f)},
+    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-10.0f), DEG(36.0f)},
     [CAMERA_PRESET_FRONT] = {"front", 0.0f, 0.0f},
     [CAMERA_PRESET_TOP] = {"top", 0.0f, PITCH_LIMIT},
     /* Looking along +x from before the first layer: the batch runs across

@@ -152,59 +152,190 @@ static void box_centre(const scene_box *b, float out[3])
         out[a] = 0.5f * (b->min[a] + b->max[a]);
 }
 
-/* "x⁴  mb 5", or for a slot of several micro-batches (scene.h, "Level of
- * detail") "x⁴  mb 8–15". */
-static void microbatch_text(const scene *s, int slot, const char *label, char *out, size_t size)
+/* The projected width in pixels of the segment a-b, or 0 when either end is
+ * behind the eye. */
+static float projected_length(const frame_layout *l, const camera *cam, const float a[3],
+                              const float b[3])
 {
-    int first, end;
-    scene_slot_members(s, slot, &first, &end);
-    if (end - first == 1)
-        snprintf(out, size, "%s  mb %d", label, first);
-    else
-        snprintf(out, size, "%s  mb %d–%d", label, first, end - 1);
+    float ax, ay, bx, by;
+    const float aspect = l->view_w / l->view_h;
+    if (!camera_project(cam, aspect, a, (int)l->view_w, (int)l->view_h, &ax, &ay) ||
+        !camera_project(cam, aspect, b, (int)l->view_w, (int)l->view_h, &bx, &by))
+        return 0;
+    return hypotf(bx - ax, by - ay);
+}
+
+/* "F 3": what a block runs, in the timeline's letters. */
+static void block_text(const stage_focus *fo, char *out, size_t size)
+{
+    snprintf(out, size, "%s %d", action_kind_name((action_kind)fo->kind), fo->microbatch);
+}
+
+/* The labels of the GPU level (scene.h, "Levels"), each on or under its
+ * object, in the order that decides which wins where two would meet:
+ * what runs, the GPUs, what is in flight, the all-reduce, the stacks'
+ * counts, the stages. */
+static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                            const frame_layout *l, const frame_view *v, const theme *th,
+                            label_set *ls)
+{
+    char text[96];
+    const timeline_palette *pal = &th->timeline;
+    /* What each block runs, on its top: every replica, the front row first. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int stage = 0; stage < s->stages; stage++) {
+            const stage_focus *fo = &st->focus[stage];
+            if (fo->kind == ACTION_IDLE)
+                continue;
+            const object_state *o = &st->kind[SCENE_BLOCK][stage];
+            scene_box b;
+            scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
+            /* standing on the block's back edge: its stage's label sits on the front one */
+            const float c[3] = {0.5f * (b.min[0] + b.max[0]), b.max[1], b.max[2]};
+            block_text(fo, text, sizeof text);
+            place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th,
+                        theme_action_colour(pal, (action_kind)fo->kind));
+        }
+    /* The GPUs, under their plates' front edges. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int rank = 0; rank < s->ranks; rank++) {
+            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], 0};
+            if (s->replicas > 1)
+                snprintf(text, sizeof text, "GPU %d · replica %d", rank, d);
+            else
+                snprintf(text, sizeof text, "GPU %d", rank);
+            if (!place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim) &&
+                s->replicas > 1) {
+                snprintf(text, sizeof text, "GPU %d", rank);
+                place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
+            }
+        }
+    /* Which stage each block is, on its front face. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int stage = 0; stage < s->stages; stage++) {
+            scene_box b;
+            scene_object_place(s, SCENE_BLOCK, stage, 0, d, &st->kind[SCENE_BLOCK][stage], &b);
+            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], b.max[2]};
+            snprintf(text, sizeof text, "stage %d", stage);
+            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text_dim);
+        }
+    /* Tensors in flight, over them, with their micro-batch and an arrow the
+     * way they go on screen. */
+    const int J = s->slots;
+    for (int d = 0; d < s->replicas; d++)
+        for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
+            const object_state *o = &st->kind[SCENE_SLAB][i];
+            scene_box b;
+            if (!o->visible || !scene_object_place(s, SCENE_SLAB, i / J, i % J, d, o, &b))
+                continue;
+            object_state a0 = *o, a1 = *o;
+            a0.travel = 0, a1.travel = 1;
+            scene_box b0, b1;
+            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a0, &b0);
+            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a1, &b1);
+            float p0x, p0y, p1x, p1y;
+            const float aspect = l->view_w / l->view_h;
+            bool right = true;
+            if (camera_project(&v->cam, aspect, b0.min, (int)l->view_w, (int)l->view_h, &p0x,
+                               &p0y) &&
+                camera_project(&v->cam, aspect, b1.min, (int)l->view_w, (int)l->view_h, &p1x, &p1y))
+                right = p1x >= p0x;
+            int first, end;
+            scene_slot_members(s, i % J, &first, &end);
+            char mb[32];
+            if (end - first == 1)
+                snprintf(mb, sizeof mb, "mb %d", first);
+            else
+                snprintf(mb, sizeof mb, "mb %d–%d", first, end - 1);
+            const bool grad = o->label == SCENE_LABEL_GRAD;
+            snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
+                     right ? " →" : "");
+            float c[3];
+            box_centre(&b, c);
+            c[2] = b.max[2];
+            place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
+        }
+    /* The all-reduce running on each GPU column: which stage it reduces. */
+    if (s->replicas > 1)
+        for (int stage = 0; stage < s->stages; stage++) {
+            const object_state *o = &st->kind[SCENE_ALLREDUCE][stage * s->layers_per_stage];
+            if (!o->visible)
+                continue;
+            const scene_box b = scene_object_box(s, SCENE_ALLREDUCE, stage * s->layers_per_stage,
+                                                 0, 0);
+            float x0, x1;
+            scene_stage_x(s, stage, &x0, &x1);
+            const float c[3] = {0.5f * (x0 + x1), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
+            snprintf(text, sizeof text, "all-reduce stage %d", stage);
+            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
+                        th->role[SCENE_ROLE_ALLREDUCE]);
+        }
+    /* Each stack's count over it, where the tiles are. */
+    for (int stage = 0; stage < s->stages; stage++) {
+        int live = 0;
+        for (int k = 0; k < J; k++)
+            live += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
+        if (live == 0)
+            continue;
+        int count = 0; /* the micro-batches the tiles stand for (a tile may hold several) */
+        for (int m = 0; m < s->microbatches; m++) {
+            const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+            count += st->t >= c->f_start && st->t < c->freed;
+        }
+        snprintf(text, sizeof text, "%d", count);
+        for (int d = 0; d < s->replicas; d++) {
+            const scene_box top = scene_object_box(s, SCENE_STACK, stage, live - 1, d);
+            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
+                                top.max[2]};
+            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
+                        th->role[SCENE_ROLE_ACTIVATION]);
+        }
+    }
+}
+
+/* The cluster level's labels: no GPU is large enough to carry its own, so
+ * the axes are labelled, every k-th rank under the front row and each
+ * replica left of its row, at the widest spacing that keeps them apart. */
+static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_layout *l,
+                                const frame_view *v, const theme *th, label_set *ls)
+{
+    char text[64];
+    const scene_box a = scene_object_box(s, SCENE_GPU, 0, 0, 0);
+    const scene_box b = scene_object_box(s, SCENE_GPU, s->ranks > 1 ? 1 : 0, 0, 0);
+    const float pa[3] = {a.min[0], a.min[1], 0}, pb[3] = {b.min[0], b.min[1], 0};
+    const float pitch = s->ranks > 1 ? projected_length(l, &v->cam, pa, pb) : 1e9f;
+    snprintf(text, sizeof text, "rank %d", s->ranks - 1);
+    const float need = 1.3f * text_width(&f->font, FRAME_FONT_SMALL, text);
+    int every = 1;
+    while (every < s->ranks && pitch * (float)every < need)
+        every *= 2;
+    for (int rank = 0; rank < s->ranks; rank += every) {
+        const scene_box pl = scene_object_box(s, SCENE_GPU, rank, 0, 0);
+        const float p[3] = {0.5f * (pl.min[0] + pl.max[0]), pl.min[1], 0};
+        snprintf(text, sizeof text, "rank %d", rank);
+        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
+    }
+    for (int d = 0; d < s->replicas; d++) {
+        const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
+        const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+        snprintf(text, sizeof text, "replica %d", d);
+        place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
+    }
 }
 
 static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st,
                         const frame_layout *l, const frame_view *v, const theme *th, label_set *ls)
 {
+    const scene_level level = scene_renderer_level(s, &v->cam, (int)l->view_w, (int)l->view_h);
+    if (level == SCENE_LEVEL_CLUSTER) {
+        draw_cluster_labels(f, s, l, v, th, ls);
+        return;
+    }
+    draw_gpu_labels(f, s, st, l, v, th, ls);
+    if (level != SCENE_LEVEL_DETAIL)
+        return;
     char text[64];
-    /* Which rank runs each block: the key to interleaved and V schedules. */
-    for (int stage = 0; stage < s->stages; stage++) {
-        float x0, x1, y0, y1;
-        scene_stage_x(s, stage, &x0, &x1);
-        scene_replica_y(s, 0, &y0, &y1);
-        /* under the front edge, where they cover nothing */
-        float p[3] = {0.5f * (x0 + x1), y0, -s->d_model};
-        if (s->stages > s->ranks)
-            snprintf(text, sizeof text, "GPU %d · stage %d", s->stage_rank[stage], stage);
-        else
-            snprintf(text, sizeof text, "GPU %d", s->stage_rank[stage]);
-        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
-    }
-    if (s->replicas > 1) {
-        for (int r = 0; r < s->replicas; r++) {
-            float y0, y1;
-            scene_replica_y(s, r, &y0, &y1);
-            float p[3] = {-s->d_hidden * 0.1f, 0.5f * (y0 + y1), 0};
-            snprintf(text, sizeof text, "replica %d", r);
-            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
-        }
-    }
-    /* Tensors crossing a gap, with their micro-batch: what a send carries. */
-    for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
-        const object_state *o = &st->kind[SCENE_SLAB][i];
-        const int J = s->slots;
-        scene_box b;
-        if (!o->visible || !scene_object_place(s, SCENE_SLAB, i / J, i % J, 0, o, &b))
-            continue;
-        float c[3];
-        box_centre(&b, c);
-        c[2] = b.max[2]; /* on the slab's top edge, clear of the faces around it */
-        scene_object_label(s, SCENE_SLAB, i / J, (scene_label_variant)o->label, text, sizeof text);
-        char full[96];
-        microbatch_text(s, i % J, text, full, sizeof full);
-        place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, full, th, th->role[o->role]);
-    }
     /* Activations only for the micro-batch in flight on each stage. */
     for (int stage = 0; stage < s->stages; stage++) {
         const stage_focus *fo = &st->focus[stage];

@@ -22,12 +22,12 @@
 /* Margins and gaps in scene.unit (a sixteenth of a block's smaller side). */
 #define MARGIN 2.0f      /* plate edge to block */
 #define INNER_GAP 1.5f   /* block to its stack, stack to the next block */
-#define TILE 3.5f        /* an activation tile's side */
-#define TILE_PITCH 1.4f  /* a tile and the gap over it, when the stack is short */
+#define TILE 5.0f        /* an activation tile's side */
+#define TILE_PITCH 2.0f  /* a tile and the gap over it, when the stack is short */
 #define PLATE_H 1.2f     /* the plate's thickness */
 #define LANE_W 3.0f      /* a p2p wire's width */
 #define LANE_H 1.2f      /* and height */
-#define PACKET 3.2f      /* a tensor in flight: its side */
+#define PACKET 4.5f      /* a tensor in flight: its side */
 #define LINK_H 0.8f      /* an all-reduce wire's height */
 
 /* ---- layout -------------------------------------------------------------- */

@@ -226,35 +226,47 @@ static scene_box placed(const scene_run *x, scene_kind kind, int index, int m, i
     return b;
 }
 
-/* A send's slab touches the producer's last layer at the send's start and
- * the consumer's first layer at its end, in the tensor's colour; the
- * gradient's slab goes the other way. */
+/* The x range between the plates of stage `stage`'s GPU and stage + 1's
+ * (neighbours, the first on the left), in a replica. */
+static void plate_gap(const scene_run *x, int stage, int replica, float *from, float *to)
+{
+    *from = scene_object_box(&x->sc, SCENE_GPU, x->sc.stage_rank[stage], 0, replica).max[0];
+    *to = scene_object_box(&x->sc, SCENE_GPU, x->sc.stage_rank[stage + 1], 0, replica).min[0];
+}
+
+/* A send's tensor leaves the producer's plate at the send's start and
+ * reaches the consumer's at its end, eased, on the wire's forward lane, in
+ * the tensor's colour; the gradient goes back on the other lane. */
 static void test_slab_crosses_the_gap(void **state)
 {
     (void)state;
     scene_run x;
     scene_run_init(&x, 2,
-                   &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 0.5});
-    float sx0, sx1, nx0, nx1;
-    scene_stage_x(&x.sc, 1, &sx0, &sx1);
-    scene_stage_x(&x.sc, 2, &nx0, &nx1);
+                   &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8, .D = 2, .p2p = 2});
+    float sx1, nx0;
+    plate_gap(&x, 1, 0, &sx1, &nx0);
     const timeline_cell *c = cell(&x, 1, 5), *n = cell(&x, 2, 5);
-    assert_near(n->in_ready - c->f_end, 0.5, 1e-12); /* longer than flash_min: real times */
-    assert_lt(x.sc.flash_min, 0.5f);
+    assert_near(n->in_ready - c->f_end, 2, 1e-12); /* longer than flash_min: real times */
+    assert_lt(x.sc.flash_min, 2.0f);
 
     scene_state_at(&x.sc, c->f_end, &x.st);
     assert_role(get(&x, SCENE_SLAB, 1, 5), SCENE_ROLE_ACTIVATION);
     assert_int_equal(get(&x, SCENE_SLAB, 1, 5).label, SCENE_LABEL_PLAIN);
-    scene_box b = placed(&x, SCENE_SLAB, 1, 5, 1);
+    scene_box b = placed(&x, SCENE_SLAB, 1, 5, 0);
     assert_near(b.min[0], sx1, 1e-4); /* at the producer */
     assert_gt(b.max[0], b.min[0]);
-    scene_box face = scene_object_box(&x.sc, SCENE_RESIDUAL, 3, 5, 1);
-    assert_near(box_mid(&b, 1), box_mid(&face, 1), 1e-4); /* in micro-batch 5's slice */
-    assert_near(box_mid(&b, 2), box_mid(&face, 2), 1e-4); /* at the tensor's height */
+    assert_true(b.min[2] >= x.sc.plate_h); /* on the wire, over the floor */
+    const float forward_lane = box_mid(&b, 1);
+    /* replica 1's tensor is the same send, one row back */
+    scene_box b1 = placed(&x, SCENE_SLAB, 1, 5, 1);
+    assert_near(b1.min[1] - b.min[1], x.sc.pitch_y, 1e-3);
 
     scene_state_at(&x.sc, (c->f_end + n->in_ready) / 2, &x.st);
     b = placed(&x, SCENE_SLAB, 1, 5, 0);
-    assert_near(box_mid(&b, 0), 0.5f * (sx1 + nx0), 1e-3); /* halfway */
+    assert_near(box_mid(&b, 0), 0.5f * (sx1 + nx0), 1e-3); /* halfway (eased: symmetric) */
+    scene_state_at(&x.sc, c->f_end + 0.1 * (n->in_ready - c->f_end), &x.st);
+    b = placed(&x, SCENE_SLAB, 1, 5, 0);
+    assert_lt(b.min[0] - sx1, 0.1f * (nx0 - sx1 - (b.max[0] - b.min[0]))); /* slow to start */
 
     scene_state_at(&x.sc, n->in_ready, &x.st);
     b = placed(&x, SCENE_SLAB, 1, 5, 0);
@@ -262,12 +274,13 @@ static void test_slab_crosses_the_gap(void **state)
     scene_state_at(&x.sc, n->in_ready + 0.01, &x.st);
     assert_false(get(&x, SCENE_SLAB, 1, 5).visible);
 
-    /* the gradient, from stage 2's first layer back to stage 1's last */
+    /* the gradient, from stage 2's plate back to stage 1's, on the other lane */
     scene_state_at(&x.sc, n->b_end, &x.st);
     assert_role(get(&x, SCENE_SLAB, 1, 5), SCENE_ROLE_GRADIENT);
     assert_int_equal(get(&x, SCENE_SLAB, 1, 5).label, SCENE_LABEL_GRAD);
     b = placed(&x, SCENE_SLAB, 1, 5, 0);
     assert_near(b.max[0], nx0, 1e-4);
+    assert_true(fabsf(box_mid(&b, 1) - forward_lane) >= b.max[1] - b.min[1]); /* lanes apart */
     scene_state_at(&x.sc, c->grad_ready, &x.st);
     b = placed(&x, SCENE_SLAB, 1, 5, 0);
     assert_near(b.min[0], sx1, 1e-4);
@@ -278,19 +291,20 @@ static void test_slab_crosses_the_gap(void **state)
     scene_run_deinit(&x);
 }
 
-/* A zero-time send flashes for flash_min = 1/200 of the iteration, its
- * slab crossing the gap in that time. */
+/* A send shorter than flash_min = 1/40 of the iteration (a free one here)
+ * is shown for flash_min, its tensor crossing the gap in that time: at the
+ * default playback (the iteration in 20 s) half a second, 15 frames of a
+ * 30 fps video. */
 static void test_zero_time_flash(void **state)
 {
     (void)state;
     scene_run x;
     scene_run_init(&x, 2, &(run_fixture_desc){.schedule = "1f1b", .P = 4, .M = 8});
-    assert_near(x.sc.flash_min, x.run.tl.makespan / 200, 1e-6);
+    assert_near(x.sc.flash_min, x.run.tl.makespan / 40, 1e-6);
     const timeline_cell *c = cell(&x, 0, 1);
     assert_true(timeline_input_ready(&x.sc.cells, 1, 1) == c->f_end); /* free */
-    float sx0, sx1, nx0, nx1;
-    scene_stage_x(&x.sc, 0, &sx0, &sx1);
-    scene_stage_x(&x.sc, 1, &nx0, &nx1);
+    float sx1, nx0;
+    plate_gap(&x, 0, 0, &sx1, &nx0);
     scene_state_at(&x.sc, c->f_end, &x.st);
     assert_near(placed(&x, SCENE_SLAB, 0, 1, 0).min[0], sx1, 1e-4);
     scene_state_at(&x.sc, c->f_end + x.sc.flash_min * 0.999, &x.st);
@@ -317,7 +331,8 @@ static void test_allreduce_ring_chunks(void **state)
     const int layer = ar->stage * 2;
     const double len = ar->end - ar->start;
     assert_gt(len, x.sc.flash_min);
-    float lx0 = (float)layer * x.sc.d_hidden + (float)ar->stage * x.sc.stage_gap;
+    const scene_box wire = scene_object_box(&x.sc, SCENE_ALLREDUCE, layer, 0, 0);
+    const int rank = x.sc.stage_rank[ar->stage];
     for (int k = 0; k < 2 * (D - 1); k++) {
         for (int q = 0; q < 2; q++) {
             double t = ar->start + len * (k + (q ? 0.999 : 0.0)) / (2 * (D - 1));
@@ -334,14 +349,20 @@ static void test_allreduce_ring_chunks(void **state)
                 assert_int_equal(mv.chunk, want);
                 assert_int_equal(mv.to, (r + 1) % D);
                 scene_box b = placed(&x, SCENE_CHUNK, layer, 0, r);
-                /* along x: the chunk's share of the layer */
-                float w = x.sc.d_hidden / D;
-                assert_true(b.min[0] > lx0 + w * want && b.max[0] < lx0 + w * (want + 1));
-                /* along y: at the sender's weights at the step's start, the receiver's at its end
-                 */
-                float y0, y1;
-                scene_replica_y(&x.sc, q ? (r + 1) % D : r, &y0, &y1);
-                assert_near(b.min[1], y1, 0.01f * (x.sc.batch + x.sc.replica_gap));
+                /* along x: the chunk's share of the layer's wire */
+                float w = (wire.max[0] - wire.min[0]) / D;
+                assert_true(b.min[0] > wire.min[0] + w * want &&
+                            b.max[0] < wire.min[0] + w * (want + 1));
+                /* along y: leaving the sender's plate at the step's start, reaching the
+                 * receiver's at its end, on the edges that face each other */
+                const int to = (r + 1) % D, at = q ? to : r;
+                const scene_box pl = scene_object_box(&x.sc, SCENE_GPU, rank, 0, at);
+                const bool towards_back = r < to;
+                const float edge = q ? (towards_back ? b.max[1] : b.min[1])
+                                     : (towards_back ? b.min[1] : b.max[1]);
+                const float want_y = q ? (towards_back ? pl.min[1] : pl.max[1])
+                                       : (towards_back ? pl.max[1] : pl.min[1]);
+                assert_near(edge, want_y, 0.01f * x.sc.pitch_y);
             }
         }
     }
@@ -349,7 +370,7 @@ static void test_allreduce_ring_chunks(void **state)
     scene_state_at(&x.sc, ar->start + len * 0.5 / 4, &x.st);
     scene_box wrap = placed(&x, SCENE_CHUNK, layer, 0, D - 1);
     scene_box near = placed(&x, SCENE_CHUNK, layer, 0, 0);
-    assert_gt(wrap.min[2], near.min[2] + x.sc.d_model);
+    assert_gt(wrap.min[2], near.min[2] + x.sc.block_h);
     scene_run_deinit(&x);
 }
 
@@ -401,7 +422,11 @@ static void test_memory_stack(void **state)
             /* block k + 1 sits on block k */
             scene_box b0 = scene_object_box(&x.sc, SCENE_STACK, st, 0, 0);
             scene_box b1 = scene_object_box(&x.sc, SCENE_STACK, st, 1, 0);
-            assert_true(b1.min[2] > b0.max[2] - 1e-4f && b0.min[2] > x.sc.d_model);
+            assert_true(b1.min[2] > b0.max[2] && b0.min[2] >= x.sc.plate_h);
+            /* beside the stage's block, on its GPU's plate */
+            scene_box blk = scene_object_box(&x.sc, SCENE_BLOCK, st, 0, 0);
+            scene_box pl = scene_object_box(&x.sc, SCENE_GPU, x.sc.stage_rank[st], 0, 0);
+            assert_true(b0.min[0] > blk.max[0] && b0.max[0] < pl.max[0]);
         }
         scene_run_deinit(&x);
     }
@@ -524,43 +549,75 @@ static void test_layout(void **state)
     assert_int_equal(s->layers, 12);
     assert_int_equal(scene_layer_stage(s, 5), 1);
     assert_int_equal(s->stage_rank[2], 0); /* virtual stage 2 runs on rank 0 */
+    /* Each stage's block stands on its rank's plate: stages 0 and 2 side
+     * by side on rank 0's, 1 and 3 on rank 1's. */
+    for (int d = 0; d < 2; d++)
+        for (int st = 0; st < s->stages; st++) {
+            const scene_box b = scene_object_box(s, SCENE_BLOCK, st, 0, d);
+            const scene_box p = scene_object_box(s, SCENE_GPU, s->stage_rank[st], 0, d);
+            for (int a = 0; a < 2; a++)
+                assert_true(b.min[a] > p.min[a] && b.max[a] < p.max[a]);
+            assert_true(b.min[2] == p.max[2]);
+            if (st >= 2) { /* beside the rank's other stage, not over it */
+                const scene_box o = scene_object_box(s, SCENE_BLOCK, st - 2, 0, d);
+                assert_true(o.max[0] < b.min[0]);
+            }
+        }
+    /* Plates never meet: ranks along x, replicas along y. */
+    for (int r = 0; r < 2; r++)
+        for (int d = 0; d < 2; d++) {
+            const scene_box p = scene_object_box(s, SCENE_GPU, r, 0, d);
+            const scene_box right = scene_object_box(s, SCENE_GPU, r + 1 < 2 ? r + 1 : r, 0, d);
+            const scene_box back = scene_object_box(s, SCENE_GPU, r, 0, d + 1 < 2 ? d + 1 : d);
+            assert_true(r + 1 >= 2 || right.min[0] > p.max[0]);
+            assert_true(d + 1 >= 2 || back.min[1] > p.max[1]);
+        }
+    /* The matmul detail of a layer lies in its stage's block, with the
+     * notebook's relations: h on the middle plane, the two matmuls mirror
+     * each other about it, x at the second matmul's end, W1 at the back. */
     for (int l = 0; l < s->layers; l++) {
+        const scene_box blk = scene_object_box(s, SCENE_BLOCK, scene_layer_stage(s, l), 0, 1);
+        const float mid = 0.5f * (blk.min[2] + blk.max[2]);
         scene_box mm1 = scene_object_box(s, SCENE_MATMUL1, l, 1, 1);
         scene_box mm2 = scene_object_box(s, SCENE_MATMUL2, l, 1, 1);
         scene_box h = scene_object_box(s, SCENE_HIDDEN, l, 1, 1);
         scene_box xo = scene_object_box(s, SCENE_RESIDUAL, l, 1, 1);
         scene_box w1 = scene_object_box(s, SCENE_WEIGHT1, l, 0, 1);
-        assert_true(h.min[2] == 0 && h.max[2] == 0);
-        assert_true(mm1.min[2] == 0 || mm1.max[2] == 0);
-        assert_true(mm1.min[2] == -mm2.max[2]); /* the two halves mirror each other */
+        const scene_box *all[] = {&mm1, &mm2, &h, &xo, &w1};
+        for (int k = 0; k < 5; k++)
+            for (int a = 0; a < 3; a++)
+                assert_true(all[k]->min[a] >= blk.min[a] - 1e-4f &&
+                            all[k]->max[a] <= blk.max[a] + 1e-4f);
+        assert_near(h.min[2], mid, 1e-4);
+        assert_true(h.min[2] == h.max[2]);
+        assert_true(fabsf(mm1.min[2] - mid) < 1e-4f || fabsf(mm1.max[2] - mid) < 1e-4f);
+        assert_near(mm1.min[2] - mid, -(mm2.max[2] - mid), 1e-4);
         assert_true(xo.min[0] == mm2.max[0] && xo.max[0] == mm2.max[0]);
         assert_true(xo.min[2] == mm2.min[2] && xo.max[2] == mm2.max[2]);
         assert_true(w1.min[1] == w1.max[1] && w1.min[1] >= mm1.max[1]);
         assert_true(w1.min[2] == mm1.min[2] && w1.max[2] == mm1.max[2]);
-        if (l > 0) {
-            scene_box prev = scene_object_box(s, SCENE_MATMUL1, l - 1, 1, 1);
-            float gap = mm1.min[0] - prev.max[0];
-            assert_true(gap == (l % 3 == 0 ? s->stage_gap : 0));
-        }
     }
-    float y0, y1, ny0, ny1;
-    scene_replica_y(s, 0, &y0, &y1);
-    scene_replica_y(s, 1, &ny0, &ny1);
+    /* The all-reduce wire runs from replica 0's plate to replica 1's. */
     scene_box ar = scene_object_box(s, SCENE_ALLREDUCE, 4, 0, 0);
-    assert_true(ar.min[1] == y1 && ar.max[1] == ny0);
+    const scene_box p0 = scene_object_box(s, SCENE_GPU, s->stage_rank[2], 0, 0);
+    const scene_box p1 = scene_object_box(s, SCENE_GPU, s->stage_rank[2], 0, 1);
+    assert_true(ar.min[1] == p0.max[1] && ar.max[1] == p1.min[1]);
+    /* Stage 1 (rank 1) sends to stage 2 (rank 0): the wire between their plates. */
     scene_box p2p = scene_object_box(s, SCENE_P2P, 1, 2, 0);
-    float sx0, sx1, nx0, nx1;
-    scene_stage_x(s, 1, &sx0, &sx1);
-    scene_stage_x(s, 2, &nx0, &nx1);
-    assert_true(p2p.min[0] == sx1 && p2p.max[0] == nx0);
-    /* Micro-batch slices do not overlap and stay inside the band. */
+    assert_true(p2p.min[0] == scene_object_box(s, SCENE_GPU, 0, 0, 0).max[0] &&
+                p2p.max[0] == scene_object_box(s, SCENE_GPU, 1, 0, 0).min[0]);
+    /* Micro-batch slices do not overlap and stay inside the block. */
+    float y0, y1;
+    scene_replica_y(s, 0, &y0, &y1);
     for (int m = 0; m + 1 < s->microbatches; m++) {
         scene_box a = scene_object_box(s, SCENE_HIDDEN, 0, m, 0);
         scene_box b = scene_object_box(s, SCENE_HIDDEN, 0, m + 1, 0);
         assert_true(a.max[1] < b.min[1] && a.min[1] > y0 - 1e-6f && b.max[1] < y1);
     }
-    assert_true(s->bounds.max[0] == nx1 + s->d_hidden * 3 + s->stage_gap);
+    assert_true(s->bounds.max[0] == scene_object_box(s, SCENE_GPU, 1, 0, 1).max[0]);
     assert_int_equal(scene_kind_count(s, SCENE_P2P), 3 * 4);
+    assert_int_equal(scene_kind_count(s, SCENE_GPU), 2);
+    assert_int_equal(scene_kind_count(s, SCENE_BLOCK), 4);
     assert_int_equal(scene_kind_copies(s, SCENE_ALLREDUCE), 1);
     scene_run_deinit(&x);
 }

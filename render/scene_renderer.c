@@ -135,6 +135,7 @@ bool scene_renderer_init(scene_renderer *r, ppf_error *err)
     r->loc_light = glGetUniformLocation(r->program, "u_light");
     r->loc_edge_color = glGetUniformLocation(r->program, "u_edge_color");
     r->loc_edge_px = glGetUniformLocation(r->program, "u_edge_px");
+    r->loc_origin = glGetUniformLocation(r->program, "u_origin");
 
     mesh_vertex cube[36];
     cube_mesh(cube);
@@ -336,8 +337,9 @@ static void put_floor(scene_instances *r, const scene *s, const theme *th, scene
                 scene_object_place(s, SCENE_P2P, st, 0, d, &o, &w);
                 scene_instance in =
                     instance_of(floor_box(w.min[0], w.max[0], w.min[1], w.max[1]), lane, 255);
-                const rgba8 ink = back ? th->role[SCENE_ROLE_GRADIENT] : th->role[SCENE_ROLE_ACTIVATION];
-                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 200}, 4);
+                /* neutral: the tensors on the wire carry the colour */
+                const rgba8 ink = th->text_dim;
+                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
                 /* forward runs from stage st's GPU towards st + 1's */
                 const bool up = (a < bb) != (back != 0);
                 in.params[3] = up ? MODE_CHEVRON_UP : MODE_CHEVRON_DOWN;
@@ -378,7 +380,8 @@ static int style(const scene *s, scene_kind kind, const object_state *o, const t
         theme_fill f;
         if (o->action == ACTION_IDLE) {
             f = theme_bubble_fill(&th->timeline);
-            f.fill = c; /* the idle grey, opaque; the bubble's hatch over it */
+            f.fill = c; /* the idle grey, opaque; the bubble's hatch over it, faint */
+            f.ink.a = 90;
         } else {
             f = theme_action_fill(&th->timeline, (action_kind)o->action);
         }
@@ -587,6 +590,7 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
     glUniform3fv(sr->loc_light, 1, light);
     glUniform3f(sr->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
     glUniform1f(sr->loc_edge_px, edge_px >= 1 ? edge_px : 1); /* NaN fails the test too */
+    glUniform2f(sr->loc_origin, (float)x, (float)y);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_CULL_FACE);
 

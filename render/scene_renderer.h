@@ -49,7 +49,7 @@
  * meshes. One per GL context (frame.h's frame_renderer). */
 typedef struct scene_renderer {
     unsigned program;
-    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px;
+    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px, loc_origin;
     unsigned cube_vbo, quad_vbo;
 } scene_renderer;
 

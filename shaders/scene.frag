@@ -11,6 +11,7 @@ flat in vec4 v_params;
 uniform vec3 u_light;      // direction towards the light, normalised
 uniform vec3 u_edge_color;
 uniform float u_edge_px;   // the rim's width in pixels (the frame's line width)
+uniform vec2 u_origin;     // the view's lower-left corner in the target: patterns start there
 
 out vec4 frag;
 
@@ -50,7 +51,7 @@ void main()
         // The timeline's patterns, in screen pixels as there: "\" stripes,
         // a grid of dots, both diagonals.
         float pitch = max(7.0, 5.0 * u_edge_px);
-        vec2 p = gl_FragCoord.xy;
+        vec2 p = gl_FragCoord.xy - u_origin; // a view drawn elsewhere is the same, moved
         float ink = 0.0;
         if (mode == MODE_HATCH || mode == MODE_CROSSHATCH) {
             float d = mod(p.x + p.y, pitch) - pitch * 0.5;

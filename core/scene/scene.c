@@ -462,7 +462,7 @@ static void lane_of(const scene *s, int from, int to, int replica, bool backward
         *x1 = fmaxf(a.max[0], b.max[0]) - s->plate_w / 2;
     float y0, y1;
     scene_replica_y(s, replica, &y0, &y1);
-    *y = y0 + (backward ? 0.72f : 0.28f) * (y1 - y0);
+    *y = y0 + (backward ? 0.55f : 0.22f) * (y1 - y0);
 }
 
 /* A stage's stack: tile k of the live activations beside its block. */
@@ -473,7 +473,9 @@ static scene_box stack_box(const scene *s, int stage, int slot, int replica)
     const float g = s->unit, x0 = o[0] + s->block_w + INNER_GAP * g;
     const float pitch = fminf(TILE_PITCH * g, TOWER_MAX * s->block_h / (float)tallest_stack(s));
     const float z0 = s->plate_h + pitch * (float)slot;
-    return box_of(x0, x0 + s->tile, o[1], o[1] + s->tile, z0, z0 + pitch * 0.72f);
+    /* at the back, clear of the wires' lanes in front of it */
+    const float y1 = o[1] + s->block_d;
+    return box_of(x0, x0 + s->tile, y1 - s->tile, y1, z0, z0 + pitch * 0.72f);
 }
 
 scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot, int replica)
@@ -702,7 +704,8 @@ bool scene_level_draws(scene_level level, scene_kind kind)
     case SCENE_STACK:
     case SCENE_ALLREDUCE:
         return true;
-    case SCENE_P2P:
+    case SCENE_P2P: /* the floor's lanes draw the wire; the tensor on it says a send runs */
+        return false;
     case SCENE_SLAB:
     case SCENE_CHUNK:
         return level >= SCENE_LEVEL_GPU;

@@ -262,8 +262,8 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             const object_state *o = &st->kind[SCENE_ALLREDUCE][stage * s->layers_per_stage];
             if (!o->visible)
                 continue;
-            const scene_box b = scene_object_box(s, SCENE_ALLREDUCE, stage * s->layers_per_stage,
-                                                 0, 0);
+            const scene_box b =
+                scene_object_box(s, SCENE_ALLREDUCE, stage * s->layers_per_stage, 0, 0);
             float x0, x1;
             scene_stage_x(s, stage, &x0, &x1);
             const float c[3] = {0.5f * (x0 + x1), 0.5f * (b.min[1] + b.max[1]), b.max[2]};

@@ -177,8 +177,8 @@ bool scene_instances_init(scene_instances *in, const scene_renderer *r, const sc
     if (instances > BUDGET_MAX_OBJECTS)
         return ppf_fail(err, "%lld objects to draw: at most %lld", (long long)instances,
                         (long long)BUDGET_MAX_OBJECTS);
-    const int cap = instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1)
-                                                  : INITIAL_INSTANCES;
+    const int cap =
+        instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1) : INITIAL_INSTANCES;
     glGenBuffers(1, &in->instance_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, in->instance_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)cap * sizeof(scene_instance)), NULL,

@@ -126,8 +126,9 @@ static void test_p2p_slab_probe(void **state)
     /* longer than the shortest time a send is shown (scene.h, "Zero time"):
      * the tensor moves at the send's real times; one micro-batch, so that
      * no other send is on the wire */
-    static const session_flag flags[] = {{"p2p", "2"}, {"microbatches", "1"}, {"schedule", "gpipe"}};
-    fixture *x = frame_fixture_new(NULL, flags, 1, 2 * W, 2 * H); /* the slab big enough to probe */
+    static const session_flag flags[] = {
+        {"p2p", "2"}, {"microbatches", "1"}, {"schedule", "gpipe"}};
+    fixture *x = frame_fixture_new(NULL, flags, 3, 2 * W, 2 * H); /* the slab big enough to probe */
     const scene *s = &x->s.scene;
     const timeline_cell *c = timeline_cell_at(&s->cells, 0, 0);
     const double arrive = timeline_input_ready(&s->cells, 1, 0);

@@ -358,8 +358,8 @@ static void test_allreduce_ring_chunks(void **state)
                 const int to = (r + 1) % D, at = q ? to : r;
                 const scene_box pl = scene_object_box(&x.sc, SCENE_GPU, rank, 0, at);
                 const bool towards_back = r < to;
-                const float edge = q ? (towards_back ? b.max[1] : b.min[1])
-                                     : (towards_back ? b.min[1] : b.max[1]);
+                const float edge =
+                    q ? (towards_back ? b.max[1] : b.min[1]) : (towards_back ? b.min[1] : b.max[1]);
                 const float want_y = q ? (towards_back ? pl.min[1] : pl.max[1])
                                        : (towards_back ? pl.max[1] : pl.min[1]);
                 assert_near(edge, want_y, 0.01f * x.sc.pitch_y);

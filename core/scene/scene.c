@@ -20,15 +20,15 @@
 #define LIFT_OF_SHORTEST 0.3 /* ... and over this much of the shortest action at most */
 
 /* Margins and gaps in scene.unit (a sixteenth of a block's smaller side). */
-#define MARGIN 2.0f      /* plate edge to block */
-#define INNER_GAP 1.5f   /* block to its stack, stack to the next block */
-#define TILE 5.0f        /* an activation tile's side */
-#define TILE_PITCH 2.0f  /* a tile and the gap over it, when the stack is short */
-#define PLATE_H 1.2f     /* the plate's thickness */
-#define LANE_W 3.0f      /* a p2p wire's width */
-#define LANE_H 1.2f      /* and height */
-#define PACKET 4.5f      /* a tensor in flight: its side */
-#define LINK_H 0.8f      /* an all-reduce wire's height */
+#define MARGIN 2.0f     /* plate edge to block */
+#define INNER_GAP 1.5f  /* block to its stack, stack to the next block */
+#define TILE 5.0f       /* an activation tile's side */
+#define TILE_PITCH 2.0f /* a tile and the gap over it, when the stack is short */
+#define PLATE_H 1.2f    /* the plate's thickness */
+#define LANE_W 3.0f     /* a p2p wire's width */
+#define LANE_H 1.2f     /* and height */
+#define PACKET 4.5f     /* a tensor in flight: its side */
+#define LINK_H 0.8f     /* an all-reduce wire's height */
 
 /* ---- layout -------------------------------------------------------------- */
 
@@ -537,8 +537,8 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot,
         const float w = s->block_w / (float)s->layers_per_stage;
         const float x0 = o[0] + w * (float)(index % s->layers_per_stage), inset = w * 0.15f;
         const scene_box p = plate_box(s, stage_rank_of(s, stage), replica);
-        return box_of(x0 + inset, x0 + w - inset, p.max[1], p.max[1] + s->pitch_y - s->plate_d,
-                      0, LINK_H * s->unit);
+        return box_of(x0 + inset, x0 + w - inset, p.max[1], p.max[1] + s->pitch_y - s->plate_d, 0,
+                      LINK_H * s->unit);
     }
     case SCENE_SLAB:
         return slab_box(s, index, replica, false, 0);

@@ -173,8 +173,8 @@ static void block_text(const stage_focus *fo, char *out, size_t size)
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
  * object, in the order that decides which wins where two would meet:
- * what runs, the GPUs, what is in flight, the all-reduce, the stacks'
- * counts, the stages. */
+ * what runs, what is in flight, the GPUs, the stages, the all-reduce, the
+ * stacks' counts. */
 static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
                             const frame_layout *l, const frame_view *v, const theme *th,
                             label_set *ls)
@@ -195,30 +195,6 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             block_text(fo, text, sizeof text);
             place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th,
                         theme_action_colour(pal, (action_kind)fo->kind));
-        }
-    /* The GPUs, under their plates' front edges. */
-    for (int d = 0; d < s->replicas; d++)
-        for (int rank = 0; rank < s->ranks; rank++) {
-            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
-            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], 0};
-            if (s->replicas > 1)
-                snprintf(text, sizeof text, "GPU %d · replica %d", rank, d);
-            else
-                snprintf(text, sizeof text, "GPU %d", rank);
-            if (!place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim) &&
-                s->replicas > 1) {
-                snprintf(text, sizeof text, "GPU %d", rank);
-                place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
-            }
-        }
-    /* Which stage each block is, on its front face. */
-    for (int d = 0; d < s->replicas; d++)
-        for (int stage = 0; stage < s->stages; stage++) {
-            scene_box b;
-            scene_object_place(s, SCENE_BLOCK, stage, 0, d, &st->kind[SCENE_BLOCK][stage], &b);
-            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], b.max[2]};
-            snprintf(text, sizeof text, "stage %d", stage);
-            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text_dim);
         }
     /* Tensors in flight, over them, with their micro-batch and an arrow the
      * way they go on screen. */
@@ -255,6 +231,30 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             box_centre(&b, c);
             c[2] = b.max[2];
             place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
+        }
+    /* The GPUs, under their plates' front edges. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int rank = 0; rank < s->ranks; rank++) {
+            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], 0};
+            if (s->replicas > 1)
+                snprintf(text, sizeof text, "GPU %d · replica %d", rank, d);
+            else
+                snprintf(text, sizeof text, "GPU %d", rank);
+            if (!place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim) &&
+                s->replicas > 1) {
+                snprintf(text, sizeof text, "GPU %d", rank);
+                place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
+            }
+        }
+    /* Which stage each block is, on its front face. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int stage = 0; stage < s->stages; stage++) {
+            scene_box b;
+            scene_object_place(s, SCENE_BLOCK, stage, 0, d, &st->kind[SCENE_BLOCK][stage], &b);
+            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], b.max[2]};
+            snprintf(text, sizeof text, "stage %d", stage);
+            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text_dim);
         }
     /* The all-reduce running on each GPU column: which stage it reduces. */
     if (s->replicas > 1)
@@ -515,22 +515,95 @@ static frame_rect draw_frame_times(frame_renderer *f, const frame_layout *l, con
     return (frame_rect){hud.x0, hud.y0, fmaxf(hud.x1, x + w), fmaxf(hud.y1, y + h)};
 }
 
-static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
-                        frame_rect hud)
+/* A legend row's swatch: what it explains, drawn as the 3D view draws it. */
+typedef enum legend_swatch {
+    SWATCH_ACTION, /* a block running `kind`, in the timeline's fill and pattern */
+    SWATCH_IDLE,   /* an idle block */
+    SWATCH_ROLE,   /* a solid square in the role's colour */
+    SWATCH_BOX,    /* a translucent box in the role's colour */
+    SWATCH_TILE,   /* an activation tile: a small outlined square */
+} legend_swatch;
+
+typedef struct legend_row {
+    legend_swatch swatch;
+    int what; /* the action_kind or scene_role */
+    const char *name;
+} legend_row;
+
+/* What the view shows at each level (scene.h, "Levels"): the GPU level's
+ * blocks, tiles and tensors, with the notation of its labels; the detail
+ * level's matmul picture. Both as many rows as the layout reserves. */
+static const legend_row GPU_LEGEND[] = {
+    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3"},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward"},
+    {SWATCH_ACTION, ACTION_W, "W  weight gradients"},
+    {SWATCH_IDLE, 0, "idle"},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held"},
+    {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "x →, ∇ ←  tensor sent"},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
+};
+static const legend_row DETAIL_LEGEND[] = {
+    {SWATCH_ROLE, SCENE_ROLE_WEIGHT, "weights W (fill: gradient)"},
+    {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h"},
+    {SWATCH_ROLE, SCENE_ROLE_GRADIENT, "gradients ∇"},
+    {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)"},
+    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3"},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held"},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
+};
+_Static_assert(sizeof GPU_LEGEND / sizeof GPU_LEGEND[0] == FRAME_LEGEND_ROWS,
+               "the layout leaves room for every row");
+_Static_assert(sizeof DETAIL_LEGEND / sizeof DETAIL_LEGEND[0] == FRAME_LEGEND_ROWS,
+               "the layout leaves room for every row");
+
+static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *th,
+                        const legend_row *row, float x, float y, float sw)
 {
-    static const struct {
-        scene_role role;
-        const char *name;
-    } items[] = {
-        {SCENE_ROLE_WEIGHT, "weights W (fill: gradient)"},
-        {SCENE_ROLE_ACTIVATION, "activations x, h"},
-        {SCENE_ROLE_GRADIENT, "gradients ∇"},
-        {SCENE_ROLE_MATMUL, "matmul (box)"},
-        {SCENE_ROLE_P2P, "p2p send"},
-        {SCENE_ROLE_ALLREDUCE, "all-reduce"},
-    };
-    enum { N = sizeof items / sizeof items[0] };
-    _Static_assert(N == FRAME_LEGEND_ROWS, "the layout leaves room for every row");
+    const timeline_palette *pal = &th->timeline;
+    switch (row->swatch) {
+    case SWATCH_ACTION:
+    case SWATCH_IDLE: {
+        theme_fill fill = row->swatch == SWATCH_IDLE ? theme_bubble_fill(pal)
+                                                     : theme_action_fill(pal, (action_kind)row->what);
+        if (row->swatch == SWATCH_IDLE)
+            fill.fill = th->role[SCENE_ROLE_COMPUTE];
+        static const draw2d_pattern patterns[] = {
+            [THEME_PATTERN_SOLID] = DRAW2D_SOLID,
+            [THEME_PATTERN_HATCH] = DRAW2D_HATCH,
+            [THEME_PATTERN_DOTS] = DRAW2D_DOTS,
+            [THEME_PATTERN_CROSSHATCH] = DRAW2D_CROSSHATCH,
+        };
+        if (fill.pattern == THEME_PATTERN_SOLID)
+            draw2d_rect(&f->batch, x, y, sw, sw, fill.fill);
+        else
+            draw2d_rect_pattern(&f->batch, x, y, sw, sw, fill.fill, fill.ink,
+                                patterns[fill.pattern], 0);
+        draw2d_rect_outline(&f->batch, x, y, sw, sw, l->line_px, th->edge);
+        break;
+    }
+    case SWATCH_BOX: {
+        const rgba8 c = th->role[row->what];
+        draw2d_rect(&f->batch, x, y, sw, sw, colour_with_alpha(c, 140));
+        draw2d_rect_outline(&f->batch, x, y, sw, sw, 1.5f * l->line_px, c);
+        break;
+    }
+    case SWATCH_TILE: {
+        const float t = sw * 0.6f, o = (sw - t) / 2;
+        draw2d_rect(&f->batch, x + o, y + o, t, t, th->role[row->what]);
+        draw2d_rect_outline(&f->batch, x + o, y + o, t, t, l->line_px, th->edge);
+        break;
+    }
+    case SWATCH_ROLE:
+        draw2d_rect(&f->batch, x, y, sw, sw, th->role[row->what]);
+        break;
+    }
+}
+
+static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
+                        frame_rect hud, scene_level level)
+{
+    const legend_row *items = level == SCENE_LEVEL_DETAIL ? DETAIL_LEGEND : GPU_LEGEND;
+    enum { N = FRAME_LEGEND_ROWS };
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
     float w = 0;
@@ -557,16 +630,7 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
     for (int k = 0; k < N; k++) {
         float base = y + pad + m.line_height * (float)k + m.ascent;
-        rgba8 c = th->role[items[k].role];
-        bool box = items[k].role >= SCENE_ROLE_MATMUL;
-        if (box) {
-            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
-                        colour_with_alpha(c, 140));
-            draw2d_rect_outline(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
-                                1.5f * l->line_px, c);
-        } else {
-            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, c);
-        }
+        draw_swatch(f, l, th, &items[k], x + pad, base - m.ascent, sw);
         text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, x + 2 * pad + sw, base, items[k].name,
                   th->text, TEXT_ALIGN_LEFT);
     }
@@ -748,7 +812,8 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         frame_draw_caption(f, s, &l, v, &th, labels);
         if (v->show_legend)
-            draw_legend(f, &l, &th, labels, hud);
+            draw_legend(f, &l, &th, labels, hud,
+                        scene_renderer_level(s, &v->cam, (int)l.view_w, (int)l.view_h));
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &c->state, &l, v, &th, labels);
     }

@@ -60,7 +60,6 @@ static const theme themes[THEME_COUNT] = {
         .text_dim = HEX(0xA0A4AC),
         .edge = HEX(0x08090B),
         .grid = HEX(0x3A3F48),
-        .ground = HEX(0x22252C),
         .role = ROLE_COLOURS(MATMUL_YELLOW, HEX(0x4A505C), HEX(0x6A717E)),
         .timeline = {
             BAR_COLOURS,
@@ -87,7 +86,6 @@ static const theme themes[THEME_COUNT] = {
         .edge = HEX(0x202020),
         .grid = HEX(0xC8C8C0),
         /* Yellow on white vanishes: a deeper yellow for the matmul boxes. */
-        .ground = HEX(0xEAEAE3),
         .role = ROLE_COLOURS(HEX(0xD4C20A), HEX(0xB9B9B0), HEX(0xDADAD3)),
         .timeline = {
             BAR_COLOURS,

@@ -59,7 +59,6 @@ typedef struct theme {
     rgba8 text, text_dim;         /* body text, secondary text (also the terminal's idle time) */
     rgba8 edge;                   /* rims of faces and boxes */
     rgba8 grid;                   /* floor lines, dividers */
-    rgba8 ground;                 /* the floor the GPUs stand on */
     rgba8 role[SCENE_ROLE_COUNT]; /* object colours by scene_role */
     timeline_palette timeline;    /* the timeline panel, and the terminal Gantt's kinds */
 } theme;

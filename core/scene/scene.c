@@ -12,6 +12,7 @@
 
 #define SLICE_INSET 0.08f    /* of a micro-batch slice, on each side */
 #define CHUNK_INSET 0.12f    /* of a chunk's share of the layer, on each side */
+#define MATMUL_INSET 0.015f  /* of a matmul box, inside the faces on it */
 #define FLASH_FRACTION 40    /* flash_min = makespan / this (scene.h, "Zero time") */
 #define DETAIL_SCALE 0.5f    /* scene units per unit of the matmul detail */
 #define BLOCK_IDLE 0.25f     /* an idle block's height, of a running one's */
@@ -513,12 +514,16 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot,
     }
     case SCENE_MATMUL1:
     case SCENE_MATMUL2: {
+        /* a hair inside the faces that lie on it (h on the middle plane, x
+         * at its end, W at the back), so no face shares a plane with it */
         float x0 = layer_local_x(s, index);
         if (kind == SCENE_MATMUL1)
             z_in(s, index, &z0, &z1);
         else
             z_out(s, index, &z0, &z1);
-        return detail_box(s, stage, replica, x0, x0 + s->d_hidden, y0, y1, z0, z1);
+        const float ix = MATMUL_INSET * s->d_hidden, iz = MATMUL_INSET * s->d_model;
+        return detail_box(s, stage, replica, x0 + ix, x0 + s->d_hidden - ix, y0, y1, z0 + iz,
+                          z1 - iz);
     }
     case SCENE_P2P: {
         /* the wire from stage index's GPU to stage index + 1's, forward lane */
@@ -649,7 +654,9 @@ static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int t
     float y = ya + progress * (yb - ya);
     int hop = from > to ? from - to : to - from;
     float lift = hop > 1 ? sinf(3.14159265f * progress) * (arc_height(s) - s->plate_h) : 0;
-    return box_of(x0 + inset, x0 + w - inset, y, y + size, lift, size + lift);
+    /* riding on the wire, never in the planes of its faces */
+    const float z0 = wire.max[2] + lift;
+    return box_of(x0 + inset, x0 + w - inset, y, y + size, z0, z0 + size);
 }
 
 bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, int replica,

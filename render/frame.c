@@ -107,6 +107,7 @@ typedef enum label_side {
     LABEL_BELOW,   /* hung under the point: under the scene's front edge */
     LABEL_ABOVE,   /* standing on the point: over the scene's back edge */
     LABEL_LEFT,    /* ending at the point: left of the scene */
+    LABEL_BELOW_2, /* hung under the point, one label lower: a second row under an edge */
 } label_side;
 
 /* Draws a label against the projection of a world point, on a plate,
@@ -129,6 +130,8 @@ static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
     const float half_h = m.ascent / 2 + pad + m.descent * 0.75f;
     if (side == LABEL_BELOW)
         py += half_h + pad;
+    else if (side == LABEL_BELOW_2)
+        py += 3 * half_h + 2 * pad;
     else if (side == LABEL_ABOVE)
         py -= half_h + pad;
     else if (side == LABEL_LEFT)
@@ -232,27 +235,34 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             c[2] = b.max[2];
             place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
         }
-    /* The GPUs, under their plates' front edges. */
+    /* Which replica each row is, left of it. */
+    if (s->replicas > 1)
+        for (int d = 0; d < s->replicas; d++) {
+            const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
+            const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+            snprintf(text, sizeof text, "replica %d", d);
+            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
+        }
+    /* Under each plate's front edge, the GPU; where a GPU holds other
+     * stages than its rank's own (interleaved, V, a CSV's placement), on
+     * each block's front the stage it is. */
+    bool stage_row = s->stages != s->ranks;
+    for (int stage = 0; stage < s->stages; stage++)
+        stage_row = stage_row || s->stage_rank[stage] != stage;
     for (int d = 0; d < s->replicas; d++)
         for (int rank = 0; rank < s->ranks; rank++) {
             const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
             const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], 0};
-            if (s->replicas > 1)
-                snprintf(text, sizeof text, "GPU %d · replica %d", rank, d);
-            else
-                snprintf(text, sizeof text, "GPU %d", rank);
-            if (!place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim) &&
-                s->replicas > 1) {
-                snprintf(text, sizeof text, "GPU %d", rank);
-                place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
-            }
+            snprintf(text, sizeof text, "GPU %d", rank);
+            place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
         }
-    /* Which stage each block is, on its front face. */
-    for (int d = 0; d < s->replicas; d++)
+    for (int d = 0; d < s->replicas && stage_row; d++)
         for (int stage = 0; stage < s->stages; stage++) {
+            /* on the block's front face */
             scene_box b;
             scene_object_place(s, SCENE_BLOCK, stage, 0, d, &st->kind[SCENE_BLOCK][stage], &b);
-            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], b.max[2]};
+            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1],
+                                0.5f * (b.min[2] + b.max[2])};
             snprintf(text, sizeof text, "stage %d", stage);
             place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text_dim);
         }
@@ -271,26 +281,35 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
                         th->role[SCENE_ROLE_ALLREDUCE]);
         }
-    /* Each stack's count over it, where the tiles are. */
-    for (int stage = 0; stage < s->stages; stage++) {
-        int live = 0;
-        for (int k = 0; k < J; k++)
-            live += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
-        if (live == 0)
-            continue;
-        int count = 0; /* the micro-batches the tiles stand for (a tile may hold several) */
-        for (int m = 0; m < s->microbatches; m++) {
-            const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
-            count += st->t >= c->f_start && st->t < c->freed;
+    /* Each GPU's live activations, over its first stage's stack: the
+     * number its tiles (over all its stages) count. */
+    for (int rank = 0; rank < s->ranks; rank++) {
+        int count = 0, first = -1, tallest = -1, tiles = 0;
+        for (int stage = 0; stage < s->stages; stage++) {
+            if (s->stage_rank[stage] != rank)
+                continue;
+            first = first < 0 ? stage : first;
+            int live = 0;
+            for (int k = 0; k < J; k++)
+                live += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
+            if (live > tiles)
+                tiles = live, tallest = stage;
+            for (int m = 0; m < s->microbatches; m++) {
+                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+                count += st->t >= c->f_start && st->t < c->freed;
+            }
         }
+        if (count == 0 || tallest < 0)
+            continue;
         snprintf(text, sizeof text, "%d", count);
         for (int d = 0; d < s->replicas; d++) {
-            const scene_box top = scene_object_box(s, SCENE_STACK, stage, live - 1, d);
+            const scene_box top = scene_object_box(s, SCENE_STACK, tallest, tiles - 1, d);
             const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
                                 top.max[2]};
             place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
                         th->role[SCENE_ROLE_ACTIVATION]);
         }
+        (void)first;
     }
 }
 

@@ -30,6 +30,7 @@
 #define LANE_H 1.2f     /* and height */
 #define PACKET 4.5f     /* a tensor in flight: its side */
 #define LINK_H 0.8f     /* an all-reduce wire's height */
+#define LABEL_ROOM 7.0f /* in front of the first row, kept in view for its labels */
 
 /* ---- layout -------------------------------------------------------------- */
 
@@ -175,7 +176,7 @@ static bool long_hop(int a, int b)
 static void fit_points_init(scene *s)
 {
     const int D = s->replicas;
-    s->fit_points = ppf_malloc((size_t)8 * (size_t)(D + 1) * sizeof *s->fit_points);
+    s->fit_points = ppf_malloc((size_t)8 * (size_t)(D + 2) * sizeof *s->fit_points);
     float top = s->plate_h + s->block_h;
     top = fmaxf(top, scene_object_box(s, SCENE_STACK, 0, tallest_stack(s) - 1, 0).max[2]);
     bool arcs = D > 2 && !s->allreduce_tree;
@@ -186,6 +187,9 @@ static void fit_points_init(scene *s)
         const scene_box a = plate_box(s, 0, r), b = plate_box(s, s->ranks - 1, r);
         add_corners(s, box_of(a.min[0], b.max[0], a.min[1], a.max[1], 0, top));
     }
+    /* room under the front row for the labels hung under its plates */
+    add_corners(s, box_of(first.min[0], last.max[0], first.min[1] - LABEL_ROOM * s->unit,
+                          first.min[1], 0, 0));
     if (arcs)
         add_corners(s, box_of(first.min[0], last.max[0], first.min[1], last.max[1], 0,
                               arc_height(s) + s->tile));

@@ -176,8 +176,8 @@ static void block_text(const stage_focus *fo, char *out, size_t size)
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
  * object, in the order that decides which wins where two would meet:
- * what runs, what is in flight, the GPUs, the stages, the all-reduce, the
- * stacks' counts. */
+ * what runs, the all-reduce, what is in flight, the replicas, the GPUs,
+ * the stages, the GPUs' counts. */
 static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
                             const frame_layout *l, const frame_view *v, const theme *th,
                             label_set *ls)
@@ -198,6 +198,21 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             block_text(fo, text, sizeof text);
             place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th,
                         theme_action_colour(pal, (action_kind)fo->kind));
+        }
+    /* The all-reduce running on each GPU column: which stage it reduces. */
+    if (s->replicas > 1)
+        for (int stage = 0; stage < s->stages; stage++) {
+            const object_state *o = &st->kind[SCENE_ALLREDUCE][stage * s->layers_per_stage];
+            if (!o->visible)
+                continue;
+            const scene_box b =
+                scene_object_box(s, SCENE_ALLREDUCE, stage * s->layers_per_stage, 0, 0);
+            float x0, x1;
+            scene_stage_x(s, stage, &x0, &x1);
+            const float c[3] = {0.5f * (x0 + x1), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
+            snprintf(text, sizeof text, "all-reduce stage %d", stage);
+            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
+                        th->role[SCENE_ROLE_ALLREDUCE]);
         }
     /* Tensors in flight, over them, with their micro-batch and an arrow the
      * way they go on screen. */
@@ -265,21 +280,6 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
                                 0.5f * (b.min[2] + b.max[2])};
             snprintf(text, sizeof text, "stage %d", stage);
             place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text_dim);
-        }
-    /* The all-reduce running on each GPU column: which stage it reduces. */
-    if (s->replicas > 1)
-        for (int stage = 0; stage < s->stages; stage++) {
-            const object_state *o = &st->kind[SCENE_ALLREDUCE][stage * s->layers_per_stage];
-            if (!o->visible)
-                continue;
-            const scene_box b =
-                scene_object_box(s, SCENE_ALLREDUCE, stage * s->layers_per_stage, 0, 0);
-            float x0, x1;
-            scene_stage_x(s, stage, &x0, &x1);
-            const float c[3] = {0.5f * (x0 + x1), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
-            snprintf(text, sizeof text, "all-reduce stage %d", stage);
-            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
-                        th->role[SCENE_ROLE_ALLREDUCE]);
         }
     /* Each GPU's live activations, over its first stage's stack: the
      * number its tiles (over all its stages) count. */
@@ -561,6 +561,15 @@ static const legend_row GPU_LEGEND[] = {
     {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "x →, ∇ ←  tensor sent"},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
 };
+static const legend_row CLUSTER_LEGEND[] = {
+    {SWATCH_ACTION, ACTION_F, "F  forward"},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward"},
+    {SWATCH_ACTION, ACTION_W, "W  weight gradients"},
+    {SWATCH_IDLE, 0, "idle"},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "column: one GPU"},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations"},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
+};
 static const legend_row DETAIL_LEGEND[] = {
     {SWATCH_ROLE, SCENE_ROLE_WEIGHT, "weights W (fill: gradient)"},
     {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h"},
@@ -573,6 +582,8 @@ static const legend_row DETAIL_LEGEND[] = {
 _Static_assert(sizeof GPU_LEGEND / sizeof GPU_LEGEND[0] == FRAME_LEGEND_ROWS,
                "the layout leaves room for every row");
 _Static_assert(sizeof DETAIL_LEGEND / sizeof DETAIL_LEGEND[0] == FRAME_LEGEND_ROWS,
+               "the layout leaves room for every row");
+_Static_assert(sizeof CLUSTER_LEGEND / sizeof CLUSTER_LEGEND[0] == FRAME_LEGEND_ROWS,
                "the layout leaves room for every row");
 
 static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *th,
@@ -621,7 +632,9 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
 static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
                         frame_rect hud, scene_level level)
 {
-    const legend_row *items = level == SCENE_LEVEL_DETAIL ? DETAIL_LEGEND : GPU_LEGEND;
+    const legend_row *items = level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
+                              : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
+                                                             : GPU_LEGEND;
     enum { N = FRAME_LEGEND_ROWS };
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;

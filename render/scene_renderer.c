@@ -362,6 +362,7 @@ static int style(const scene *s, scene_kind kind, const object_state *o, const t
     case SCENE_GPU:
     case SCENE_STACK:
     case SCENE_CHUNK:
+    case SCENE_ALLREDUCE: /* a lit wire: solid, so the join between replicas reads */
         in->params[1] = unit_byte(0.9f);
         return SCENE_PASS_BOXES;
     case SCENE_SLAB:
@@ -377,7 +378,9 @@ static int style(const scene *s, scene_kind kind, const object_state *o, const t
     case SCENE_BLOCK: {
         in->params[1] = unit_byte(0.9f);
         theme_fill f;
-        if (o->action == ACTION_IDLE) {
+        if (o->role == SCENE_ROLE_ALLREDUCE) { /* idle, its gradients reduced: solid */
+            f = (theme_fill){c, c, THEME_PATTERN_SOLID};
+        } else if (o->action == ACTION_IDLE) {
             f = theme_bubble_fill(&th->timeline);
             f.fill = c; /* the idle grey, opaque; the bubble's hatch over it, faint */
             f.ink.a = 90;
@@ -409,16 +412,51 @@ static int style(const scene *s, scene_kind kind, const object_state *o, const t
  * order, into r->sorted. Runs of g slots are drawn as one instance: the
  * state scene_slot_merge picks, over the slots from the first to the last
  * one shown (g_stack of them for the stacks' blocks). */
+/* The most slots of activation tiles any stage shows in the iteration. */
+static int tallest_slots(const scene *s)
+{
+    int peak = 1;
+    for (int r = 0; r < s->ranks; r++)
+        peak = s->timeline->per_rank[r].peak_activations > peak
+                   ? s->timeline->per_rank[r].peak_activations
+                   : peak;
+    peak = peak < s->microbatches ? peak : s->microbatches;
+    return scene_slot_of(s, peak - 1) + 1;
+}
+
+/* At cluster scale a stage is one column over its share of its GPU's
+ * plate: its colour what it runs, its height the activations it holds
+ * (from the plate, at none, to CLUSTER_TALL plates wide at the most any
+ * stage holds in the iteration), so memory reads as a skyline across the
+ * grid where tiles would be thinner than a pixel. */
+#define CLUSTER_TALL 1.5f
+static scene_box cluster_column(const scene *s, const scene_state *st, int stage, int replica,
+                                int tallest)
+{
+    scene_box pl = scene_object_box(s, SCENE_GPU, s->stage_rank[stage], 0, replica);
+    const float share = (pl.max[0] - pl.min[0]) / (float)s->stages_per_rank;
+    pl.min[0] += share * (float)s->stage_slot[stage];
+    pl.max[0] = pl.min[0] + share;
+    int live = 0;
+    for (int j = 0; j < s->slots; j++)
+        live += st->kind[SCENE_STACK][(size_t)stage * s->slots + j].visible;
+    const float h = s->plate_h + CLUSTER_TALL * s->plate_w * (float)live / (float)tallest;
+    pl.min[2] = 0, pl.max[2] = fmaxf(h, s->plate_h);
+    return pl;
+}
+
 static void build(scene_instances *r, const scene *s, const scene_state *st, const theme *th,
                   const float eye[3], int g, int g_stack, scene_level level)
 {
+    const int tallest = tallest_slots(s);
     for (int k = 0; k < SCENE_PASS_COUNT; k++)
         r->pass[k].count = 0;
     put_floor(r, s, th, level);
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
-        if (!scene_level_draws(level, kind))
-            continue;
+        if (!scene_level_draws(level, kind) ||
+            (level == SCENE_LEVEL_CLUSTER && (kind == SCENE_STACK || kind == SCENE_GPU)))
+            continue; /* at cluster scale each stage is one column (cluster_column) */
         int per = scene_kind_slots(s, kind), count = (int)scene_kind_count(s, kind);
         int copies = scene_kind_copies(s, kind);
         int run = per == 1 ? 1 : kind == SCENE_STACK ? g_stack : g;
@@ -447,6 +485,8 @@ static void build(scene_instances *r, const scene *s, const scene_state *st, con
                         b.min[a] = fminf(b.min[a], e.min[a]);
                         b.max[a] = fmaxf(b.max[a], e.max[a]);
                     }
+                if (kind == SCENE_BLOCK && level == SCENE_LEVEL_CLUSTER)
+                    b = cluster_column(s, st, index, rep, tallest);
                 if (kind == SCENE_BLOCK && level == SCENE_LEVEL_DETAIL) {
                     /* under the detail, a low base in the action's colour, inset
                      * so that no face of the detail lies in its planes */

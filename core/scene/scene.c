@@ -29,7 +29,7 @@
 #define LANE_W 3.0f     /* a p2p wire's width */
 #define LANE_H 1.2f     /* and height */
 #define PACKET 4.5f     /* a tensor in flight: its side */
-#define LINK_H 0.8f     /* an all-reduce wire's height */
+#define LINK_H 1.6f     /* an all-reduce wire's height */
 #define LABEL_ROOM 7.0f /* in front of the first row, kept in view for its labels */
 
 /* ---- layout -------------------------------------------------------------- */

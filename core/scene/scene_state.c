@@ -345,8 +345,7 @@ void scene_state_at(const scene *s, double t, scene_state *out)
                       ? flash_window(s, s->allreduce_start[stage], s->allreduce_end[stage], t)
                       : -1;
         out->kind[SCENE_ALLREDUCE][l] =
-            p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * p)
-                   : hidden_state();
+            p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, 1, 1 - 0.5f * p) : hidden_state();
         object_state chunk = hidden_state();
         if (p >= 0) {
             chunk = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
@@ -382,6 +381,11 @@ void scene_state_at(const scene *s, double t, scene_state *out)
     for (int st = 0; st < s->stages; st++) {
         object_state b = shown(SCENE_ROLE_COMPUTE, SCENE_LABEL_PLAIN, 1, block_lift(s, st, t));
         b.action = (uint8_t)out->focus[st].kind;
+        /* an idle stage whose gradients are being reduced wears the
+         * all-reduce's colour, as its row's bar does in the timeline */
+        if (b.action == ACTION_IDLE && s->replicas > 1 && s->allreduce_start[st] >= 0 &&
+            t >= s->allreduce_start[st] && t < s->allreduce_end[st])
+            b.role = SCENE_ROLE_ALLREDUCE;
         out->kind[SCENE_BLOCK][st] = b;
     }
 }

@@ -337,7 +337,7 @@ typedef enum scene_level {
                                 picture (weights, activations, matmul boxes) in its block */
 } scene_level;
 #define SCENE_LEVEL_GPU_PX 56.0f     /* a plate at least this wide on screen: GPU level */
-#define SCENE_LEVEL_DETAIL_PX 420.0f /* a block at least this wide: the detail */
+#define SCENE_LEVEL_DETAIL_PX 320.0f /* a block at least this wide: the detail */
 
 /* The level for a plate and a block this many pixels wide on screen (where
  * the scene comes nearest the eye). */

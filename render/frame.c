@@ -175,48 +175,81 @@ static void block_text(const stage_focus *fo, char *out, size_t size)
 }
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
- * object, in the order that decides which wins where two would meet:
- * what runs, the all-reduce, what is in flight, the replicas, the GPUs,
- * the stages, the GPUs' counts. */
+ * object, in the order that decides which wins where two would meet: what
+ * each block does, what each GPU holds, what is in flight, the replicas,
+ * the GPUs. */
 static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
                             const frame_layout *l, const frame_view *v, const theme *th,
                             label_set *ls)
 {
     char text[96];
     const timeline_palette *pal = &th->timeline;
-    /* What each block runs, on its top: every replica, the front row first. */
-    for (int d = 0; d < s->replicas; d++)
+    /* Where a GPU holds other stages than its rank's own (interleaved, V,
+     * a CSV's placement), every block says which stage it is. */
+    bool stage_row = s->stages != s->ranks;
+    for (int stage = 0; stage < s->stages; stage++)
+        stage_row = stage_row || s->stage_rank[stage] != stage;
+    /* What each block does, standing on it: what it runs ("F 3"), its
+     * all-reduce, or (where blocks need naming) its stage; every replica,
+     * the front row first. */
+    for (int pass = 0; pass < 2; pass++) /* running blocks first, then the others */
+        for (int d = 0; d < s->replicas; d++)
+            for (int stage = 0; stage < s->stages; stage++) {
+                const stage_focus *fo = &st->focus[stage];
+                const object_state *o = &st->kind[SCENE_BLOCK][stage];
+                rgba8 accent = th->text_dim;
+                if ((fo->kind != ACTION_IDLE) != (pass == 0))
+                    continue;
+                if (fo->kind != ACTION_IDLE) {
+                    block_text(fo, text, sizeof text);
+                    if (stage_row) {
+                        const size_t n = strlen(text);
+                        snprintf(text + n, sizeof text - n, " · stage %d", stage);
+                    }
+                    accent = theme_action_colour(pal, (action_kind)fo->kind);
+                } else if (o->role == SCENE_ROLE_ALLREDUCE) {
+                    snprintf(text, sizeof text, "all-reduce stage %d", stage);
+                    accent = th->role[SCENE_ROLE_ALLREDUCE];
+                } else if (stage_row) {
+                    snprintf(text, sizeof text, "stage %d", stage);
+                } else {
+                    continue;
+                }
+                scene_box b;
+                scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
+                const float c[3] = {0.5f * (b.min[0] + b.max[0]), b.max[1], b.max[2]};
+                place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, accent);
+            }
+    const int J = s->slots;
+    /* Each GPU's live activations over its tower: the number its tiles
+     * count (a tile holds slot_size micro-batches where they are many). */
+    for (int rank = 0; rank < s->ranks; rank++) {
+        int count = 0, tiles = 0;
         for (int stage = 0; stage < s->stages; stage++) {
-            const stage_focus *fo = &st->focus[stage];
-            if (fo->kind == ACTION_IDLE)
+            if (s->stage_rank[stage] != rank)
                 continue;
-            const object_state *o = &st->kind[SCENE_BLOCK][stage];
-            scene_box b;
-            scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
-            /* standing on the block's back edge: its stage's label sits on the front one */
-            const float c[3] = {0.5f * (b.min[0] + b.max[0]), b.max[1], b.max[2]};
-            block_text(fo, text, sizeof text);
-            place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th,
-                        theme_action_colour(pal, (action_kind)fo->kind));
+            for (int k = 0; k < J; k++)
+                tiles += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
+            for (int m = 0; m < s->microbatches; m++) {
+                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+                count += st->t >= c->f_start && st->t < c->freed;
+            }
         }
-    /* The all-reduce running on each GPU column: which stage it reduces. */
-    if (s->replicas > 1)
-        for (int stage = 0; stage < s->stages; stage++) {
-            const object_state *o = &st->kind[SCENE_ALLREDUCE][stage * s->layers_per_stage];
-            if (!o->visible)
-                continue;
-            const scene_box b =
-                scene_object_box(s, SCENE_ALLREDUCE, stage * s->layers_per_stage, 0, 0);
-            float x0, x1;
-            scene_stage_x(s, stage, &x0, &x1);
-            const float c[3] = {0.5f * (x0 + x1), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
-            snprintf(text, sizeof text, "all-reduce stage %d", stage);
-            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th,
-                        th->role[SCENE_ROLE_ALLREDUCE]);
+        if (count == 0 || tiles == 0)
+            continue;
+        snprintf(text, sizeof text, "%d", count);
+        const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
+        for (int d = 0; d < s->replicas; d++) {
+            scene_box top;
+            scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
+            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
+                                top.max[2]};
+            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
+                        th->role[SCENE_ROLE_ACTIVATION]);
         }
+    }
     /* Tensors in flight, over them, with their micro-batch and an arrow the
      * way they go on screen. */
-    const int J = s->slots;
     for (int d = 0; d < s->replicas; d++)
         for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
             const object_state *o = &st->kind[SCENE_SLAB][i];
@@ -258,12 +291,7 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             snprintf(text, sizeof text, "replica %d", d);
             place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
         }
-    /* Under each plate's front edge, the GPU; where a GPU holds other
-     * stages than its rank's own (interleaved, V, a CSV's placement), on
-     * each block's front the stage it is. */
-    bool stage_row = s->stages != s->ranks;
-    for (int stage = 0; stage < s->stages; stage++)
-        stage_row = stage_row || s->stage_rank[stage] != stage;
+    /* Under each plate's front edge, the GPU. */
     for (int d = 0; d < s->replicas; d++)
         for (int rank = 0; rank < s->ranks; rank++) {
             const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
@@ -271,46 +299,6 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             snprintf(text, sizeof text, "GPU %d", rank);
             place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
         }
-    for (int d = 0; d < s->replicas && stage_row; d++)
-        for (int stage = 0; stage < s->stages; stage++) {
-            /* on the block's front face */
-            scene_box b;
-            scene_object_place(s, SCENE_BLOCK, stage, 0, d, &st->kind[SCENE_BLOCK][stage], &b);
-            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1],
-                                0.5f * (b.min[2] + b.max[2])};
-            snprintf(text, sizeof text, "stage %d", stage);
-            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text_dim);
-        }
-    /* Each GPU's live activations, over its first stage's stack: the
-     * number its tiles (over all its stages) count. */
-    for (int rank = 0; rank < s->ranks; rank++) {
-        int count = 0, first = -1, tallest = -1, tiles = 0;
-        for (int stage = 0; stage < s->stages; stage++) {
-            if (s->stage_rank[stage] != rank)
-                continue;
-            first = first < 0 ? stage : first;
-            int live = 0;
-            for (int k = 0; k < J; k++)
-                live += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
-            if (live > tiles)
-                tiles = live, tallest = stage;
-            for (int m = 0; m < s->microbatches; m++) {
-                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
-                count += st->t >= c->f_start && st->t < c->freed;
-            }
-        }
-        if (count == 0 || tallest < 0)
-            continue;
-        snprintf(text, sizeof text, "%d", count);
-        for (int d = 0; d < s->replicas; d++) {
-            const scene_box top = scene_object_box(s, SCENE_STACK, tallest, tiles - 1, d);
-            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
-                                top.max[2]};
-            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
-                        th->role[SCENE_ROLE_ACTIVATION]);
-        }
-        (void)first;
-    }
 }
 
 /* The cluster level's labels: no GPU is large enough to carry its own, so
@@ -547,37 +535,38 @@ typedef struct legend_row {
     legend_swatch swatch;
     int what; /* the action_kind or scene_role */
     const char *name;
+    int what2; /* SWATCH_ACTION: a second kind shown in the swatch's right half; 0: none */
 } legend_row;
 
 /* What the view shows at each level (scene.h, "Levels"): the GPU level's
  * blocks, tiles and tensors, with the notation of its labels; the detail
  * level's matmul picture. Both as many rows as the layout reserves. */
 static const legend_row GPU_LEGEND[] = {
-    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3"},
-    {SWATCH_ACTION, ACTION_B, "B, I  backward"},
-    {SWATCH_ACTION, ACTION_W, "W  weight gradients"},
-    {SWATCH_IDLE, 0, "idle"},
-    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held"},
-    {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "x →, ∇ ←  tensor sent"},
-    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
+    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
+    {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
+    {SWATCH_IDLE, 0, "idle: low, grey", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
+    {SWATCH_ACTION, ACTION_F, "x, ∇  tensor sent", ACTION_B},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
 static const legend_row CLUSTER_LEGEND[] = {
-    {SWATCH_ACTION, ACTION_F, "F  forward"},
-    {SWATCH_ACTION, ACTION_B, "B, I  backward"},
-    {SWATCH_ACTION, ACTION_W, "W  weight gradients"},
-    {SWATCH_IDLE, 0, "idle"},
-    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "column: one GPU"},
-    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations"},
-    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
+    {SWATCH_ACTION, ACTION_F, "F  forward", 0},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
+    {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
+    {SWATCH_IDLE, 0, "idle", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "column: one GPU", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
 static const legend_row DETAIL_LEGEND[] = {
-    {SWATCH_ROLE, SCENE_ROLE_WEIGHT, "weights W (fill: gradient)"},
-    {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h"},
-    {SWATCH_ROLE, SCENE_ROLE_GRADIENT, "gradients ∇"},
-    {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)"},
-    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3"},
-    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held"},
-    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce"},
+    {SWATCH_ROLE, SCENE_ROLE_WEIGHT, "weights W (fill: gradient)", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h", 0},
+    {SWATCH_ROLE, SCENE_ROLE_GRADIENT, "gradients ∇", 0},
+    {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)", 0},
+    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
 _Static_assert(sizeof GPU_LEGEND / sizeof GPU_LEGEND[0] == FRAME_LEGEND_ROWS,
                "the layout leaves room for every row");
@@ -593,8 +582,9 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
     switch (row->swatch) {
     case SWATCH_ACTION:
     case SWATCH_IDLE: {
-        theme_fill fill = row->swatch == SWATCH_IDLE ? theme_bubble_fill(pal)
-                                                     : theme_action_fill(pal, (action_kind)row->what);
+        theme_fill fill = row->swatch == SWATCH_IDLE
+                              ? theme_bubble_fill(pal)
+                              : theme_action_fill(pal, (action_kind)row->what);
         if (row->swatch == SWATCH_IDLE)
             fill.fill = th->role[SCENE_ROLE_COMPUTE];
         static const draw2d_pattern patterns[] = {
@@ -603,11 +593,16 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
             [THEME_PATTERN_DOTS] = DRAW2D_DOTS,
             [THEME_PATTERN_CROSSHATCH] = DRAW2D_CROSSHATCH,
         };
-        if (fill.pattern == THEME_PATTERN_SOLID)
-            draw2d_rect(&f->batch, x, y, sw, sw, fill.fill);
-        else
-            draw2d_rect_pattern(&f->batch, x, y, sw, sw, fill.fill, fill.ink,
-                                patterns[fill.pattern], 0);
+        const float half = row->what2 ? sw / 2 : sw;
+        for (int k = 0; k < (row->what2 ? 2 : 1); k++) {
+            if (k == 1)
+                fill = theme_action_fill(pal, (action_kind)row->what2);
+            if (fill.pattern == THEME_PATTERN_SOLID)
+                draw2d_rect(&f->batch, x + half * (float)k, y, half, sw, fill.fill);
+            else
+                draw2d_rect_pattern(&f->batch, x + half * (float)k, y, half, sw, fill.fill,
+                                    fill.ink, patterns[fill.pattern], 0);
+        }
         draw2d_rect_outline(&f->batch, x, y, sw, sw, l->line_px, th->edge);
         break;
     }

@@ -318,32 +318,47 @@ static void put_floor(scene_instances *r, const scene *s, const theme *th, scene
         }
     if (level == SCENE_LEVEL_CLUSTER)
         return; /* wires thinner than a pixel would be noise */
-    /* p2p wires: a lane each way between GPUs that send to each other, with
-     * chevrons pointing the way (a rank pair appears once per stage it
-     * links: drawn for the first) */
+    /* p2p wires between GPUs that send to each other: a lane each way,
+     * towards higher ranks in front, towards lower ranks behind, with
+     * chevrons pointing the way (scene.c's lane_of); a send past other GPUs
+     * (an interleaved schedule's wrap) runs along the row's back edge. */
     const rgba8 lane = colour_mix(th->background, th->text_dim, 0.25f);
+    const rgba8 ink = th->text_dim;
     for (int st = 0; st + 1 < s->stages; st++) {
         const int a = s->stage_rank[st], bb = s->stage_rank[st + 1];
-        bool seen = a == bb || (a - bb > 1 || bb - a > 1);
-        for (int q = 0; q < st && !seen; q++)
-            seen = s->stage_rank[q] == a && s->stage_rank[q + 1] == bb;
+        const int lo = a < bb ? a : bb, hi = a < bb ? bb : a;
+        bool seen = a == bb; /* a rank pair is drawn once, for its first boundary */
+        for (int q = 0; q < st && !seen; q++) {
+            const int qa = s->stage_rank[q], qb = s->stage_rank[q + 1];
+            seen = (qa < qb ? qa : qb) == lo && (qa < qb ? qb : qa) == hi;
+        }
         if (seen)
             continue;
-        for (int d = 0; d < s->replicas; d++)
+        for (int d = 0; d < s->replicas; d++) {
+            if (hi - lo > 1) {
+                const scene_box pl = scene_object_box(s, SCENE_GPU, lo, 0, d);
+                const scene_box ph = scene_object_box(s, SCENE_GPU, hi, 0, d);
+                const float y = pl.max[1] + 1.5f * g, w = 1.2f * g;
+                scene_instance in = instance_of(
+                    floor_box(pl.min[0] + s->plate_w / 2, ph.max[0] - s->plate_w / 2, y, y + w),
+                    lane, 255);
+                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
+                in.params[3] = a < bb ? MODE_CHEVRON_UP : MODE_CHEVRON_DOWN;
+                pass_put(p, &in);
+                continue;
+            }
             for (int back = 0; back < 2; back++) {
-                object_state o = {.visible = 1, .label = back ? SCENE_LABEL_GRAD : 0};
+                /* the wire of boundary st, placed for a send each way */
+                object_state o = {.visible = 1, .label = (a < bb) == (back != 0)};
                 scene_box w;
                 scene_object_place(s, SCENE_P2P, st, 0, d, &o, &w);
                 scene_instance in =
                     instance_of(floor_box(w.min[0], w.max[0], w.min[1], w.max[1]), lane, 255);
-                /* neutral: the tensors on the wire carry the colour */
-                const rgba8 ink = th->text_dim;
                 memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
-                /* forward runs from stage st's GPU towards st + 1's */
-                const bool up = (a < bb) != (back != 0);
-                in.params[3] = up ? MODE_CHEVRON_UP : MODE_CHEVRON_DOWN;
+                in.params[3] = back ? MODE_CHEVRON_DOWN : MODE_CHEVRON_UP;
                 pass_put(p, &in);
             }
+        }
     }
 }
 

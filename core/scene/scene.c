@@ -234,9 +234,14 @@ static void stage_slots_init(scene *s)
 {
     int *count = ppf_calloc((size_t)s->ranks, sizeof *count);
     s->stage_slot = ppf_malloc((size_t)s->stages * sizeof *s->stage_slot);
+    s->rank_stage0 = ppf_malloc((size_t)s->ranks * sizeof *s->rank_stage0);
+    for (int r = 0; r < s->ranks; r++)
+        s->rank_stage0[r] = 0;
     s->stages_per_rank = 1;
     for (int st = 0; st < s->stages; st++) {
         int r = stage_rank_of(s, st);
+        if (count[r] == 0)
+            s->rank_stage0[r] = st;
         s->stage_slot[st] = count[r]++;
         s->stages_per_rank = count[r] > s->stages_per_rank ? count[r] : s->stages_per_rank;
     }
@@ -337,6 +342,7 @@ void scene_deinit(scene *s)
     free(s->slot_lo);
     free(s->slot_hi);
     free(s->stage_slot);
+    free(s->rank_stage0);
     *s = (scene){0};
 }
 
@@ -451,11 +457,12 @@ int scene_kind_copies(const scene *s, scene_kind kind)
     return (int)kind_copies(kind, s->replicas);
 }
 
-/* A p2p wire's x range between two ranks' plates, and its lane's y: the
- * forward lane in the front half of the plate, the backward lane in the
- * back half, so that the two directions never share a place. */
-static void lane_of(const scene *s, int from, int to, int replica, bool backward, float *x0,
-                    float *x1, float *y)
+/* A p2p wire's x range between two ranks' plates, and its lane's y: what
+ * goes towards higher ranks in the front lane, towards lower ranks in the
+ * back lane, so that the two directions never share a place and a lane's
+ * chevrons always point the way its tensors go (a V schedule sends
+ * activations both ways). */
+static void lane_of(const scene *s, int from, int to, int replica, float *x0, float *x1, float *y)
 {
     const scene_box a = plate_box(s, from, replica), b = plate_box(s, to, replica);
     if (from <= to)
@@ -467,7 +474,7 @@ static void lane_of(const scene *s, int from, int to, int replica, bool backward
         *x1 = fmaxf(a.max[0], b.max[0]) - s->plate_w / 2;
     float y0, y1;
     scene_replica_y(s, replica, &y0, &y1);
-    *y = y0 + (backward ? 0.55f : 0.22f) * (y1 - y0);
+    *y = y0 + (from < to ? 0.22f : 0.55f) * (y1 - y0);
 }
 
 /* A stage's stack: tile k of the live activations beside its block. */
@@ -533,7 +540,7 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot,
         /* the wire from stage index's GPU to stage index + 1's, forward lane */
         float x0, x1, y;
         const int a = stage_rank_of(s, index), b = stage_rank_of(s, index + 1);
-        lane_of(s, a, b, replica, false, &x0, &x1, &y);
+        lane_of(s, a, b, replica, &x0, &x1, &y);
         const float w = LANE_W * s->unit / 2;
         float z = long_hop(a, b) ? arc_height(s) : s->plate_h;
         return box_of(x0, x1, y - w, y + w, z, z + LANE_H * s->unit);
@@ -582,7 +589,7 @@ static scene_box slab_box(const scene *s, int stage, int replica, bool backward,
         from = to, to = t;
     }
     float x0, x1, y;
-    lane_of(s, from, to, replica, backward, &x0, &x1, &y);
+    lane_of(s, from, to, replica, &x0, &x1, &y);
     const float size = PACKET * s->unit;
     /* from the sending plate's edge to the receiving one's */
     float a = from <= to ? x0 : x1 - size, b = from <= to ? x1 - size : x0;
@@ -682,10 +689,16 @@ bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, in
         /* a backward send: the wire's backward lane */
         *out = scene_object_box(s, kind, index, slot, replica);
         float x0, x1, y;
-        lane_of(s, stage_rank_of(s, index + 1), stage_rank_of(s, index), replica, true, &x0, &x1,
-                &y);
+        lane_of(s, stage_rank_of(s, index + 1), stage_rank_of(s, index), replica, &x0, &x1, &y);
         const float w = LANE_W * s->unit / 2;
         out->min[1] = y - w, out->max[1] = y + w;
+        return true;
+    }
+    if (kind == SCENE_STACK) {
+        /* one tower per GPU, beside its first block: the tile's level on it
+         * (travel: the tiles of the GPU's earlier stages come first) */
+        *out = stack_box(s, s->rank_stage0[stage_rank_of(s, index)], (int)lrintf(o->travel),
+                         replica);
         return true;
     }
     if (kind == SCENE_BLOCK) {

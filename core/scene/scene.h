@@ -191,7 +191,8 @@ typedef struct object_state {
     float opacity; /* 0..1: fades in while being computed */
     float flash;   /* 0..1: a matmul running now, a transfer in flight; for
                       weights, the fraction of their gradient accumulated */
-    float travel;  /* 0..1: a slab's or chunk's way through its transfer; else 0 */
+    float travel;  /* 0..1: a slab's or chunk's way through its transfer; a stack tile's
+                      level on its GPU's tower (0, 1, ...); else 0 */
 } object_state;
 
 /* What a stage is doing at t. */
@@ -225,6 +226,7 @@ typedef struct scene {
     /* The GPU grid (see "Layout"), in scene units. */
     int stages_per_rank;  /* V: the most stages one rank holds */
     int *stage_slot;      /* [stages]: the stage's place on its rank's plate, 0 .. V-1 */
+    int *rank_stage0;     /* [ranks]: the rank's first stage (its tower stands beside it) */
     float detail_scale;   /* the matmul detail's size in its block: scene units per detail unit */
     float unit;           /* margins and gaps: a sixteenth of the block's smaller side */
     float block_w, block_d, block_h; /* a stage block's footprint, and its height when running */

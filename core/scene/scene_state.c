@@ -84,15 +84,18 @@ static bool within(double t, double a, double b)
 }
 
 /* A transfer [start, end] is shown over [start, start + max(end - start,
- * flash_min)], both ends included so that its tensor is seen arriving;
- * returns its progress through that window (0 at the start, 1 at its end),
- * or -1 when t is outside it. */
+ * flash_min)], both ends included so that its tensor is seen arriving
+ * (scene.h, "Zero time"): it crosses over [start, start + max(end -
+ * start, flash_min / 2)] and waits at the receiver for the rest. Returns
+ * its way across (0 at the start, 1 once arrived), or -1 when t is outside
+ * the window. */
 static float flash_window(const scene *s, double start, double end, double t)
 {
-    double len = fmax(end - start, s->flash_min);
-    if (!(len > 0) || t < start || t > start + len)
+    const double shown = fmax(end - start, s->flash_min);
+    const double cross = fmax(end - start, s->flash_min / 2);
+    if (!(shown > 0) || t < start || t > start + shown)
         return -1;
-    float p = (float)((t - start) / len);
+    const float p = (float)((t - start) / cross);
     return p > 1 ? 1 : p;
 }
 
@@ -333,6 +336,17 @@ void scene_state_at(const scene *s, double t, scene_state *out)
         for (int k = 0; k < J && k * s->slot_size < live; k++)
             out->kind[SCENE_STACK][(size_t)st * J + k] =
                 shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 0);
+    }
+    /* one tower per GPU: a stage's tiles stand on those of the GPU's
+     * earlier stages */
+    for (int r = 0; r < s->ranks; r++) {
+        int level = 0;
+        for (int st = s->rank_stage0[r]; st < s->stages; st++) {
+            if (s->stage_rank[st] != r)
+                continue;
+            for (int k = 0; k < J && out->kind[SCENE_STACK][(size_t)st * J + k].visible; k++)
+                out->kind[SCENE_STACK][(size_t)st * J + k].travel = (float)level++;
+        }
     }
 
     for (int l = 0; l < s->layers; l++) {

@@ -539,23 +539,22 @@ typedef struct legend_row {
 } legend_row;
 
 /* What the view shows at each level (scene.h, "Levels"): the GPU level's
- * blocks, tiles and tensors, with the notation of its labels; the detail
- * level's matmul picture. Both as many rows as the layout reserves. */
+ * blocks, tiles and tensors, with the notation of its labels (an
+ * all-reduce is labelled where it runs); the cluster level's columns; the
+ * detail level's matmul picture. Each as many rows as the layout reserves. */
 static const legend_row GPU_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
     {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
-    {SWATCH_IDLE, 0, "idle: low, grey", 0},
+    {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
     {SWATCH_ACTION, ACTION_F, "x, ∇  tensor sent", ACTION_B},
-    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
 static const legend_row CLUSTER_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F  forward", 0},
     {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
-    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "column: one GPU", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations", 0},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
@@ -566,7 +565,6 @@ static const legend_row DETAIL_LEGEND[] = {
     {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)", 0},
     {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
-    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
 _Static_assert(sizeof GPU_LEGEND / sizeof GPU_LEGEND[0] == FRAME_LEGEND_ROWS,
                "the layout leaves room for every row");

@@ -719,6 +719,16 @@ static void check_slots(const run_fixture_desc *d, int max_slots)
                             want = get(&exact, kind, index, m);
                 }
                 const object_state have = get(&merged, kind, index, slot);
+                if (kind == SCENE_STACK && want.visible) {
+                    /* its level on its GPU's tower: the merged tiles of the
+                     * GPU's earlier stages, then its slot */
+                    int level = slot;
+                    for (int q = 0; q < index; q++)
+                        if (g->stage_rank[q] == g->stage_rank[index])
+                            for (int j = 0; j < per; j++)
+                                level += get(&merged, kind, q, j).visible;
+                    want.travel = (float)level;
+                }
                 if (memcmp(&have, &want, sizeof have) != 0)
                     fail_msg("%s max_slots %d t=%g kind %d index %d slot %d: visible %d role %d "
                              "opacity %g flash %g, expected visible %d role %d opacity %g flash %g",

@@ -10,15 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SLICE_INSET 0.08f    /* of a micro-batch slice, on each side */
-#define CHUNK_INSET 0.12f    /* of a chunk's share of the layer, on each side */
-#define MATMUL_INSET 0.015f  /* of a matmul box, inside the faces on it */
-#define FLASH_FRACTION 40    /* flash_min = makespan / this (scene.h, "Zero time") */
-#define DETAIL_SCALE 0.5f    /* scene units per unit of the matmul detail */
-#define BLOCK_IDLE 0.25f     /* an idle block's height, of a running one's */
-#define TOWER_MAX 3.0f       /* the tallest stack, in running blocks */
-#define LIFT_FRACTION 80     /* a block rises over makespan / this at most ... */
-#define LIFT_OF_SHORTEST 0.3 /* ... and over this much of the shortest action at most */
+#define SLICE_INSET 0.08f   /* of a micro-batch slice, on each side */
+#define CHUNK_INSET 0.12f   /* of a chunk's share of the layer, on each side */
+#define MATMUL_INSET 0.015f /* of a matmul box, inside the faces on it */
+#define FLASH_FRACTION 40   /* flash_min = makespan / this (scene.h, "Zero time") */
+#define DETAIL_SCALE 0.5f   /* scene units per unit of the matmul detail */
+#define BLOCK_HEIGHT 0.5f   /* a block's height at the GPU level, of the detail's */
+#define TOWER_MAX 3.0f      /* the tallest stack, in running blocks */
 
 /* Margins and gaps in scene.unit (a sixteenth of a block's smaller side). */
 #define MARGIN 2.0f     /* plate edge to block */
@@ -248,23 +246,6 @@ static void stage_slots_init(scene *s)
     free(count);
 }
 
-/* How fast a block rises and settles: quick enough to finish within the
- * shortest action, never slower than makespan / LIFT_FRACTION. */
-static double lift_ramp(const timeline *tl)
-{
-    double shortest = INFINITY;
-    for (int r = 0; r < tl->program->ranks; r++)
-        for (int k = 0; k < tl->program->rank[r].count; k++) {
-            double d = tl->time[r][k].end - tl->time[r][k].start;
-            if (d > 0 && d < shortest && action_is_compute(tl->program->rank[r].actions[k].kind))
-                shortest = d;
-        }
-    double ramp = tl->makespan / LIFT_FRACTION;
-    if (isfinite(shortest))
-        ramp = fmin(ramp, shortest * LIFT_OF_SHORTEST);
-    return ramp > 0 ? ramp : 1e-9;
-}
-
 /* The grid's sizes (scene.h, "Layout"). */
 static void grid_init(scene *s)
 {
@@ -327,7 +308,6 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
     slot_spans_init(s);
     stage_slots_init(s);
     grid_init(s);
-    s->lift_ramp = lift_ramp(tl);
     fit_points_init(s);
 }
 
@@ -697,14 +677,16 @@ bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, in
     if (kind == SCENE_STACK) {
         /* one tower per GPU, beside its first block: the tile's level on it
          * (travel: the tiles of the GPU's earlier stages come first) */
-        *out = stack_box(s, s->rank_stage0[stage_rank_of(s, index)], (int)lrintf(o->travel),
-                         replica);
+        *out =
+            stack_box(s, s->rank_stage0[stage_rank_of(s, index)], (int)lrintf(o->travel), replica);
         return true;
     }
     if (kind == SCENE_BLOCK) {
-        /* an idle block sits low; a running one rises (flash: how far) */
+        /* one height whatever it does: what it runs is its colour (a block
+         * rising as it ran read as "tall = busy" in stills where a block had
+         * just started, still low, beside one just done, still high) */
         *out = scene_object_box(s, kind, index, slot, replica);
-        out->max[2] = out->min[2] + s->block_h * (BLOCK_IDLE + (1 - BLOCK_IDLE) * o->flash);
+        out->max[2] = out->min[2] + s->block_h * BLOCK_HEIGHT;
         return true;
     }
     *out = scene_object_box(s, kind, index, slot, replica);

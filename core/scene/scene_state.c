@@ -271,30 +271,6 @@ static float weight_fill(const scene *s, int layer, int k, double t)
     return (float)(sum / M);
 }
 
-/* Whether action a works on stage st (either half of an overlapped pair). */
-static bool works_on(const action *a, int st)
-{
-    return a->stage == st || (a->kind == ACTION_OVERLAP_F_B && a->stage2 == st);
-}
-
-/* How far a stage's block has risen (scene.h, "Blocks"): up over
- * lift_ramp from the start of an action on it, down over lift_ramp from
- * the end of one; continuous at every t, so a block between two actions
- * of its stage dips and rises again rather than jumping. */
-static float block_lift(const scene *s, int st, double t)
-{
-    const timeline *tl = s->timeline;
-    const int r = s->stage_rank[st];
-    float lift = 0;
-    int k = timeline_action_at(tl, r, t);
-    if (k >= 0 && works_on(&tl->program->rank[r].actions[k], st))
-        lift = ease((float)((t - tl->time[r][k].start) / s->lift_ramp));
-    int e = timeline_last_compute_ended(tl, r, t);
-    if (e >= 0 && works_on(&tl->program->rank[r].actions[e], st))
-        lift = fmaxf(lift, 1 - ease((float)((t - tl->time[r][e].end) / s->lift_ramp)));
-    return lift;
-}
-
 static int substep_layer(const scene *s, int stage, action_kind kind, float progress)
 {
     int K = s->layers_per_stage, n = 2 * K;
@@ -359,7 +335,8 @@ void scene_state_at(const scene *s, double t, scene_state *out)
                       ? flash_window(s, s->allreduce_start[stage], s->allreduce_end[stage], t)
                       : -1;
         out->kind[SCENE_ALLREDUCE][l] =
-            p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, 1, 1 - 0.5f * p) : hidden_state();
+            p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, 1, 1 - 0.5f * p)
+                   : hidden_state();
         object_state chunk = hidden_state();
         if (p >= 0) {
             chunk = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
@@ -393,7 +370,8 @@ void scene_state_at(const scene *s, double t, scene_state *out)
         }
     }
     for (int st = 0; st < s->stages; st++) {
-        object_state b = shown(SCENE_ROLE_COMPUTE, SCENE_LABEL_PLAIN, 1, block_lift(s, st, t));
+        object_state b =
+            shown(SCENE_ROLE_COMPUTE, SCENE_LABEL_PLAIN, 1, out->focus[st].kind != ACTION_IDLE);
         b.action = (uint8_t)out->focus[st].kind;
         /* an idle stage whose gradients are being reduced wears the
          * all-reduce's colour, as its row's bar does in the timeline */

@@ -6,10 +6,11 @@
  *     hangs within GPU_LABEL_REACH label heights of its plate's projected
  *     box; none lies nearer another plate than its own; at 1920x1080 every
  *     plate of P=4 D=2 has a label naming it in every frame;
- *   - every "stage s" label of an interleaved or V schedule has its centre
- *     on the plate of the rank that runs s (the plate's box grown to the
- *     top of the stage's block); with D=1 every stage is labelled at one
- *     of the times sampled at least;
+ *   - every label naming a stage ("stage s", "F 3 · stage s", "all-reduce
+ *     stage s") of an interleaved or V schedule has its centre on the
+ *     plate of the rank that runs s (the plate's box grown to the top of
+ *     the stage's block); with D=1 every stage is named at one of the
+ *     times sampled at least;
  *   - through a long p2p send the tensor's labels ("x mb 5 →") stay by
  *     the tensor's slab and move smoothly, and no label leaves one object
  *     for another from one frame to the next;
@@ -52,10 +53,10 @@ enum { MAX_RECTS = 4096 };
 #define LABEL_JUMP_PX 40.0f
 /* The scene's projected box covers at least this share of the free
  * rectangle the camera was fitted into (measured for the default scenario,
- * its labels' room in front of the first row included: 0.580 at 1920x1080,
- * 0.567 at 1280x720, 0.470 presenting; a scene 1.2 times farther gives
- * 0.40, 0.39 and 0.33, one shrunk into a corner far less). */
-#define FILL_MIN 0.45f
+ * its labels' room in front of the first row included: 0.668 at
+ * 1920x1080, 0.654 at 1280x720, 0.605 presenting; a camera 1.05 times
+ * farther gives 0.55 presenting, one 1.2 times farther 0.42). */
+#define FILL_MIN 0.57f
 
 /* A frame fixture that records every string drawn with its text, and the
  * scene's state at the last t drawn. */
@@ -231,10 +232,18 @@ static bool parse_gpu(const char *text, int *rank, int *replica)
     return true;
 }
 
-/* "stage s" (not "all-reduce stage s"). */
+/* A 3D label that names a stage: "stage s", "F 3 · stage s" or
+ * "all-reduce stage s" (not the caption's "... on stage s"). */
 static bool parse_stage(const char *text, int *stage)
 {
-    return strncmp(text, "stage ", 6) == 0 && sscanf(text + 6, "%d", stage) == 1;
+    const char *p = strstr(text, "stage ");
+    int end = 0;
+    if (!p || sscanf(p + 6, "%d%n", stage, &end) != 1 || p[6 + end] != 0)
+        return false;
+    const size_t n = (size_t)(p - text);
+    static const char after[] = "\xc2\xb7 ", reduce[] = "all-reduce "; /* "· " */
+    return n == 0 || (n >= 3 && memcmp(p - 3, after, 3) == 0) ||
+           (n == sizeof reduce - 1 && memcmp(text, reduce, n) == 0);
 }
 
 static shape plate_shape(const fixture *x, const frame_view *v, int rank, int replica)

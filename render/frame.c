@@ -176,8 +176,9 @@ static void block_text(const stage_focus *fo, char *out, size_t size)
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
  * object, in the order that decides which wins where two would meet: what
- * each block does, what each GPU holds, what is in flight, the replicas,
- * the GPUs. */
+ * each block does, the GPUs' names, what is in flight, what each GPU
+ * holds, the replicas. Replicas run the same schedule, so a count or a
+ * tensor dropped in one row is read in another. */
 static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
                             const frame_layout *l, const frame_view *v, const theme *th,
                             label_set *ls)
@@ -215,39 +216,24 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
                 } else {
                     continue;
                 }
+                /* on the block's top face */
                 scene_box b;
                 scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
-                const float c[3] = {0.5f * (b.min[0] + b.max[0]), b.max[1], b.max[2]};
-                place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, accent);
+                const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
+                                    b.max[2]};
+                place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
             }
     const int J = s->slots;
-    /* Each GPU's live activations over its tower: the number its tiles
-     * count (a tile holds slot_size micro-batches where they are many). */
-    for (int rank = 0; rank < s->ranks; rank++) {
-        int count = 0, tiles = 0;
-        for (int stage = 0; stage < s->stages; stage++) {
-            if (s->stage_rank[stage] != rank)
-                continue;
-            for (int k = 0; k < J; k++)
-                tiles += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
-            for (int m = 0; m < s->microbatches; m++) {
-                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
-                count += st->t >= c->f_start && st->t < c->freed;
-            }
+    /* Each GPU's name, on its plate's front edge. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int rank = 0; rank < s->ranks; rank++) {
+            /* on the plate's front edge, so that it names that plate and
+             * not the row in front */
+            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+            const float p[3] = {b.min[0] + 0.3f * (b.max[0] - b.min[0]), b.min[1], b.max[2]};
+            snprintf(text, sizeof text, "GPU %d", rank);
+            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text);
         }
-        if (count == 0 || tiles == 0)
-            continue;
-        snprintf(text, sizeof text, "%d", count);
-        const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
-        for (int d = 0; d < s->replicas; d++) {
-            scene_box top;
-            scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
-            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
-                                top.max[2]};
-            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
-                        th->role[SCENE_ROLE_ACTIVATION]);
-        }
-    }
     /* Tensors in flight, over them, with their micro-batch and an arrow the
      * way they go on screen. */
     for (int d = 0; d < s->replicas; d++)
@@ -283,6 +269,33 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             c[2] = b.max[2];
             place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
         }
+    /* Each GPU's live activations over its tower: the number its tiles
+     * count (a tile holds slot_size micro-batches where they are many). */
+    for (int rank = 0; rank < s->ranks; rank++) {
+        int count = 0, tiles = 0;
+        for (int stage = 0; stage < s->stages; stage++) {
+            if (s->stage_rank[stage] != rank)
+                continue;
+            for (int k = 0; k < J; k++)
+                tiles += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
+            for (int m = 0; m < s->microbatches; m++) {
+                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+                count += st->t >= c->f_start && st->t < c->freed;
+            }
+        }
+        if (count == 0 || tiles == 0)
+            continue;
+        snprintf(text, sizeof text, "%d", count);
+        const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
+        for (int d = 0; d < s->replicas; d++) {
+            scene_box top;
+            scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
+            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
+                                top.max[2]};
+            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
+                        th->role[SCENE_ROLE_ACTIVATION]);
+        }
+    }
     /* Which replica each row is, left of it. */
     if (s->replicas > 1)
         for (int d = 0; d < s->replicas; d++) {
@@ -290,14 +303,6 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
             snprintf(text, sizeof text, "replica %d", d);
             place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
-        }
-    /* Under each plate's front edge, the GPU. */
-    for (int d = 0; d < s->replicas; d++)
-        for (int rank = 0; rank < s->ranks; rank++) {
-            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
-            const float p[3] = {0.5f * (b.min[0] + b.max[0]), b.min[1], 0};
-            snprintf(text, sizeof text, "GPU %d", rank);
-            place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
         }
 }
 

@@ -168,6 +168,19 @@ static float projected_length(const frame_layout *l, const camera *cam, const fl
     return hypotf(bx - ax, by - ay);
 }
 
+/* Which replica each row of GPUs is, left of the row. */
+static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_layout *l,
+                                const frame_view *v, const theme *th, label_set *ls)
+{
+    char text[32];
+    for (int d = 0; d < s->replicas; d++) {
+        const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
+        const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+        snprintf(text, sizeof text, "replica %d", d);
+        place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
+    }
+}
+
 /* "F 3": what a block runs, in the timeline's letters. */
 static void block_text(const stage_focus *fo, char *out, size_t size)
 {
@@ -296,14 +309,8 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
                         th->role[SCENE_ROLE_ACTIVATION]);
         }
     }
-    /* Which replica each row is, left of it. */
     if (s->replicas > 1)
-        for (int d = 0; d < s->replicas; d++) {
-            const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
-            const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
-            snprintf(text, sizeof text, "replica %d", d);
-            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
-        }
+        draw_replica_labels(f, s, l, v, th, ls);
 }
 
 /* The cluster level's labels: no GPU is large enough to carry its own, so
@@ -328,12 +335,7 @@ static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_l
         snprintf(text, sizeof text, "rank %d", rank);
         place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
     }
-    for (int d = 0; d < s->replicas; d++) {
-        const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
-        const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
-        snprintf(text, sizeof text, "replica %d", d);
-        place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
-    }
+    draw_replica_labels(f, s, l, v, th, ls);
 }
 
 static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st,

@@ -423,22 +423,6 @@ static int style(const scene *s, scene_kind kind, const object_state *o, const t
     return face && o->opacity >= 0.999f ? SCENE_PASS_FACES : SCENE_PASS_TRANSLUCENT;
 }
 
-/* Builds the instances of every object the level draws, each pass in draw
- * order, into r->sorted. Runs of g slots are drawn as one instance: the
- * state scene_slot_merge picks, over the slots from the first to the last
- * one shown (g_stack of them for the stacks' blocks). */
-/* The most slots of activation tiles any stage shows in the iteration. */
-static int tallest_slots(const scene *s)
-{
-    int peak = 1;
-    for (int r = 0; r < s->ranks; r++)
-        peak = s->timeline->per_rank[r].peak_activations > peak
-                   ? s->timeline->per_rank[r].peak_activations
-                   : peak;
-    peak = peak < s->microbatches ? peak : s->microbatches;
-    return scene_slot_of(s, peak - 1) + 1;
-}
-
 /* At cluster scale a stage is one column over its share of its GPU's
  * plate: its colour what it runs, its height the activations it holds
  * (from the plate, at none, to CLUSTER_TALL plates wide at the most any
@@ -460,10 +444,14 @@ static scene_box cluster_column(const scene *s, const scene_state *st, int stage
     return pl;
 }
 
+/* Builds the instances of every object the level draws, each pass in draw
+ * order, into r->sorted. Runs of g slots are drawn as one instance: the
+ * state scene_slot_merge picks, over the slots from the first to the last
+ * one shown (g_stack of them for the stacks' blocks). */
 static void build(scene_instances *r, const scene *s, const scene_state *st, const theme *th,
                   const float eye[3], int g, int g_stack, scene_level level)
 {
-    const int tallest = tallest_slots(s);
+    const int tallest = scene_tallest_stack(s);
     for (int k = 0; k < SCENE_PASS_COUNT; k++)
         r->pass[k].count = 0;
     put_floor(r, s, th, level);

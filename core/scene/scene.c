@@ -150,9 +150,7 @@ static void add_corners(scene *s, scene_box b)
     }
 }
 
-/* The tallest stack: the most live activations one stage holds at once,
- * in slots. */
-static int tallest_stack(const scene *s)
+int scene_tallest_stack(const scene *s)
 {
     int peak = 1;
     for (int r = 0; r < s->ranks; r++)
@@ -176,7 +174,7 @@ static void fit_points_init(scene *s)
     const int D = s->replicas;
     s->fit_points = ppf_malloc((size_t)8 * (size_t)(D + 2) * sizeof *s->fit_points);
     float top = s->plate_h + s->block_h;
-    top = fmaxf(top, scene_object_box(s, SCENE_STACK, 0, tallest_stack(s) - 1, 0).max[2]);
+    top = fmaxf(top, scene_object_box(s, SCENE_STACK, 0, scene_tallest_stack(s) - 1, 0).max[2]);
     bool arcs = D > 2 && !s->allreduce_tree;
     for (int st = 0; st + 1 < s->stages; st++)
         arcs = arcs || long_hop(stage_rank_of(s, st), stage_rank_of(s, st + 1));
@@ -463,7 +461,8 @@ static scene_box stack_box(const scene *s, int stage, int slot, int replica)
     float o[3];
     block_origin(s, stage, replica, o);
     const float g = s->unit, x0 = o[0] + s->block_w + INNER_GAP * g;
-    const float pitch = fminf(TILE_PITCH * g, TOWER_MAX * s->block_h / (float)tallest_stack(s));
+    const float pitch =
+        fminf(TILE_PITCH * g, TOWER_MAX * s->block_h / (float)scene_tallest_stack(s));
     const float z0 = s->plate_h + pitch * (float)slot;
     /* at the back, clear of the wires' lanes in front of it */
     const float y1 = o[1] + s->block_d;

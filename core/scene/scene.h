@@ -217,11 +217,11 @@ typedef struct object_state {
     uint8_t role;    /* scene_role */
     uint8_t label;   /* scene_label_variant; a slab's GRAD: a backward send */
     uint8_t action;  /* a stage block's: the action_kind running (ACTION_IDLE: none) */
-    float opacity; /* 0..1: fades in while being computed */
-    float flash;   /* 0..1: a matmul running now, a transfer in flight; for
-                      weights, the fraction of their gradient accumulated */
-    float travel;  /* 0..1: a slab's or chunk's way through its transfer; a stack tile's
-                      level on its GPU's tower (0, 1, ...); else 0 */
+    float opacity;   /* 0..1: fades in while being computed */
+    float flash;     /* 0..1: a matmul running now, a transfer in flight; for
+                        weights, the fraction of their gradient accumulated */
+    float travel;    /* 0..1: a slab's or chunk's way through its transfer; a stack tile's
+                        level on its GPU's tower (0, 1, ...); else 0 */
 } object_state;
 
 /* What a stage is doing at t. */
@@ -253,16 +253,16 @@ typedef struct scene {
     double *allreduce_start; /* [stages]; equal to end when none */
     double *allreduce_end;
     /* The GPU grid (see "Layout"), in scene units. */
-    int stages_per_rank;  /* V: the most stages one rank holds */
-    int *stage_slot;      /* [stages]: the stage's place on its rank's plate, 0 .. V-1 */
-    int *rank_stage0;     /* [ranks]: the rank's first stage (its tower stands beside it) */
-    float detail_scale;   /* the matmul detail's size in its block: scene units per detail unit */
-    float unit;           /* margins and gaps: a sixteenth of the block's smaller side */
+    int stages_per_rank; /* V: the most stages one rank holds */
+    int *stage_slot;     /* [stages]: the stage's place on its rank's plate, 0 .. V-1 */
+    int *rank_stage0;    /* [ranks]: the rank's first stage (its tower stands beside it) */
+    float detail_scale;  /* the matmul detail's size in its block: scene units per detail unit */
+    float unit;          /* margins and gaps: a sixteenth of the block's smaller side */
     float block_w, block_d, block_h; /* a stage block's footprint, and its height when running */
     float plate_w, plate_d, plate_h; /* a GPU's plate */
     float pitch_x, pitch_y;          /* from one GPU to the next along ranks, replicas */
     float tile;                      /* an activation tile's side (the stack beside a block) */
-    scene_box bounds; /* everything, for fitting the camera */
+    scene_box bounds;                /* everything, for fitting the camera */
     /* The corners of the parts of `bounds` that hold something (each
      * replica's band, the gaps between them, each stage's stack up to its
      * rank's peak): cameras frame these, not the box's empty corners. */
@@ -374,6 +374,10 @@ typedef enum scene_level {
 scene_level scene_level_for(float plate_px, float block_px);
 /* Whether a level draws (and picks) objects of this kind. */
 bool scene_level_draws(scene_level level, scene_kind kind);
+
+/* The most tiles one GPU's tower holds in the iteration: the most live
+ * activations any rank holds at once (at most M), in slots. */
+int scene_tallest_stack(const scene *s);
 
 /* The stage a layer belongs to, and the x range of a stage. */
 int scene_layer_stage(const scene *s, int layer);

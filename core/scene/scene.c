@@ -443,7 +443,9 @@ int scene_kind_copies(const scene *s, scene_kind kind)
 static void lane_of(const scene *s, int from, int to, int replica, float *x0, float *x1, float *y)
 {
     const scene_box a = plate_box(s, from, replica), b = plate_box(s, to, replica);
-    if (from <= to)
+    if (from == to) /* a V schedule's turn: no wire, the stages share a GPU */
+        *x0 = *x1 = a.max[0];
+    else if (from < to)
         *x0 = a.max[0], *x1 = b.min[0];
     else
         *x0 = b.max[0], *x1 = a.min[0];

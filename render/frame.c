@@ -187,110 +187,131 @@ static void block_text(const stage_focus *fo, char *out, size_t size)
     snprintf(out, size, "%s %d", action_kind_name((action_kind)fo->kind), fo->microbatch);
 }
 
-/* The labels of the GPU level (scene.h, "Levels"), each on or under its
- * object, in the order that decides which wins where two would meet: what
- * each block does, the GPUs' names, what is in flight, what each GPU
- * holds, the replicas. Replicas run the same schedule, so a count or a
- * tensor dropped in one row is read in another. */
-static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
-                            const frame_layout *l, const frame_view *v, const theme *th,
-                            label_set *ls)
+/* The replica whose row of plates is nearest the eye. */
+static int nearest_replica(const scene *s, const camera *cam)
+{
+    float eye[3];
+    camera_eye(cam, eye);
+    int best = 0;
+    float best_d2 = INFINITY;
+    for (int d = 0; d < s->replicas; d++) {
+        const scene_box a = scene_object_box(s, SCENE_GPU, 0, 0, d);
+        const scene_box b = scene_object_box(s, SCENE_GPU, s->ranks - 1, 0, d);
+        const float c[3] = {0.5f * (a.min[0] + b.max[0]), 0.5f * (a.min[1] + b.max[1]), 0};
+        const float d2 =
+            (c[0] - eye[0]) * (c[0] - eye[0]) + (c[1] - eye[1]) * (c[1] - eye[1]) + eye[2] * eye[2];
+        if (d2 < best_d2)
+            best_d2 = d2, best = d;
+    }
+    return best;
+}
+
+/* What each block of replica d's row does, standing on it: what it runs
+ * ("F 3"), its all-reduce, or (where blocks need naming: a GPU holds other
+ * stages than its rank's own, as interleaved, V or a CSV's placement) its
+ * stage; running blocks first. */
+static void draw_block_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                              const frame_layout *l, const frame_view *v, const theme *th,
+                              label_set *ls, int d)
 {
     char text[96];
-    const timeline_palette *pal = &th->timeline;
-    /* Where a GPU holds other stages than its rank's own (interleaved, V,
-     * a CSV's placement), every block says which stage it is. */
     bool stage_row = s->stages != s->ranks;
     for (int stage = 0; stage < s->stages; stage++)
         stage_row = stage_row || s->stage_rank[stage] != stage;
-    /* What each block does, standing on it: what it runs ("F 3"), its
-     * all-reduce, or (where blocks need naming) its stage; every replica,
-     * the front row first. */
-    for (int pass = 0; pass < 2; pass++) /* running blocks first, then the others */
-        for (int d = 0; d < s->replicas; d++)
-            for (int stage = 0; stage < s->stages; stage++) {
-                const stage_focus *fo = &st->focus[stage];
-                const object_state *o = &st->kind[SCENE_BLOCK][stage];
-                rgba8 accent = th->text_dim;
-                if ((fo->kind != ACTION_IDLE) != (pass == 0))
-                    continue;
-                if (fo->kind != ACTION_IDLE) {
-                    block_text(fo, text, sizeof text);
-                    if (stage_row) {
-                        const size_t n = strlen(text);
-                        snprintf(text + n, sizeof text - n, " · stage %d", stage);
-                    }
-                    accent = theme_action_colour(pal, (action_kind)fo->kind);
-                } else if (o->role == SCENE_ROLE_ALLREDUCE) {
-                    snprintf(text, sizeof text, "all-reduce stage %d", stage);
-                    accent = th->role[SCENE_ROLE_ALLREDUCE];
-                } else if (stage_row) {
-                    snprintf(text, sizeof text, "stage %d", stage);
-                } else {
-                    continue;
-                }
-                /* on the block's top face */
-                scene_box b;
-                scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
-                const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
-                                    b.max[2]};
-                place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
-            }
-    const int J = s->slots;
-    /* Each GPU's name, on its plate's front edge. */
-    for (int d = 0; d < s->replicas; d++)
-        for (int rank = 0; rank < s->ranks; rank++) {
-            /* on the plate's front edge, so that it names that plate and
-             * not the row in front */
-            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
-            const float p[3] = {b.min[0] + 0.3f * (b.max[0] - b.min[0]), b.min[1], b.max[2]};
-            snprintf(text, sizeof text, "GPU %d", rank);
-            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text);
-        }
-    /* Tensors in flight, over them, with their micro-batch and an arrow the
-     * way they go on screen. */
-    for (int d = 0; d < s->replicas; d++)
-        for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
-            const object_state *o = &st->kind[SCENE_SLAB][i];
-            scene_box b;
-            if (!o->visible || !scene_object_place(s, SCENE_SLAB, i / J, i % J, d, o, &b))
+    for (int pass = 0; pass < 2; pass++)
+        for (int stage = 0; stage < s->stages; stage++) {
+            const stage_focus *fo = &st->focus[stage];
+            const object_state *o = &st->kind[SCENE_BLOCK][stage];
+            rgba8 accent = th->text_dim;
+            if ((fo->kind != ACTION_IDLE) != (pass == 0))
                 continue;
-            object_state a0 = *o, a1 = *o;
-            a0.travel = 0, a1.travel = 1;
-            scene_box b0, b1;
-            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a0, &b0);
-            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a1, &b1);
-            float p0x, p0y, p1x, p1y;
-            const float aspect = l->view_w / l->view_h;
-            bool right = true;
-            if (camera_project(&v->cam, aspect, b0.min, (int)l->view_w, (int)l->view_h, &p0x,
-                               &p0y) &&
-                camera_project(&v->cam, aspect, b1.min, (int)l->view_w, (int)l->view_h, &p1x, &p1y))
-                right = p1x >= p0x;
-            int first, end;
-            scene_slot_members(s, i % J, &first, &end);
-            char mb[32];
-            if (end - first == 1)
-                snprintf(mb, sizeof mb, "mb %d", first);
-            else
-                snprintf(mb, sizeof mb, "mb %d–%d", first, end - 1);
-            const bool grad = o->label == SCENE_LABEL_GRAD;
-            snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
-                     right ? " →" : "");
-            float c[3];
-            box_centre(&b, c);
-            c[2] = b.max[2];
-            place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
+            if (fo->kind != ACTION_IDLE) {
+                block_text(fo, text, sizeof text);
+                if (stage_row) {
+                    const size_t n = strlen(text);
+                    snprintf(text + n, sizeof text - n, " · stage %d", stage);
+                }
+                accent = theme_action_colour(&th->timeline, (action_kind)fo->kind);
+            } else if (o->role == SCENE_ROLE_ALLREDUCE) {
+                snprintf(text, sizeof text, "all-reduce stage %d", stage);
+                accent = th->role[SCENE_ROLE_ALLREDUCE];
+            } else if (stage_row) {
+                snprintf(text, sizeof text, "stage %d", stage);
+            } else {
+                continue;
+            }
+            /* on the block's top face */
+            scene_box b;
+            scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
+            const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
+                                b.max[2]};
+            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
         }
-    /* Each GPU's live activations over its tower: the number its tiles
-     * count (a tile holds slot_size micro-batches where they are many). */
+}
+
+/* The tensors in flight in replica d's row, over them (under them where
+ * `under` allows and the place over them is taken), with their micro-batch
+ * and an arrow the way they go on screen; not those that have arrived,
+ * shown faint a moment longer (scene.h, "Zero time"). */
+static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                               const frame_layout *l, const frame_view *v, const theme *th,
+                               label_set *ls, int d, bool under)
+{
+    const int J = s->slots;
+    char text[96];
+    for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
+        const object_state *o = &st->kind[SCENE_SLAB][i];
+        scene_box b;
+        if (!o->visible || !(o->flash > 0) ||
+            !scene_object_place(s, SCENE_SLAB, i / J, i % J, d, o, &b))
+            continue;
+        object_state a0 = *o, a1 = *o;
+        a0.travel = 0, a1.travel = 1;
+        scene_box b0, b1;
+        scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a0, &b0);
+        scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a1, &b1);
+        float p0x, p0y, p1x, p1y;
+        const float aspect = l->view_w / l->view_h;
+        bool right = true;
+        if (camera_project(&v->cam, aspect, b0.min, (int)l->view_w, (int)l->view_h, &p0x, &p0y) &&
+            camera_project(&v->cam, aspect, b1.min, (int)l->view_w, (int)l->view_h, &p1x, &p1y))
+            right = p1x >= p0x;
+        int first, end;
+        scene_slot_members(s, i % J, &first, &end);
+        char mb[32];
+        if (end - first == 1)
+            snprintf(mb, sizeof mb, "mb %d", first);
+        else
+            snprintf(mb, sizeof mb, "mb %d–%d", first, end - 1);
+        const bool grad = o->label == SCENE_LABEL_GRAD;
+        snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
+                 right ? " →" : "");
+        float c[3];
+        box_centre(&b, c);
+        c[2] = b.max[2];
+        if (!place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]) && under) {
+            c[2] = b.min[2];
+            place_label(f, ls, l, &v->cam, c, LABEL_BELOW, text, th, th->role[o->role]);
+        }
+    }
+}
+
+/* Each GPU's live activations in replica d's row, over its tower: the
+ * number its tiles count (a tile holds slot_size micro-batches where they
+ * are many); left of the tower's top where the space over it is taken. */
+static void draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                              const frame_layout *l, const frame_view *v, const theme *th,
+                              label_set *ls, int d)
+{
+    const int J = s->slots;
+    char text[32];
     for (int rank = 0; rank < s->ranks; rank++) {
         int count = 0, tiles = 0;
         for (int stage = 0; stage < s->stages; stage++) {
             if (s->stage_rank[stage] != rank)
                 continue;
-            for (int k = 0; k < J; k++)
-                tiles += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
+            for (int j = 0; j < J; j++)
+                tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
             for (int m = 0; m < s->microbatches; m++) {
                 const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
                 count += st->t >= c->f_start && st->t < c->freed;
@@ -300,15 +321,64 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
             continue;
         snprintf(text, sizeof text, "%d", count);
         const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
-        for (int d = 0; d < s->replicas; d++) {
-            scene_box top;
-            scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
-            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
-                                top.max[2]};
-            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
-                        th->role[SCENE_ROLE_ACTIVATION]);
+        scene_box top;
+        scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
+        const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
+                            top.max[2]};
+        const rgba8 accent = th->role[SCENE_ROLE_ACTIVATION];
+        if (!place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th, accent)) {
+            const float q[3] = {top.min[0], p[1], top.max[2]};
+            place_label(f, ls, l, &v->cam, q, LABEL_LEFT, text, th, accent);
         }
     }
+}
+
+/* Each GPU's name in replica d's row, on its plate's front edge, so that
+ * it names that plate and not the row in front; further along that edge,
+ * else on the back edge, where something nearer the eye took the place. */
+static void draw_gpu_names(frame_renderer *f, const scene *s, const frame_layout *l,
+                           const frame_view *v, const theme *th, label_set *ls, int d)
+{
+    static const float places[][2] = {{0.3f, 0}, {0.75f, 0}, {0.5f, 1}}; /* across, depth */
+    char text[32];
+    for (int rank = 0; rank < s->ranks; rank++) {
+        const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+        snprintf(text, sizeof text, "GPU %d", rank);
+        for (size_t k = 0; k < sizeof places / sizeof places[0]; k++) {
+            const float p[3] = {b.min[0] + places[k][0] * (b.max[0] - b.min[0]),
+                                b.min[1] + places[k][1] * (b.max[1] - b.min[1]), b.max[2]};
+            if (place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text))
+                break;
+        }
+    }
+}
+
+/* The labels of the GPU level (scene.h, "Levels"), each on or under its
+ * object, in the order that decides which wins where two would meet: the
+ * row nearest the eye whole (what each block does, its GPUs' names, what
+ * is in flight, what each GPU holds), then the other rows' names, tensors
+ * and blocks, then the replicas. Replicas run the same schedule, hold the same and send the
+ * same tensors at the same time, so one row says it all: the others are
+ * named, and told what they run as far as room allows, but carry no counts
+ * that a tower of the row in front could be taken to own. */
+static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                            const frame_layout *l, const frame_view *v, const theme *th,
+                            label_set *ls)
+{
+    const int near = nearest_replica(s, &v->cam);
+    draw_block_labels(f, s, st, l, v, th, ls, near);
+    draw_gpu_names(f, s, l, v, th, ls, near);
+    draw_tensor_labels(f, s, st, l, v, th, ls, near, true);
+    draw_count_labels(f, s, st, l, v, th, ls, near);
+    for (int d = 0; d < s->replicas; d++)
+        if (d != near)
+            draw_gpu_names(f, s, l, v, th, ls, d);
+    for (int d = 0; d < s->replicas; d++)
+        if (d != near)
+            draw_tensor_labels(f, s, st, l, v, th, ls, d, false);
+    for (int d = 0; d < s->replicas; d++)
+        if (d != near)
+            draw_block_labels(f, s, st, l, v, th, ls, d);
     if (s->replicas > 1)
         draw_replica_labels(f, s, l, v, th, ls);
 }
@@ -555,7 +625,7 @@ static const legend_row GPU_LEGEND[] = {
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
-    {SWATCH_ACTION, ACTION_F, "x, ∇  tensor sent", ACTION_B},
+    {SWATCH_ACTION, ACTION_F, "x, ∇  sent (faint: arrived)", ACTION_B},
 };
 static const legend_row CLUSTER_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F  forward", 0},

@@ -383,13 +383,14 @@ static int style(const scene *s, scene_kind kind, const object_state *o, const t
     case SCENE_SLAB:
         /* a gradient going back is hatched, as B is in the timeline: the two
          * directions differ without colour */
-        in->params[1] = unit_byte(0.9f);
+        in->params[1] = unit_byte(0.9f * o->opacity);
         if (o->label == SCENE_LABEL_GRAD) {
             rgba8 ink = colour_lighten(c, 0.45f);
             memcpy(in->color2, (uint8_t[4]){ink.r, ink.g, ink.b, 255}, 4);
             in->params[3] = MODE_HATCH;
         }
-        return SCENE_PASS_BOXES;
+        /* arrived, shown a moment longer (scene.h, "Zero time"): faint */
+        return o->opacity >= 0.999f ? SCENE_PASS_BOXES : SCENE_PASS_TRANSLUCENT;
     case SCENE_BLOCK: {
         in->params[1] = unit_byte(0.9f);
         theme_fill f;

@@ -838,6 +838,81 @@ static void test_sends_stay_on_screen(void **state)
     }
 }
 
+/* What is solid is what is in flight: over every p2p transfer the
+ * timeline yields (the JSON's "transfers"), for the eight built-in
+ * schedules at D=2, at 97 instants and at each transfer's start, middle,
+ * end and just after: a tensor is drawn solid and flagged in flight (flash
+ * > 0, which the labels follow) exactly while a transfer of its stage,
+ * micro-batch and direction has start <= t < end; once flash_min / 10 past
+ * the end, one still shown is faint (SCENE_ARRIVED_OPACITY). */
+static void check_in_flight_at(scene_run *x, double t, const char *name)
+{
+    const int J = x->sc.slots, n = (int)scene_kind_count(&x->sc, SCENE_SLAB);
+    scene_state_at(&x->sc, t, &x->st);
+    int *want = calloc((size_t)n * 2, sizeof *want); /* [slab][direction]: in flight */
+    p2p_cursor cur = {0};
+    transfer tr;
+    while (timeline_next_p2p(&x->run.tl, &cur, &tr)) {
+        const bool back = tr.kind == TRANSFER_P2P_B;
+        /* a slab sits between stage and stage + 1; a gradient leaves stage + 1 */
+        const int i = (tr.stage - (back ? 1 : 0)) * J + scene_slot_of(&x->sc, tr.microbatch);
+        assert_in_range(i, 0, n - 1);
+        if (tr.start <= t && t < tr.end)
+            want[i * 2 + back] = 1;
+        const object_state *o = &x->st.kind[SCENE_SLAB][i];
+        const bool mine = o->visible && (o->label == SCENE_LABEL_GRAD) == back;
+        if (mine && t >= tr.end + x->sc.flash_min / 10 && !(o->flash > 0) &&
+            fabsf(o->opacity - SCENE_ARRIVED_OPACITY) > 1e-4f)
+            fail_msg("%s, t = %g: mb %d's tensor from stage %d arrived at %g, opacity %g", name,
+                     t, tr.microbatch, tr.stage, tr.end, o->opacity);
+    }
+    for (int i = 0; i < n; i++) {
+        const object_state *o = &x->st.kind[SCENE_SLAB][i];
+        const bool flying = o->visible && o->flash > 0;
+        const int dir = o->label == SCENE_LABEL_GRAD;
+        const bool wanted = want[i * 2] || want[i * 2 + 1];
+        if (flying != wanted || (flying && !want[i * 2 + dir]))
+            fail_msg("%s, t = %g: slab %d (stage %d) drawn %s, the timeline has it %s", name, t,
+                     i, i / J, flying ? "in flight" : "not in flight",
+                     wanted ? "in flight" : "not in flight");
+        if (flying && o->opacity != 1)
+            fail_msg("%s, t = %g: slab %d in flight at opacity %g", name, t, i, o->opacity);
+    }
+    free(want);
+}
+
+static void test_solid_tensors_are_in_flight(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int V;
+    } schedules[] = {{"gpipe", 0},      {"1f1b", 0},     {"interleaved-1f1b", 2},
+                     {"looped-bfs", 2}, {"zb-h1", 0},    {"interleaved-zb", 2},
+                     {"zbv", 0},        {"dualpipev", 0}};
+    for (size_t k = 0; k < sizeof schedules / sizeof schedules[0]; k++) {
+        scene_run x;
+        scene_run_init(&x, 2,
+                       &(run_fixture_desc){.schedule = schedules[k].name, .P = 4, .M = 8,
+                                           .V = schedules[k].V, .D = 2, .p2p = 0.25});
+        assert_int_equal(x.sc.slot_size, 1);
+        int transfers = 0;
+        for (int i = 0; i <= 97; i++)
+            check_in_flight_at(&x, x.run.tl.makespan * i / 97.0, schedules[k].name);
+        p2p_cursor cur = {0};
+        transfer tr;
+        while (timeline_next_p2p(&x.run.tl, &cur, &tr)) {
+            const double at[] = {tr.start, 0.5 * (tr.start + tr.end), tr.end,
+                                 tr.end + x.sc.flash_min / 10};
+            for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
+                check_in_flight_at(&x, at[a], schedules[k].name);
+            transfers++;
+        }
+        assert_true(transfers > 0);
+        scene_run_deinit(&x);
+    }
+}
+
 /* The faces of a box (a face, zero thick along one axis, is one face seen
  * from both sides): plane axis, position, and which way it faces. */
 typedef struct face_of {
@@ -970,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_slots_merge_members),
         cmocka_unit_test(test_tiles_count_live_activations),
         cmocka_unit_test(test_sends_stay_on_screen),
+        cmocka_unit_test(test_solid_tensors_are_in_flight),
         cmocka_unit_test(test_no_coplanar_faces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

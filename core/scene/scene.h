@@ -99,7 +99,9 @@
  *            flash_min defaults to 1/40 of the iteration: at the default
  *            playback (the iteration in 20 s) half a second, 15 frames of a
  *            30 fps video, enough to follow; the timeline stays exact, and
- *            a tensor shown past its arrival sits at its receiver.
+ *            a tensor shown past its arrival fades to SCENE_ARRIVED_OPACITY
+ *            (within flash_min / 10 of it) and draws unlabelled: in a still,
+ *            what is solid is what the schedule has in flight at that t.
  *   Blocks   a stage's block wears what runs on it (action; flash 1 while
  *            one runs), one height whatever it does.
  *   Towers   the tiles of a GPU's stages stand on one tower (travel: a
@@ -218,8 +220,9 @@ typedef struct object_state {
     uint8_t label;   /* scene_label_variant; a slab's GRAD: a backward send */
     uint8_t action;  /* a stage block's: the action_kind running (ACTION_IDLE: none) */
     float opacity;   /* 0..1: fades in while being computed */
-    float flash;     /* 0..1: a matmul running now, a transfer in flight; for
-                        weights, the fraction of their gradient accumulated */
+    float flash;     /* 0..1: a matmul running now, a transfer in flight (a slab's: 1
+                        until it has arrived); for weights, the fraction of their
+                        gradient accumulated */
     float travel;    /* 0..1: a slab's or chunk's way through its transfer; a stack tile's
                         level on its GPU's tower (0, 1, ...); else 0 */
 } object_state;
@@ -359,6 +362,11 @@ bool scene_chunk_move_at(const scene *s, int replica, float travel, scene_chunk_
 
 /* Levels of detail (scene.h, "Levels"): what a frame draws, from how
  * large the GPUs are on screen. */
+/* A tensor's opacity once its transfer is over, while it stays in sight
+ * ("Zero time"): faint enough not to be counted as in flight, seen enough to
+ * follow it to its receiver. */
+#define SCENE_ARRIVED_OPACITY 0.3f
+
 typedef enum scene_level {
     SCENE_LEVEL_CLUSTER = 0, /* plates under SCENE_LEVEL_GPU_PX: plates, blocks, stacks and
                                 all-reduce wires; no tensors in flight, no per-GPU labels */

@@ -106,6 +106,19 @@ static float ease(float u)
     return u * u * (3 - 2 * u);
 }
 
+/* A shown tensor's opacity at t: whole while its transfer [start, end)
+ * runs, then fading to SCENE_ARRIVED_OPACITY over flash_min / 10, so that
+ * only what is in flight is solid, without a pop. */
+static float tensor_opacity(const scene *s, double end, double t)
+{
+    if (t < end)
+        return 1;
+    if (!(s->flash_min > 0))
+        return SCENE_ARRIVED_OPACITY;
+    const float u = ease((float)((t - end) / (s->flash_min / 10)));
+    return 1 - (1 - SCENE_ARRIVED_OPACITY) * u;
+}
+
 static object_state hidden_state(void)
 {
     return (object_state){0};
@@ -227,11 +240,13 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
             float pb = flash_window(s, next->b_end, c->grad_ready, t);
             if (pf >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_PLAIN, TRANSFER_OPACITY, 1 - 0.5f * pf);
-                slab = shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 1);
+                slab = shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN,
+                             tensor_opacity(s, next->in_ready, t), t < next->in_ready);
                 slab.travel = ease(pf);
             } else if (pb >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * pb);
-                slab = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
+                slab = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD,
+                             tensor_opacity(s, c->grad_ready, t), t < c->grad_ready);
                 slab.travel = ease(pb);
             }
         }

@@ -131,6 +131,7 @@ void draw2d_glyph(draw2d *d, float x0, float y0, float x1, float y1, float u0, f
 typedef struct draw2d_pixels {
     unsigned texture; /* GL texture, 0 until the first keep */
     int x, y, w, h;   /* the rectangle kept, framebuffer pixels (origin top-left) */
+    int tex_w, tex_h; /* the texture's size: w x h after a keep, at least that after an upload */
 } draw2d_pixels;
 
 /* Draws what was appended so far (draw2d_flush), then copies the bound
@@ -151,6 +152,17 @@ bool draw2d_target_exact(const draw2d *d);
  * copies them there (glCopyImageSubData); into a window, whose pixels no
  * copy can reach, it appends a quad that fetches them. */
 void draw2d_put(draw2d *d, const draw2d_pixels *px);
+/* The same for the part (x, y, w, h) of px's rectangle only: into a window,
+ * a quad of that part's size (a few small parts cost less of the
+ * rasteriser than one quad over all of them). */
+void draw2d_put_part(draw2d *d, const draw2d_pixels *px, int x, int y, int w, int h);
+/* Pixels from memory instead of the framebuffer, to be put at (x, y)
+ * (origin top-left) like kept ones: w x h of them, rows bottom first (as
+ * glReadPixels gives them) and row_pixels apart, BGRA when bgra, else
+ * RGBA. The texture only grows, so that uploads of changing sizes (the
+ * 3D view's smoothed part, scene_aa.h) allocate nothing once warm. */
+void draw2d_pixels_upload(draw2d_pixels *px, int x, int y, int w, int h, const uint8_t *pixels,
+                          int row_pixels, bool bgra);
 /* Deletes the texture (a current GL context); accepts a zeroed one. */
 void draw2d_pixels_deinit(draw2d_pixels *px);
 

@@ -579,7 +579,6 @@ void draw2d_pixels_upload(draw2d_pixels *px, int x, int y, int w, int h, const u
         px->tex_h = h > px->tex_h ? h : px->tex_h;
         texture_storage(px->tex_w, px->tex_h);
     }
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, row_pixels);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, bgra ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE,
                     pixels);

@@ -45,6 +45,7 @@ void frame_renderer_deinit(frame_renderer *f)
     if (!f)
         return;
     free(f->labels);
+    scene_aa_deinit(&f->aa);
     text_font_deinit(&f->font);
     draw2d_deinit(&f->batch);
     scene_renderer_deinit(&f->scene);
@@ -596,8 +597,24 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
 
     scene_state_at(s, v->t, &c->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
-    scene_renderer_draw(&f->scene, &c->instances, s, &c->state, &th, &v->cam, (int)l.view_x, gl_y,
-                        (int)l.view_w, (int)l.view_h, l.line_px);
+    /* drawn where scene_aa says, smoothed before the 2D overlay goes over it */
+    const scene_aa_desc aa = {
+        .mode = v->aa,
+        .x = (int)l.view_x,
+        .y = gl_y,
+        .w = (int)l.view_w,
+        .h = (int)l.view_h,
+        .fb_width = fb_width,
+        .fb_height = fb_height,
+        .cam = &v->cam,
+        .bounds_min = s->bounds.min,
+        .bounds_max = s->bounds.max,
+        .background = th.background,
+    };
+    const scene_aa_view sv = scene_aa_begin(&f->aa, &aa);
+    scene_renderer_draw(&f->scene, &c->instances, s, &c->state, &th, &v->cam, sv.x, sv.y, sv.w,
+                        sv.h, l.line_px * sv.scale);
+    scene_aa_end(&f->aa, &f->batch);
     glViewport(0, 0, fb_width, fb_height);
 
     label_set *labels = f->labels;

@@ -571,20 +571,28 @@ void draw2d_pixels_upload(draw2d_pixels *px, int x, int y, int w, int h, const u
                           int row_pixels, bool bgra)
 {
     assert(px && pixels && w > 0 && h > 0 && x >= 0 && y >= 0 && row_pixels >= w);
-    if (!px->texture)
-        glGenTextures(1, &px->texture);
+    draw2d_pixels_reserve(px, w, h);
     glBindTexture(GL_TEXTURE_2D, px->texture);
-    if (px->tex_w < w || px->tex_h < h) {
-        px->tex_w = w > px->tex_w ? w : px->tex_w;
-        px->tex_h = h > px->tex_h ? h : px->tex_h;
-        texture_storage(px->tex_w, px->tex_h);
-    }
     glPixelStorei(GL_UNPACK_ROW_LENGTH, row_pixels);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, bgra ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE,
                     pixels);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glBindTexture(GL_TEXTURE_2D, 0);
     px->x = x, px->y = y, px->w = w, px->h = h;
+}
+
+void draw2d_pixels_reserve(draw2d_pixels *px, int w, int h)
+{
+    assert(px && w > 0 && h > 0);
+    if (px->texture && px->tex_w >= w && px->tex_h >= h)
+        return;
+    if (!px->texture)
+        glGenTextures(1, &px->texture);
+    glBindTexture(GL_TEXTURE_2D, px->texture);
+    px->tex_w = w > px->tex_w ? w : px->tex_w;
+    px->tex_h = h > px->tex_h ? h : px->tex_h;
+    texture_storage(px->tex_w, px->tex_h);
+    glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 bool draw2d_target_exact(const draw2d *d)

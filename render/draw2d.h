@@ -163,6 +163,9 @@ void draw2d_put_part(draw2d *d, const draw2d_pixels *px, int x, int y, int w, in
  * 3D view's smoothed part, scene_aa.h) allocate nothing once warm. */
 void draw2d_pixels_upload(draw2d_pixels *px, int x, int y, int w, int h, const uint8_t *pixels,
                           int row_pixels, bool bgra);
+/* Grows px's texture to at least w x h now, so that uploads up to that size
+ * allocate nothing (a texture's storage is fresh memory: page faults). */
+void draw2d_pixels_reserve(draw2d_pixels *px, int w, int h);
 /* Deletes the texture (a current GL context); accepts a zeroed one. */
 void draw2d_pixels_deinit(draw2d_pixels *px);
 

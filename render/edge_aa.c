@@ -50,10 +50,18 @@ static void reserve(edge_aa *a, int w, int h)
         free(a->touched);
         free(a->blended);
         a->edges = ppf_malloc(pixels);
-        a->weights = ppf_calloc(pixels, 4); /* zero between calls: only touched entries are set */
+        a->weights = ppf_malloc(pixels * 4);
         a->touched = ppf_malloc(pixels * sizeof *a->touched);
         a->blended = ppf_malloc(pixels * 4);
         a->capacity = pixels;
+        /* Written whole now: the weights must start at zero (only touched
+         * entries are set, and cleared after), and every page is taken from
+         * the kernel here rather than a few each frame as new pixels change
+         * (faults the viewer's heap bar counts). */
+        memset(a->edges, 0, pixels);
+        memset(a->weights, 0, pixels * 4);
+        memset(a->touched, 0, pixels * sizeof *a->touched);
+        memset(a->blended, 0, pixels * 4);
     }
     if (w > a->columns) {
         free(a->column_start);

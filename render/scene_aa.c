@@ -25,12 +25,15 @@ const char *scene_aa_name(scene_aa_mode m)
     return (unsigned)m < SCENE_AA_MODES ? names[m] : NULL;
 }
 
+/* Grows a buffer (its old contents dropped), zeroed: every page is taken
+ * from the kernel now, not a few at a time in later frames. */
 static void reserve(uint8_t **p, size_t *capacity, size_t bytes)
 {
     if (bytes <= *capacity)
         return;
     free(*p);
     *p = ppf_malloc(bytes);
+    memset(*p, 0, bytes);
     *capacity = bytes;
 }
 
@@ -294,6 +297,10 @@ static void end_edge(scene_aa *a, draw2d *batch)
         y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
     }
     const int rw = x1 - x0 + 1, rh = y1 - y0 + 1;
+    /* sized for the whole region, not for what changed in this frame: the
+     * changed part grows as the scene fills, and storage grown then is
+     * memory taken from the kernel again in the middle of playback */
+    draw2d_pixels_reserve(&a->put, w, h);
     const uint8_t *first = a->pixels + ((size_t)y0 * (size_t)w + (size_t)x0) * 4;
     draw2d_pixels_upload(&a->put, a->x + x0, a->fb_height - (a->y + y0 + rh), rw, rh, first, w,
                          bgra);
@@ -301,12 +308,8 @@ static void end_edge(scene_aa *a, draw2d *batch)
     if (a->target_fbo != 0) {
         draw2d_put(batch, &a->put); /* a copy: the whole rectangle is as cheap */
     } else {
-        const size_t tiles = (size_t)(rw / TILE + 1) * (size_t)(rh / TILE + 1);
-        if (tiles > a->mask_capacity) {
-            free(a->mask);
-            a->mask_capacity = tiles;
-            a->mask = ppf_calloc(tiles, 1); /* zero between calls */
-        }
+        /* as many tiles as the region has (the most the changes can span) */
+        reserve(&a->mask, &a->mask_capacity, (size_t)(w / TILE + 1) * (size_t)(h / TILE + 1));
         put_tiles(a, batch, x0, y0, x1, y1);
     }
     draw2d_flush(batch);

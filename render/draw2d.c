@@ -173,6 +173,8 @@ bool draw2d_init(draw2d *d, ppf_error *err)
     d->batches = ppf_malloc((size_t)d->batch_capacity * sizeof *d->batches);
     d->run_capacity = INITIAL_RUNS;
     d->runs = ppf_malloc((size_t)d->run_capacity * sizeof *d->runs);
+    d->covered_capacity = INITIAL_RUNS;
+    d->covered = ppf_malloc((size_t)d->covered_capacity * sizeof *d->covered);
     return true;
 
 fail:
@@ -190,6 +192,7 @@ void draw2d_deinit(draw2d *d)
         glDeleteVertexArrays(1, &d->vao);
     for (int fill = 0; fill < FILL_COUNT; fill++)
         gl_program_delete(&d->programs[fill]);
+    free(d->covered);
     free(d->runs);
     free(d->batches);
     free(d->sorted);
@@ -206,8 +209,15 @@ void draw2d_begin(draw2d *d, int fb_width, int fb_height)
     d->batch_count = 0;
     d->run_count = 0;
     d->draw_calls = 0;
+    d->covered_count = 0;
     d->anchor[0] = d->anchor[1] = 0;
     draw2d_clip_off(d);
+}
+
+int draw2d_covered(const draw2d *d, const draw2d_box **boxes)
+{
+    *boxes = d->covered;
+    return d->covered_count;
 }
 
 void draw2d_anchor_patterns(draw2d *d, float x, float y, float w, float h)
@@ -310,6 +320,11 @@ static struct draw2d_vertex *reserve(draw2d *d, int n, int fill, float x0, float
 {
     assert(d->width > 0 && "draw2d_begin first");
     const pixel_box box = box_of(d, x0, y0, x1, y1);
+    if (d->covered_count == d->covered_capacity) {
+        d->covered_capacity *= 2;
+        d->covered = ppf_realloc(d->covered, (size_t)d->covered_capacity * sizeof *d->covered);
+    }
+    d->covered[d->covered_count++] = (draw2d_box){box.x0, box.y0, box.x1, box.y1};
     const int batch = batch_for(d, fill, box);
     struct draw2d_batch *b = &d->batches[batch];
     b->box = box_union(b->box, box);

@@ -4,8 +4,8 @@
  *
  * 1. Edges: a pixel and its right (or lower) neighbour are apart when a
  *    channel differs by EDGE_AA_THRESHOLD or more, unless the step is part
- *    of a ramp: the pixel before or after it goes on the same way by a
- *    quarter of the step or more (an edge already smooth, such as the 3D
+ *    of a ramp: in that channel the pixel before or after it goes on the
+ *    same way by a quarter of the step or more (an edge already smooth, such as the 3D
  *    faces' rims, which the shader fades over a pixel; blending it again
  *    would only blur it).
  * 2. Shapes: the boundary between two rows is cut into runs of edges. At
@@ -79,28 +79,69 @@ static uint64_t load64(const uint8_t *p)
     return v;
 }
 
-/* Whether the step from p to the pixel `step` bytes on is an edge: large
- * enough, and not part of a ramp (pass 1 above). before and after say
- * whether there is a pixel before p and one after the next, that far. */
+/* Whether the step from p to the pixel `step` bytes on is an edge: in
+ * some channel (R, G or B) large enough and not part of a ramp (pass 1
+ * above). before and after say whether there is a pixel before p and one
+ * after the next, that far. */
 static int is_edge(const uint8_t *p, ptrdiff_t step, int before, int after)
 {
-    /* the channel that changes most, and by how much, signed */
-    int c = 0, d = 0;
-    for (int k = 0; k < 3; k++) {
-        const int e = (int)p[step + k] - (int)p[k];
-        if (abs(e) > abs(d))
-            d = e, c = k;
+    for (int c = 0; c < 3; c++) {
+        const int d = (int)p[step + c] - (int)p[c];
+        if (abs(d) < EDGE_AA_THRESHOLD)
+            continue;
+        /* a ramp: the pixel before or after goes on the same way by a
+         * quarter of the step or more (the shader's soft rims) */
+        const int prev = before ? (int)p[c] - (int)p[c - step] : 0;
+        const int next = after ? (int)p[2 * step + c] - (int)p[step + c] : 0;
+        if (d > 0 ? 4 * prev < d && 4 * next < d : 4 * prev > d && 4 * next > d)
+            return 1;
     }
-    if (abs(d) < EDGE_AA_THRESHOLD)
-        return 0;
-    /* a ramp: the pixel before or after goes on the same way by a quarter
-     * of the step or more (the shader's soft rims); already smooth */
-    const int prev = before ? (int)p[c] - (int)p[c - step] : 0;
-    const int next = after ? (int)p[2 * step + c] - (int)p[step + c] : 0;
-    if (d > 0)
-        return 4 * prev < d && 4 * next < d;
-    return 4 * prev > d && 4 * next > d;
+    return 0;
 }
+
+/* The edge bits (EDGE_RIGHT, EDGE_DOWN) of pixel (x, y) at q. */
+static uint8_t edge_bits(const uint8_t *q, size_t row, int x, int y, int w, int h)
+{
+    uint8_t bits = 0;
+    if (x + 1 < w && is_edge(q, 4, x > 0, x + 2 < w))
+        bits |= EDGE_RIGHT;
+    if (y + 1 < h && is_edge(q, (ptrdiff_t)row, y > 0, y + 2 < h))
+        bits |= EDGE_DOWN;
+    return bits;
+}
+
+#if defined(__SSE2__)
+static inline __m128i load4(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* is_edge for four pixels at once, a byte a channel: a, b, c and d are
+ * the pixels before, at, after and after that along the step. Bits
+ * 4k..4k+2 of the result are pixel k's channels whose step is an edge. */
+static inline unsigned edges4(__m128i a, __m128i b, __m128i c, __m128i d)
+{
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    const __m128i low6 = _mm_set1_epi8(0x3f), all = _mm_set1_epi8(-1);
+    const __m128i under = _mm_set1_epi8(EDGE_AA_THRESHOLD - 1);
+    /* the step's rise and fall, each saturated at 0 */
+    const __m128i up = _mm_subs_epu8(c, b), down = _mm_subs_epu8(b, c);
+    /* the most the steps before and after may go the same way: (step - 1) / 4 */
+    const __m128i up_q = _mm_and_si128(_mm_srli_epi16(_mm_subs_epu8(up, one), 2), low6);
+    const __m128i down_q = _mm_and_si128(_mm_srli_epi16(_mm_subs_epu8(down, one), 2), low6);
+    const __m128i big_up = _mm_xor_si128(_mm_cmpeq_epi8(_mm_subs_epu8(up, under), zero), all);
+    const __m128i big_down = _mm_xor_si128(_mm_cmpeq_epi8(_mm_subs_epu8(down, under), zero), all);
+    const __m128i before_up = _mm_subs_epu8(b, a), after_up = _mm_subs_epu8(d, c);
+    const __m128i before_down = _mm_subs_epu8(a, b), after_down = _mm_subs_epu8(c, d);
+    const __m128i rises =
+        _mm_and_si128(big_up, _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(before_up, up_q), up_q),
+                                            _mm_cmpeq_epi8(_mm_max_epu8(after_up, up_q), up_q)));
+    const __m128i falls = _mm_and_si128(
+        big_down, _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(before_down, down_q), down_q),
+                                _mm_cmpeq_epi8(_mm_max_epu8(after_down, down_q), down_q)));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(rises, falls)) & 0x7777u;
+}
+#endif
 
 /* Whether any of R, G, B differs by EDGE_AA_THRESHOLD or more between
  * each of four pixels at p and the four at q: pixel k's in bits 4k..4k+2
@@ -124,41 +165,34 @@ static inline unsigned far_apart4(const uint8_t *p, const uint8_t *q)
 }
 
 /* Pass 1: the edges between each pixel and its right and lower neighbours
- * (is_edge). Four pixels at a time: most are within the threshold of
- * their neighbours. */
+ * (is_edge). Four pixels at a time where every neighbour needed lies in
+ * the picture: most are within the threshold of their neighbours, and the
+ * rest are judged together (edges4). */
 static void find_edges(edge_aa *a, const uint8_t *px, int w, int h, size_t row)
 {
     for (int y = 0; y < h; y++) {
         const uint8_t *r = px + row * (size_t)y;
         uint8_t *e = a->edges + (size_t)w * (size_t)y;
-        const int has_down = y + 1 < h;
         int x = 0;
-        for (; x + 5 <= w; x += 4) {
-            const uint8_t *q = r + (size_t)x * 4;
-            const unsigned right = far_apart4(q, q + 4);
-            const unsigned down = has_down ? far_apart4(q, q + row) : 0;
-            if (!(right | down)) {
-                memset(e + x, 0, 4);
-                continue;
-            }
-            for (int k = 0; k < 4; k++) {
-                uint8_t bits = 0;
-                if ((right >> (4 * k)) & 7u)
-                    bits |= is_edge(q + 4 * k, 4, x + k > 0, x + k + 2 < w) ? EDGE_RIGHT : 0;
-                if ((down >> (4 * k)) & 7u)
-                    bits |= is_edge(q + 4 * k, (ptrdiff_t)row, y > 0, y + 2 < h) ? EDGE_DOWN : 0;
-                e[x + k] = bits;
+#if defined(__SSE2__)
+        if (y >= 1 && y + 2 < h) {
+            for (e[0] = edge_bits(r, row, 0, y, w, h), x = 1; x + 6 <= w; x += 4) {
+                const uint8_t *q = r + (size_t)x * 4;
+                if (!(far_apart4(q, q + 4) | far_apart4(q, q + row))) {
+                    memset(e + x, 0, 4);
+                    continue;
+                }
+                const __m128i b = load4(q);
+                const unsigned right = edges4(load4(q - 4), b, load4(q + 4), load4(q + 8));
+                const unsigned down = edges4(load4(q - row), b, load4(q + row), load4(q + 2 * row));
+                for (int k = 0; k < 4; k++)
+                    e[x + k] = (uint8_t)(((right >> (4 * k)) & 7u ? EDGE_RIGHT : 0) |
+                                         ((down >> (4 * k)) & 7u ? EDGE_DOWN : 0));
             }
         }
-        for (; x < w; x++) {
-            const uint8_t *q = r + (size_t)x * 4;
-            uint8_t bits = 0;
-            if (x + 1 < w && is_edge(q, 4, x > 0, x + 2 < w))
-                bits |= EDGE_RIGHT;
-            if (has_down && is_edge(q, (ptrdiff_t)row, y > 0, y + 2 < h))
-                bits |= EDGE_DOWN;
-            e[x] = bits;
-        }
+#endif
+        for (; x < w; x++)
+            e[x] = edge_bits(r + (size_t)x * 4, row, x, y, w, h);
     }
 }
 
@@ -363,11 +397,36 @@ static void blend(edge_aa *a, uint8_t *rgba, int w, int h, size_t stride)
     a->edge_pixels = a->touched_count;
 }
 
-void edge_aa_apply(edge_aa *a, uint8_t *rgba, int w, int h, size_t stride)
+/* No edge between a pixel to keep and its neighbours: the pixel's own
+ * edges (right and down) and those of the pixels left of and above it. */
+static void keep_pixels(edge_aa *a, int w, int h, const uint8_t *keep)
+{
+    for (int y = 0; y < h; y++) {
+        const uint8_t *k = keep + (size_t)w * (size_t)y;
+        uint8_t *e = a->edges + (size_t)w * (size_t)y;
+        for (int x = 0; x < w; x++) {
+            if (x + 8 <= w && !load64(k + x)) {
+                x += 7;
+                continue;
+            }
+            if (!k[x])
+                continue;
+            e[x] = 0;
+            if (x > 0)
+                e[x - 1] &= (uint8_t)~EDGE_RIGHT;
+            if (y > 0)
+                e[x - w] &= (uint8_t)~EDGE_DOWN;
+        }
+    }
+}
+
+void edge_aa_apply(edge_aa *a, uint8_t *rgba, int w, int h, size_t stride, const uint8_t *keep)
 {
     assert(a && rgba && w > 0 && h > 0 && stride >= (size_t)w * 4);
     reserve(a, w, h);
     find_edges(a, rgba, w, h, stride);
+    if (keep)
+        keep_pixels(a, w, h, keep);
     find_shapes(a, w, h);
     blend(a, rgba, w, h, stride);
 }

@@ -22,7 +22,7 @@
  *
  * Call order:
  *     edge_aa a = {0};
- *     edge_aa_apply(&a, rgba, w, h, stride);   any number of times, any sizes
+ *     edge_aa_apply(&a, rgba, w, h, stride, keep);   any number of times, any sizes
  *     edge_aa_deinit(&a);
  * Scratch memory grows to the largest picture filtered and is kept.
  *
@@ -54,8 +54,11 @@ typedef struct edge_aa {
 } edge_aa;
 
 /* Filters the w x h RGBA picture at rgba in place; rows are `stride` bytes
- * apart (at least w * 4). Alpha is blended like the colour channels. */
-void edge_aa_apply(edge_aa *a, uint8_t *rgba, int w, int h, size_t stride);
+ * apart (at least w * 4). Alpha is blended like the colour channels. keep:
+ * NULL, or w x h bytes (rows packed), nonzero where a pixel must stay as
+ * it is: no edge is found between it and a neighbour (the 2D overlay over
+ * a 3D view, scene_aa.h). */
+void edge_aa_apply(edge_aa *a, uint8_t *rgba, int w, int h, size_t stride, const uint8_t *keep);
 
 /* Frees the scratch memory; accepts a zeroed or deinited one. */
 void edge_aa_deinit(edge_aa *a);

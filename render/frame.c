@@ -597,7 +597,8 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
 
     scene_state_at(s, v->t, &c->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
-    /* drawn where scene_aa says, smoothed before the 2D overlay goes over it */
+    /* drawn where scene_aa says; smoothed now (supersampled) or once the 2D
+     * overlay is drawn (edges), the overlay's pixels kept */
     const scene_aa_desc aa = {
         .mode = v->aa,
         .x = (int)l.view_x,
@@ -653,4 +654,5 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
         draw_laser(f, &l, v);
     draw2d_clip_off(&f->batch);
     draw2d_flush(&f->batch);
+    scene_aa_finish(&f->aa, &f->batch); /* the view's edges, the overlay kept */
 }

@@ -278,13 +278,35 @@ static void put_tiles(scene_aa *a, draw2d *batch, int x0, int y0, int x1, int y1
     }
 }
 
-static void end_edge(scene_aa *a, draw2d *batch)
+/* The region's pixels the 2D overlay drawn since draw2d_begin may have
+ * touched, as 1s in a->keep (region rows bottom first, as read back). */
+static void mark_overlay(scene_aa *a, const draw2d *batch)
+{
+    const int w = a->w, h = a->h;
+    reserve(&a->keep, &a->keep_capacity, (size_t)w * (size_t)h);
+    memset(a->keep, 0, (size_t)w * (size_t)h);
+    const draw2d_box *boxes;
+    const int n = draw2d_covered(batch, &boxes);
+    for (int i = 0; i < n; i++) {
+        /* framebuffer rows (y down) to region rows (GL's, up from a->y) */
+        const int c0 = boxes[i].x0 - a->x, c1 = boxes[i].x1 - a->x;
+        const int r0 = a->fb_height - 1 - boxes[i].y1 - a->y;
+        const int r1 = a->fb_height - 1 - boxes[i].y0 - a->y;
+        const int x0 = c0 > 0 ? c0 : 0, x1 = c1 < w - 1 ? c1 : w - 1;
+        const int y0 = r0 > 0 ? r0 : 0, y1 = r1 < h - 1 ? r1 : h - 1;
+        for (int y = y0; y <= y1 && x0 <= x1; y++)
+            memset(a->keep + (size_t)y * (size_t)w + (size_t)x0, 1, (size_t)(x1 - x0 + 1));
+    }
+}
+
+static void finish_edge(scene_aa *a, draw2d *batch)
 {
     const int w = a->w, h = a->h;
     if (w < 2 || h < 2)
         return;
+    mark_overlay(a, batch);
     const bool bgra = read_target(a, a->x, a->y, w, h);
-    edge_aa_apply(&a->edge, a->pixels, w, h, (size_t)w * 4);
+    edge_aa_apply(&a->edge, a->pixels, w, h, (size_t)w * 4, a->keep);
     a->last_changed = a->edge.edge_pixels;
     if (a->edge.touched_count == 0)
         return;
@@ -304,7 +326,7 @@ static void end_edge(scene_aa *a, draw2d *batch)
     const uint8_t *first = a->pixels + ((size_t)y0 * (size_t)w + (size_t)x0) * 4;
     draw2d_pixels_upload(&a->put, a->x + x0, a->fb_height - (a->y + y0 + rh), rw, rh, first, w,
                          bgra);
-    draw2d_begin(batch, a->fb_width, a->fb_height);
+    /* the overlay's batch goes on (flushed, no clip): its counts stay the frame's */
     if (a->target_fbo != 0) {
         draw2d_put(batch, &a->put); /* a copy: the whole rectangle is as cheap */
     } else {
@@ -321,8 +343,15 @@ void scene_aa_end(scene_aa *a, draw2d *batch)
     a->last_changed = 0;
     if (a->mode == SCENE_AA_SUPERSAMPLE)
         end_supersample(a, batch);
-    else if (a->mode == SCENE_AA_EDGE)
-        end_edge(a, batch);
+    a->pending = a->mode == SCENE_AA_EDGE;
+}
+
+void scene_aa_finish(scene_aa *a, draw2d *batch)
+{
+    assert(a && batch);
+    if (a->pending)
+        finish_edge(a, batch);
+    a->pending = false;
 }
 
 void scene_aa_deinit(scene_aa *a)
@@ -335,5 +364,6 @@ void scene_aa_deinit(scene_aa *a)
     free(a->pixels);
     free(a->small);
     free(a->mask);
+    free(a->keep);
     *a = (scene_aa){0};
 }

@@ -1,46 +1,54 @@
 /* scene_aa.h - anti-aliasing of the 3D view: the scene is drawn between
- * scene_aa_begin and scene_aa_end, which smooth its edges in the target
- * before anything 2D is drawn over it.
+ * scene_aa_begin and scene_aa_end, and scene_aa_finish follows the frame's
+ * 2D overlay; between them the view's edges are smoothed in the target.
  *
  * For: frame.c, which draws every frame (the live window, stills, export)
  * through here; the mode is the frame's (frame_view.aa). Two ways, chosen
  * by what each output can afford on Mesa's llvmpipe, the CPU renderer of
- * machines without a GPU (README, "Anti-aliasing", has the figures):
+ * machines without a GPU (measured on 2 cores):
  *
- *   - SCENE_AA_EDGE (the window and every video frame): the scene is drawn
- *     into the target as before; the part of the view the scene's bounds
- *     cover is read back, filtered by edge_aa.h (morphological: each
- *     stair-step's pixels blended by the area the true edge cuts off) and
- *     written back. About 1.5-3 ms of a 1080p frame on 2 cores, where 4x
- *     multisampling costs about 13 ms (its resolve is a shader pass over
- *     every pixel) and leaves the edges the fragment shader draws (the
- *     weights' gradient fill) jagged.
- *   - SCENE_AA_SUPERSAMPLE (stills): the scene is drawn k x k times larger
- *     (k = 4 at 1080p, less where that passes SCENE_AA_SUPERSAMPLE_PIXELS
- *     or the GL's size limits) into a framebuffer of its own, its line
- *     widths times k, read back, box-filtered down and written into the
- *     view: every edge, the shader's included, as a 16-sample average.
+ *   - SCENE_AA_EDGE (the window and every video frame): the frame is drawn
+ *     as before; then (scene_aa_finish) the part of the view the scene's
+ *     bounds cover is read back, filtered by edge_aa.h (morphological: each
+ *     stair-step's pixels blended by the area the true edge cuts off) with
+ *     every pixel the 2D overlay may have touched kept as it is
+ *     (draw2d_covered), and what changed is written back. Once the frame is
+ *     whole, so that llvmpipe rasterises it in one pass: the pass a read
+ *     between the scene and the overlay adds cost 0.75 ms of CPU more. About
+ *     1 ms of CPU a 1080p frame, where 4x multisampling costs about 13 ms
+ *     (its resolve is a shader pass over every pixel) and leaves the edges
+ *     the fragment shader draws (the weights' gradient fill) jagged.
+ *   - SCENE_AA_SUPERSAMPLE (stills, PNG frames): the scene is drawn k x k
+ *     times larger (k = 4 at 1080p, less where that passes
+ *     SCENE_AA_SUPERSAMPLE_PIXELS or the GL's size limits) into a
+ *     framebuffer of its own, its line widths times k, read back in bands,
+ *     box-filtered down and written into the view (scene_aa_end) before the
+ *     overlay: every edge, the shader's included, a 16-sample average.
  *   - SCENE_AA_OFF: as rasterised (jagged; for comparison and --aa off).
  *
  * Written back through draw2d_put: a copy into an offscreen target (a
- * memcpy on llvmpipe), a quad into a window, whose pixels no copy reaches.
- * So the 2D overlay, the timeline's kept pixels (draw2d_keep) and
- * readback (render_target_read, readback.h) keep working on a plain
- * single-sampled target: nothing here is multisampled.
+ * memcpy on llvmpipe); into a window, whose pixels no copy reaches, quads
+ * over the 32x32 tiles that changed. So the overlay, the timeline's kept
+ * pixels (draw2d_keep) and readback (render_target_read, readback.h) keep
+ * working on a plain single-sampled target: nothing here is multisampled.
  *
- * Deterministic: the pixels written are a function of the pixels drawn and
- * of the rectangle filtered, which follows the view, the camera and the
- * scene's bounds; the same frame drawn twice gives the same bytes.
+ * Deterministic: the pixels written are a function of the pixels drawn, of
+ * the overlay's boxes and of the rectangle filtered, which follows the
+ * view, the camera and the scene's bounds; the same frame drawn twice
+ * gives the same bytes.
  *
  * What it does not do: nothing to the 2D overlay (text is smoothed by its
- * glyph atlas, rectangles are axis-aligned), nothing outside the view; no
- * clock, no allocation once the largest view has been drawn.
+ * glyph atlas, rectangles are axis-aligned), and with EDGE nothing to the
+ * 3D view under the overlay's translucent cards either; nothing outside the
+ * view; no clock, no allocation once the largest view has been drawn.
  *
  * Call order (a current GL 3.3 context, the target bound for drawing):
  *     scene_aa aa = {0};
  *     scene_aa_view sv = scene_aa_begin(&aa, &(scene_aa_desc){...});
  *     draw the scene into the viewport sv.x, sv.y, sv.w, sv.h with line widths times sv.scale;
- *     scene_aa_end(&aa, &batch);     the target bound again, its view smoothed
+ *     scene_aa_end(&aa, &batch);      the target bound again
+ *     draw2d_begin(&batch, ...); the overlay ...; draw2d_flush(&batch);
+ *     scene_aa_finish(&aa, &batch);
  *     scene_aa_deinit(&aa);
  *
  * Errors: none reported. Where the GL cannot make the supersampling
@@ -91,18 +99,22 @@ typedef struct scene_aa_view {
 } scene_aa_view;
 
 typedef struct scene_aa {
-    edge_aa edge;          /* the morphological filter's scratch */
-    uint8_t *pixels;       /* pixels read back (GL's rows: bottom first) */
-    uint8_t *small;        /* supersampling: the box-filtered view */
-    size_t capacity;       /* bytes `pixels` holds */
-    size_t small_capacity; /* bytes `small` holds */
-    uint8_t *mask;         /* EDGE into a window: 1 where a pixel changed; zero between calls */
-    size_t mask_capacity;  /* bytes `mask` holds */
-    draw2d_pixels put;     /* the texture written back from */
+    edge_aa edge;               /* the morphological filter's scratch */
+    uint8_t *pixels;            /* pixels read back (GL's rows: bottom first) */
+    size_t capacity;            /* bytes `pixels` holds */
+    uint8_t *small;             /* supersampling: the box-filtered view */
+    size_t small_capacity;      /* bytes `small` holds */
+    uint8_t *keep;              /* EDGE: 1 for each pixel of the region the overlay covers */
+    size_t keep_capacity;       /* bytes `keep` holds */
+    uint8_t *mask;              /* EDGE into a window: 1 for each tile with a changed pixel;
+                                   zero between calls */
+    size_t mask_capacity;       /* bytes `mask` holds */
+    draw2d_pixels put;          /* the texture written back from */
     unsigned fbo, color, depth; /* supersampling's framebuffer, 0 until needed */
     int fbo_w, fbo_h;           /* its size */
-    /* between begin and end */
+    /* from begin to finish */
     scene_aa_mode mode; /* what begin did */
+    bool pending;       /* EDGE: end came, finish has work to do */
     int target_fbo;     /* the framebuffers bound for drawing and reading at begin */
     int read_fbo;
     int x, y, w, h; /* the rectangle to filter or fill, GL pixels */
@@ -114,9 +126,15 @@ typedef struct scene_aa {
 /* Prepares the scene's drawing: binds the supersampling framebuffer (cleared
  * to the background) when the mode asks, and says where to draw. */
 scene_aa_view scene_aa_begin(scene_aa *a, const scene_aa_desc *d);
-/* Smooths what was drawn, writing it into the target (bound again) through
- * `batch` (draw2d_begin, put, flush: nothing of the caller's is pending). */
+/* After the scene: SUPERSAMPLE smooths what was drawn and writes it into
+ * the target (bound again) through `batch` (draw2d_begin, put, flush:
+ * nothing of the caller's may be pending). */
 void scene_aa_end(scene_aa *a, draw2d *batch);
+/* After the frame's 2D overlay, flushed and its batch not begun again: EDGE
+ * smooths the view, every pixel the overlay's primitives may have touched
+ * (draw2d_covered) kept as it is, and writes what changed back through
+ * `batch`. Does nothing in the other modes. */
+void scene_aa_finish(scene_aa *a, draw2d *batch);
 /* Releases the GL objects and memory (its context current); accepts a
  * zeroed or deinited one. */
 void scene_aa_deinit(scene_aa *a);

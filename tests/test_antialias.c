@@ -13,7 +13,7 @@
  * Held: supersampling (stills, PNG frames) at most half the error of the
  * frame as rasterised, edge anti-aliasing (the window, MP4, GIF) under
  * EDGE_MAX_SHARE of it; both bounds are ones the rasterised frame fails.
- * The figures are printed (README, "Anti-aliasing", quotes them).
+ * The figures are printed (README's Export section sums them up).
  *
  * Also: the same frame drawn twice gives the same bytes whatever was drawn
  * between; the morphological filter on pictures whose right answer is
@@ -148,7 +148,9 @@ static void test_edge_error_t37(void **state)
 }
 
 /* The same frame twice, another between them: the same bytes, each mode;
- * and the two modes that smooth change the view and nothing outside it. */
+ * the two modes that smooth change the view and nothing outside it; and
+ * edge smoothing, done once the overlay is drawn, changes no pixel of the
+ * text drawn over the view (labels, HUD, caption: the overlay is kept). */
 static void test_deterministic_and_view_only(void **state)
 {
     (void)state;
@@ -160,7 +162,11 @@ static void test_deterministic_and_view_only(void **state)
     assert_non_null(off);
     frame_view v = offscreen_default_view(&x->o, 12, THEME_DARK, CAMERA_PRESET_DEFAULT);
     v.aa = SCENE_AA_OFF;
+    text_rect rects[256];
+    text_stats stats = {.rects = rects, .rect_capacity = 256};
+    x->o.frame.font.stats = &stats;
     frame_fixture_draw(x, &v);
+    x->o.frame.font.stats = NULL;
     memcpy(off, x->pixels, bytes);
     const frame_layout l = frame_layout_of(&v, w, h);
     for (scene_aa_mode m = SCENE_AA_EDGE; m <= SCENE_AA_SUPERSAMPLE; m++) {
@@ -187,10 +193,27 @@ static void test_deterministic_and_view_only(void **state)
                 else
                     outside++;
             }
-        print_message("--aa %s: %ld pixels of the view differ from --aa off, %ld outside it\n",
-                      scene_aa_name(m), inside, outside);
+        long in_text = 0, text_pixels = 0;
+        for (int i = 0; i < stats.rect_count; i++) {
+            const text_rect *t = &rects[i];
+            for (int y = (int)t->y0; y < (int)t->y1 + 1; y++)
+                for (int xx = (int)t->x0; xx < (int)t->x1 + 1; xx++) {
+                    if (xx < (int)l.view_x || xx >= (int)(l.view_x + l.view_w) ||
+                        y < (int)l.view_y || y >= (int)(l.view_y + l.view_h))
+                        continue;
+                    const size_t k = ((size_t)y * w + (size_t)xx) * 4;
+                    text_pixels++;
+                    in_text += memcmp(first + k, off + k, 4) != 0;
+                }
+        }
+        print_message("--aa %s: %ld pixels of the view differ from --aa off, %ld outside it, %ld "
+                      "of %ld under its text\n",
+                      scene_aa_name(m), inside, outside, in_text, text_pixels);
         assert_true(inside > 0);
         assert_int_equal(outside, 0);
+        assert_true(text_pixels > 1000);
+        if (m == SCENE_AA_EDGE) /* supersampled, the view under translucent plates differs */
+            assert_int_equal(in_text, 0);
     }
     free(first);
     free(off);
@@ -222,7 +245,7 @@ static void test_staircase_towards_coverage(void **state)
     assert_non_null(before);
     memcpy(before, px, (size_t)PW * PH * 4);
     edge_aa a = {0};
-    edge_aa_apply(&a, px, PW, PH, (size_t)PW * 4);
+    edge_aa_apply(&a, px, PW, PH, (size_t)PW * 4, NULL);
     assert_true(a.edge_pixels > 0);
     double err_before = 0, err_after = 0;
     for (int x = 8; x < PW - 8; x++) /* away from the picture's sides */
@@ -270,7 +293,7 @@ static void test_nothing_to_smooth(void **state)
                 }
             }
         memcpy(copy, px, stride * PH);
-        edge_aa_apply(&a, px, PW, PH, stride);
+        edge_aa_apply(&a, px, PW, PH, stride, NULL);
         if (memcmp(copy, px, stride * PH) != 0)
             fail_msg("picture %d (flat, rectangle, ramp): %ld pixels changed", picture,
                      a.edge_pixels);

@@ -109,6 +109,8 @@ static bool bind_fbo(scene_aa *a, int w, int h)
         return true;
     }
     delete_fbo(a);
+    /* errors raised before are drained, so that the check below sees this
+     * storage's alone (GL_OUT_OF_MEMORY at a large still) */
     while (glGetError() != GL_NO_ERROR) {
     }
     glGenRenderbuffers(1, &a->color);
@@ -244,8 +246,9 @@ static void end_supersample(scene_aa *a, draw2d *batch)
  * the rasteriser, which on llvmpipe costs about a microsecond a triangle
  * and some nanoseconds a pixel: a quad a row of changed pixels (a thousand
  * a 1080p frame) cost 4 ms, one over the whole rectangle around them 1.3
- * ms, these about 0.5. */
-enum { TILE = 32 };
+ * ms, tiles under 1 (16 or 32 pixels square alike, within what paired runs
+ * can tell; 16 covers fewer pixels). */
+enum { TILE = 16 };
 
 static void put_tiles(scene_aa *a, draw2d *batch, int x0, int y0, int x1, int y1)
 {

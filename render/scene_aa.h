@@ -28,7 +28,7 @@
  *
  * Written back through draw2d_put: a copy into an offscreen target (a
  * memcpy on llvmpipe); into a window, whose pixels no copy reaches, quads
- * over the 32x32 tiles that changed. So the overlay, the timeline's kept
+ * over the 16x16 tiles that changed. So the overlay, the timeline's kept
  * pixels (draw2d_keep) and readback (render_target_read, readback.h) keep
  * working on a plain single-sampled target: nothing here is multisampled.
  *

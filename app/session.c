@@ -209,7 +209,16 @@ camera session_camera(const session *s, camera_preset preset, int fb_width, int 
     camera_bounds b = session_camera_bounds(s);
     camera_rect free[FRAME_FREE_MAX];
     int n = frame_layout_free_rects(&l, free);
-    return camera_preset_view_best(preset, &b, l.view_w / l.view_h, free, n);
+    camera cam = camera_preset_view_best(preset, &b, l.view_w / l.view_h, free, n);
+    if (preset == CAMERA_PRESET_DEFAULT || preset == CAMERA_PRESET_FRONT ||
+        preset == CAMERA_PRESET_TOP || preset == CAMERA_PRESET_BACK ||
+        preset == CAMERA_PRESET_REPLICAS) {
+        /* the whole scene: as large as the cards leave room for */
+        camera_rect view, cards[2];
+        const int n_cards = frame_layout_obstacles(&l, &view, cards);
+        camera_grow_clear(&cam, &b, l.view_w / l.view_h, view, cards, n_cards);
+    }
+    return cam;
 }
 
 scene_aa_mode session_show_aa(const session_show *show, scene_aa_mode own)

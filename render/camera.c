@@ -40,7 +40,7 @@ static const struct {
     const char *name;
     float yaw, pitch; /* radians */
 } PRESETS[CAMERA_PRESET_COUNT] = {
-    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-14.0f), DEG(30.0f)},
+    [CAMERA_PRESET_DEFAULT] = {"default", DEG(-10.0f), DEG(36.0f)},
     [CAMERA_PRESET_FRONT] = {"front", 0.0f, 0.0f},
     [CAMERA_PRESET_TOP] = {"top", 0.0f, PITCH_LIMIT},
     /* Looking along +x from before the first layer: the batch runs across
@@ -401,4 +401,160 @@ camera camera_blend(const camera *from, const camera *to, float s)
     for (int k = 0; k < 2; k++)
         c.shift[k] = glm_lerp(from->shift[k], to->shift[k], e);
     return c;
+}
+
+/* ---- growing into the free area (camera_grow_clear) -------------------- */
+
+enum { HULL_MAX = 256 };
+
+static float cross2(const float o[2], const float a[2], const float b[2])
+{
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+static int by_xy(const void *pa, const void *pb)
+{
+    const float *a = pa, *b = pb;
+    return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Andrew's monotone chain: the hull of n points (sorted in place), counter-
+ * clockwise in a y-down frame as it comes; returns its size. */
+static int convex_hull(float (*p)[2], int n, float (*out)[2])
+{
+    qsort(p, (size_t)n, sizeof *p, by_xy);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        while (k >= 2 && cross2(out[k - 2], out[k - 1], p[i]) <= 0)
+            k--;
+        memcpy(out[k++], p[i], sizeof *p);
+    }
+    for (int i = n - 2, lo = k + 1; i >= 0; i--) {
+        while (k >= lo && cross2(out[k - 2], out[k - 1], p[i]) <= 0)
+            k--;
+        memcpy(out[k++], p[i], sizeof *p);
+    }
+    return k > 1 ? k - 1 : k;
+}
+
+/* Whether the convex polygon, moved by (dx, dy), meets the rectangle:
+ * separating axes are the rectangle's two and the polygon's edge normals. */
+static bool hull_meets(const float (*h)[2], int n, float dx, float dy, camera_rect r)
+{
+    float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        x0 = fminf(x0, h[i][0] + dx), x1 = fmaxf(x1, h[i][0] + dx);
+        y0 = fminf(y0, h[i][1] + dy), y1 = fmaxf(y1, h[i][1] + dy);
+    }
+    if (x1 <= r.x0 || x0 >= r.x1 || y1 <= r.y0 || y0 >= r.y1)
+        return false;
+    const float corners[4][2] = {{r.x0, r.y0}, {r.x1, r.y0}, {r.x1, r.y1}, {r.x0, r.y1}};
+    for (int i = 0; i < n; i++) {
+        const float *a = h[i], *b = h[(i + 1) % n];
+        const float nx = b[1] - a[1], ny = a[0] - b[0];
+        float pmin = INFINITY, pmax = -INFINITY, rmin = INFINITY, rmax = -INFINITY;
+        for (int j = 0; j < n; j++) {
+            const float v = (h[j][0] + dx) * nx + (h[j][1] + dy) * ny;
+            pmin = fminf(pmin, v), pmax = fmaxf(pmax, v);
+        }
+        for (int j = 0; j < 4; j++) {
+            const float v = corners[j][0] * nx + corners[j][1] * ny;
+            rmin = fminf(rmin, v), rmax = fmaxf(rmax, v);
+        }
+        if (pmax <= rmin || rmax <= pmin)
+            return false;
+    }
+    return true;
+}
+
+/* The hull, in fractions of the view (y down), of the bounds' points seen
+ * by cam with no lens shift; 0 when a point is behind the eye. */
+static int projected_hull(const camera *cam, const camera_bounds *b, float aspect, float (*hull)[2])
+{
+    float pts[HULL_MAX][2];
+    camera c = *cam;
+    c.shift[0] = c.shift[1] = 0;
+    const int count = camera_bounds_point_count(b);
+    int n = 0;
+    for (int i = 0; i < count && n < HULL_MAX; i++) {
+        float p[3], px, py;
+        camera_bounds_point(b, i, p);
+        if (!camera_project(&c, aspect, p, 1000, 1000, &px, &py))
+            return 0;
+        pts[n][0] = px / 1000.0f, pts[n][1] = py / 1000.0f, n++;
+    }
+    return n >= 3 ? convex_hull(pts, n, hull) : 0;
+}
+
+/* A move (dx, dy) of the hull that keeps it in `view` and off every
+ * obstacle, the one nearest `want` on a grid; false when none. */
+static bool clear_move(const float (*h)[2], int n, camera_rect view, const camera_rect *obs,
+                       int n_obs, float want_x, float want_y, float *dx, float *dy)
+{
+    float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        x0 = fminf(x0, h[i][0]), x1 = fmaxf(x1, h[i][0]);
+        y0 = fminf(y0, h[i][1]), y1 = fmaxf(y1, h[i][1]);
+    }
+    const float lo_x = view.x0 - x0, hi_x = view.x1 - x1, lo_y = view.y0 - y0, hi_y = view.y1 - y1;
+    if (lo_x > hi_x || lo_y > hi_y)
+        return false;
+    enum { STEPS_X = 33, STEPS_Y = 17 };
+    bool found = false;
+    float best = INFINITY;
+    for (int i = 0; i < STEPS_X; i++)
+        for (int j = 0; j < STEPS_Y; j++) {
+            const float mx = lo_x + (hi_x - lo_x) * (float)i / (STEPS_X - 1);
+            const float my = lo_y + (hi_y - lo_y) * (float)j / (STEPS_Y - 1);
+            const float d = (mx - want_x) * (mx - want_x) + (my - want_y) * (my - want_y);
+            if (d >= best)
+                continue;
+            bool clear = true;
+            for (int k = 0; k < n_obs && clear; k++)
+                clear = !hull_meets(h, n, mx, my, obs[k]);
+            if (clear)
+                best = d, *dx = mx, *dy = my, found = true;
+        }
+    return found;
+}
+
+float camera_grow_clear(camera *cam, const camera_bounds *bounds, float aspect, camera_rect view,
+                        const camera_rect *obstacles, int n)
+{
+    assert(cam && bounds && aspect > 0 && (n == 0 || obstacles));
+    float hull[HULL_MAX + 1][2];
+    int h = projected_hull(cam, bounds, aspect, hull);
+    if (h < 3)
+        return 1;
+    /* the move the fitted camera's shift makes: the search starts there */
+    const float want_x = 0.5f * cam->shift[0], want_y = -0.5f * cam->shift[1];
+    const camera start = *cam;
+    float lo = 1, hi = 3, got_dx = want_x, got_dy = want_y;
+    bool any = false;
+    for (int it = 0; it < 12; it++) {
+        const float k = it == 0 ? 1 : 0.5f * (lo + hi);
+        camera c = start;
+        c.distance = start.distance / k;
+        h = projected_hull(&c, bounds, aspect, hull);
+        float dx = 0, dy = 0;
+        const bool ok = h >= 3 && clear_move((const float(*)[2])hull, h, view, obstacles, n, want_x,
+                                             want_y, &dx, &dy);
+        if (it == 0) {
+            if (!ok)
+                return 1; /* the fit itself is not clear: keep it as it is */
+            any = true, got_dx = dx, got_dy = dy;
+            continue;
+        }
+        if (ok) {
+            lo = k, got_dx = dx, got_dy = dy, any = true;
+        } else {
+            hi = k;
+        }
+    }
+    if (!any)
+        return 1;
+    cam->distance = start.distance / lo;
+    cam->shift[0] = 2 * got_dx;
+    cam->shift[1] = -2 * got_dy;
+    return lo;
 }

@@ -91,6 +91,16 @@ void camera_fit_rect(camera *cam, const camera_bounds *bounds, float aspect, cam
  * largest scene); returns the index of the rectangle kept. */
 int camera_fit_best(camera *cam, const camera_bounds *bounds, float aspect,
                     const camera_rect *rects, int n);
+/* Grows what a fitted camera shows: moves the eye nearer along its line of
+ * sight and the lens shift with it, as far as the outline of the bounds'
+ * points on screen (their convex hull) stays inside `view` (fractions of
+ * the view, as camera_rect) and meets none of the n obstacles (the cards
+ * over the view). A fit into the best free rectangle leaves the corners
+ * of an L-shaped free area unused; this fills them. Returns the growth
+ * (1: none found). The direction never changes, so a preset stays itself. */
+float camera_grow_clear(camera *cam, const camera_bounds *bounds, float aspect, camera_rect view,
+                        const camera_rect *obstacles, int n);
+
 /* camera_preset_view_rect into the best of n >= 1 rectangles. */
 camera camera_preset_view_best(camera_preset preset, const camera_bounds *bounds, float aspect,
                                const camera_rect *rects, int n);

@@ -108,6 +108,7 @@ typedef enum label_side {
     LABEL_BELOW,   /* hung under the point: under the scene's front edge */
     LABEL_ABOVE,   /* standing on the point: over the scene's back edge */
     LABEL_LEFT,    /* ending at the point: left of the scene */
+    LABEL_BELOW_2, /* hung under the point, one label lower: a second row under an edge */
 } label_side;
 
 /* Draws a label against the projection of a world point, on a plate,
@@ -130,6 +131,8 @@ static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
     const float half_h = m.ascent / 2 + pad + m.descent * 0.75f;
     if (side == LABEL_BELOW)
         py += half_h + pad;
+    else if (side == LABEL_BELOW_2)
+        py += 3 * half_h + 2 * pad;
     else if (side == LABEL_ABOVE)
         py -= half_h + pad;
     else if (side == LABEL_LEFT)
@@ -153,59 +156,201 @@ static void box_centre(const scene_box *b, float out[3])
         out[a] = 0.5f * (b->min[a] + b->max[a]);
 }
 
-/* "x⁴  mb 5", or for a slot of several micro-batches (scene.h, "Level of
- * detail") "x⁴  mb 8–15". */
-static void microbatch_text(const scene *s, int slot, const char *label, char *out, size_t size)
+/* The projected width in pixels of the segment a-b, or 0 when either end is
+ * behind the eye. */
+static float projected_length(const frame_layout *l, const camera *cam, const float a[3],
+                              const float b[3])
 {
-    int first, end;
-    scene_slot_members(s, slot, &first, &end);
-    if (end - first == 1)
-        snprintf(out, size, "%s  mb %d", label, first);
-    else
-        snprintf(out, size, "%s  mb %d–%d", label, first, end - 1);
+    float ax, ay, bx, by;
+    const float aspect = l->view_w / l->view_h;
+    if (!camera_project(cam, aspect, a, (int)l->view_w, (int)l->view_h, &ax, &ay) ||
+        !camera_project(cam, aspect, b, (int)l->view_w, (int)l->view_h, &bx, &by))
+        return 0;
+    return hypotf(bx - ax, by - ay);
+}
+
+/* Which replica each row of GPUs is, left of the row. */
+static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_layout *l,
+                                const frame_view *v, const theme *th, label_set *ls)
+{
+    char text[32];
+    for (int d = 0; d < s->replicas; d++) {
+        const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
+        const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+        snprintf(text, sizeof text, "replica %d", d);
+        place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
+    }
+}
+
+/* "F 3": what a block runs, in the timeline's letters. */
+static void block_text(const stage_focus *fo, char *out, size_t size)
+{
+    snprintf(out, size, "%s %d", action_kind_name((action_kind)fo->kind), fo->microbatch);
+}
+
+/* The labels of the GPU level (scene.h, "Levels"), each on or under its
+ * object, in the order that decides which wins where two would meet: what
+ * each block does, the GPUs' names, what is in flight, what each GPU
+ * holds, the replicas. Replicas run the same schedule, so a count or a
+ * tensor dropped in one row is read in another. */
+static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                            const frame_layout *l, const frame_view *v, const theme *th,
+                            label_set *ls)
+{
+    char text[96];
+    const timeline_palette *pal = &th->timeline;
+    /* Where a GPU holds other stages than its rank's own (interleaved, V,
+     * a CSV's placement), every block says which stage it is. */
+    bool stage_row = s->stages != s->ranks;
+    for (int stage = 0; stage < s->stages; stage++)
+        stage_row = stage_row || s->stage_rank[stage] != stage;
+    /* What each block does, standing on it: what it runs ("F 3"), its
+     * all-reduce, or (where blocks need naming) its stage; every replica,
+     * the front row first. */
+    for (int pass = 0; pass < 2; pass++) /* running blocks first, then the others */
+        for (int d = 0; d < s->replicas; d++)
+            for (int stage = 0; stage < s->stages; stage++) {
+                const stage_focus *fo = &st->focus[stage];
+                const object_state *o = &st->kind[SCENE_BLOCK][stage];
+                rgba8 accent = th->text_dim;
+                if ((fo->kind != ACTION_IDLE) != (pass == 0))
+                    continue;
+                if (fo->kind != ACTION_IDLE) {
+                    block_text(fo, text, sizeof text);
+                    if (stage_row) {
+                        const size_t n = strlen(text);
+                        snprintf(text + n, sizeof text - n, " · stage %d", stage);
+                    }
+                    accent = theme_action_colour(pal, (action_kind)fo->kind);
+                } else if (o->role == SCENE_ROLE_ALLREDUCE) {
+                    snprintf(text, sizeof text, "all-reduce stage %d", stage);
+                    accent = th->role[SCENE_ROLE_ALLREDUCE];
+                } else if (stage_row) {
+                    snprintf(text, sizeof text, "stage %d", stage);
+                } else {
+                    continue;
+                }
+                /* on the block's top face */
+                scene_box b;
+                scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
+                const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
+                                    b.max[2]};
+                place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
+            }
+    const int J = s->slots;
+    /* Each GPU's name, on its plate's front edge. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int rank = 0; rank < s->ranks; rank++) {
+            /* on the plate's front edge, so that it names that plate and
+             * not the row in front */
+            const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+            const float p[3] = {b.min[0] + 0.3f * (b.max[0] - b.min[0]), b.min[1], b.max[2]};
+            snprintf(text, sizeof text, "GPU %d", rank);
+            place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text);
+        }
+    /* Tensors in flight, over them, with their micro-batch and an arrow the
+     * way they go on screen. */
+    for (int d = 0; d < s->replicas; d++)
+        for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
+            const object_state *o = &st->kind[SCENE_SLAB][i];
+            scene_box b;
+            if (!o->visible || !scene_object_place(s, SCENE_SLAB, i / J, i % J, d, o, &b))
+                continue;
+            object_state a0 = *o, a1 = *o;
+            a0.travel = 0, a1.travel = 1;
+            scene_box b0, b1;
+            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a0, &b0);
+            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a1, &b1);
+            float p0x, p0y, p1x, p1y;
+            const float aspect = l->view_w / l->view_h;
+            bool right = true;
+            if (camera_project(&v->cam, aspect, b0.min, (int)l->view_w, (int)l->view_h, &p0x,
+                               &p0y) &&
+                camera_project(&v->cam, aspect, b1.min, (int)l->view_w, (int)l->view_h, &p1x, &p1y))
+                right = p1x >= p0x;
+            int first, end;
+            scene_slot_members(s, i % J, &first, &end);
+            char mb[32];
+            if (end - first == 1)
+                snprintf(mb, sizeof mb, "mb %d", first);
+            else
+                snprintf(mb, sizeof mb, "mb %d–%d", first, end - 1);
+            const bool grad = o->label == SCENE_LABEL_GRAD;
+            snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
+                     right ? " →" : "");
+            float c[3];
+            box_centre(&b, c);
+            c[2] = b.max[2];
+            place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
+        }
+    /* Each GPU's live activations over its tower: the number its tiles
+     * count (a tile holds slot_size micro-batches where they are many). */
+    for (int rank = 0; rank < s->ranks; rank++) {
+        int count = 0, tiles = 0;
+        for (int stage = 0; stage < s->stages; stage++) {
+            if (s->stage_rank[stage] != rank)
+                continue;
+            for (int k = 0; k < J; k++)
+                tiles += st->kind[SCENE_STACK][(size_t)stage * J + k].visible;
+            for (int m = 0; m < s->microbatches; m++) {
+                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+                count += st->t >= c->f_start && st->t < c->freed;
+            }
+        }
+        if (count == 0 || tiles == 0)
+            continue;
+        snprintf(text, sizeof text, "%d", count);
+        const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
+        for (int d = 0; d < s->replicas; d++) {
+            scene_box top;
+            scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
+            const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
+                                top.max[2]};
+            place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th,
+                        th->role[SCENE_ROLE_ACTIVATION]);
+        }
+    }
+    if (s->replicas > 1)
+        draw_replica_labels(f, s, l, v, th, ls);
+}
+
+/* The cluster level's labels: no GPU is large enough to carry its own, so
+ * the axes are labelled, every k-th rank under the front row and each
+ * replica left of its row, at the widest spacing that keeps them apart. */
+static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_layout *l,
+                                const frame_view *v, const theme *th, label_set *ls)
+{
+    char text[64];
+    const scene_box a = scene_object_box(s, SCENE_GPU, 0, 0, 0);
+    const scene_box b = scene_object_box(s, SCENE_GPU, s->ranks > 1 ? 1 : 0, 0, 0);
+    const float pa[3] = {a.min[0], a.min[1], 0}, pb[3] = {b.min[0], b.min[1], 0};
+    const float pitch = s->ranks > 1 ? projected_length(l, &v->cam, pa, pb) : 1e9f;
+    snprintf(text, sizeof text, "rank %d", s->ranks - 1);
+    const float need = 1.3f * text_width(&f->font, FRAME_FONT_SMALL, text);
+    int every = 1;
+    while (every < s->ranks && pitch * (float)every < need)
+        every *= 2;
+    for (int rank = 0; rank < s->ranks; rank += every) {
+        const scene_box pl = scene_object_box(s, SCENE_GPU, rank, 0, 0);
+        const float p[3] = {0.5f * (pl.min[0] + pl.max[0]), pl.min[1], 0};
+        snprintf(text, sizeof text, "rank %d", rank);
+        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
+    }
+    draw_replica_labels(f, s, l, v, th, ls);
 }
 
 static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st,
                         const frame_layout *l, const frame_view *v, const theme *th, label_set *ls)
 {
+    const scene_level level = scene_renderer_level(s, &v->cam, (int)l->view_w, (int)l->view_h);
+    if (level == SCENE_LEVEL_CLUSTER) {
+        draw_cluster_labels(f, s, l, v, th, ls);
+        return;
+    }
+    draw_gpu_labels(f, s, st, l, v, th, ls);
+    if (level != SCENE_LEVEL_DETAIL)
+        return;
     char text[64];
-    /* Which rank runs each block: the key to interleaved and V schedules. */
-    for (int stage = 0; stage < s->stages; stage++) {
-        float x0, x1, y0, y1;
-        scene_stage_x(s, stage, &x0, &x1);
-        scene_replica_y(s, 0, &y0, &y1);
-        /* under the front edge, where they cover nothing */
-        float p[3] = {0.5f * (x0 + x1), y0, -s->d_model};
-        if (s->stages > s->ranks)
-            snprintf(text, sizeof text, "GPU %d · stage %d", s->stage_rank[stage], stage);
-        else
-            snprintf(text, sizeof text, "GPU %d", s->stage_rank[stage]);
-        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
-    }
-    if (s->replicas > 1) {
-        for (int r = 0; r < s->replicas; r++) {
-            float y0, y1;
-            scene_replica_y(s, r, &y0, &y1);
-            float p[3] = {-s->d_hidden * 0.1f, 0.5f * (y0 + y1), 0};
-            snprintf(text, sizeof text, "replica %d", r);
-            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
-        }
-    }
-    /* Tensors crossing a gap, with their micro-batch: what a send carries. */
-    for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
-        const object_state *o = &st->kind[SCENE_SLAB][i];
-        const int J = s->slots;
-        scene_box b;
-        if (!o->visible || !scene_object_place(s, SCENE_SLAB, i / J, i % J, 0, o, &b))
-            continue;
-        float c[3];
-        box_centre(&b, c);
-        c[2] = b.max[2]; /* on the slab's top edge, clear of the faces around it */
-        scene_object_label(s, SCENE_SLAB, i / J, (scene_label_variant)o->label, text, sizeof text);
-        char full[96];
-        microbatch_text(s, i % J, text, full, sizeof full);
-        place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, full, th, th->role[o->role]);
-    }
     /* Activations only for the micro-batch in flight on each stage. */
     for (int stage = 0; stage < s->stages; stage++) {
         const stage_focus *fo = &st->focus[stage];
@@ -385,22 +530,113 @@ static frame_rect draw_frame_times(frame_renderer *f, const frame_layout *l, con
     return (frame_rect){hud.x0, hud.y0, fmaxf(hud.x1, x + w), fmaxf(hud.y1, y + h)};
 }
 
-static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
-                        frame_rect hud)
+/* A legend row's swatch: what it explains, drawn as the 3D view draws it. */
+typedef enum legend_swatch {
+    SWATCH_ACTION, /* a block running `kind`, in the timeline's fill and pattern */
+    SWATCH_IDLE,   /* an idle block */
+    SWATCH_ROLE,   /* a solid square in the role's colour */
+    SWATCH_BOX,    /* a translucent box in the role's colour */
+    SWATCH_TILE,   /* an activation tile: a small outlined square */
+} legend_swatch;
+
+typedef struct legend_row {
+    legend_swatch swatch;
+    int what; /* the action_kind or scene_role */
+    const char *name;
+    int what2; /* SWATCH_ACTION: a second kind shown in the swatch's right half; 0: none */
+} legend_row;
+
+/* What the view shows at each level (scene.h, "Levels"): the GPU level's
+ * blocks, tiles and tensors, with the notation of its labels (an
+ * all-reduce is labelled where it runs); the cluster level's columns; the
+ * detail level's matmul picture. Each as many rows as the layout reserves. */
+static const legend_row GPU_LEGEND[] = {
+    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
+    {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
+    {SWATCH_IDLE, 0, "idle", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
+    {SWATCH_ACTION, ACTION_F, "x, ∇  tensor sent", ACTION_B},
+};
+static const legend_row CLUSTER_LEGEND[] = {
+    {SWATCH_ACTION, ACTION_F, "F  forward", 0},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
+    {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
+    {SWATCH_IDLE, 0, "idle", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
+};
+static const legend_row DETAIL_LEGEND[] = {
+    {SWATCH_ROLE, SCENE_ROLE_WEIGHT, "weights W (fill: gradient)", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h", 0},
+    {SWATCH_ROLE, SCENE_ROLE_GRADIENT, "gradients ∇", 0},
+    {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)", 0},
+    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
+    {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
+};
+_Static_assert(sizeof GPU_LEGEND / sizeof GPU_LEGEND[0] == FRAME_LEGEND_ROWS,
+               "the layout leaves room for every row");
+_Static_assert(sizeof DETAIL_LEGEND / sizeof DETAIL_LEGEND[0] == FRAME_LEGEND_ROWS,
+               "the layout leaves room for every row");
+_Static_assert(sizeof CLUSTER_LEGEND / sizeof CLUSTER_LEGEND[0] == FRAME_LEGEND_ROWS,
+               "the layout leaves room for every row");
+
+static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *th,
+                        const legend_row *row, float x, float y, float sw)
 {
-    static const struct {
-        scene_role role;
-        const char *name;
-    } items[] = {
-        {SCENE_ROLE_WEIGHT, "weights W (fill: gradient)"},
-        {SCENE_ROLE_ACTIVATION, "activations x, h"},
-        {SCENE_ROLE_GRADIENT, "gradients ∇"},
-        {SCENE_ROLE_MATMUL, "matmul (box)"},
-        {SCENE_ROLE_P2P, "p2p send"},
-        {SCENE_ROLE_ALLREDUCE, "all-reduce"},
-    };
-    enum { N = sizeof items / sizeof items[0] };
-    _Static_assert(N == FRAME_LEGEND_ROWS, "the layout leaves room for every row");
+    const timeline_palette *pal = &th->timeline;
+    switch (row->swatch) {
+    case SWATCH_ACTION:
+    case SWATCH_IDLE: {
+        theme_fill fill = row->swatch == SWATCH_IDLE
+                              ? theme_bubble_fill(pal)
+                              : theme_action_fill(pal, (action_kind)row->what);
+        if (row->swatch == SWATCH_IDLE)
+            fill.fill = th->role[SCENE_ROLE_COMPUTE];
+        static const draw2d_pattern patterns[] = {
+            [THEME_PATTERN_SOLID] = DRAW2D_SOLID,
+            [THEME_PATTERN_HATCH] = DRAW2D_HATCH,
+            [THEME_PATTERN_DOTS] = DRAW2D_DOTS,
+            [THEME_PATTERN_CROSSHATCH] = DRAW2D_CROSSHATCH,
+        };
+        const float half = row->what2 ? sw / 2 : sw;
+        for (int k = 0; k < (row->what2 ? 2 : 1); k++) {
+            if (k == 1)
+                fill = theme_action_fill(pal, (action_kind)row->what2);
+            if (fill.pattern == THEME_PATTERN_SOLID)
+                draw2d_rect(&f->batch, x + half * (float)k, y, half, sw, fill.fill);
+            else
+                draw2d_rect_pattern(&f->batch, x + half * (float)k, y, half, sw, fill.fill,
+                                    fill.ink, patterns[fill.pattern], 0);
+        }
+        draw2d_rect_outline(&f->batch, x, y, sw, sw, l->line_px, th->edge);
+        break;
+    }
+    case SWATCH_BOX: {
+        const rgba8 c = th->role[row->what];
+        draw2d_rect(&f->batch, x, y, sw, sw, colour_with_alpha(c, 140));
+        draw2d_rect_outline(&f->batch, x, y, sw, sw, 1.5f * l->line_px, c);
+        break;
+    }
+    case SWATCH_TILE: {
+        const float t = sw * 0.6f, o = (sw - t) / 2;
+        draw2d_rect(&f->batch, x + o, y + o, t, t, th->role[row->what]);
+        draw2d_rect_outline(&f->batch, x + o, y + o, t, t, l->line_px, th->edge);
+        break;
+    }
+    case SWATCH_ROLE:
+        draw2d_rect(&f->batch, x, y, sw, sw, th->role[row->what]);
+        break;
+    }
+}
+
+static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
+                        frame_rect hud, scene_level level)
+{
+    const legend_row *items = level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
+                              : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
+                                                             : GPU_LEGEND;
+    enum { N = FRAME_LEGEND_ROWS };
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
     float w = 0;
@@ -427,16 +663,7 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
     for (int k = 0; k < N; k++) {
         float base = y + pad + m.line_height * (float)k + m.ascent;
-        rgba8 c = th->role[items[k].role];
-        bool box = items[k].role >= SCENE_ROLE_MATMUL;
-        if (box) {
-            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
-                        colour_with_alpha(c, 140));
-            draw2d_rect_outline(&f->batch, x + pad, base - m.ascent, sw, m.ascent,
-                                1.5f * l->line_px, c);
-        } else {
-            draw2d_rect(&f->batch, x + pad, base - m.ascent, sw, m.ascent, c);
-        }
+        draw_swatch(f, l, th, &items[k], x + pad, base - m.ascent, sw);
         text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, x + 2 * pad + sw, base, items[k].name,
                   th->text, TEXT_ALIGN_LEFT);
     }
@@ -635,7 +862,8 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         frame_draw_caption(f, s, &l, v, &th, labels);
         if (v->show_legend)
-            draw_legend(f, &l, &th, labels, hud);
+            draw_legend(f, &l, &th, labels, hud,
+                        scene_renderer_level(s, &v->cam, (int)l.view_w, (int)l.view_h));
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &c->state, &l, v, &th, labels);
     }

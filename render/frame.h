@@ -159,6 +159,11 @@ camera_rect frame_layout_free_rect(const frame_layout *l);
  * their count. Cameras are fitted into each and the nearest wins
  * (camera_preset_view_best, camera_fit_best): the largest scene. */
 int frame_layout_free_rects(const frame_layout *l, camera_rect out[FRAME_FREE_MAX]);
+/* What camera_grow_clear keeps the scene within and clear of, as fractions
+ * of the 3D view: *view down to the free area's foot (over the caption and
+ * the GPU labels' row), out[] the cards over it (the HUD, the legend when
+ * it has room); returns their number. */
+int frame_layout_obstacles(const frame_layout *l, camera_rect *view, camera_rect out[2]);
 
 /* Where the legend card (w x h pixels) goes in the layout's 3D view, the
  * HUD's card being `hud`: the view's top-right corner, `gap` in from its

@@ -128,6 +128,26 @@ int frame_layout_free_rects(const frame_layout *l, camera_rect out[FRAME_FREE_MA
     return n;
 }
 
+int frame_layout_obstacles(const frame_layout *l, camera_rect *view, camera_rect out[2])
+{
+    camera_rect free[FRAME_FREE_MAX];
+    const int n_free = frame_layout_free_rects(l, free);
+    float foot = 0;
+    for (int k = 0; k < n_free; k++)
+        foot = fmaxf(foot, free[k].y1);
+    *view = (camera_rect){0, 0, 1, foot > 0 ? foot : 1};
+    int n = 0;
+    const frame_rect cards[2] = {l->hud, l->legend};
+    for (int k = 0; k < 2; k++) {
+        const frame_rect c = cards[k];
+        if (!(c.x1 > c.x0 && c.y1 > c.y0 && l->view_w > 0 && l->view_h > 0))
+            continue;
+        out[n++] = (camera_rect){(c.x0 - l->view_x) / l->view_w, (c.y0 - l->view_y) / l->view_h,
+                                 (c.x1 - l->view_x) / l->view_w, (c.y1 - l->view_y) / l->view_h};
+    }
+    return n;
+}
+
 frame_layout frame_layout_of(const frame_view *v, int target_width, int target_height)
 {
     frame_viewport vp = v->viewport;

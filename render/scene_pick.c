@@ -2,6 +2,8 @@
  * drawn that it meets, and what selecting it selects. See scene_pick.h. */
 #include "scene_pick.h"
 
+#include "scene_renderer.h"
+
 #include <assert.h>
 #include <cglm/cglm.h>
 #include <math.h>
@@ -59,8 +61,8 @@ bool scene_pick_box(const scene_box *b, float pad, const float origin[3], const 
     return true;
 }
 
-bool scene_pick_object(const scene *s, const scene_state *st, const float origin[3],
-                       const float dir[3], scene_pick_hit *out)
+bool scene_pick_object(const scene *s, const scene_state *st, scene_level level,
+                       const float origin[3], const float dir[3], scene_pick_hit *out)
 {
     assert(s && st && origin && dir && out);
     /* a face has no thickness: a hair's width, far below anything drawn apart */
@@ -68,6 +70,8 @@ bool scene_pick_object(const scene *s, const scene_state *st, const float origin
     bool any = false;
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         const scene_kind kind = (scene_kind)k;
+        if (!scene_level_draws(level, kind) || (kind == SCENE_BLOCK && level == SCENE_LEVEL_DETAIL))
+            continue;
         const int per = scene_kind_slots(s, kind), copies = scene_kind_copies(s, kind);
         const int64_t count = scene_kind_count(s, kind);
         for (int64_t i = 0; i < count; i++) {
@@ -239,9 +243,23 @@ timeline_panel_hover scene_pick_owner(const scene *s, const scene_state *st,
     case SCENE_ALLREDUCE:
     case SCENE_CHUNK:
         return allreduce_hit(s, allreduce_of(s, scene_layer_stage(s, hit->index)));
+    case SCENE_GPU: {
+        /* the GPU: what it runs at t, else what it ran last, else first */
+        const timeline *tl = s->timeline;
+        int k = timeline_action_at(tl, hit->index, t);
+        if (k < 0)
+            k = timeline_last_compute_ended(tl, hit->index, t);
+        if (k < 0)
+            k = timeline_next_compute(tl, hit->index, 0);
+        if (k < 0 || k >= tl->program->rank[hit->index].count)
+            return NONE;
+        return (timeline_panel_hover){TIMELINE_HIT_ACTION, hit->index, k};
+    }
+    case SCENE_BLOCK:
     case SCENE_WEIGHT1:
     case SCENE_WEIGHT2: {
-        const int stage = scene_layer_stage(s, hit->index);
+        /* a stage's block or its weights: the stage's work at t */
+        const int stage = hit->kind == SCENE_BLOCK ? hit->index : scene_layer_stage(s, hit->index);
         const around a = actions_around(s, stage, -1, t);
         if (a.running >= 0)
             return action_hit(s, stage, a.running);
@@ -274,7 +292,8 @@ timeline_panel_hover scene_pick(const scene *s, const scene_state *st, const cam
     float origin[3], dir[3];
     scene_pick_ray(cam, w, h, px, py, origin, dir);
     scene_pick_hit found;
-    if (!scene_pick_object(s, st, origin, dir, &found))
+    const scene_level level = scene_renderer_level(s, cam, (int)w, (int)h);
+    if (!scene_pick_object(s, st, level, origin, dir, &found))
         return NONE;
     if (hit)
         *hit = found;

@@ -71,9 +71,11 @@ void scene_pick_ray(const camera *cam, float w, float h, float px, float py, flo
 bool scene_pick_box(const scene_box *b, float pad, const float origin[3], const float dir[3],
                     float *t);
 
-/* The nearest object drawn in state st that the ray meets; false for none. */
-bool scene_pick_object(const scene *s, const scene_state *st, const float origin[3],
-                       const float dir[3], scene_pick_hit *out);
+/* The nearest object drawn in state st at this level of detail
+ * (scene_level_draws; at the detail level the blocks give way to the
+ * matmul picture inside them) that the ray meets; false for none. */
+bool scene_pick_object(const scene *s, const scene_state *st, scene_level level,
+                       const float origin[3], const float dir[3], scene_pick_hit *out);
 
 /* What selecting the object hit selects at st->t (see above); kind NONE
  * when nothing fits (an all-reduce box of a timeline without one). */
@@ -81,7 +83,8 @@ timeline_panel_hover scene_pick_owner(const scene *s, const scene_state *st,
                                       const scene_pick_hit *hit);
 
 /* All three: the owner of the nearest object under pixel (px, py) of the
- * w x h view; hit (NULL: not wanted) gets the object when there is one. */
+ * w x h view, at the level that view draws (scene_renderer_level); hit
+ * (NULL: not wanted) gets the object when there is one. */
 timeline_panel_hover scene_pick(const scene *s, const scene_state *st, const camera *cam, float w,
                                 float h, float px, float py, scene_pick_hit *hit);
 

@@ -74,18 +74,22 @@ static int64_t total_instances(const scene *s)
  * more, since a large scene shows a small share of its objects at once. */
 enum { INITIAL_INSTANCES = 4096 };
 
-/* Room for n instances on the CPU; the GL buffer follows at the next upload. */
-static void reserve(scene_instances *r, int n)
+/* Room for n instances in a pass; sorted and order follow at the build. */
+static void pass_reserve(scene_pass *p, int n)
 {
-    if (n <= r->capacity)
+    if (n <= p->capacity)
         return;
-    int cap = r->capacity > 0 ? r->capacity : 1;
+    int cap = p->capacity > 0 ? p->capacity : 64;
     while (cap < n)
         cap = cap > INT32_MAX / 2 ? n : 2 * cap;
-    r->instances = ppf_realloc(r->instances, (size_t)cap * sizeof *r->instances);
-    r->sorted = ppf_realloc(r->sorted, (size_t)cap * sizeof *r->sorted);
-    r->order = ppf_realloc(r->order, (size_t)cap * sizeof(keyed));
-    r->capacity = cap;
+    p->items = ppf_realloc(p->items, (size_t)cap * sizeof *p->items);
+    p->capacity = cap;
+}
+
+static void pass_put(scene_pass *p, const scene_instance *in)
+{
+    pass_reserve(p, p->count + 1);
+    p->items[p->count++] = *in;
 }
 
 static void setup_instance_attribs(void)
@@ -131,6 +135,7 @@ bool scene_renderer_init(scene_renderer *r, ppf_error *err)
     r->loc_light = glGetUniformLocation(r->program, "u_light");
     r->loc_edge_color = glGetUniformLocation(r->program, "u_edge_color");
     r->loc_edge_px = glGetUniformLocation(r->program, "u_edge_px");
+    r->loc_origin = glGetUniformLocation(r->program, "u_origin");
 
     mesh_vertex cube[36];
     cube_mesh(cube);
@@ -172,9 +177,8 @@ bool scene_instances_init(scene_instances *in, const scene_renderer *r, const sc
     if (instances > BUDGET_MAX_OBJECTS)
         return ppf_fail(err, "%lld objects to draw: at most %lld", (long long)instances,
                         (long long)BUDGET_MAX_OBJECTS);
-    reserve(in, instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1)
-                                              : INITIAL_INSTANCES);
-    const int cap = in->capacity;
+    const int cap =
+        instances < INITIAL_INSTANCES ? (instances > 0 ? (int)instances : 1) : INITIAL_INSTANCES;
     glGenBuffers(1, &in->instance_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, in->instance_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)cap * sizeof(scene_instance)), NULL,
@@ -208,7 +212,8 @@ void scene_instances_deinit(scene_instances *in)
         glDeleteVertexArrays(1, &in->box_vao);
         glDeleteVertexArrays(1, &in->face_vao);
     }
-    free(in->instances);
+    for (int k = 0; k < SCENE_PASS_COUNT; k++)
+        free(in->pass[k].items);
     free(in->sorted);
     free(in->order);
     *in = (scene_instances){0};
@@ -265,41 +270,199 @@ static int slots_per_instance(const scene *s, const camera *cam, int w, int h, i
     return g;
 }
 
-/* Appends an instance: opaque faces fill the array from the front,
- * translucent ones from the back. When the two meet the array doubles and
- * the translucent ones move to its new end, so it grows with what frames
- * show, never with the scene's size. */
-static void put(scene_instances *r, const scene_instance *in, bool opaque, int *n_opaque, int *back)
+/* What a face draws besides its colour (scene.frag's MODE_*). */
+enum {
+    MODE_PLAIN = 0,
+    MODE_HATCH,
+    MODE_DOTS,
+    MODE_CROSSHATCH,
+    MODE_SHADOW,
+    MODE_CHEVRON_UP,
+    MODE_CHEVRON_DOWN
+};
+
+static scene_instance instance_of(scene_box b, rgba8 c, uint8_t alpha)
 {
-    if (*n_opaque == *back) {
-        const int old = r->capacity;
-        reserve(r, old + 1);
-        const int moved = old - *back;
-        memmove(r->instances + (r->capacity - moved), r->instances + *back,
-                (size_t)moved * sizeof *r->instances);
-        *back = r->capacity - moved;
-    }
-    if (opaque)
-        r->instances[(*n_opaque)++] = *in;
-    else
-        r->instances[--*back] = *in;
+    scene_instance in = {.color = {c.r, c.g, c.b, alpha}};
+    memcpy(in.min, b.min, sizeof in.min);
+    memcpy(in.max, b.max, sizeof in.max);
+    return in;
 }
 
-/* Builds the instances of every visible object, opaque faces first (front
- * to back), then the translucent ones (back to front), into r->sorted. Runs
- * of g slots are drawn as one instance: the state scene_slot_merge picks,
- * over the slots from the first to the last one shown (g_stack of them for
- * the stacks' blocks). */
-static void build(scene_instances *r, const scene *s, const scene_state *st, const theme *th,
-                  const float eye[3], int g, int g_stack)
+/* A flat quad on the floor (z = 0) over [x0, x1] x [y0, y1]. */
+static scene_box floor_box(float x0, float x1, float y0, float y1)
 {
-    int n_opaque = 0, back = r->capacity; /* see put */
+    return (scene_box){{x0, y0, 0}, {x1, y1, 0}};
+}
+
+/* The floor: the GPUs' contact shadows and the wires between them, in
+ * this order, at z = 0 under everything: drawn without depth writes and
+ * only where nothing stands (scene_renderer_draw), so nothing drawn on them
+ * can fight them for depth. The background is the ground: a plate of its
+ * own under the grid cost llvmpipe 1-2 ms a frame at 1080p, and the
+ * shadows already say where each GPU stands. */
+static void put_floor(scene_instances *r, const scene *s, const theme *th, scene_level level)
+{
+    scene_pass *p = &r->pass[SCENE_PASS_GROUND];
+    const float g = s->unit;
+    const bool dark = colour_is_light(th->text);
+    for (int d = 0; d < s->replicas; d++)
+        for (int rank = 0; rank < s->ranks; rank++) {
+            const scene_box pl = scene_object_box(s, SCENE_GPU, rank, 0, d);
+            const float e = 1.6f * g;
+            scene_instance in =
+                instance_of(floor_box(pl.min[0] - e, pl.max[0] + e, pl.min[1] - e, pl.max[1] + e),
+                            (rgba8){0, 0, 0, 255}, dark ? 150 : 60);
+            in.params[3] = MODE_SHADOW;
+            pass_put(p, &in);
+        }
+    if (level == SCENE_LEVEL_CLUSTER)
+        return; /* wires thinner than a pixel would be noise */
+    /* p2p wires between GPUs that send to each other: a lane each way,
+     * towards higher ranks in front, towards lower ranks behind, with
+     * chevrons pointing the way (scene.c's lane_of); a send past other GPUs
+     * (an interleaved schedule's wrap) runs along the row's back edge. */
+    const rgba8 lane = colour_mix(th->background, th->text_dim, 0.25f);
+    const rgba8 ink = th->text_dim;
+    for (int st = 0; st + 1 < s->stages; st++) {
+        const int a = s->stage_rank[st], bb = s->stage_rank[st + 1];
+        const int lo = a < bb ? a : bb, hi = a < bb ? bb : a;
+        bool seen = a == bb; /* a rank pair is drawn once, for its first boundary */
+        for (int q = 0; q < st && !seen; q++) {
+            const int qa = s->stage_rank[q], qb = s->stage_rank[q + 1];
+            seen = (qa < qb ? qa : qb) == lo && (qa < qb ? qb : qa) == hi;
+        }
+        if (seen)
+            continue;
+        for (int d = 0; d < s->replicas; d++) {
+            if (hi - lo > 1) {
+                const scene_box pl = scene_object_box(s, SCENE_GPU, lo, 0, d);
+                const scene_box ph = scene_object_box(s, SCENE_GPU, hi, 0, d);
+                const float y = pl.max[1] + 1.5f * g, w = 1.2f * g;
+                scene_instance in = instance_of(
+                    floor_box(pl.min[0] + s->plate_w / 2, ph.max[0] - s->plate_w / 2, y, y + w),
+                    lane, 255);
+                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
+                in.params[3] = a < bb ? MODE_CHEVRON_UP : MODE_CHEVRON_DOWN;
+                pass_put(p, &in);
+                continue;
+            }
+            for (int back = 0; back < 2; back++) {
+                /* the wire of boundary st, placed for a send each way */
+                object_state o = {.visible = 1, .label = (a < bb) == (back != 0)};
+                scene_box w;
+                scene_object_place(s, SCENE_P2P, st, 0, d, &o, &w);
+                scene_instance in =
+                    instance_of(floor_box(w.min[0], w.max[0], w.min[1], w.max[1]), lane, 255);
+                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
+                in.params[3] = back ? MODE_CHEVRON_DOWN : MODE_CHEVRON_UP;
+                pass_put(p, &in);
+            }
+        }
+    }
+}
+
+/* How a kind's object in state o is drawn: its colours, edge, mode, and
+ * which pass. */
+static int style(const scene *s, scene_kind kind, const object_state *o, const theme *th,
+                 scene_level level, scene_instance *in)
+{
+    rgba8 c = th->role[o->role];
+    memset(in, 0, sizeof *in);
+    in->color[0] = c.r, in->color[1] = c.g, in->color[2] = c.b;
+    in->color[3] = unit_byte(o->opacity);
+    const rgba8 grad = th->role[SCENE_ROLE_GRADIENT];
+    memcpy(in->color2, (uint8_t[4]){grad.r, grad.g, grad.b, 255}, 4);
+    switch (kind) {
+    case SCENE_GPU:
+    case SCENE_STACK:
+    case SCENE_CHUNK:
+    case SCENE_ALLREDUCE: /* a lit wire: solid, so the join between replicas reads */
+        in->params[1] = unit_byte(0.9f);
+        return SCENE_PASS_BOXES;
+    case SCENE_SLAB:
+        /* a gradient going back is hatched, as B is in the timeline: the two
+         * directions differ without colour */
+        in->params[1] = unit_byte(0.9f);
+        if (o->label == SCENE_LABEL_GRAD) {
+            rgba8 ink = colour_lighten(c, 0.45f);
+            memcpy(in->color2, (uint8_t[4]){ink.r, ink.g, ink.b, 255}, 4);
+            in->params[3] = MODE_HATCH;
+        }
+        return SCENE_PASS_BOXES;
+    case SCENE_BLOCK: {
+        in->params[1] = unit_byte(0.9f);
+        theme_fill f;
+        if (o->role == SCENE_ROLE_ALLREDUCE) { /* idle, its gradients reduced: solid */
+            f = (theme_fill){c, c, THEME_PATTERN_SOLID};
+        } else if (o->action == ACTION_IDLE) {
+            f = theme_bubble_fill(&th->timeline);
+            f.fill = c; /* the idle grey, opaque; the bubble's hatch over it, faint */
+            f.ink.a = 90;
+        } else {
+            f = theme_action_fill(&th->timeline, (action_kind)o->action);
+        }
+        memcpy(in->color, (uint8_t[4]){f.fill.r, f.fill.g, f.fill.b, 255}, 4);
+        memcpy(in->color2, (uint8_t[4]){f.ink.r, f.ink.g, f.ink.b, f.ink.a}, 4);
+        in->params[3] = f.pattern == THEME_PATTERN_HATCH        ? MODE_HATCH
+                        : f.pattern == THEME_PATTERN_DOTS       ? MODE_DOTS
+                        : f.pattern == THEME_PATTERN_CROSSHATCH ? MODE_CROSSHATCH
+                                                                : MODE_PLAIN;
+        (void)s, (void)level;
+        return SCENE_PASS_BOXES;
+    }
+    default:
+        break;
+    }
+    const bool face = is_face(kind);
+    in->params[1] = unit_byte(face ? 0.85f * o->opacity : 0.5f + 0.4f * o->flash);
+    if (kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2)
+        in->params[0] = unit_byte(o->flash);
+    else
+        in->params[2] = unit_byte(o->flash);
+    return face && o->opacity >= 0.999f ? SCENE_PASS_FACES : SCENE_PASS_TRANSLUCENT;
+}
+
+/* At cluster scale a stage is one column over its share of its GPU's
+ * plate: its colour what it runs, its height the activations it holds
+ * (from the plate, at none, to CLUSTER_TALL plates wide at the most any
+ * stage holds in the iteration), so memory reads as a skyline across the
+ * grid where tiles would be thinner than a pixel. */
+#define CLUSTER_TALL 1.5f
+static scene_box cluster_column(const scene *s, const scene_state *st, int stage, int replica,
+                                int tallest)
+{
+    scene_box pl = scene_object_box(s, SCENE_GPU, s->stage_rank[stage], 0, replica);
+    const float share = (pl.max[0] - pl.min[0]) / (float)s->stages_per_rank;
+    pl.min[0] += share * (float)s->stage_slot[stage];
+    pl.max[0] = pl.min[0] + share;
+    int live = 0;
+    for (int j = 0; j < s->slots; j++)
+        live += st->kind[SCENE_STACK][(size_t)stage * s->slots + j].visible;
+    const float h = s->plate_h + CLUSTER_TALL * s->plate_w * (float)live / (float)tallest;
+    pl.min[2] = 0, pl.max[2] = fmaxf(h, s->plate_h);
+    return pl;
+}
+
+/* Builds the instances of every object the level draws, each pass in draw
+ * order, into r->sorted. Runs of g slots are drawn as one instance: the
+ * state scene_slot_merge picks, over the slots from the first to the last
+ * one shown (g_stack of them for the stacks' blocks). */
+static void build(scene_instances *r, const scene *s, const scene_state *st, const theme *th,
+                  const float eye[3], int g, int g_stack, scene_level level)
+{
+    const int tallest = scene_tallest_stack(s);
+    for (int k = 0; k < SCENE_PASS_COUNT; k++)
+        r->pass[k].count = 0;
+    put_floor(r, s, th, level);
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
+        if (!scene_level_draws(level, kind) ||
+            (level == SCENE_LEVEL_CLUSTER && (kind == SCENE_STACK || kind == SCENE_GPU)))
+            continue; /* at cluster scale each stage is one column (cluster_column) */
         int per = scene_kind_slots(s, kind), count = (int)scene_kind_count(s, kind);
         int copies = scene_kind_copies(s, kind);
         int run = per == 1 ? 1 : kind == SCENE_STACK ? g_stack : g;
-        bool face = is_face(kind);
         for (int i0 = 0; i0 < count; i0 += run) {
             const int index = i0 / per, j0 = i0 % per, j1 = j0 + run < per ? j0 + run : per;
             object_state o = {0};
@@ -314,18 +477,8 @@ static void build(scene_instances *r, const scene *s, const scene_state *st, con
             }
             if (first < 0)
                 continue;
-            rgba8 c = th->role[o.role];
-            scene_instance in = {
-                .color = {c.r, c.g, c.b, unit_byte(o.opacity)},
-                .color2 = {th->role[SCENE_ROLE_GRADIENT].r, th->role[SCENE_ROLE_GRADIENT].g,
-                           th->role[SCENE_ROLE_GRADIENT].b, 255},
-                .params = {0, unit_byte(face ? 0.85f * o.opacity : 0.5f + 0.4f * o.flash), 0, 0},
-            };
-            if (kind == SCENE_WEIGHT1 || kind == SCENE_WEIGHT2)
-                in.params[0] = unit_byte(o.flash);
-            else
-                in.params[2] = unit_byte(o.flash);
-            bool opaque = face && o.opacity >= 0.999f;
+            scene_instance in;
+            const int pass = style(s, kind, &o, th, level, &in);
             for (int rep = 0; rep < copies; rep++) {
                 scene_box b, e;
                 if (!scene_object_place(s, kind, index, first, rep, &o, &b))
@@ -335,27 +488,87 @@ static void build(scene_instances *r, const scene *s, const scene_state *st, con
                         b.min[a] = fminf(b.min[a], e.min[a]);
                         b.max[a] = fmaxf(b.max[a], e.max[a]);
                     }
+                if (kind == SCENE_BLOCK && level == SCENE_LEVEL_CLUSTER)
+                    b = cluster_column(s, st, index, rep, tallest);
+                if (kind == SCENE_BLOCK && level == SCENE_LEVEL_DETAIL) {
+                    /* under the detail, a low base in the action's colour, inset
+                     * so that no face of the detail lies in its planes */
+                    const float in_x = 0.02f * (b.max[0] - b.min[0]);
+                    const float in_y = 0.02f * (b.max[1] - b.min[1]);
+                    b.min[0] += in_x, b.max[0] -= in_x, b.min[1] += in_y, b.max[1] -= in_y;
+                    b.max[2] = b.min[2] + 0.1f * s->block_h;
+                }
                 memcpy(in.min, b.min, sizeof in.min);
                 memcpy(in.max, b.max, sizeof in.max);
-                put(r, &in, opaque, &n_opaque, &back);
+                pass_put(&r->pass[pass], &in);
             }
         }
     }
-    assert(n_opaque <= back);
-    int n_trans = r->capacity - back;
+    int total = 0;
+    for (int k = 0; k < SCENE_PASS_COUNT; k++)
+        total += r->pass[k].count;
+    if (total > r->sorted_capacity) {
+        int cap = r->sorted_capacity > 0 ? r->sorted_capacity : 64;
+        while (cap < total)
+            cap *= 2;
+        r->sorted = ppf_realloc(r->sorted, (size_t)cap * sizeof *r->sorted);
+        r->order = ppf_realloc(r->order, (size_t)cap * sizeof(keyed));
+        r->sorted_capacity = cap;
+    }
     keyed *keys = (keyed *)r->order;
-    for (int i = 0; i < n_opaque; i++)
-        keys[i] = (keyed){distance2(&r->instances[i], eye), (uint32_t)i};
-    qsort(keys, (size_t)n_opaque, sizeof *keys, by_key);
-    for (int i = 0; i < n_opaque; i++)
-        r->sorted[i] = r->instances[keys[i].index];
-    for (int i = 0; i < n_trans; i++)
-        keys[i] = (keyed){-distance2(&r->instances[back + i], eye), (uint32_t)(back + i)};
-    qsort(keys, (size_t)n_trans, sizeof *keys, by_key);
-    for (int i = 0; i < n_trans; i++)
-        r->sorted[n_opaque + i] = r->instances[keys[i].index];
-    r->opaque_count = n_opaque;
-    r->translucent_count = n_trans;
+    int at = 0;
+    for (int k = 0; k < SCENE_PASS_COUNT; k++) {
+        const scene_pass *p = &r->pass[k];
+        r->first[k] = at, r->count[k] = p->count;
+        if (k == SCENE_PASS_GROUND) { /* in the order put: floor, shadows, wires */
+            memcpy(r->sorted + at, p->items, (size_t)p->count * sizeof *p->items);
+            at += p->count;
+            continue;
+        }
+        /* opaque front to back (hidden pixels are skipped early), translucent back to front */
+        const float sign = k == SCENE_PASS_TRANSLUCENT ? -1.0f : 1.0f;
+        for (int i = 0; i < p->count; i++)
+            keys[i] = (keyed){sign * distance2(&p->items[i], eye), (uint32_t)i};
+        qsort(keys, (size_t)p->count, sizeof *keys, by_key);
+        for (int i = 0; i < p->count; i++)
+            r->sorted[at++] = p->items[keys[i].index];
+    }
+}
+
+scene_level scene_renderer_level(const scene *s, const camera *cam, int w, int h)
+{
+    if (w <= 0 || h <= 0)
+        return SCENE_LEVEL_CLUSTER;
+    const float aspect = (float)w / (float)h;
+    float widest = 0;
+    for (int c = 0; c < 4; c++) {
+        const int rank = (c & 1) ? s->ranks - 1 : 0, rep = (c & 2) ? s->replicas - 1 : 0;
+        const scene_box p = scene_object_box(s, SCENE_GPU, rank, 0, rep);
+        const float a[3] = {p.min[0], p.min[1], p.max[2]}, b[3] = {p.max[0], p.min[1], p.max[2]};
+        float ax, ay, bx, by;
+        if (!camera_project(cam, aspect, a, w, h, &ax, &ay) ||
+            !camera_project(cam, aspect, b, w, h, &bx, &by))
+            return SCENE_LEVEL_DETAIL; /* the eye is among the GPUs */
+        widest = fmaxf(widest, hypotf(bx - ax, by - ay));
+    }
+    return scene_level_for(widest, widest * s->block_w / s->plate_w);
+}
+
+/* Points the instance attributes of the bound VAO at sorted[first]. */
+static void instances_from(unsigned vbo, int first)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    const size_t base = (size_t)first * sizeof(scene_instance), stride = sizeof(scene_instance);
+    glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                          (void *)(base + offsetof(scene_instance, min)));
+    glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
+                          (void *)(base + offsetof(scene_instance, max)));
+    glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                          (void *)(base + offsetof(scene_instance, color)));
+    glVertexAttribPointer(6, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                          (void *)(base + offsetof(scene_instance, color2)));
+    glVertexAttribPointer(7, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
+                          (void *)(base + offsetof(scene_instance, params)));
 }
 
 void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const scene *s,
@@ -367,23 +580,27 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
         return;
     float eye[3];
     camera_eye(cam, eye);
-    /* micro-batch slices along y; stack blocks along z (scene.c's sizes) */
-    const int g = slots_per_instance(s, cam, w, h, 1, s->batch / (float)s->slots);
-    const int g_stack =
-        slots_per_instance(s, cam, w, h, 2, fminf(0.4f, 2.5f / (float)s->slots) * s->d_model);
+    const scene_level level = scene_renderer_level(s, cam, w, h);
+    /* micro-batch slices along y; stack blocks along z */
+    const int g = slots_per_instance(s, cam, w, h, 1, s->batch * s->detail_scale / (float)s->slots);
+    const float tile_step = scene_object_box(s, SCENE_STACK, 0, 1, 0).min[2] -
+                            scene_object_box(s, SCENE_STACK, 0, 0, 0).min[2];
+    const int g_stack = slots_per_instance(s, cam, w, h, 2, tile_step);
     bool same = r->uploaded && r->last_scene == s && r->last_generation == s->generation &&
                 r->last_t == st->t && r->last_theme == th->name &&
                 r->last_slots_per_instance[0] == g && r->last_slots_per_instance[1] == g_stack &&
-                memcmp(r->last_eye, eye, sizeof eye) == 0;
+                r->last_level == (int)level && memcmp(r->last_eye, eye, sizeof eye) == 0;
     if (!same) {
-        build(r, s, st, th, eye, g, g_stack);
-        int n = r->opaque_count + r->translucent_count;
+        build(r, s, st, th, eye, g, g_stack, level);
+        int n = 0;
+        for (int k = 0; k < SCENE_PASS_COUNT; k++)
+            n += r->count[k];
         glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
-        if (r->gpu_capacity < r->capacity) {
+        if (r->gpu_capacity < r->sorted_capacity) {
             glBufferData(GL_ARRAY_BUFFER,
-                         (GLsizeiptr)((size_t)r->capacity * sizeof(scene_instance)), NULL,
+                         (GLsizeiptr)((size_t)r->sorted_capacity * sizeof(scene_instance)), NULL,
                          GL_DYNAMIC_DRAW);
-            r->gpu_capacity = r->capacity;
+            r->gpu_capacity = r->sorted_capacity;
         }
         if (n > 0)
             glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)n * sizeof(scene_instance)),
@@ -394,6 +611,7 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
         r->last_theme = th->name;
         r->last_slots_per_instance[0] = g;
         r->last_slots_per_instance[1] = g_stack;
+        r->last_level = (int)level;
         memcpy(r->last_eye, eye, sizeof eye);
         r->uploaded = true;
         r->uploads++;
@@ -414,44 +632,55 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
     glUniform3fv(sr->loc_light, 1, light);
     glUniform3f(sr->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
     glUniform1f(sr->loc_edge_px, edge_px >= 1 ? edge_px : 1); /* NaN fails the test too */
-
-    /* Opaque faces: both sides visible, depth writes on. */
-    glDisable(GL_BLEND);
+    glUniform2f(sr->loc_origin, (float)x, (float)y);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_CULL_FACE);
+
+    /* Opaque faces, both sides visible, and opaque boxes: depth writes on. */
+    glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
-    if (r->opaque_count > 0) {
+    if (r->count[SCENE_PASS_FACES] > 0) {
         glUniform1i(sr->loc_face_mode, 1);
         glBindVertexArray(r->face_vao);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->opaque_count);
+        instances_from(r->instance_vbo, r->first[SCENE_PASS_FACES]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->count[SCENE_PASS_FACES]);
+    }
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glUniform1i(sr->loc_face_mode, 0);
+    glBindVertexArray(r->box_vao);
+    if (r->count[SCENE_PASS_BOXES] > 0) {
+        instances_from(r->instance_vbo, r->first[SCENE_PASS_BOXES]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 36, r->count[SCENE_PASS_BOXES]);
+    }
+    /* The floor after what stands on it, so that the depth test skips its
+     * hidden pixels (most of them, on llvmpipe the frame's largest cost);
+     * in order, no depth writes, strictly behind (GL_LESS) so that nothing
+     * standing on it at z = 0 is painted over. */
+    if (r->count[SCENE_PASS_GROUND] > 0) {
+        glDisable(GL_CULL_FACE);
+        glDepthMask(GL_FALSE);
+        glDepthFunc(GL_LESS);
+        glUniform1i(sr->loc_face_mode, 1);
+        glBindVertexArray(r->face_vao);
+        instances_from(r->instance_vbo, r->first[SCENE_PASS_GROUND]);
+        glEnable(GL_BLEND);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->count[SCENE_PASS_GROUND]);
+        glDepthFunc(GL_LEQUAL);
+        glEnable(GL_CULL_FACE);
+        glBindVertexArray(r->box_vao);
+        glUniform1i(sr->loc_face_mode, 0);
     }
     /* Translucent faces and boxes, back to front: front sides only. */
-    if (r->translucent_count > 0) {
+    if (r->count[SCENE_PASS_TRANSLUCENT] > 0) {
         glEnable(GL_BLEND);
-        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-        glEnable(GL_CULL_FACE);
-        glCullFace(GL_BACK);
         glDepthMask(GL_FALSE);
-        glUniform1i(sr->loc_face_mode, 0);
-        glBindVertexArray(r->box_vao);
-        /* The instance attributes start after the opaque ones. */
-        glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
-        glVertexAttribDivisor(3, 1);
-        size_t base = (size_t)r->opaque_count * sizeof(scene_instance);
-        size_t stride = sizeof(scene_instance);
-        glVertexAttribPointer(3, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
-                              (void *)(base + offsetof(scene_instance, min)));
-        glVertexAttribPointer(4, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride,
-                              (void *)(base + offsetof(scene_instance, max)));
-        glVertexAttribPointer(5, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
-                              (void *)(base + offsetof(scene_instance, color)));
-        glVertexAttribPointer(6, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
-                              (void *)(base + offsetof(scene_instance, color2)));
-        glVertexAttribPointer(7, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)stride,
-                              (void *)(base + offsetof(scene_instance, params)));
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 36, r->translucent_count);
-        glDepthMask(GL_TRUE);
-        glDisable(GL_CULL_FACE);
+        instances_from(r->instance_vbo, r->first[SCENE_PASS_TRANSLUCENT]);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 36, r->count[SCENE_PASS_TRANSLUCENT]);
     }
+    glDepthMask(GL_TRUE);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
     glBindVertexArray(0);
     glUseProgram(0);
     glDisable(GL_DEPTH_TEST);

@@ -49,7 +49,7 @@
  * meshes. One per GL context (frame.h's frame_renderer). */
 typedef struct scene_renderer {
     unsigned program;
-    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px;
+    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px, loc_origin;
     unsigned cube_vbo, quad_vbo;
 } scene_renderer;
 
@@ -57,16 +57,25 @@ typedef struct scene_renderer {
  * frame_cache, one per pane): its instances, the buffer and vertex arrays
  * they are drawn from (of the context of the scene_renderer it was made
  * with), and what the last upload showed. */
+/* The four passes a frame draws, in order (scene_renderer.c). */
+enum { SCENE_PASS_GROUND = 0, SCENE_PASS_FACES, SCENE_PASS_BOXES, SCENE_PASS_TRANSLUCENT,
+       SCENE_PASS_COUNT };
+
+/* One pass's instances, grown to the most a frame has shown. */
+typedef struct scene_pass {
+    struct scene_instance *items;
+    int count, capacity;
+} scene_pass;
+
 typedef struct scene_instances {
     unsigned instance_vbo;
     unsigned box_vao, face_vao;
-    struct scene_instance *instances; /* CPU copy: [opaque faces | translucent] */
-    void *order;                      /* sort scratch: (distance, index) per instance */
-    struct scene_instance *sorted;    /* instances in draw order */
-    int capacity;          /* instances the CPU arrays hold: grown to what a frame shows */
-    int gpu_capacity;      /* instances the GL buffer holds */
-    int opaque_count;      /* faces drawn with depth writes */
-    int translucent_count; /* faces and boxes, back to front */
+    scene_pass pass[SCENE_PASS_COUNT]; /* CPU copies, per pass */
+    void *order;                       /* sort scratch: (distance, index) per instance */
+    struct scene_instance *sorted;     /* every pass's instances in draw order */
+    int sorted_capacity;
+    int gpu_capacity; /* instances the GL buffer holds */
+    int first[SCENE_PASS_COUNT], count[SCENE_PASS_COUNT]; /* each pass's run in sorted */
     /* What the last upload showed, to skip identical frames: the scene (its
      * address and build: another build at the same address is another
      * scene), t, ... */
@@ -76,6 +85,7 @@ typedef struct scene_instances {
     float last_eye[3];
     const char *last_theme;
     int last_slots_per_instance[2]; /* slots (slices, stack blocks) merged into one instance */
+    int last_level;
     bool uploaded;
     int uploads; /* count of uploads, for tests and benchmarks */
 } scene_instances;
@@ -98,6 +108,11 @@ void scene_instances_deinit(scene_instances *in);
  * width of the faces' rims in pixels (frame_layout.line_px, so that rims
  * grow with the window's height and the UI scale like the 2D lines);
  * under 1 or not a number: 1. in: s's instances, made with r. */
+/* The level of detail a view of this size under cam draws s at
+ * (scene_level_for, with the plates' and blocks' widths on screen where the
+ * scene comes nearest the eye). Labels and picking ask it too. */
+scene_level scene_renderer_level(const scene *s, const camera *cam, int w, int h);
+
 void scene_renderer_draw(const scene_renderer *r, scene_instances *in, const scene *s,
                          const scene_state *st, const theme *th, const camera *cam, int x, int y,
                          int w, int h, float edge_px);

@@ -472,7 +472,7 @@ void text_stats_reset(text_stats *st)
 }
 
 /* Counts the string and keeps its ink box: from a little over the cap
- * height (ascenders) to the descent. */
+ * height (ascenders) to the descent; and the string when asked. */
 static void record(const text_font *f, int size, float x, float y, float width, const char *utf8)
 {
     text_stats *st = f->stats;
@@ -483,6 +483,8 @@ static void record(const text_font *f, int size, float x, float y, float width, 
     if (!utf8[0] || !st->rects || st->rect_count >= st->rect_capacity)
         return;
     const float base = floorf(y + 0.5f);
+    if (st->texts)
+        snprintf(st->texts[st->rect_count], TEXT_STATS_TEXT_MAX, "%s", utf8);
     st->rects[st->rect_count++] =
         (text_rect){x, base - m->cap_height * 1.05f, x + width, base + m->descent};
 }

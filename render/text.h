@@ -59,14 +59,22 @@ typedef struct text_rect {
     float x0, y0, x1, y1;
 } text_rect;
 
+/* The bytes of a drawn string a text_stats keeps with its rectangle: longer
+ * strings are cut at TEXT_STATS_TEXT_MAX - 1 bytes (perhaps inside a UTF-8
+ * character), always NUL-terminated. */
+enum { TEXT_STATS_TEXT_MAX = 64 };
+
 /* A record of what was drawn, for tests that hold the picture to its
- * legibility promises: set text_font.stats, draw, read it. */
+ * legibility promises and its labels to their objects: set
+ * text_font.stats, draw, read it. */
 typedef struct text_stats {
     int count;         /* strings drawn (empty ones too) */
     float min_cap_px;  /* smallest cap height drawn; 0 when none was */
     text_rect *rects;  /* caller's array; NULL: no rectangles kept */
-    int rect_capacity; /* its length */
+    int rect_capacity; /* its length (and texts' when set) */
     int rect_count;    /* rectangles kept: one per non-empty string, while room lasts */
+    char (*texts)[TEXT_STATS_TEXT_MAX]; /* caller's array, rect_capacity long: texts[i] is the
+                                           string of rects[i]; NULL: strings not kept */
 } text_stats;
 
 typedef struct text_font {
@@ -93,11 +101,12 @@ void text_font_deinit(text_font *f);
 float text_width(const text_font *f, int size, const char *utf8);
 /* The size's vertical metrics. */
 text_metrics text_font_metrics(const text_font *f, int size);
-/* Empties a record (keeps its array). */
+/* Empties a record (keeps its arrays). */
 void text_stats_reset(text_stats *st);
 /* Appends the string's glyph quads to the batch (setting the batch's atlas)
  * with its baseline at y; returns the width drawn. Newlines are not special.
- * With f->stats set, the string's size and ink box are recorded there. */
+ * With f->stats set, the string's size and ink box (and the string, when
+ * the record keeps texts) are recorded there. */
 float text_draw(const text_font *f, draw2d *batch, int size, float x, float y, const char *utf8,
                 rgba8 color, text_align align);
 

@@ -20,8 +20,9 @@
 #define ALLREDUCE_PURPLE HEX(0xCC79A7)
 
 /* The objects by scene_role, the same in both themes but for the matmul
- * boxes' yellow. */
-#define ROLE_COLOURS(matmul)                          \
+ * boxes' yellow and the neutral greys of a GPU's plate and of an idle
+ * stage block (a running block wears its action's bar colour). */
+#define ROLE_COLOURS(matmul, plate, idle)             \
     {                                                 \
         [SCENE_ROLE_WEIGHT] = WEIGHT_BLUE,            \
         [SCENE_ROLE_ACTIVATION] = ACTIVATION_GREEN,   \
@@ -29,6 +30,8 @@
         [SCENE_ROLE_MATMUL] = matmul,                 \
         [SCENE_ROLE_P2P] = P2P_ORANGE,                \
         [SCENE_ROLE_ALLREDUCE] = ALLREDUCE_PURPLE,    \
+        [SCENE_ROLE_GPU] = plate,                     \
+        [SCENE_ROLE_COMPUTE] = idle,                  \
     }
 
 /* The timeline's bars, the same in both themes: the work that makes an
@@ -57,7 +60,7 @@ static const theme themes[THEME_COUNT] = {
         .text_dim = HEX(0xA0A4AC),
         .edge = HEX(0x08090B),
         .grid = HEX(0x3A3F48),
-        .role = ROLE_COLOURS(MATMUL_YELLOW),
+        .role = ROLE_COLOURS(MATMUL_YELLOW, HEX(0x4A505C), HEX(0x6A717E)),
         .timeline = {
             BAR_COLOURS,
             .background = DARK_PANEL,
@@ -83,7 +86,7 @@ static const theme themes[THEME_COUNT] = {
         .edge = HEX(0x202020),
         .grid = HEX(0xC8C8C0),
         /* Yellow on white vanishes: a deeper yellow for the matmul boxes. */
-        .role = ROLE_COLOURS(HEX(0xD4C20A)),
+        .role = ROLE_COLOURS(HEX(0xD4C20A), HEX(0xB9B9B0), HEX(0xDADAD3)),
         .timeline = {
             BAR_COLOURS,
             .background = LIGHT_PANEL,

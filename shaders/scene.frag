@@ -1,7 +1,7 @@
 #version 330 core
-// Flat colour, a little directional shading so the box reads as 3D, a
-// darker rim so neighbouring faces stay apart, and the weights' gradient
-// fill rising from the bottom edge.
+// Flat colour, directional shading so a box's faces differ, a darker rim so
+// neighbouring faces stay apart, the weights' gradient fill rising from the
+// bottom edge, and the patterns that tell kinds apart without colour.
 in vec3 v_normal;
 in vec2 v_uv;
 flat in vec4 v_color;
@@ -11,25 +11,79 @@ flat in vec4 v_params;
 uniform vec3 u_light;      // direction towards the light, normalised
 uniform vec3 u_edge_color;
 uniform float u_edge_px;   // the rim's width in pixels (the frame's line width)
+uniform vec2 u_origin;     // the view's lower-left corner in the target: patterns start there
 
 out vec4 frag;
 
+// v_params.w: what the face draws besides its colour (scene_renderer.c's
+// MODE_*): the timeline's patterns in the ink v_color2, a soft shadow, or
+// chevrons pointing along +u or -u (a wire's direction).
+const int MODE_HATCH = 1, MODE_DOTS = 2, MODE_CROSSHATCH = 3, MODE_SHADOW = 4,
+          MODE_CHEVRON_UP = 5, MODE_CHEVRON_DOWN = 6;
+
+// Coverage of a stripe of half-width w (pixels) at signed distance d, with
+// a one-pixel ramp: anti-aliased without multisampling.
+float stripe(float d, float w)
+{
+    return 1.0 - smoothstep(w - 0.5, w + 0.5, abs(d));
+}
+
 void main()
 {
+    int mode = int(v_params.w * 255.0 + 0.5);
+    vec2 px = 1.0 / max(fwidth(v_uv), vec2(1e-6)); // the face's size in pixels
+    if (mode == MODE_SHADOW) {
+        // darkest under the middle, fading to nothing at the edges
+        vec2 d = min(v_uv, 1.0 - v_uv) * 2.0;
+        float a = smoothstep(0.0, 0.55, min(d.x, d.y));
+        frag = vec4(v_color.rgb, v_color.a * a);
+        return;
+    }
     // Weights keep a rim of their own colour while the accumulated gradient
     // rises inside it, so a full face still reads as a weight, not as an
     // activation's gradient.
     const float rim = 0.14;
     vec2 inner = (v_uv - rim) / (1.0 - 2.0 * rim);
-    bool filled = v_params.x > 0.0 && all(greaterThanEqual(inner, vec2(0.0))) &&
+    bool filled = v_params.x > 0.0 && mode == 0 && all(greaterThanEqual(inner, vec2(0.0))) &&
                   inner.x <= 1.0 && inner.y <= v_params.x;
     vec3 c = filled ? v_color2.rgb : v_color.rgb;
-    float shade = 0.72 + 0.28 * abs(dot(normalize(v_normal), u_light));
+    if (mode >= MODE_HATCH && mode <= MODE_CROSSHATCH) {
+        // The timeline's patterns, in screen pixels as there: "\" stripes,
+        // a grid of dots, both diagonals.
+        float pitch = max(7.0, 5.0 * u_edge_px);
+        vec2 p = gl_FragCoord.xy - u_origin; // a view drawn elsewhere is the same, moved
+        float ink = 0.0;
+        if (mode == MODE_HATCH || mode == MODE_CROSSHATCH) {
+            float d = mod(p.x + p.y, pitch) - pitch * 0.5;
+            ink = stripe(d, pitch * 0.2);
+        }
+        if (mode == MODE_CROSSHATCH) {
+            float d = mod(p.x - p.y, pitch) - pitch * 0.5;
+            ink = max(ink, stripe(d, pitch * 0.2));
+        }
+        if (mode == MODE_DOTS) {
+            vec2 q = mod(p, pitch) - pitch * 0.5;
+            ink = stripe(length(q), pitch * 0.22);
+        }
+        c = mix(c, v_color2.rgb, ink * v_color2.a);
+    }
+    float alpha = v_color.a;
+    if (mode == MODE_CHEVRON_UP || mode == MODE_CHEVRON_DOWN) {
+        // ">" marks every few widths along the wire, pointing its way
+        float u = (mode == MODE_CHEVRON_UP ? v_uv.x : 1.0 - v_uv.x) * px.x;
+        float across = abs(v_uv.y - 0.5) * px.y;
+        float pitch = max(px.y * 1.6, 10.0);
+        float d = mod(u + across, pitch) - pitch * 0.5;
+        float ink = stripe(d, max(1.0, px.y * 0.12));
+        c = mix(c, v_color2.rgb, ink * v_color2.a);
+        alpha = max(alpha, ink * v_color2.a);
+    }
+    // Faces are seen from both sides: shade by the angle, whichever side.
+    float shade = 0.55 + 0.45 * abs(dot(normalize(v_normal), u_light));
     c *= shade;
     // A flash lightens a little; hue stays (orange p2p must not turn yellow).
     c = mix(c, vec3(1.0), v_params.z * 0.12);
     // Distance to the nearest edge in pixels, from the uv's screen derivatives.
-    vec2 px = 1.0 / max(fwidth(v_uv), vec2(1e-6)); // the face's size in pixels
     vec2 d = min(v_uv, 1.0 - v_uv) * px;
     // Rims as wide as the frame's lines, but never over a sixth of the
     // face across them (a far scene would turn to rims) nor under a pixel;
@@ -38,5 +92,5 @@ void main()
     vec2 e = d - w;
     float edge = 1.0 - smoothstep(-0.4, 0.6, min(e.x, e.y));
     c = mix(c, u_edge_color, edge * v_params.y);
-    frag = vec4(c, max(v_color.a, edge * v_params.y * 0.9));
+    frag = vec4(c, max(alpha, edge * v_params.y * 0.9));
 }

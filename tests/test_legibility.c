@@ -215,6 +215,30 @@ static void test_presets_fit_free_area(void **state)
             for (int f = 0; f < l.free_count && in < 0; f++)
                 if (rect_inside(lo, hi, l.free[f]))
                     in = f;
+            /* the views of the whole scene grow past their rectangle into the
+             * rest of the free area (camera_grow_clear): clear of the cards
+             * (where the layout keeps them clear: not in a view too short for
+             * them) and above the caption */
+            const bool grown = p == CAMERA_PRESET_DEFAULT || p == CAMERA_PRESET_FRONT ||
+                               p == CAMERA_PRESET_TOP || p == CAMERA_PRESET_BACK ||
+                               p == CAMERA_PRESET_REPLICAS;
+            if (grown && in < 0) {
+                camera_rect area, cards[2];
+                const int n_cards = frame_layout_obstacles(&l, &area, cards);
+                bool clear = lo[0] >= l.view_x - 1 && hi[0] <= l.view_x + l.view_w + 1 &&
+                             lo[1] >= l.view_y - 1 && hi[1] <= l.view_y + area.y1 * l.view_h + 1;
+                for (int i = 0; i < camera_bounds_point_count(&b) && clear; i++) {
+                    float c[3], px, py;
+                    camera_bounds_point(&b, i, c);
+                    camera_project(&cam, l.view_w / l.view_h, c, (int)l.view_w, (int)l.view_h, &px,
+                                   &py);
+                    const float u = px / l.view_w, v = py / l.view_h;
+                    for (int q = 0; q < n_cards && !short_view; q++)
+                        clear = clear && !(u > cards[q].x0 + 1e-3f && u < cards[q].x1 - 1e-3f &&
+                                           v > cards[q].y0 + 1e-3f && v < cards[q].y1 - 1e-3f);
+                }
+                in = clear ? 0 : -1; /* judged against the band under both cards below */
+            }
             /* and it fills a fair part of it: fitted, not merely inside */
             frame_rect r = l.free[in < 0 ? 0 : in];
             const bool fills =

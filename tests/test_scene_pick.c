@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "scene_pick.h"
+#include "scene_renderer.h"
 #include "support/check.h"
 #include "support/run_fixture.h"
 
@@ -129,7 +130,7 @@ static void test_centre_of_a_box_picks_it(void **state)
         float o[3], d[3];
         scene_pick_ray(&cam, W, H, px, py, o, d);
         scene_pick_hit hit;
-        if (!scene_pick_object(&x.sc, &x.st, o, d, &hit))
+        if (!scene_pick_object(&x.sc, &x.st, SCENE_LEVEL_DETAIL, o, d, &hit))
             fail_msg("object %zu (kind %d) at pixel %.1f, %.1f: nothing picked", k,
                      (int)objects[k].kind, px, py);
         assert_int_equal(hit.kind, objects[k].kind);
@@ -138,7 +139,7 @@ static void test_centre_of_a_box_picks_it(void **state)
         assert_int_equal(hit.replica, 0);
         /* the top-left corner of the view is off every box */
         scene_pick_ray(&cam, W, H, 1, 1, o, d);
-        assert_false(scene_pick_object(&x.sc, &x.st, o, d, &hit));
+        assert_false(scene_pick_object(&x.sc, &x.st, SCENE_LEVEL_DETAIL, o, d, &hit));
     }
     /* nothing drawn: nothing picked, wherever */
     hide_all(&x);
@@ -164,13 +165,13 @@ static void test_nearer_of_two_wins(void **state)
     float o[3] = {cx, x.sc.bounds.min[1] - 10, cz};
     float d[3] = {0, 1, 0};
     scene_pick_hit hit;
-    assert_true(scene_pick_object(&x.sc, &x.st, o, d, &hit));
+    assert_true(scene_pick_object(&x.sc, &x.st, SCENE_LEVEL_DETAIL, o, d, &hit));
     assert_int_equal(hit.kind, SCENE_MATMUL1);
     assert_int_equal(hit.slot, 2);
     assert_near(hit.distance, b2.min[1] - o[1], 1e-2);
     /* from the other end, the other one */
     o[1] = x.sc.bounds.max[1] + 10, d[1] = -1;
-    assert_true(scene_pick_object(&x.sc, &x.st, o, d, &hit));
+    assert_true(scene_pick_object(&x.sc, &x.st, SCENE_LEVEL_DETAIL, o, d, &hit));
     assert_int_equal(hit.slot, 5);
     assert_near(hit.distance, o[1] - b5.max[1], 1e-2);
     /* through the camera: the eye's ray to the farther one's centre meets
@@ -316,6 +317,19 @@ static void test_pick_through_the_camera(void **state)
             tried = true;
         }
     assert_true(tried);
+    /* the whole scene from above is drawn at the GPU level: the point is
+     * on stage 0's block, which selects what the stage runs; the plate's
+     * front margin, in front of the block, what its GPU runs */
+    assert_int_equal(scene_renderer_level(&x.sc, &cam, W, H), SCENE_LEVEL_GPU);
+    const scene_box plate = scene_object_box(&x.sc, SCENE_GPU, 0, 0, 0);
+    const scene_box front = {
+        {plate.min[0] + x.sc.unit, plate.min[1] + 0.2f * x.sc.unit, 0},
+        {plate.max[0] - x.sc.unit, plate.min[1] + 0.6f * x.sc.unit, plate.max[2]}};
+    float px, py;
+    centre_pixel(&cam, &front, &px, &py);
+    scene_pick_hit hit;
+    assert_selects(scene_pick(&x.sc, &x.st, &cam, W, H, px, py, &hit), action_named(&x, "0B2"));
+    assert_int_equal(hit.kind, SCENE_GPU);
     pick_run_deinit(&x);
 }
 

@@ -259,6 +259,42 @@ static void test_resize(void **state)
     assert_true(text_width(&fx->font, LARGE, "Hello") == before);
 }
 
+/* A record keeps each non-empty string with its rectangle when asked for
+ * the strings, cut to TEXT_STATS_TEXT_MAX - 1 bytes; without the array, only
+ * the rectangles, as before. */
+static void test_stats_keep_strings(void **state)
+{
+    gl_fixture *fx = *state;
+    text_rect rects[4];
+    char texts[4][TEXT_STATS_TEXT_MAX];
+    text_stats st = {.rects = rects, .rect_capacity = 4, .texts = texts};
+    char long_text[100];
+    memset(long_text, 'a', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = 0;
+    fx->font.stats = &st;
+    gl_fixture_begin(fx, BLACK);
+    text_draw(&fx->font, &fx->d, SMALL, 10, 20, "GPU 2 \xc2\xb7 replica 1", WHITE, TEXT_ALIGN_LEFT);
+    text_draw(&fx->font, &fx->d, SMALL, 10, 40, "", WHITE, TEXT_ALIGN_LEFT);
+    text_draw(&fx->font, &fx->d, LARGE, 100, 80, long_text, WHITE, TEXT_ALIGN_CENTER);
+    gl_fixture_finish(fx);
+    assert_int_equal(st.count, 3);
+    assert_int_equal(st.rect_count, 2);
+    assert_string_equal(texts[0], "GPU 2 \xc2\xb7 replica 1");
+    assert_int_equal(strlen(texts[1]), TEXT_STATS_TEXT_MAX - 1);
+    assert_true(strncmp(texts[1], long_text, TEXT_STATS_TEXT_MAX - 1) == 0);
+    assert_true(rects[0].x0 == 10 && rects[1].y1 > 80);
+    /* reset keeps the arrays; without texts only rectangles are kept */
+    text_stats_reset(&st);
+    assert_int_equal(st.rect_count, 0);
+    assert_ptr_equal(st.texts, texts);
+    st.texts = NULL;
+    gl_fixture_begin(fx, BLACK);
+    text_draw(&fx->font, &fx->d, SMALL, 10, 20, "x", WHITE, TEXT_ALIGN_LEFT);
+    gl_fixture_finish(fx);
+    assert_int_equal(st.rect_count, 1);
+    fx->font.stats = NULL;
+}
+
 static void test_bad_desc(void **state)
 {
     (void)state;
@@ -287,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_unknown_is_question_mark),
         cmocka_unit_test(test_resize),
+        cmocka_unit_test(test_stats_keep_strings),
         cmocka_unit_test(test_bad_desc),
     };
     return cmocka_run_group_tests(tests, setup, gl_fixture_teardown) == 0 ? EXIT_SUCCESS

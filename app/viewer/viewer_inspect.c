@@ -372,10 +372,11 @@ void viewer_inspect_view(viewer_inspect *vi, const viewer_state *st, frame_view 
         hover_tip(vi, st, fv);
 }
 
-/* Where a click in the 3D view would point at the selected action: the
- * centre of the first of its (stage, micro-batch)'s objects drawn at t in
- * replica 0 (a lit matmul box, else a face), in framebuffer pixels, seen by
- * the camera at rest; false when it has none drawn (or none is selected). */
+/* Where a click in the 3D view would point at the selected action: the top
+ * of its stage's block in replica 0 at the GPU level; at the detail level
+ * the centre of the first of its (stage, micro-batch)'s objects drawn at t
+ * (a lit matmul box, else a face); in framebuffer pixels, seen by the
+ * camera at rest; false when it has none drawn (or none is selected). */
 static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *px, float *py)
 {
     const session *s = vi->s;
@@ -393,6 +394,15 @@ static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *p
     scene_state_init(&ss, sc);
     scene_state_at(sc, st->play.t, &ss);
     bool found = false;
+    if (scene_renderer_level(sc, &st->camera.cam, (int)l.view_w, (int)l.view_h) !=
+        SCENE_LEVEL_DETAIL) {
+        /* the GPU level draws the stage's block: the middle of its top */
+        scene_box b;
+        scene_object_place(sc, SCENE_BLOCK, a->stage, 0, 0, &ss.kind[SCENE_BLOCK][a->stage], &b);
+        const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]), b.max[2]};
+        found = camera_project(&st->camera.cam, l.view_w / l.view_h, c, (int)l.view_w,
+                               (int)l.view_h, px, py);
+    }
     for (int k = 0; k < 4 && !found; k++)
         for (int j = 0; j < sc->layers_per_stage && !found; j++) {
             const int layer = a->stage * sc->layers_per_stage + j;

@@ -30,6 +30,7 @@
 #include "viewer_core.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,6 +86,18 @@ static int same_beat(const beat_list *bl, const viewer_moment *m)
 
 /* The same slide's session changed: the moment kept, playing goes on (a
  * play to a beat becomes a plain play: the beat may be gone). */
+/* t at a fraction of the iteration: a product a rounding off the round
+ * numbers users stop on (t = 13 of 40, to P = 8 and back, came back as
+ * 13.000000000000002, a frame after an event that ends at 13), so a t
+ * within a billionth of a multiple of 2^-20 is that multiple: undo then
+ * returns to the very moment it left. */
+static double moment_t(double fraction, double makespan)
+{
+    const double t = fraction * makespan, grid = 1048576.0;
+    const double snapped = round(t * grid) / grid;
+    return fabs(t - snapped) <= 1e-9 * fmax(1.0, fabs(t)) ? snapped : t;
+}
+
 viewer_follow viewer_follow_moment(const session *next, const viewer_moment *m)
 {
     return (viewer_follow){
@@ -93,7 +106,7 @@ viewer_follow viewer_follow_moment(const session *next, const viewer_moment *m)
         .camera = -1,
         .land = -1,
         .beat = same_beat(&next->beats, m),
-        .t = m->fraction * next->tl.makespan,
+        .t = moment_t(m->fraction, next->tl.makespan),
     };
 }
 

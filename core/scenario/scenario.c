@@ -65,15 +65,16 @@ static const scenario_field fields[FIELD_COUNT] = {
      "3D picture: hidden width, the length of a layer (default {default})", false},
     {FIELD_BATCH, "batch", "batch", "batch", "N", INT_FIELD(batch), 1, SCENARIO_MAX_SCENE_SIZE,
      SCENE_DEFAULT_BATCH, NULL,
-     "3D picture: one replica's batch, the depth of its band, split among micro-batches "
+     "3D picture: the batch, the depth of a stage's block, split among micro-batches "
      "(default {default})",
      false},
     {FIELD_STAGE_GAP, "stage_gap", "stage-gap", "stage_gap", "N", INT_FIELD(stage_gap), 0,
      SCENARIO_MAX_SCENE_SIZE, SCENE_DEFAULT_STAGE_GAP, NULL,
-     "3D picture: gap between pipeline stages, where p2p sends flash (default {default})", false},
+     "3D picture: gap between GPUs along the ranks, where p2p wires run (default {default})",
+     false},
     {FIELD_REPLICA_GAP, "replica_gap", "replica-gap", "replica_gap", "N", INT_FIELD(replica_gap), 0,
      SCENARIO_MAX_SCENE_SIZE, SCENE_DEFAULT_REPLICA_GAP, NULL,
-     "3D picture: gap between data-parallel replicas, where all-reduces flash (default "
+     "3D picture: gap between GPUs along the replicas, where all-reduce wires run (default "
      "{default})",
      false},
     {FIELD_F, "f", "f", "costs.f", "COST", COST_FIELD(f), 0, 0, TIMELINE_DEFAULT_F, NULL,

@@ -141,7 +141,7 @@ typedef struct scenario {
     int d_model;     /* scene: model width (z extent of a residual), in scene units */
     int d_hidden;    /* scene: hidden width (x extent of a layer) */
     int batch;       /* scene: a replica's batch (y extent of its band) */
-    int stage_gap;   /* scene: gap between pipeline stages along x (the p2p wire) */
+    int stage_gap;   /* scene: gap between GPUs along the ranks (the p2p wires) */
     int replica_gap; /* scene: gap between data-parallel replicas along y (the all-reduce wire) */
     cost_list f, b, i, w, fb, p2p;
     allreduce_cost allreduce;

@@ -10,14 +10,25 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SLICE_INSET 0.08f    /* of a micro-batch slice, on each side */
-#define SLAB_THICKNESS 0.2f  /* of the stage gap: thin enough to read as a moving sheet */
-#define CHUNK_INSET 0.12f    /* of a chunk's share of the layer, on each side */
-#define CHUNK_THICKNESS 0.3f /* of the replica gap (a quarter band when there is none) */
-#define CHUNK_ARC 1.6f       /* a long hop's lift over the picture, in d_model */
-#define STACK_HEIGHT 2.5f    /* a stack of all M micro-batches, in d_model */
-#define STACK_BLOCK 0.4f     /* the tallest block, in d_model (few micro-batches) */
-#define FLASH_FRACTION 200   /* flash_min = makespan / this (scene.h, "Zero time") */
+#define SLICE_INSET 0.08f   /* of a micro-batch slice, on each side */
+#define CHUNK_INSET 0.12f   /* of a chunk's share of the layer, on each side */
+#define MATMUL_INSET 0.015f /* of a matmul box, inside the faces on it */
+#define FLASH_FRACTION 40   /* flash_min = makespan / this (scene.h, "Zero time") */
+#define DETAIL_SCALE 0.5f   /* scene units per unit of the matmul detail */
+#define BLOCK_HEIGHT 0.5f   /* a block's height at the GPU level, of the detail's */
+#define TOWER_MAX 3.0f      /* the tallest stack, in running blocks */
+
+/* Margins and gaps in scene.unit (a sixteenth of a block's smaller side). */
+#define MARGIN 2.0f     /* plate edge to block */
+#define INNER_GAP 1.5f  /* block to its stack, stack to the next block */
+#define TILE 5.0f       /* an activation tile's side */
+#define TILE_PITCH 2.0f /* a tile and the gap over it, when the stack is short */
+#define PLATE_H 1.2f    /* the plate's thickness */
+#define LANE_W 3.0f     /* a p2p wire's width */
+#define LANE_H 1.2f     /* and height */
+#define PACKET 4.5f     /* a tensor in flight: its side */
+#define LINK_H 1.6f     /* an all-reduce wire's height */
+#define LABEL_ROOM 7.0f /* in front of the first row, kept in view for its labels */
 
 /* ---- layout -------------------------------------------------------------- */
 
@@ -43,22 +54,67 @@ int scene_layer_stage(const scene *s, int layer)
     return layer / s->layers_per_stage;
 }
 
-static float layer_x0(const scene *s, int layer)
+static scene_box box_of(float x0, float x1, float y0, float y1, float z0, float z1)
 {
-    return (float)layer * s->d_hidden + (float)scene_layer_stage(s, layer) * s->stage_gap;
+    return (scene_box){{x0, y0, z0}, {x1, y1, z1}};
+}
+
+static int stage_rank_of(const scene *s, int stage)
+{
+    return s->stage_rank ? s->stage_rank[stage] : stage;
+}
+
+/* A GPU's plate: rank r's along x, replica d's along y. */
+static scene_box plate_box(const scene *s, int rank, int replica)
+{
+    float x0 = (float)rank * s->pitch_x, y0 = (float)replica * s->pitch_y;
+    return box_of(x0, x0 + s->plate_w, y0, y0 + s->plate_d, 0, s->plate_h);
+}
+
+/* The corner where a stage's block stands in a replica (its least x, y, z). */
+static void block_origin(const scene *s, int stage, int replica, float o[3])
+{
+    const float g = s->unit;
+    const scene_box p = plate_box(s, stage_rank_of(s, stage), replica);
+    o[0] = p.min[0] + MARGIN * g +
+           (float)s->stage_slot[stage] * (s->block_w + 2 * INNER_GAP * g + s->tile);
+    o[1] = p.min[1] + MARGIN * g;
+    o[2] = s->plate_h;
 }
 
 void scene_stage_x(const scene *s, int stage, float *x0, float *x1)
 {
-    int first = stage * s->layers_per_stage;
-    *x0 = layer_x0(s, first);
-    *x1 = layer_x0(s, first + s->layers_per_stage - 1) + s->d_hidden;
+    float o[3];
+    block_origin(s, stage, 0, o);
+    *x0 = o[0];
+    *x1 = o[0] + s->block_w;
 }
 
 void scene_replica_y(const scene *s, int replica, float *y0, float *y1)
 {
-    *y0 = (float)replica * (s->batch + s->replica_gap);
-    *y1 = *y0 + s->batch;
+    float o[3];
+    block_origin(s, 0, replica, o);
+    *y0 = o[1];
+    *y1 = o[1] + s->block_d;
+}
+
+/* The matmul detail of a stage is drawn in its block: x along the stage's
+ * layers from 0 (d_hidden each), y along the batch from 0, z in
+ * [-d_model, d_model]; scaled by detail_scale into the block. */
+static scene_box detail_box(const scene *s, int stage, int replica, float x0, float x1, float y0,
+                            float y1, float z0, float z1)
+{
+    float o[3];
+    block_origin(s, stage, replica, o);
+    const float k = s->detail_scale;
+    return box_of(o[0] + k * x0, o[0] + k * x1, o[1] + k * y0, o[1] + k * y1,
+                  o[2] + k * (z0 + s->d_model), o[2] + k * (z1 + s->d_model));
+}
+
+/* x of layer l's start within its stage's detail. */
+static float layer_local_x(const scene *s, int layer)
+{
+    return (float)(layer % s->layers_per_stage) * s->d_hidden;
 }
 
 /* z range of the residual layer l reads (x^l): above z = 0 for even l. */
@@ -74,13 +130,14 @@ static void z_out(const scene *s, int layer, float *z0, float *z1)
     z_in(s, layer + 1, z0, z1);
 }
 
-static scene_box box_of(float x0, float x1, float y0, float y1, float z0, float z1)
+/* The height over the plates at which a tensor passing over other GPUs
+ * (an interleaved schedule's wrap, a ring's wrap-round) arcs. */
+static float arc_height(const scene *s)
 {
-    return (scene_box){{x0, y0, z0}, {x1, y1, z1}};
+    return s->plate_h + 2.2f * s->block_h + s->tile * 2;
 }
 
-static scene_box slab_box(const scene *s, int stage, int slot, int replica, bool backward,
-                          float travel);
+static scene_box slab_box(const scene *s, int stage, int replica, bool backward, float travel);
 static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int to, float progress);
 
 static void add_corners(scene *s, scene_box b)
@@ -93,33 +150,47 @@ static void add_corners(scene *s, scene_box b)
     }
 }
 
-/* See scene.fit_points. A chunk hopping past a neighbour (ring wrap-round,
- * tree) arcs over the picture, so with more than two replicas the gaps
- * reach up to the arc's top. */
-static void fit_points_init(scene *s, float x1)
+int scene_tallest_stack(const scene *s)
 {
-    const int S = s->stages, D = s->replicas;
-    s->fit_points = ppf_malloc((size_t)8 * (size_t)(D * (S + 2)) * sizeof *s->fit_points);
-    const float h = s->d_model * 0.45f + (D > 2 ? s->d_model * CHUNK_ARC : 0);
+    int peak = 1;
+    for (int r = 0; r < s->ranks; r++)
+        peak = s->timeline->per_rank[r].peak_activations > peak
+                   ? s->timeline->per_rank[r].peak_activations
+                   : peak;
+    peak = peak < s->microbatches ? peak : s->microbatches;
+    return scene_slot_of(s, peak - 1) + 1;
+}
+
+/* Whether a send between these ranks passes over other GPUs. */
+static bool long_hop(int a, int b)
+{
+    return a - b > 1 || b - a > 1;
+}
+
+/* See scene.fit_points: each replica's row of plates up to the tallest
+ * stack, and the arcs over them where tensors take long hops. */
+static void fit_points_init(scene *s)
+{
+    const int D = s->replicas;
+    s->fit_points = ppf_malloc((size_t)8 * (size_t)(D + 2) * sizeof *s->fit_points);
+    float top = s->plate_h + s->block_h;
+    top = fmaxf(top, scene_object_box(s, SCENE_STACK, 0, scene_tallest_stack(s) - 1, 0).max[2]);
+    bool arcs = D > 2 && !s->allreduce_tree;
+    for (int st = 0; st + 1 < s->stages; st++)
+        arcs = arcs || long_hop(stage_rank_of(s, st), stage_rank_of(s, st + 1));
+    const scene_box first = plate_box(s, 0, 0), last = plate_box(s, s->ranks - 1, D - 1);
     for (int r = 0; r < D; r++) {
-        float y0, y1;
-        scene_replica_y(s, r, &y0, &y1);
-        add_corners(s, box_of(0, x1, y0, y1, -s->d_model, s->d_model));
-        if (r + 1 < D) {
-            float ny0, ny1;
-            scene_replica_y(s, r + 1, &ny0, &ny1);
-            add_corners(s, box_of(0, x1, y1, ny0, -h, h));
-        }
-        for (int st = 0; st < S; st++) {
-            int rank = s->stage_rank ? s->stage_rank[st] : st;
-            int peak = s->timeline->per_rank[rank].peak_activations;
-            peak = peak < 1 ? 1 : peak > s->microbatches ? s->microbatches : peak;
-            scene_box lo = scene_object_box(s, SCENE_STACK, st, 0, r);
-            scene_box hi = scene_object_box(s, SCENE_STACK, st, scene_slot_of(s, peak - 1), r);
-            add_corners(s, (scene_box){{lo.min[0], lo.min[1], lo.min[2]},
-                                       {hi.max[0], hi.max[1], hi.max[2]}});
-        }
+        const scene_box a = plate_box(s, 0, r), b = plate_box(s, s->ranks - 1, r);
+        add_corners(s, box_of(a.min[0], b.max[0], a.min[1], a.max[1], 0, top));
     }
+    /* room under the front row for the labels hung under its plates */
+    add_corners(s, box_of(first.min[0], last.max[0], first.min[1] - LABEL_ROOM * s->unit,
+                          first.min[1], 0, 0));
+    if (arcs)
+        add_corners(s, box_of(first.min[0], last.max[0], first.min[1], last.max[1], 0,
+                              arc_height(s) + s->tile));
+    s->bounds = box_of(first.min[0], last.max[0], first.min[1], last.max[1], 0,
+                       arcs ? arc_height(s) + s->tile : top);
 }
 
 /* scene.slot_lo/slot_hi. A (stage, micro-batch)'s objects show from its
@@ -151,6 +222,48 @@ static void slot_spans_init(scene *s)
             s->slot_hi[(size_t)st * J + j] = hi;
         }
     }
+}
+
+/* scene.stage_slot and stages_per_rank: a rank's stages side by side on
+ * its plate in stage order. */
+static void stage_slots_init(scene *s)
+{
+    int *count = ppf_calloc((size_t)s->ranks, sizeof *count);
+    s->stage_slot = ppf_malloc((size_t)s->stages * sizeof *s->stage_slot);
+    s->rank_stage0 = ppf_malloc((size_t)s->ranks * sizeof *s->rank_stage0);
+    for (int r = 0; r < s->ranks; r++)
+        s->rank_stage0[r] = 0;
+    s->stages_per_rank = 1;
+    for (int st = 0; st < s->stages; st++) {
+        int r = stage_rank_of(s, st);
+        if (count[r] == 0)
+            s->rank_stage0[r] = st;
+        s->stage_slot[st] = count[r]++;
+        s->stages_per_rank = count[r] > s->stages_per_rank ? count[r] : s->stages_per_rank;
+    }
+    free(count);
+}
+
+/* The grid's sizes (scene.h, "Layout"). */
+static void grid_init(scene *s)
+{
+    const float k = DETAIL_SCALE;
+    s->detail_scale = k;
+    s->block_w = k * (float)s->layers_per_stage * s->d_hidden;
+    s->block_d = k * s->batch;
+    s->block_h = k * 2 * s->d_model;
+    const float g = fminf(s->block_w, s->block_d) / 16;
+    s->unit = g;
+    s->tile = TILE * g;
+    const int V = s->stages_per_rank;
+    s->plate_w = 2 * MARGIN * g + (float)V * (s->block_w + INNER_GAP * g + s->tile) +
+                 (float)(V - 1) * INNER_GAP * g;
+    s->plate_d = 2 * MARGIN * g + s->block_d;
+    s->plate_h = PLATE_H * g;
+    /* The scenario's gaps, in the detail's units like the rest of it:
+     * the defaults (12, 16) leave 16 units between plates for the wires. */
+    s->pitch_x = s->plate_w + s->stage_gap * (4.0f / 3.0f) * g;
+    s->pitch_y = s->plate_d + s->replica_gap * g;
 }
 
 void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
@@ -191,20 +304,9 @@ void scene_init(scene *s, const scene_desc *desc, const timeline *tl)
         s->allreduce_end[x->stage] = x->end;
     }
     slot_spans_init(s);
-
-    float x1 = layer_x0(s, s->layers - 1) + s->d_hidden;
-    float y0, y1;
-    scene_replica_y(s, s->replicas - 1, &y0, &y1);
-    /* The stacks never rise above the most live activations any rank holds
-     * (M for GPipe, P for 1F1B): the box ends there, so cameras fit what is
-     * drawn, not an M-high stack that never comes. */
-    int peak = 1;
-    for (int r = 0; r < p->ranks; r++)
-        peak = tl->per_rank[r].peak_activations > peak ? tl->per_rank[r].peak_activations : peak;
-    peak = peak < s->microbatches ? peak : s->microbatches;
-    scene_box top = scene_object_box(s, SCENE_STACK, 0, scene_slot_of(s, peak - 1), 0);
-    s->bounds = box_of(0, x1, 0, y1, -s->d_model, top.max[2]);
-    fit_points_init(s, x1);
+    stage_slots_init(s);
+    grid_init(s);
+    fit_points_init(s);
 }
 
 void scene_deinit(scene *s)
@@ -217,6 +319,8 @@ void scene_deinit(scene *s)
     free(s->fit_points);
     free(s->slot_lo);
     free(s->slot_hi);
+    free(s->stage_slot);
+    free(s->rank_stage0);
     *s = (scene){0};
 }
 
@@ -226,9 +330,15 @@ static bool per_layer(scene_kind kind)
            kind == SCENE_CHUNK;
 }
 
+/* Kinds with one object per stage or rank, not per micro-batch. */
+static bool one_slot(scene_kind kind)
+{
+    return per_layer(kind) || kind == SCENE_GPU || kind == SCENE_BLOCK;
+}
+
 int scene_kind_slots(const scene *s, scene_kind kind)
 {
-    return per_layer(kind) ? 1 : s->slots;
+    return one_slot(kind) ? 1 : s->slots;
 }
 
 int scene_slots_for(int64_t microbatches, int max_slots)
@@ -253,13 +363,18 @@ void scene_slot_members(const scene *s, int slot, int *first, int *end)
 
 /* Objects of one kind per replica, and copies drawn, from the sizes alone:
  * the one place that counts them, for the scene and for the budget. */
-static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64_t slots)
+static int64_t kind_count(scene_kind kind, int64_t stages, int64_t layers, int64_t slots,
+                          int64_t ranks)
 {
-    int64_t per = per_layer(kind) ? 1 : slots;
+    int64_t per = one_slot(kind) ? 1 : slots;
     switch (kind) {
     case SCENE_INPUT:
     case SCENE_STACK:
         return stages * per;
+    case SCENE_BLOCK:
+        return stages;
+    case SCENE_GPU:
+        return ranks;
     case SCENE_P2P:
     case SCENE_SLAB:
         return (stages - 1) * per;
@@ -279,7 +394,7 @@ static int64_t kind_copies(scene_kind kind, int64_t replicas)
 
 int64_t scene_kind_count(const scene *s, scene_kind kind)
 {
-    return kind_count(kind, s->stages, s->layers, s->slots);
+    return kind_count(kind, s->stages, s->layers, s->slots, s->ranks);
 }
 
 int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t microbatches,
@@ -287,8 +402,9 @@ int64_t scene_count_objects(int64_t stages, int64_t layers_per_stage, int64_t mi
 {
     int64_t n = 0;
     for (int k = 0; k < SCENE_KIND_COUNT; k++)
+        /* ranks <= stages: a plate per stage bounds the plates */
         n += kind_count((scene_kind)k, stages, stages * layers_per_stage,
-                        scene_slots_for(microbatches, 0)) *
+                        scene_slots_for(microbatches, 0), stages) *
              kind_copies((scene_kind)k, replicas);
     return n;
 }
@@ -319,77 +435,121 @@ int scene_kind_copies(const scene *s, scene_kind kind)
     return (int)kind_copies(kind, s->replicas);
 }
 
+/* A p2p wire's x range between two ranks' plates, and its lane's y: what
+ * goes towards higher ranks in the front lane, towards lower ranks in the
+ * back lane, so that the two directions never share a place and a lane's
+ * chevrons always point the way its tensors go (a V schedule sends
+ * activations both ways). */
+static void lane_of(const scene *s, int from, int to, int replica, float *x0, float *x1, float *y)
+{
+    const scene_box a = plate_box(s, from, replica), b = plate_box(s, to, replica);
+    if (from == to) /* a V schedule's turn: no wire, the stages share a GPU */
+        *x0 = *x1 = a.max[0];
+    else if (from < to)
+        *x0 = a.max[0], *x1 = b.min[0];
+    else
+        *x0 = b.max[0], *x1 = a.min[0];
+    if (long_hop(from, to)) /* over the plates between: from one's middle to the other's */
+        *x0 = fminf(a.min[0], b.min[0]) + s->plate_w / 2,
+        *x1 = fmaxf(a.max[0], b.max[0]) - s->plate_w / 2;
+    float y0, y1;
+    scene_replica_y(s, replica, &y0, &y1);
+    *y = y0 + (from < to ? 0.22f : 0.55f) * (y1 - y0);
+}
+
+/* A stage's stack: tile k of the live activations beside its block. */
+static scene_box stack_box(const scene *s, int stage, int slot, int replica)
+{
+    float o[3];
+    block_origin(s, stage, replica, o);
+    const float g = s->unit, x0 = o[0] + s->block_w + INNER_GAP * g;
+    const float pitch =
+        fminf(TILE_PITCH * g, TOWER_MAX * s->block_h / (float)scene_tallest_stack(s));
+    const float z0 = s->plate_h + pitch * (float)slot;
+    /* at the back, clear of the wires' lanes in front of it */
+    const float y1 = o[1] + s->block_d;
+    return box_of(x0, x0 + s->tile, y1 - s->tile, y1, z0, z0 + pitch * 0.72f);
+}
+
 scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot, int replica)
 {
-    float by0, by1;
-    scene_replica_y(s, replica, &by0, &by1);
-    float slice = s->batch / (float)s->slots;
-    float y0 = by0 + slice * (float)slot + slice * SLICE_INSET;
-    float y1 = y0 + slice * (1 - 2 * SLICE_INSET);
+    const float slice = s->batch / (float)s->slots;
+    const float y0 = slice * (float)slot + slice * SLICE_INSET;
+    const float y1 = y0 + slice * (1 - 2 * SLICE_INSET);
+    const int stage = kind == SCENE_INPUT || kind == SCENE_STACK || kind == SCENE_BLOCK ||
+                              kind == SCENE_P2P || kind == SCENE_SLAB || kind == SCENE_GPU
+                          ? index
+                          : scene_layer_stage(s, index);
     float z0, z1;
     switch (kind) {
     case SCENE_WEIGHT1:
     case SCENE_WEIGHT2: {
-        float x0 = layer_x0(s, index);
+        float x0 = layer_local_x(s, index);
         if (kind == SCENE_WEIGHT1)
             z_in(s, index, &z0, &z1);
         else
             z_out(s, index, &z0, &z1);
-        return box_of(x0, x0 + s->d_hidden, by1, by1, z0, z1);
+        return detail_box(s, stage, replica, x0, x0 + s->d_hidden, s->batch, s->batch, z0, z1);
     }
     case SCENE_HIDDEN: {
-        float x0 = layer_x0(s, index);
-        return box_of(x0, x0 + s->d_hidden, y0, y1, 0, 0);
+        float x0 = layer_local_x(s, index);
+        return detail_box(s, stage, replica, x0, x0 + s->d_hidden, y0, y1, 0, 0);
     }
     case SCENE_RESIDUAL: {
-        float x = layer_x0(s, index) + s->d_hidden;
+        float x = layer_local_x(s, index) + s->d_hidden;
         z_out(s, index, &z0, &z1);
-        return box_of(x, x, y0, y1, z0, z1);
+        return detail_box(s, stage, replica, x, x, y0, y1, z0, z1);
     }
     case SCENE_INPUT: {
-        int layer = index * s->layers_per_stage;
-        float x = layer_x0(s, layer);
-        z_in(s, layer, &z0, &z1);
-        return box_of(x, x, y0, y1, z0, z1);
+        z_in(s, index * s->layers_per_stage, &z0, &z1);
+        return detail_box(s, stage, replica, 0, 0, y0, y1, z0, z1);
     }
     case SCENE_MATMUL1:
     case SCENE_MATMUL2: {
-        float x0 = layer_x0(s, index);
+        /* a hair inside the faces that lie on it (h on the middle plane, x
+         * at its end, W at the back), so no face shares a plane with it */
+        float x0 = layer_local_x(s, index);
         if (kind == SCENE_MATMUL1)
             z_in(s, index, &z0, &z1);
         else
             z_out(s, index, &z0, &z1);
-        return box_of(x0, x0 + s->d_hidden, y0, y1, z0, z1);
+        const float ix = MATMUL_INSET * s->d_hidden, iz = MATMUL_INSET * s->d_model;
+        return detail_box(s, stage, replica, x0 + ix, x0 + s->d_hidden - ix, y0, y1, z0 + iz,
+                          z1 - iz);
     }
     case SCENE_P2P: {
-        float sx0, sx1, nx0, nx1;
-        scene_stage_x(s, index, &sx0, &sx1);
-        scene_stage_x(s, index + 1, &nx0, &nx1);
-        z_out(s, (index + 1) * s->layers_per_stage - 1, &z0, &z1);
-        return box_of(sx1, nx0, y0, y1, z0, z1);
+        /* the wire from stage index's GPU to stage index + 1's, forward lane */
+        float x0, x1, y;
+        const int a = stage_rank_of(s, index), b = stage_rank_of(s, index + 1);
+        lane_of(s, a, b, replica, &x0, &x1, &y);
+        const float w = LANE_W * s->unit / 2;
+        float z = long_hop(a, b) ? arc_height(s) : s->plate_h;
+        return box_of(x0, x1, y - w, y + w, z, z + LANE_H * s->unit);
     }
     case SCENE_ALLREDUCE: {
-        float x0 = layer_x0(s, index), inset = s->d_hidden * 0.1f;
-        float ny0, ny1;
-        scene_replica_y(s, replica + 1, &ny0, &ny1);
-        return box_of(x0 + inset, x0 + s->d_hidden - inset, by1, ny0, -s->d_model * 0.5f,
-                      s->d_model * 0.5f);
+        /* the wire from replica `replica`'s GPU to the next replica's, one per layer under
+         * the layer's share of its stage's block */
+        float o[3];
+        block_origin(s, stage, replica, o);
+        const float w = s->block_w / (float)s->layers_per_stage;
+        const float x0 = o[0] + w * (float)(index % s->layers_per_stage), inset = w * 0.15f;
+        const scene_box p = plate_box(s, stage_rank_of(s, stage), replica);
+        return box_of(x0 + inset, x0 + w - inset, p.max[1], p.max[1] + s->pitch_y - s->plate_d, 0,
+                      LINK_H * s->unit);
     }
     case SCENE_SLAB:
-        return slab_box(s, index, slot, replica, false, 0);
-    case SCENE_STACK: {
-        /* Over the stage's last layer, at the near edge of the band, clear
-         * of the faces below and of the GPU label over the stage's middle. */
-        float sx0, sx1;
-        scene_stage_x(s, index, &sx0, &sx1);
-        float unit = fminf(STACK_BLOCK, STACK_HEIGHT / (float)s->slots) * s->d_model;
-        float z0 = s->d_model * 1.15f + unit * (float)slot;
-        float depth = fminf(s->batch * 0.25f, s->d_hidden * 0.5f);
-        return box_of(sx1 - s->d_hidden * 0.55f, sx1 - s->d_hidden * 0.1f, by0, by0 + depth, z0,
-                      z0 + unit * 0.8f);
-    }
+        return slab_box(s, index, replica, false, 0);
+    case SCENE_STACK:
+        return stack_box(s, index, slot, replica);
     case SCENE_CHUNK:
         return chunk_box(s, index, replica % s->replicas, replica, replica, 0);
+    case SCENE_GPU:
+        return plate_box(s, index, replica);
+    case SCENE_BLOCK: {
+        float o[3];
+        block_origin(s, index, replica, o);
+        return box_of(o[0], o[0] + s->block_w, o[1], o[1] + s->block_d, o[2], o[2] + s->block_h);
+    }
     default:
         assert(!"unknown scene kind");
         return (scene_box){{0, 0, 0}, {0, 0, 0}};
@@ -398,23 +558,27 @@ scene_box scene_object_box(const scene *s, scene_kind kind, int index, int slot,
 
 /* ---- moving objects -------------------------------------------------------- */
 
-/* The slab of boundary (stage, stage + 1): forward from the stage's end to
- * the next stage's start, backward the other way, `travel` of the way, in
- * the micro-batch's slice at the height of the tensor it carries. */
-static scene_box slab_box(const scene *s, int stage, int slot, int replica, bool backward,
-                          float travel)
+/* The tensor a send between stage and stage + 1 carries: forward from the
+ * stage's GPU to the next one's along the forward lane, backward the other
+ * way along the backward lane, `travel` of the way; over the plates in an
+ * arc when the GPUs are not neighbours. */
+static scene_box slab_box(const scene *s, int stage, int replica, bool backward, float travel)
 {
-    float sx0, sx1, nx0, nx1, z0, z1;
-    scene_stage_x(s, stage, &sx0, &sx1);
-    scene_stage_x(s, stage + 1, &nx0, &nx1);
-    z_out(s, (stage + 1) * s->layers_per_stage - 1, &z0, &z1);
-    float gap = nx0 - sx1, th = gap * SLAB_THICKNESS;
-    float x0 = backward ? nx0 - th - travel * (gap - th) : sx1 + travel * (gap - th);
-    float by0, by1;
-    scene_replica_y(s, replica, &by0, &by1);
-    float slice = s->batch / (float)s->slots;
-    float y0 = by0 + slice * (float)slot + slice * SLICE_INSET;
-    return box_of(x0, x0 + th, y0, y0 + slice * (1 - 2 * SLICE_INSET), z0, z1);
+    int from = stage_rank_of(s, stage), to = stage_rank_of(s, stage + 1);
+    if (backward) {
+        int t = from;
+        from = to, to = t;
+    }
+    float x0, x1, y;
+    lane_of(s, from, to, replica, &x0, &x1, &y);
+    const float size = PACKET * s->unit;
+    /* from the sending plate's edge to the receiving one's */
+    float a = from <= to ? x0 : x1 - size, b = from <= to ? x1 - size : x0;
+    float x = a + travel * (b - a);
+    float z = s->plate_h;
+    if (long_hop(from, to))
+        z += (arc_height(s) - s->plate_h) * sinf(3.14159265f * travel);
+    return box_of(x, x + size, y - size / 2, y + size / 2, z, z + size);
 }
 
 static int wrap(int a, int n)
@@ -463,27 +627,28 @@ bool scene_chunk_move_at(const scene *s, int replica, float travel, scene_chunk_
 }
 
 /* A chunk (or, -1, the whole gradient) of a layer, `progress` of the way
- * from replica `from`'s weights to replica `to`'s, arcing over the
- * replicas between when they are not neighbours. */
+ * from replica `from`'s GPU to replica `to`'s along the layer's all-reduce
+ * wire, arcing over the replicas between when they are not neighbours. */
 static scene_box chunk_box(const scene *s, int layer, int chunk, int from, int to, float progress)
 {
-    const int D = s->replicas;
-    float x0 = layer_x0(s, layer), w = s->d_hidden, inset;
+    const int D = s->replicas, stage = scene_layer_stage(s, layer);
+    const scene_box wire = scene_object_box(s, SCENE_ALLREDUCE, layer, 0, 0);
+    float x0 = wire.min[0], w = wire.max[0] - wire.min[0];
     if (chunk >= 0) {
         w /= (float)D;
         x0 += w * (float)chunk;
     }
-    inset = w * CHUNK_INSET;
-    float gap = s->replica_gap > 0 ? s->replica_gap : s->batch * 0.25f;
-    float th = gap * CHUNK_THICKNESS;
-    float a0, a1, b0, b1;
-    scene_replica_y(s, from, &a0, &a1);
-    scene_replica_y(s, to, &b0, &b1);
-    float y = a1 + progress * (b1 - a1);
+    const float inset = w * CHUNK_INSET, size = fminf(w - 2 * inset, PACKET * s->unit);
+    const scene_box a = plate_box(s, stage_rank_of(s, stage), from);
+    const scene_box b = plate_box(s, stage_rank_of(s, stage), to);
+    /* leaves from the sender's edge facing the receiver, arrives at the receiver's */
+    float ya = from < to ? a.max[1] : a.min[1] - size, yb = from < to ? b.min[1] - size : b.max[1];
+    float y = ya + progress * (yb - ya);
     int hop = from > to ? from - to : to - from;
-    float lift = hop > 1 ? sinf(3.14159265f * progress) * s->d_model * CHUNK_ARC : 0;
-    float h = s->d_model * 0.45f;
-    return box_of(x0 + inset, x0 + w - inset, y, y + th, -h + lift, h + lift);
+    float lift = hop > 1 ? sinf(3.14159265f * progress) * (arc_height(s) - s->plate_h) : 0;
+    /* riding on the wire, never in the planes of its faces */
+    const float z0 = wire.max[2] + lift;
+    return box_of(x0 + inset, x0 + w - inset, y, y + size, z0, z0 + size);
 }
 
 bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, int replica,
@@ -491,7 +656,7 @@ bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, in
 {
     assert(s && o && out);
     if (kind == SCENE_SLAB) {
-        *out = slab_box(s, index, slot, replica, o->label == SCENE_LABEL_GRAD, o->travel);
+        *out = slab_box(s, index, replica, o->label == SCENE_LABEL_GRAD, o->travel);
         return true;
     }
     if (kind == SCENE_CHUNK) {
@@ -501,8 +666,59 @@ bool scene_object_place(const scene *s, scene_kind kind, int index, int slot, in
         *out = chunk_box(s, index, mv.chunk, replica, mv.to, mv.progress);
         return true;
     }
+    if (kind == SCENE_P2P && o->label == SCENE_LABEL_GRAD) {
+        /* a backward send: the wire's backward lane */
+        *out = scene_object_box(s, kind, index, slot, replica);
+        float x0, x1, y;
+        lane_of(s, stage_rank_of(s, index + 1), stage_rank_of(s, index), replica, &x0, &x1, &y);
+        const float w = LANE_W * s->unit / 2;
+        out->min[1] = y - w, out->max[1] = y + w;
+        return true;
+    }
+    if (kind == SCENE_STACK) {
+        /* one tower per GPU, beside its first block: the tile's level on it
+         * (travel: the tiles of the GPU's earlier stages come first) */
+        *out =
+            stack_box(s, s->rank_stage0[stage_rank_of(s, index)], (int)lrintf(o->travel), replica);
+        return true;
+    }
+    if (kind == SCENE_BLOCK) {
+        /* one height whatever it does: what it runs is its colour (a block
+         * rising as it ran read as "tall = busy" in stills where a block had
+         * just started, still low, beside one just done, still high) */
+        *out = scene_object_box(s, kind, index, slot, replica);
+        out->max[2] = out->min[2] + s->block_h * BLOCK_HEIGHT;
+        return true;
+    }
     *out = scene_object_box(s, kind, index, slot, replica);
     return true;
+}
+
+/* ---- levels ------------------------------------------------------------ */
+
+scene_level scene_level_for(float plate_px, float block_px)
+{
+    if (block_px >= SCENE_LEVEL_DETAIL_PX)
+        return SCENE_LEVEL_DETAIL;
+    return plate_px >= SCENE_LEVEL_GPU_PX ? SCENE_LEVEL_GPU : SCENE_LEVEL_CLUSTER;
+}
+
+bool scene_level_draws(scene_level level, scene_kind kind)
+{
+    switch (kind) {
+    case SCENE_GPU:
+    case SCENE_BLOCK:
+    case SCENE_STACK:
+    case SCENE_ALLREDUCE:
+        return true;
+    case SCENE_P2P: /* the floor's lanes draw the wire; the tensor on it says a send runs */
+        return false;
+    case SCENE_SLAB:
+    case SCENE_CHUNK:
+        return level >= SCENE_LEVEL_GPU;
+    default: /* the matmul detail */
+        return level == SCENE_LEVEL_DETAIL;
+    }
 }
 
 /* ---- labels -------------------------------------------------------------- */

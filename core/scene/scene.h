@@ -1,28 +1,56 @@
 /* scene.h - the 3D picture of one iteration, and what every object in it
  * looks like at any instant t.
  *
- * The picture follows the matmul-as-a-box drawing (DESIGN.md, "The 3D
- * picture"): a linear layer's matmul is a box with edges (batch, input width,
- * output width) and its input activation, weight and output activation are
- * three faces of that box. Axes, in scene units:
- *     x  layers in model order, each d_hidden long, stage_gap between
- *        pipeline stages (the p2p wire). Virtual stages (interleaved and V
- *        schedules) sit in model order; the scene says which rank runs each.
- *     y  the batch: replica r owns the band [r (batch + replica_gap), + batch],
- *        micro-batch m a slice of it; replica_gap between bands is the
- *        all-reduce wire. Weights stand at the far end of each band.
+ * Layout: a grid of GPUs on a floor, z up. Pipeline rank r runs along x,
+ * data-parallel replica d along y (replica 0 in front): each GPU (r, d) is
+ * a plate (SCENE_GPU) with, side by side along x in stage order, a block
+ * per stage it holds (SCENE_BLOCK: one for 1F1B, two for interleaved and V
+ * placements, whatever a CSV gives), beside its first block one tower of
+ * activation tiles (SCENE_STACK), and between neighbouring plates the
+ * wires: p2p lanes along x (what goes towards higher ranks in front,
+ * towards lower ranks behind; sends past other GPUs arc over the row) and
+ * all-reduce wires along y, one per layer under its share of the block.
+ * Sizes come from the matmul detail (below): a block is the stage's detail
+ * scaled by DETAIL_SCALE (16 x 24 x 8 at the defaults), margins and gaps
+ * are in `unit` (a sixteenth of the block's smaller side), and the
+ * scenario's stage_gap and replica_gap set the gaps between plates.
+ *
+ * The matmul detail (DESIGN.md, "The 3D picture"): inside each block, a
+ * linear layer's matmul is a box with edges (batch, input width, output
+ * width) and its input activation, weight and output activation are three
+ * faces of that box. In the detail's own axes (detail_box maps them into
+ * the block):
+ *     x  the stage's layers in model order, each d_hidden long.
+ *     y  the batch, micro-batch m a slice of it; weights stand at its far end.
  *     z  the model width: layer l reads x^l from one half (z in [0, d_model]
  *        for even l, [-d_model, 0] for odd l), writes h^l on the plane z = 0
  *        and x^(l+1) into the other half: residuals alternate above and below.
  * Objects (kind, index, micro-batch, replica): per layer W1, W2 (faces) and an
- * all-reduce box in every gap between neighbouring replicas; per layer and
+ * all-reduce wire in every gap between neighbouring replicas; per layer and
  * micro-batch the hidden face h^l, the residual face x^(l+1) at the layer's
  * end and the two matmul boxes; per stage and micro-batch the stage's input
- * face x^(first layer) and, between stage s and s+1, a p2p box (the wire)
- * and a slab (the tensor crossing it); per layer and replica one gradient
- * chunk of the all-reduce. Replicas run the same schedule, so an object's
- * state does not depend on its replica; where a moving object is does
- * (scene_object_place).
+ * face x^(first layer) and, between stage s and s+1, a p2p wire and a slab
+ * (the tensor crossing it); per layer and replica one gradient chunk of the
+ * all-reduce; per stage its block and tiles; per rank its plate. Replicas
+ * run the same schedule, so an object's state does not depend on its
+ * replica; where a moving object is does (scene_object_place).
+ *
+ * Levels (scene_level): what a frame draws follows how large the GPUs are
+ * on screen. The GPU level is the default: plates, blocks in the colour
+ * and pattern of the action running (the timeline's: F solid green, B
+ * hatched vermillion, I lighter, W blue dots, F+B crosshatched, idle a
+ * low grey block, an idle stage being all-reduced solid purple), tiles,
+ * wires and tensors. Blocks SCENE_LEVEL_DETAIL_PX wide or more (zoomed in)
+ * show the matmul detail inside them over a low base in the action's
+ * colour. Plates under SCENE_LEVEL_GPU_PX (P=64 and more at 1080p) are
+ * the cluster level: each stage one column in its action's colour whose
+ * height is the activations it holds, no tensors, axes labelled.
+ *
+ * Depth: nothing drawn with depth shares a plane with another face seen
+ * from the same side (tests/test_scene.c holds it): blocks and tiles stand
+ * on plates, tensors and chunks ride on their wires, matmul boxes stand a
+ * hair inside the faces on them; shadows and lanes lie on the floor, drawn
+ * without depth writes after what stands on them.
  *
  * state(t) - scene_state_at() - is a pure function of (scene, t), the scene
  * holding its timeline: it keeps nothing between calls, so any t in any
@@ -40,21 +68,20 @@
  *            gradient colour, 1/M per micro-batch (fill accumulates).
  *   Memory   a (stage, micro-batch)'s activations vanish when freed, at the
  *            end of its last backward part (B, or W when split): GPipe piles
- *            up M micro-batches, 1F1B at most P. Over each stage a stack of
- *            blocks counts them: block k shows while more than k are live
- *            (timeline.h's rule), so GPipe's tower grows to M while 1F1B's
- *            stays at P - rank, readable from across the room. A stage's last output leaves
+ *            up M micro-batches, 1F1B at most P. Each stage's tiles count
+ *            them: tile k shows while more than k are live (timeline.h's
+ *            rule), and a GPU's tiles stand on one tower, so GPipe's grows
+ *            to M while 1F1B's stays at P - rank. A stage's last output leaves
  *            when its p2p send completes (the next stage's input face takes over;
  *            it shows faintly until the stage's F starts, since the timeline
  *            counts a micro-batch as live from the start of its F).
- *   Flashes  p2p boxes during each send (forward: activation; backward:
+ *   Flashes  p2p wires during each send (forward: activation; backward:
  *            gradient, label variant GRAD), all-reduce boxes during their
  *            stage's all-reduce.
  *   Tensors  during a send, a slab in the tensor's colour (activation
- *   flow     forward, gradient backward) travels across the gap from the
- *            producing stage's last layer to the consuming stage's first:
- *            travel 0 at the send's start (touching the producer), 1 at its
- *            end (touching the consumer), linear in t between. During an
+ *   flow     forward, gradient backward, hatched) travels along its lane from
+ *            the sender's plate to the receiver's: travel 0 at the send's
+ *            start, 1 at its end (eased: smoothstep in t). During an
  *            all-reduce each replica's chunk of every layer's gradient moves
  *            between replicas' weights: a ring runs 2(D-1) equal steps (D-1
  *            reduce-scatter, D-1 all-gather) in which every replica r sends
@@ -66,15 +93,17 @@
  *            whole gradient (the pipelined tree streams it; drawn as one
  *            block). A chunk that passes over other replicas (the ring's
  *            wrap, long tree edges) arcs above the picture.
- *   Zero     a transfer shorter than flash_min, zero-cost ones included,
- *   time     is shown over [start, start + flash_min] instead: a fixed-length
- *            flash so that the textbook case (free transfers) is not
- *            silent. flash_min defaults to 1/200 of the iteration: at the
- *            default playback (the iteration in 20 s) 0.1 s, six frames at
- *            60 fps, enough to catch the eye yet too short to be read as a
- *            transfer that costs time; and shorter than the default
- *            scenario's p2p hop, whose slabs therefore move at their real
- *            times.
+ *   Zero     a transfer shorter than flash_min is shown over [start,
+ *   time     start + flash_min]: its tensor crosses in max(its time,
+ *            flash_min / 2) and waits at the receiver's edge for the rest.
+ *            flash_min defaults to 1/40 of the iteration: at the default
+ *            playback (the iteration in 20 s) half a second, 15 frames of a
+ *            30 fps video, enough to follow; the timeline stays exact, and
+ *            a tensor shown past its arrival sits at its receiver.
+ *   Blocks   a stage's block wears what runs on it (action; flash 1 while
+ *            one runs), one height whatever it does.
+ *   Towers   the tiles of a GPU's stages stand on one tower (travel: a
+ *            tile's level), so its height counts the GPU's activations.
  *
  * Level    a band is drawn in at most max_slots slices (512 by default).
  * of       With more micro-batches than that, consecutive micro-batches
@@ -159,6 +188,8 @@ typedef enum scene_kind {
     SCENE_SLAB,        /* per stage boundary x micro-batch: the tensor a send carries */
     SCENE_CHUNK,       /* per layer, one per replica: its gradient chunk in the all-reduce */
     SCENE_STACK,       /* per stage x slot k: block k of the stage's live-activation stack */
+    SCENE_GPU,         /* per rank: the GPU's plate, on the ground */
+    SCENE_BLOCK,       /* per stage: the stage's block on its GPU, in the colour of what runs */
     SCENE_KIND_COUNT
 } scene_kind;
 
@@ -170,6 +201,8 @@ typedef enum scene_role {
     SCENE_ROLE_MATMUL,
     SCENE_ROLE_P2P,
     SCENE_ROLE_ALLREDUCE,
+    SCENE_ROLE_GPU,     /* a GPU's plate */
+    SCENE_ROLE_COMPUTE, /* a stage block: its colour and pattern are object_state.action's */
     SCENE_ROLE_COUNT
 } scene_role;
 
@@ -183,11 +216,12 @@ typedef struct object_state {
     uint8_t visible; /* 0: not drawn at all */
     uint8_t role;    /* scene_role */
     uint8_t label;   /* scene_label_variant; a slab's GRAD: a backward send */
-    uint8_t pad;
-    float opacity; /* 0..1: fades in while being computed */
-    float flash;   /* 0..1: a matmul running now, a transfer in flight; for
-                      weights, the fraction of their gradient accumulated */
-    float travel;  /* 0..1: a slab's or chunk's way through its transfer; else 0 */
+    uint8_t action;  /* a stage block's: the action_kind running (ACTION_IDLE: none) */
+    float opacity;   /* 0..1: fades in while being computed */
+    float flash;     /* 0..1: a matmul running now, a transfer in flight; for
+                        weights, the fraction of their gradient accumulated */
+    float travel;    /* 0..1: a slab's or chunk's way through its transfer; a stack tile's
+                        level on its GPU's tower (0, 1, ...); else 0 */
 } object_state;
 
 /* What a stage is doing at t. */
@@ -218,7 +252,17 @@ typedef struct scene {
     timeline_cells cells;    /* each (stage, micro-batch)'s timing, gathered once */
     double *allreduce_start; /* [stages]; equal to end when none */
     double *allreduce_end;
-    scene_box bounds; /* everything, for fitting the camera */
+    /* The GPU grid (see "Layout"), in scene units. */
+    int stages_per_rank; /* V: the most stages one rank holds */
+    int *stage_slot;     /* [stages]: the stage's place on its rank's plate, 0 .. V-1 */
+    int *rank_stage0;    /* [ranks]: the rank's first stage (its tower stands beside it) */
+    float detail_scale;  /* the matmul detail's size in its block: scene units per detail unit */
+    float unit;          /* margins and gaps: a sixteenth of the block's smaller side */
+    float block_w, block_d, block_h; /* a stage block's footprint, and its height when running */
+    float plate_w, plate_d, plate_h; /* a GPU's plate */
+    float pitch_x, pitch_y;          /* from one GPU to the next along ranks, replicas */
+    float tile;                      /* an activation tile's side (the stack beside a block) */
+    scene_box bounds;                /* everything, for fitting the camera */
     /* The corners of the parts of `bounds` that hold something (each
      * replica's band, the gaps between them, each stage's stack up to its
      * rank's peak): cameras frame these, not the box's empty corners. */
@@ -312,6 +356,28 @@ typedef struct scene_chunk_move {
     float progress;  /* 0..1 through the step */
 } scene_chunk_move;
 bool scene_chunk_move_at(const scene *s, int replica, float travel, scene_chunk_move *out);
+
+/* Levels of detail (scene.h, "Levels"): what a frame draws, from how
+ * large the GPUs are on screen. */
+typedef enum scene_level {
+    SCENE_LEVEL_CLUSTER = 0, /* plates under SCENE_LEVEL_GPU_PX: plates, blocks, stacks and
+                                all-reduce wires; no tensors in flight, no per-GPU labels */
+    SCENE_LEVEL_GPU,         /* GPUs, stage blocks, stacks, wires and the tensors on them */
+    SCENE_LEVEL_DETAIL,      /* blocks of SCENE_LEVEL_DETAIL_PX and more: each stage's matmul
+                                picture (weights, activations, matmul boxes) in its block */
+} scene_level;
+#define SCENE_LEVEL_GPU_PX 56.0f     /* a plate at least this wide on screen: GPU level */
+#define SCENE_LEVEL_DETAIL_PX 320.0f /* a block at least this wide: the detail */
+
+/* The level for a plate and a block this many pixels wide on screen (where
+ * the scene comes nearest the eye). */
+scene_level scene_level_for(float plate_px, float block_px);
+/* Whether a level draws (and picks) objects of this kind. */
+bool scene_level_draws(scene_level level, scene_kind kind);
+
+/* The most tiles one GPU's tower holds in the iteration: the most live
+ * activations any rank holds at once (at most M), in slots. */
+int scene_tallest_stack(const scene *s);
 
 /* The stage a layer belongs to, and the x range of a stage. */
 int scene_layer_stage(const scene *s, int layer);

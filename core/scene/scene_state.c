@@ -84,16 +84,26 @@ static bool within(double t, double a, double b)
 }
 
 /* A transfer [start, end] is shown over [start, start + max(end - start,
- * flash_min)], both ends included so that its tensor is seen arriving;
- * returns its progress through that window (0 at the start, 1 at its end),
- * or -1 when t is outside it. */
+ * flash_min)], both ends included so that its tensor is seen arriving
+ * (scene.h, "Zero time"): it crosses over [start, start + max(end -
+ * start, flash_min / 2)] and waits at the receiver for the rest. Returns
+ * its way across (0 at the start, 1 once arrived), or -1 when t is outside
+ * the window. */
 static float flash_window(const scene *s, double start, double end, double t)
 {
-    double len = fmax(end - start, s->flash_min);
-    if (!(len > 0) || t < start || t > start + len)
+    const double shown = fmax(end - start, s->flash_min);
+    const double cross = fmax(end - start, s->flash_min / 2);
+    if (!(shown > 0) || t < start || t > start + shown)
         return -1;
-    float p = (float)((t - start) / len);
+    const float p = (float)((t - start) / cross);
     return p > 1 ? 1 : p;
+}
+
+/* Smoothstep: motion that starts and stops gently (0 at 0, 1 at 1). */
+static float ease(float u)
+{
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return u * u * (3 - 2 * u);
 }
 
 static object_state hidden_state(void)
@@ -218,11 +228,11 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
             if (pf >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_PLAIN, TRANSFER_OPACITY, 1 - 0.5f * pf);
                 slab = shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 1);
-                slab.travel = pf;
+                slab.travel = ease(pf);
             } else if (pb >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * pb);
                 slab = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD, 1, 1);
-                slab.travel = pb;
+                slab.travel = ease(pb);
             }
         }
         scene_slot_merge(&out->kind[SCENE_P2P][(size_t)stage * J + slot], x);
@@ -303,6 +313,17 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             out->kind[SCENE_STACK][(size_t)st * J + k] =
                 shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN, 1, 0);
     }
+    /* one tower per GPU: a stage's tiles stand on those of the GPU's
+     * earlier stages */
+    for (int r = 0; r < s->ranks; r++) {
+        int level = 0;
+        for (int st = s->rank_stage0[r]; st < s->stages; st++) {
+            if (s->stage_rank[st] != r)
+                continue;
+            for (int k = 0; k < J && out->kind[SCENE_STACK][(size_t)st * J + k].visible; k++)
+                out->kind[SCENE_STACK][(size_t)st * J + k].travel = (float)level++;
+        }
+    }
 
     for (int l = 0; l < s->layers; l++) {
         out->kind[SCENE_WEIGHT1][l] =
@@ -314,7 +335,7 @@ void scene_state_at(const scene *s, double t, scene_state *out)
                       ? flash_window(s, s->allreduce_start[stage], s->allreduce_end[stage], t)
                       : -1;
         out->kind[SCENE_ALLREDUCE][l] =
-            p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * p)
+            p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, 1, 1 - 0.5f * p)
                    : hidden_state();
         object_state chunk = hidden_state();
         if (p >= 0) {
@@ -324,6 +345,9 @@ void scene_state_at(const scene *s, double t, scene_state *out)
         out->kind[SCENE_CHUNK][l] = chunk;
     }
 
+    for (int r = 0; r < s->ranks; r++)
+        out->kind[SCENE_GPU][r] =
+            shown(SCENE_ROLE_GPU, SCENE_LABEL_PLAIN, 1, timeline_action_at(tl, r, t) >= 0);
     for (int st = 0; st < s->stages; st++)
         out->focus[st] = (stage_focus){.kind = ACTION_IDLE, .microbatch = -1, .layer = -1};
     for (int r = 0; r < s->ranks; r++) {
@@ -344,6 +368,17 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             out->focus[a->stage] = (stage_focus){
                 (int8_t)kind, a->microbatch, substep_layer(s, a->stage, kind, progress), progress};
         }
+    }
+    for (int st = 0; st < s->stages; st++) {
+        object_state b =
+            shown(SCENE_ROLE_COMPUTE, SCENE_LABEL_PLAIN, 1, out->focus[st].kind != ACTION_IDLE);
+        b.action = (uint8_t)out->focus[st].kind;
+        /* an idle stage whose gradients are being reduced wears the
+         * all-reduce's colour, as its row's bar does in the timeline */
+        if (b.action == ACTION_IDLE && s->replicas > 1 && s->allreduce_start[st] >= 0 &&
+            t >= s->allreduce_start[st] && t < s->allreduce_end[st])
+            b.role = SCENE_ROLE_ALLREDUCE;
+        out->kind[SCENE_BLOCK][st] = b;
     }
 }
 

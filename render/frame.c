@@ -339,10 +339,16 @@ static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_l
     draw_replica_labels(f, s, l, v, th, ls);
 }
 
+/* The level the view draws at: the scene, its labels and legend agree. */
+static scene_level view_level(const scene *s, const frame_view *v, const frame_layout *l)
+{
+    return scene_renderer_level(s, &v->cam, l->view_w, l->view_h, (float)l->small_px);
+}
+
 static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st,
                         const frame_layout *l, const frame_view *v, const theme *th, label_set *ls)
 {
-    const scene_level level = scene_renderer_level(s, &v->cam, (int)l->view_w, (int)l->view_h);
+    const scene_level level = view_level(s, v, l);
     if (level == SCENE_LEVEL_CLUSTER) {
         draw_cluster_labels(f, s, l, v, th, ls);
         return;
@@ -841,7 +847,7 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
     };
     const scene_aa_view sv = scene_aa_begin(&f->aa, &aa);
     scene_renderer_draw(&f->scene, &c->instances, s, &c->state, &th, &v->cam, sv.x, sv.y, sv.w,
-                        sv.h, l.line_px * sv.scale);
+                        sv.h, view_level(s, v, &l), sv.scale, l.line_px);
     scene_aa_end(&f->aa, &f->batch);
     glViewport(0, 0, fb_width, fb_height);
 
@@ -862,8 +868,7 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         frame_draw_caption(f, s, &l, v, &th, labels);
         if (v->show_legend)
-            draw_legend(f, &l, &th, labels, hud,
-                        scene_renderer_level(s, &v->cam, (int)l.view_w, (int)l.view_h));
+            draw_legend(f, &l, &th, labels, hud, view_level(s, v, &l));
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &c->state, &l, v, &th, labels);
     }

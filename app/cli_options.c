@@ -257,6 +257,22 @@ static const char *camera_name(int preset)
     return camera_preset_name((camera_preset)preset);
 }
 
+/* --aa: "auto" (0) lets each output choose; a mode m is stored as 1 + m. */
+static int aa_find(const char *name)
+{
+    if (strcmp(name, "auto") == 0)
+        return 0;
+    for (int m = 0; m < SCENE_AA_MODES; m++)
+        if (strcmp(name, scene_aa_name((scene_aa_mode)m)) == 0)
+            return 1 + m;
+    return -1;
+}
+
+static const char *aa_name(int choice)
+{
+    return choice == 0 ? "auto" : scene_aa_name((scene_aa_mode)(choice - 1));
+}
+
 /* Choices are stored as an int through the row. */
 _Static_assert(sizeof(theme_id) == sizeof(int) && sizeof(camera_preset) == sizeof(int),
                "an enum option is written as an int");
@@ -326,6 +342,16 @@ const option_row cli_rows[OPT_COUNT] = {
                       .max = FRAME_UI_SCALE_MAX,
                       .help = "text and line widths times S, on top of following the window's "
                               "height (default 1; ctrl+= ctrl+- ctrl+0 in the window)"},
+    [OPT_AA] = {.name = "aa",
+                .arg = "MODE",
+                .type = OPTION_CHOICE,
+                .field = FIELD(show.aa),
+                .find = aa_find,
+                .name_of = aa_name,
+                .refused = "unknown anti-aliasing; use auto, edge, supersample or off",
+                .help = "anti-aliasing of the 3D view: {default} (default: supersample for "
+                        "stills and PNG frames, edge for the window, MP4 and GIF), edge, "
+                        "supersample or off"},
     /* Times past the longest iteration (budget.h) mean nothing; a time past
      * this scenario's iteration is refused once it is known (check_show). */
     [OPT_TIME] = {.name = "time",
@@ -478,17 +504,18 @@ const option_set cli_schedule_options = {
 const option_set cli_run_options = {
     cli_rows, OPT_COUNT,
     OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) | OPT_BIT(OPT_UI_SCALE) |
-        OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) | OPT_BIT(OPT_PRINT_STATE) |
-        OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_PRESENTER) | OPT_BIT(OPT_MONITOR) |
-        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
+        OPT_BIT(OPT_AA) | OPT_BIT(OPT_TIME) | OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_SCRIPT) |
+        OPT_BIT(OPT_PRINT_STATE) | OPT_BIT(OPT_PRESENT) | OPT_BIT(OPT_SLIDE) |
+        OPT_BIT(OPT_PRESENTER) | OPT_BIT(OPT_MONITOR) | OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) |
+        OPT_BIT(OPT_CONFINE),
     "run", OPTIONS_MAX_PATHS};
 const option_set cli_render_options = {
     cli_rows, OPT_COUNT,
     OPT_BIT(OPT_OUTPUT) | OPT_BIT(OPT_SIZE) | OPT_BIT(OPT_THEME) | OPT_BIT(OPT_CAMERA) |
-        OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) | OPT_BIT(OPT_SPEED) |
-        OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) | OPT_BIT(OPT_PRESET) |
-        OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) | OPT_BIT(OPT_SLIDE) |
-        OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
+        OPT_BIT(OPT_UI_SCALE) | OPT_BIT(OPT_AA) | OPT_BIT(OPT_STILL) | OPT_BIT(OPT_FPS) |
+        OPT_BIT(OPT_SPEED) | OPT_BIT(OPT_DURATION) | OPT_BIT(OPT_RANGE) | OPT_BIT(OPT_CRF) |
+        OPT_BIT(OPT_PRESET) | OPT_BIT(OPT_QUIET) | OPT_BIT(OPT_PER_BEAT) | OPT_BIT(OPT_BEAT) |
+        OPT_BIT(OPT_SLIDE) | OPT_BIT(OPT_HELP) | OPT_BIT(OPT_COMPARE) | OPT_BIT(OPT_CONFINE),
     "render", OPTIONS_MAX_PATHS};
 
 /* Parses argv (argv[0] is the command) into *q, from the command's

@@ -62,6 +62,7 @@ typedef enum option_id {
     OPT_THEME,
     OPT_CAMERA,
     OPT_UI_SCALE,
+    OPT_AA,
     OPT_TIME,
     OPT_SPEED,
     OPT_STILL,

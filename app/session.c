@@ -221,6 +221,11 @@ camera session_camera(const session *s, camera_preset preset, int fb_width, int 
     return cam;
 }
 
+scene_aa_mode session_show_aa(const session_show *show, scene_aa_mode own)
+{
+    return show->aa > 0 && show->aa <= SCENE_AA_MODES ? (scene_aa_mode)(show->aa - 1) : own;
+}
+
 double session_default_speed(const session *s)
 {
     return s->tl.makespan > 0 ? s->tl.makespan / SESSION_PLAY_SECONDS : 1;

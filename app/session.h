@@ -45,6 +45,7 @@
 #include "program.h"
 #include "scenario.h"
 #include "scene.h"
+#include "scene_aa.h"
 #include "theme.h"
 #include "timeline.h"
 
@@ -66,7 +67,14 @@ typedef struct session_show {
     camera_preset camera; /* 0: the default preset */
     double speed;         /* timeline units per second; 0: session_default_speed */
     double ui_scale;      /* text and line widths times this (--ui-scale); 0: 1 */
+    int aa;               /* --aa: 0 each output its own (session_show_aa), else 1 + a
+                             scene_aa_mode */
 } session_show;
+
+/* The 3D view's anti-aliasing for an output whose own choice is `own`
+ * (stills and PNG frames SCENE_AA_SUPERSAMPLE; the window, MP4 and GIF
+ * SCENE_AA_EDGE): --aa's when it was given. */
+scene_aa_mode session_show_aa(const session_show *show, scene_aa_mode own);
 
 /* A scenario field set on the command line. */
 typedef struct session_flag {

@@ -57,6 +57,12 @@ typedef enum draw2d_pattern {
  * llvmpipe would otherwise pay for every fill on every pixel. */
 enum { DRAW2D_PROGRAMS = 7 };
 
+/* The pixels a primitive may have touched, framebuffer pixels (origin
+ * top-left), inclusive; x1 < x0 or y1 < y0: none. */
+typedef struct draw2d_box {
+    int x0, y0, x1, y1;
+} draw2d_box;
+
 typedef struct draw2d {
     unsigned programs[DRAW2D_PROGRAMS]; /* GL programs, indexed by draw2d.c's FILL_* */
     int loc_viewport[DRAW2D_PROGRAMS];  /* their u_viewport uniforms */
@@ -76,7 +82,9 @@ typedef struct draw2d {
     int batch_count, batch_capacity;
     struct draw2d_run *runs; /* vertices appended in a row for one batch, in append order */
     int run_count, run_capacity;
-    int draw_calls;   /* draw calls since draw2d_begin, all flushes (benches and tests read it) */
+    int draw_calls; /* draw calls since draw2d_begin, all flushes (benches and tests read it) */
+    draw2d_box *covered; /* each primitive's box since draw2d_begin, in append order */
+    int covered_count, covered_capacity;
     bool put_as_quad; /* draw2d_put always draws a quad, as into a window (tests set it) */
 } draw2d;
 
@@ -92,6 +100,13 @@ void draw2d_begin(draw2d *d, int fb_width, int fb_height);
  * atlas stay. Sets the viewport to the whole framebuffer; leaves blending
  * enabled and depth testing, face culling and the scissor test disabled. */
 void draw2d_flush(draw2d *d);
+
+/* What was appended since draw2d_begin may have touched: a box per
+ * primitive (glyph, rectangle, line; a put drawn as a quad), within its
+ * clip; their count, and the boxes in *boxes. For whoever must keep out of
+ * the overlay's pixels (scene_aa.h smooths the 3D view under it). A put
+ * done by a copy is not listed. */
+int draw2d_covered(const draw2d *d, const draw2d_box **boxes);
 
 /* Restricts what is appended next to the rectangle (pixels), until clip_off. */
 void draw2d_clip(draw2d *d, float x, float y, float w, float h);
@@ -131,6 +146,7 @@ void draw2d_glyph(draw2d *d, float x0, float y0, float x1, float y1, float u0, f
 typedef struct draw2d_pixels {
     unsigned texture; /* GL texture, 0 until the first keep */
     int x, y, w, h;   /* the rectangle kept, framebuffer pixels (origin top-left) */
+    int tex_w, tex_h; /* the texture's size: w x h after a keep, at least that after an upload */
 } draw2d_pixels;
 
 /* Draws what was appended so far (draw2d_flush), then copies the bound
@@ -151,6 +167,20 @@ bool draw2d_target_exact(const draw2d *d);
  * copies them there (glCopyImageSubData); into a window, whose pixels no
  * copy can reach, it appends a quad that fetches them. */
 void draw2d_put(draw2d *d, const draw2d_pixels *px);
+/* The same for the part (x, y, w, h) of px's rectangle only: into a window,
+ * a quad of that part's size (a few small parts cost less of the
+ * rasteriser than one quad over all of them). */
+void draw2d_put_part(draw2d *d, const draw2d_pixels *px, int x, int y, int w, int h);
+/* Pixels from memory instead of the framebuffer, to be put at (x, y)
+ * (origin top-left) like kept ones: w x h of them, rows bottom first (as
+ * glReadPixels gives them) and row_pixels apart, BGRA when bgra, else
+ * RGBA. The texture only grows, so that uploads of changing sizes (the
+ * 3D view's smoothed part, scene_aa.h) allocate nothing once warm. */
+void draw2d_pixels_upload(draw2d_pixels *px, int x, int y, int w, int h, const uint8_t *pixels,
+                          int row_pixels, bool bgra);
+/* Grows px's texture to at least w x h now, so that uploads up to that size
+ * allocate nothing (a texture's storage is fresh memory: page faults). */
+void draw2d_pixels_reserve(draw2d_pixels *px, int w, int h);
 /* Deletes the texture (a current GL context); accepts a zeroed one. */
 void draw2d_pixels_deinit(draw2d_pixels *px);
 

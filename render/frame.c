@@ -45,6 +45,7 @@ void frame_renderer_deinit(frame_renderer *f)
     if (!f)
         return;
     free(f->labels);
+    scene_aa_deinit(&f->aa);
     text_font_deinit(&f->font);
     draw2d_deinit(&f->batch);
     scene_renderer_deinit(&f->scene);
@@ -408,10 +409,16 @@ static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_l
     draw_replica_labels(f, s, l, v, th, ls);
 }
 
+/* The level the view draws at: the scene, its labels and legend agree. */
+static scene_level view_level(const scene *s, const frame_view *v, const frame_layout *l)
+{
+    return scene_renderer_level(s, &v->cam, l->view_w, l->view_h, (float)l->small_px);
+}
+
 static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st,
                         const frame_layout *l, const frame_view *v, const theme *th, label_set *ls)
 {
-    const scene_level level = scene_renderer_level(s, &v->cam, (int)l->view_w, (int)l->view_h);
+    const scene_level level = view_level(s, v, l);
     if (level == SCENE_LEVEL_CLUSTER) {
         draw_cluster_labels(f, s, l, v, th, ls);
         return;
@@ -893,8 +900,25 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
 
     scene_state_at(s, v->t, &c->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
-    scene_renderer_draw(&f->scene, &c->instances, s, &c->state, &th, &v->cam, (int)l.view_x, gl_y,
-                        (int)l.view_w, (int)l.view_h, l.line_px);
+    /* drawn where scene_aa says; smoothed now (supersampled) or once the 2D
+     * overlay is drawn (edges), the overlay's pixels kept */
+    const scene_aa_desc aa = {
+        .mode = v->aa,
+        .x = (int)l.view_x,
+        .y = gl_y,
+        .w = (int)l.view_w,
+        .h = (int)l.view_h,
+        .fb_width = fb_width,
+        .fb_height = fb_height,
+        .cam = &v->cam,
+        .bounds_min = s->bounds.min,
+        .bounds_max = s->bounds.max,
+        .background = th.background,
+    };
+    const scene_aa_view sv = scene_aa_begin(&f->aa, &aa);
+    scene_renderer_draw(&f->scene, &c->instances, s, &c->state, &th, &v->cam, sv.x, sv.y, sv.w,
+                        sv.h, view_level(s, v, &l), sv.scale, l.line_px);
+    scene_aa_end(&f->aa, &f->batch);
     glViewport(0, 0, fb_width, fb_height);
 
     label_set *labels = f->labels;
@@ -914,8 +938,7 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         frame_draw_caption(f, s, &l, v, &th, labels);
         if (v->show_legend)
-            draw_legend(f, &l, &th, labels, hud,
-                        scene_renderer_level(s, &v->cam, (int)l.view_w, (int)l.view_h));
+            draw_legend(f, &l, &th, labels, hud, view_level(s, v, &l));
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &c->state, &l, v, &th, labels);
     }
@@ -934,4 +957,5 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
         draw_laser(f, &l, v);
     draw2d_clip_off(&f->batch);
     draw2d_flush(&f->batch);
+    scene_aa_finish(&f->aa, &f->batch); /* the view's edges, the overlay kept */
 }

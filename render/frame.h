@@ -83,6 +83,7 @@
 #include "error.h"
 #include "inspect_overlay.h"
 #include "scene.h"
+#include "scene_aa.h"
 #include "scene_renderer.h"
 #include "text.h"
 #include "theme.h"
@@ -225,6 +226,8 @@ typedef struct frame_view {
     const frame_whatif_card *whatif_card; /* NULL: none */
     const char *frame_times; /* the viewer's frame-rate readout (F3), a line on a card under
                                 the HUD; NULL or "": none (export never sets it) */
+    scene_aa_mode aa;        /* the 3D view's anti-aliasing (scene_aa.h); zeroed: SCENE_AA_EDGE,
+                                the window's and video's; stills ask for SCENE_AA_SUPERSAMPLE */
 } frame_view;
 
 /* The layout of the frame this view asks for in a target of this size
@@ -242,6 +245,7 @@ typedef struct frame_renderer {
     text_font font;                 /* font.stats may be set to record every string drawn */
     int font_body_px;               /* size the atlas was rendered for */
     struct frame_label_set *labels; /* placed label rectangles, reused every frame */
+    scene_aa aa;                    /* the 3D view's anti-aliasing: its scratch and framebuffer */
     bool ready;
 } frame_renderer;
 

@@ -284,7 +284,7 @@ timeline_panel_hover scene_pick_owner(const scene *s, const scene_state *st,
 }
 
 timeline_panel_hover scene_pick(const scene *s, const scene_state *st, const camera *cam, float w,
-                                float h, float px, float py, scene_pick_hit *hit)
+                                float h, float text_px, float px, float py, scene_pick_hit *hit)
 {
     assert(s && st && cam);
     if (!(w >= 1 && h >= 1))
@@ -292,7 +292,7 @@ timeline_panel_hover scene_pick(const scene *s, const scene_state *st, const cam
     float origin[3], dir[3];
     scene_pick_ray(cam, w, h, px, py, origin, dir);
     scene_pick_hit found;
-    const scene_level level = scene_renderer_level(s, cam, (int)w, (int)h);
+    const scene_level level = scene_renderer_level(s, cam, w, h, text_px);
     if (!scene_pick_object(s, st, level, origin, dir, &found))
         return NONE;
     if (hit)

@@ -32,7 +32,7 @@
  *
  * Call order:
  *     scene_state st; scene_state_init(&st, &sc); scene_state_at(&sc, t, &st);
- *     timeline_panel_hover h = scene_pick(&sc, &st, &cam, view_w, view_h, px, py, NULL);
+ *     timeline_panel_hover h = scene_pick(&sc, &st, &cam, view_w, view_h, text_px, px, py, NULL);
  *     scene_state_deinit(&st);
  * Cost: one pass over every object of every copy (O(objects)), so for a
  * click, never per frame.
@@ -83,9 +83,10 @@ timeline_panel_hover scene_pick_owner(const scene *s, const scene_state *st,
                                       const scene_pick_hit *hit);
 
 /* All three: the owner of the nearest object under pixel (px, py) of the
- * w x h view, at the level that view draws (scene_renderer_level); hit
- * (NULL: not wanted) gets the object when there is one. */
+ * w x h view, at the level that view draws with small text of text_px
+ * (scene_renderer_level); hit (NULL: not wanted) gets the object when there
+ * is one. */
 timeline_panel_hover scene_pick(const scene *s, const scene_state *st, const camera *cam, float w,
-                                float h, float px, float py, scene_pick_hit *hit);
+                                float h, float text_px, float px, float py, scene_pick_hit *hit);
 
 #endif

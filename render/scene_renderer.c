@@ -135,6 +135,7 @@ bool scene_renderer_init(scene_renderer *r, ppf_error *err)
     r->loc_light = glGetUniformLocation(r->program, "u_light");
     r->loc_edge_color = glGetUniformLocation(r->program, "u_edge_color");
     r->loc_edge_px = glGetUniformLocation(r->program, "u_edge_px");
+    r->loc_px = glGetUniformLocation(r->program, "u_px");
     r->loc_origin = glGetUniformLocation(r->program, "u_origin");
 
     mesh_vertex cube[36];
@@ -536,19 +537,21 @@ static void build(scene_instances *r, const scene *s, const scene_state *st, con
     }
 }
 
-scene_level scene_renderer_level(const scene *s, const camera *cam, int w, int h)
+scene_level scene_renderer_level(const scene *s, const camera *cam, float w, float h, float text_px)
 {
-    if (w <= 0 || h <= 0)
+    const float unit = text_px > 0 ? text_px / SCENE_LEVEL_TEXT_PX : 1;
+    if (!(w / unit >= 1 && h / unit >= 1))
         return SCENE_LEVEL_CLUSTER;
-    const float aspect = (float)w / (float)h;
+    const int iw = (int)(w / unit), ih = (int)(h / unit);
+    const float aspect = w / h;
     float widest = 0;
     for (int c = 0; c < 4; c++) {
         const int rank = (c & 1) ? s->ranks - 1 : 0, rep = (c & 2) ? s->replicas - 1 : 0;
         const scene_box p = scene_object_box(s, SCENE_GPU, rank, 0, rep);
         const float a[3] = {p.min[0], p.min[1], p.max[2]}, b[3] = {p.max[0], p.min[1], p.max[2]};
         float ax, ay, bx, by;
-        if (!camera_project(cam, aspect, a, w, h, &ax, &ay) ||
-            !camera_project(cam, aspect, b, w, h, &bx, &by))
+        if (!camera_project(cam, aspect, a, iw, ih, &ax, &ay) ||
+            !camera_project(cam, aspect, b, iw, ih, &bx, &by))
             return SCENE_LEVEL_DETAIL; /* the eye is among the GPUs */
         widest = fmaxf(widest, hypotf(bx - ax, by - ay));
     }
@@ -574,19 +577,23 @@ static void instances_from(unsigned vbo, int first)
 
 void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const scene *s,
                          const scene_state *st, const theme *th, const camera *cam, int x, int y,
-                         int w, int h, float edge_px)
+                         int w, int h, scene_level level, float scale, float edge_px)
 {
     assert(sr && r && s && st && th && cam && sr->program && r->instance_vbo);
     if (w <= 0 || h <= 0)
         return;
     float eye[3];
     camera_eye(cam, eye);
-    const scene_level level = scene_renderer_level(s, cam, w, h);
+    if (!(scale >= 1))
+        scale = 1;
+    /* the output's size: what it shows is decided there, not in a larger buffer */
+    const int ow = (int)lroundf((float)w / scale), oh = (int)lroundf((float)h / scale);
     /* micro-batch slices along y; stack blocks along z */
-    const int g = slots_per_instance(s, cam, w, h, 1, s->batch * s->detail_scale / (float)s->slots);
+    const int g =
+        slots_per_instance(s, cam, ow, oh, 1, s->batch * s->detail_scale / (float)s->slots);
     const float tile_step = scene_object_box(s, SCENE_STACK, 0, 1, 0).min[2] -
                             scene_object_box(s, SCENE_STACK, 0, 0, 0).min[2];
-    const int g_stack = slots_per_instance(s, cam, w, h, 2, tile_step);
+    const int g_stack = slots_per_instance(s, cam, ow, oh, 2, tile_step);
     bool same = r->uploaded && r->last_scene == s && r->last_generation == s->generation &&
                 r->last_t == st->t && r->last_theme == th->name &&
                 r->last_slots_per_instance[0] == g && r->last_slots_per_instance[1] == g_stack &&
@@ -632,7 +639,8 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
     float light[3] = {0.35f, -0.55f, 0.76f};
     glUniform3fv(sr->loc_light, 1, light);
     glUniform3f(sr->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
-    glUniform1f(sr->loc_edge_px, edge_px >= 1 ? edge_px : 1); /* NaN fails the test too */
+    glUniform1f(sr->loc_edge_px, (edge_px >= 1 ? edge_px : 1) * scale); /* NaN fails too */
+    glUniform1f(sr->loc_px, scale);
     glUniform2f(sr->loc_origin, (float)x, (float)y);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_CULL_FACE);

@@ -28,7 +28,8 @@
  * Call order (a current GL 3.3 context):
  *     scene_renderer r; scene_renderer_init(&r, &err);
  *     scene_instances in; scene_instances_init(&in, &r, &scene, &err);    per scene
- *     each frame: scene_renderer_draw(&r, &in, &scene, &state, &theme, &cam, x, y, w, h, edge_px);
+ *     each frame: scene_renderer_draw(&r, &in, &scene, &state, &theme, &cam, x, y, w, h, level,
+ *                                     1, edge_px);
  *     scene_instances_deinit(&in); scene_renderer_deinit(&r);
  *
  * Errors: the renderer's init returns false with the shader log in *err,
@@ -49,7 +50,7 @@
  * meshes. One per GL context (frame.h's frame_renderer). */
 typedef struct scene_renderer {
     unsigned program;
-    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px, loc_origin;
+    int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px, loc_px, loc_origin;
     unsigned cube_vbo, quad_vbo;
 } scene_renderer;
 
@@ -58,8 +59,13 @@ typedef struct scene_renderer {
  * they are drawn from (of the context of the scene_renderer it was made
  * with), and what the last upload showed. */
 /* The four passes a frame draws, in order (scene_renderer.c). */
-enum { SCENE_PASS_GROUND = 0, SCENE_PASS_FACES, SCENE_PASS_BOXES, SCENE_PASS_TRANSLUCENT,
-       SCENE_PASS_COUNT };
+enum {
+    SCENE_PASS_GROUND = 0,
+    SCENE_PASS_FACES,
+    SCENE_PASS_BOXES,
+    SCENE_PASS_TRANSLUCENT,
+    SCENE_PASS_COUNT
+};
 
 /* One pass's instances, grown to the most a frame has shown. */
 typedef struct scene_pass {
@@ -74,7 +80,7 @@ typedef struct scene_instances {
     void *order;                       /* sort scratch: (distance, index) per instance */
     struct scene_instance *sorted;     /* every pass's instances in draw order */
     int sorted_capacity;
-    int gpu_capacity; /* instances the GL buffer holds */
+    int gpu_capacity;                                     /* instances the GL buffer holds */
     int first[SCENE_PASS_COUNT], count[SCENE_PASS_COUNT]; /* each pass's run in sorted */
     /* What the last upload showed, to skip identical frames: the scene (its
      * address and build: another build at the same address is another
@@ -104,17 +110,26 @@ void scene_instances_deinit(scene_instances *in);
  * bottom-left origin) of the bound framebuffer, which must have a depth
  * buffer whose viewport the caller has cleared (frame_renderer_draw clears
  * colour and depth together, once: on llvmpipe a second, scissored clear
- * costs as much as a quad drawn over the view). edge_px is the
- * width of the faces' rims in pixels (frame_layout.line_px, so that rims
- * grow with the window's height and the UI scale like the 2D lines);
- * under 1 or not a number: 1. in: s's instances, made with r. */
-/* The level of detail a view of this size under cam draws s at
+ * costs as much as a quad drawn over the view), at level (the caller's
+ * scene_renderer_level, which its labels follow). scale is the framebuffer's
+ * pixels per pixel of the output (a supersampled view's k, otherwise 1): the
+ * instances' merging and every width in pixels follow the output,
+ * so that a still drawn k times larger is the same picture, finer. edge_px is the
+ * width of the faces' rims in the output's pixels (frame_layout.line_px, so
+ * that rims grow with the window's height and the UI scale like the 2D
+ * lines); under 1 or not a number: 1. in: s's instances, made with r. */
+/* The level of detail a w x h view (pixels) under cam draws s at
  * (scene_level_for, with the plates' and blocks' widths on screen where the
- * scene comes nearest the eye). Labels and picking ask it too. */
-scene_level scene_renderer_level(const scene *s, const camera *cam, int w, int h);
+ * scene comes nearest the eye), in units of text_px, the frame's small
+ * text em (frame_layout.small_px; not over 0: SCENE_LEVEL_TEXT_PX): text
+ * twice as large needs plates twice as wide for its labels, and the same
+ * frame at 720p, at 1080p or drawn 4x larger for a still's sharpness shows
+ * the same picture. Drawing, labels and picking ask it alike. */
+scene_level scene_renderer_level(const scene *s, const camera *cam, float w, float h,
+                                 float text_px);
 
 void scene_renderer_draw(const scene_renderer *r, scene_instances *in, const scene *s,
                          const scene_state *st, const theme *th, const camera *cam, int x, int y,
-                         int w, int h, float edge_px);
+                         int w, int h, scene_level level, float scale, float edge_px);
 
 #endif

@@ -11,6 +11,7 @@ flat in vec4 v_params;
 uniform vec3 u_light;      // direction towards the light, normalised
 uniform vec3 u_edge_color;
 uniform float u_edge_px;   // the rim's width in pixels (the frame's line width)
+uniform float u_px;        // pixels here per pixel of the output (a supersampled still's k)
 uniform vec2 u_origin;     // the view's lower-left corner in the target: patterns start there
 
 out vec4 frag;
@@ -50,7 +51,7 @@ void main()
     if (mode >= MODE_HATCH && mode <= MODE_CROSSHATCH) {
         // The timeline's patterns, in screen pixels as there: "\" stripes,
         // a grid of dots, both diagonals.
-        float pitch = max(7.0, 5.0 * u_edge_px);
+        float pitch = max(7.0 * u_px, 5.0 * u_edge_px);
         vec2 p = gl_FragCoord.xy - u_origin; // a view drawn elsewhere is the same, moved
         float ink = 0.0;
         if (mode == MODE_HATCH || mode == MODE_CROSSHATCH) {
@@ -72,9 +73,9 @@ void main()
         // ">" marks every few widths along the wire, pointing its way
         float u = (mode == MODE_CHEVRON_UP ? v_uv.x : 1.0 - v_uv.x) * px.x;
         float across = abs(v_uv.y - 0.5) * px.y;
-        float pitch = max(px.y * 1.6, 10.0);
+        float pitch = max(px.y * 1.6, 10.0 * u_px);
         float d = mod(u + across, pitch) - pitch * 0.5;
-        float ink = stripe(d, max(1.0, px.y * 0.12));
+        float ink = stripe(d, max(u_px, px.y * 0.12));
         c = mix(c, v_color2.rgb, ink * v_color2.a);
         alpha = max(alpha, ink * v_color2.a);
     }
@@ -88,7 +89,7 @@ void main()
     // Rims as wide as the frame's lines, but never over a sixth of the
     // face across them (a far scene would turn to rims) nor under a pixel;
     // solid to w - 0.4, then a one-pixel fade (0.6..1.6 at a width of 1).
-    vec2 w = clamp(px / 6.0, vec2(1.0), vec2(u_edge_px));
+    vec2 w = clamp(px / 6.0, vec2(u_px), vec2(u_edge_px));
     vec2 e = d - w;
     float edge = 1.0 - smoothstep(-0.4, 0.6, min(e.x, e.y));
     c = mix(c, u_edge_color, edge * v_params.y);

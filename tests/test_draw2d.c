@@ -409,6 +409,56 @@ static void test_atlas_per_glyph(void **state)
     glDeleteTextures(1, &tex);
 }
 
+/* Pixels uploaded from memory (rows bottom first, RGBA or BGRA, a row
+ * length longer than the rectangle) go back where they were asked to, one
+ * for one, by a copy into the FBO and by quads as into a window, whole or
+ * in parts; a smaller upload into the same texture (which only grows) puts
+ * only its own rectangle. */
+static void test_pixels_upload_put(void **state)
+{
+    gl_fixture *fx = *state;
+    enum { PW = 40, PH = 20, ROW = 48 };
+    static uint8_t rgba[ROW * PH * 4], bgra[ROW * PH * 4];
+    for (int y = 0; y < PH; y++) /* memory row y is the rectangle's row PH - 1 - y, from the top */
+        for (int x = 0; x < ROW; x++) {
+            uint8_t *p = rgba + ((size_t)y * ROW + (size_t)x) * 4, *q = bgra + (p - rgba);
+            p[0] = (uint8_t)(x * 5), p[1] = (uint8_t)(y * 10), p[2] = 77, p[3] = 255;
+            q[0] = p[2], q[1] = p[1], q[2] = p[0], q[3] = 255;
+        }
+    draw2d_pixels px = {0};
+    for (int mode = 0; mode < 4; mode++) { /* copy or quad; RGBA whole or BGRA in parts */
+        fx->d.put_as_quad = mode & 1;
+        const bool parts = mode & 2;
+        gl_fixture_begin(fx, BG);
+        draw2d_pixels_upload(&px, 100, 50, PW, PH, parts ? bgra : rgba, ROW, parts);
+        if (!parts) {
+            draw2d_put(&fx->d, &px);
+        } else {
+            for (int y = 50; y < 50 + PH; y++) /* every row in two parts */
+                for (int k = 0; k < 2; k++)
+                    draw2d_put_part(&fx->d, &px, 100 + k * (PW / 2), y, PW / 2, 1);
+        }
+        gl_fixture_finish(fx);
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++) {
+                const uint8_t *p = rgba + ((size_t)(PH - 1 - y) * ROW + (size_t)x) * 4;
+                assert_pixel(fx, 100 + x, 50 + y, ((rgba8){p[0], p[1], p[2], 255}));
+            }
+        assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, BG), W * H - PW * PH);
+    }
+    /* a smaller one after: the texture keeps its size, the put its rectangle */
+    gl_fixture_begin(fx, BG);
+    draw2d_pixels_upload(&px, 10, 10, 8, 4, rgba, ROW, false);
+    assert_int_equal(px.tex_w, PW);
+    assert_int_equal(px.tex_h, PH);
+    draw2d_put(&fx->d, &px);
+    gl_fixture_finish(fx);
+    assert_int_equal(gl_fixture_count(fx, 0, 0, W, H, BG), W * H - 8 * 4);
+    assert_pixel(fx, 17, 13, ((rgba8){35, 0, 77, 255}));
+    fx->d.put_as_quad = false;
+    draw2d_pixels_deinit(&px);
+}
+
 static void test_deinit_zeroed(void **state)
 {
     (void)state;
@@ -441,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_flush_state),
         cmocka_unit_test(test_shader_errors),
         cmocka_unit_test(test_atlas_per_glyph),
+        cmocka_unit_test(test_pixels_upload_put),
         cmocka_unit_test(test_deinit_zeroed),
     };
     return cmocka_run_group_tests(tests, setup, gl_fixture_teardown) == 0 ? EXIT_SUCCESS

@@ -360,7 +360,7 @@ static gpu_sweep sweep_gpu_labels(void)
             const frame_view v = draw_at(x, times[i], 1);
             const frame_layout l = frame_layout_of(&v, w, h);
             /* the level that draws GPU labels, at both sizes */
-            assert_int_equal(scene_renderer_level(s, &v.cam, (int)l.view_w, (int)l.view_h),
+            assert_int_equal(scene_renderer_level(s, &v.cam, l.view_w, l.view_h, (float)l.small_px),
                              SCENE_LEVEL_GPU);
             bool named[4][2] = {{false}};
             for (int j = 0; j < x->stats.rect_count; j++) {

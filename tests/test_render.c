@@ -312,13 +312,19 @@ static void test_rims_follow_ui_scale(void **state)
     frame_view v = offscreen_default_view(&x->o, 6.5, THEME_LIGHT, CAMERA_PRESET_DEFAULT);
     v.bare = true; /* no labels or cards over the scene: only the 3D view changes */
     /* closer, so that faces are wide enough for 3 px rims (rims stay under a
-     * sixth of a face) */
-    v.cam.distance *= 0.5f;
+     * sixth of a face), but not so close that the larger text's view draws
+     * the GPU level where the smaller's draws the detail */
+    v.cam.distance *= 0.7f;
     long count[2];
     float line[2];
     for (int k = 0; k < 2; k++) {
         v.ui_scale = k == 0 ? 1 : 2; /* the camera stays: only the rims may change */
-        line[k] = frame_layout_compute(x->o.width, x->o.height, v.split, v.ui_scale).line_px;
+        const frame_layout l = frame_layout_compute(x->o.width, x->o.height, v.split, v.ui_scale);
+        line[k] = l.line_px;
+        /* the same picture at both: labels in ems choose it (scene_renderer_level) */
+        assert_int_equal(scene_renderer_level(&x->o.session->scene, &v.cam, l.view_w, l.view_h,
+                                              (float)l.small_px),
+                         SCENE_LEVEL_GPU);
         frame_fixture_draw(x, &v);
         count[k] = edge_pixels(x, &v);
     }

@@ -144,7 +144,8 @@ static void test_centre_of_a_box_picks_it(void **state)
     /* nothing drawn: nothing picked, wherever */
     hide_all(&x);
     scene_pick_hit hit;
-    const timeline_panel_hover h = scene_pick(&x.sc, &x.st, &cam, W, H, W / 2.0f, H / 2.0f, &hit);
+    const timeline_panel_hover h =
+        scene_pick(&x.sc, &x.st, &cam, W, H, 0, W / 2.0f, H / 2.0f, &hit);
     assert_int_equal(h.kind, TIMELINE_HIT_NONE);
     pick_run_deinit(&x);
 }
@@ -181,7 +182,7 @@ static void test_nearer_of_two_wins(void **state)
     const camera front = camera_preset_view(CAMERA_PRESET_FRONT, &cb, (float)W / H);
     float px, py;
     centre_pixel(&front, &b5, &px, &py);
-    const timeline_panel_hover h = scene_pick(&x.sc, &x.st, &front, W, H, px, py, &hit);
+    const timeline_panel_hover h = scene_pick(&x.sc, &x.st, &front, W, H, 0, px, py, &hit);
     assert_int_equal(hit.slot, 2);
     assert_int_not_equal(h.kind, TIMELINE_HIT_NONE);
     pick_run_deinit(&x);
@@ -312,7 +313,7 @@ static void test_pick_through_the_camera(void **state)
             float px, py;
             centre_pixel(&cam, &b, &px, &py);
             scene_pick_hit hit;
-            assert_selects(scene_pick(&x.sc, &x.st, &cam, W, H, px, py, &hit),
+            assert_selects(scene_pick(&x.sc, &x.st, &cam, W, H, 0, px, py, &hit),
                            action_named(&x, "0B2"));
             tried = true;
         }
@@ -320,7 +321,7 @@ static void test_pick_through_the_camera(void **state)
     /* the whole scene from above is drawn at the GPU level: the point is
      * on stage 0's block, which selects what the stage runs; the plate's
      * front margin, in front of the block, what its GPU runs */
-    assert_int_equal(scene_renderer_level(&x.sc, &cam, W, H), SCENE_LEVEL_GPU);
+    assert_int_equal(scene_renderer_level(&x.sc, &cam, W, H, 0), SCENE_LEVEL_GPU);
     const scene_box plate = scene_object_box(&x.sc, SCENE_GPU, 0, 0, 0);
     const scene_box front = {
         {plate.min[0] + x.sc.unit, plate.min[1] + 0.2f * x.sc.unit, 0},
@@ -328,7 +329,7 @@ static void test_pick_through_the_camera(void **state)
     float px, py;
     centre_pixel(&cam, &front, &px, &py);
     scene_pick_hit hit;
-    assert_selects(scene_pick(&x.sc, &x.st, &cam, W, H, px, py, &hit), action_named(&x, "0B2"));
+    assert_selects(scene_pick(&x.sc, &x.st, &cam, W, H, 0, px, py, &hit), action_named(&x, "0B2"));
     assert_int_equal(hit.kind, SCENE_GPU);
     pick_run_deinit(&x);
 }

@@ -61,8 +61,9 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
 
 /* The view a still draws at t (`render --still`, a per-beat PNG): the
  * default view at this UI scale (0: 1), the camera preset fitted at that
- * scale, and the caption of the beat t stands on, since a still stands on
- * its moment. */
+ * scale, the caption of the beat t stands on, since a still stands on its
+ * moment, and the 3D view supersampled (SCENE_AA_SUPERSAMPLE: one frame
+ * can afford its best edges; the default view's are a video's). */
 frame_view offscreen_still_view(const offscreen *o, double t, theme_id theme, camera_preset preset,
                                 double ui_scale);
 

@@ -306,7 +306,8 @@ static recorder_status write_still(const per_beat_clip *c, const session_show *s
     offscreen o;
     if (!offscreen_init(&o, c->session, show->width, show->height, err))
         return RECORDER_FAILED;
-    const frame_view v = offscreen_still_view(&o, c->t, show->theme, c->camera, show->ui_scale);
+    frame_view v = offscreen_still_view(&o, c->t, show->theme, c->camera, show->ui_scale);
+    v.aa = session_show_aa(show, v.aa);
     offscreen_draw(&o, &v);
     uint8_t *png = NULL;
     size_t size = 0;

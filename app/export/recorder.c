@@ -223,6 +223,13 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
     encoder_kind kind;
     if (!encoder_kind_of(d->path, &kind, err))
         goto out;
+    /* PNG frames are lossless, each the still at its time: supersampled as
+     * stills are; a video's frames are smoothed at 1x, within its time */
+    const scene_aa_mode aa = session_show_aa(
+        &d->show, kind == ENCODER_PNG_FRAMES ? SCENE_AA_SUPERSAMPLE : SCENE_AA_EDGE);
+    pic.one.aa = aa;
+    for (int k = 0; k < pic.many.count; k++)
+        pic.many.pane[k].aa = aa;
     if (kind == ENCODER_GIF && !choose_palette(&o, d, &pic, colors, &color_count)) {
         status = RECORDER_STOPPED;
         goto out;

@@ -128,13 +128,16 @@ int render_command_still_compare(session *const *sides, int n, const char *const
     if (n > 1) {
         compare_frame v = offscreen_default_compare(&o, t, q->show.theme, q->show.camera,
                                                     (float)q->show.ui_scale, strip);
-        for (int k = 0; k < n; k++) /* a still stands on its moment */
+        for (int k = 0; k < n; k++) { /* a still stands on its moment, edges at their best */
             v.pane[k].caption = session_beat_caption(sides[k], t);
+            v.pane[k].aa = session_show_aa(&q->show, SCENE_AA_SUPERSAMPLE);
+        }
         offscreen_draw_compare(&o, &v);
     } else {
         /* the camera presenting shows at t: a beat's, else the slide's or --camera */
         const camera_preset preset = session_camera_preset_at(s, t, q->show.camera);
-        const frame_view v = offscreen_still_view(&o, t, q->show.theme, preset, q->show.ui_scale);
+        frame_view v = offscreen_still_view(&o, t, q->show.theme, preset, q->show.ui_scale);
+        v.aa = session_show_aa(&q->show, v.aa);
         offscreen_draw(&o, &v);
     }
     /* Encoded first, then written under the guard: SIGINT or SIGTERM

@@ -198,8 +198,9 @@ static timeline_panel_hover pick_in_view(const viewer_inspect *vi, const viewer_
     scene_state ss;
     scene_state_init(&ss, &s->scene);
     scene_state_at(&s->scene, st->play.t, &ss);
-    const timeline_panel_hover h = scene_pick(&s->scene, &ss, &cam, l->view_w, l->view_h,
-                                              (float)(x - l->view_x), (float)(y - l->view_y), NULL);
+    const timeline_panel_hover h =
+        scene_pick(&s->scene, &ss, &cam, l->view_w, l->view_h, (float)l->small_px,
+                   (float)(x - l->view_x), (float)(y - l->view_y), NULL);
     scene_state_deinit(&ss);
     return h;
 }
@@ -394,7 +395,7 @@ static bool aim_point(const viewer_inspect *vi, const viewer_state *st, float *p
     scene_state_init(&ss, sc);
     scene_state_at(sc, st->play.t, &ss);
     bool found = false;
-    if (scene_renderer_level(sc, &st->camera.cam, (int)l.view_w, (int)l.view_h) !=
+    if (scene_renderer_level(sc, &st->camera.cam, l.view_w, l.view_h, (float)l.small_px) !=
         SCENE_LEVEL_DETAIL) {
         /* the GPU level draws the stage's block: the middle of its top */
         scene_box b;

@@ -720,6 +720,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         .hover = v->pointer.hover,
         .caption_rank = v->pointer.rank,
         .timeline = v->timeline,
+        .aa = v->look.aa,
     };
 }
 

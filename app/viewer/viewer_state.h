@@ -120,6 +120,7 @@ typedef struct viewer_look {
     float ui_scale, ui_scale_start; /* text and line sizes (frame_view.ui_scale); the start's,
                                        which ctrl+0 goes back to */
     bool show_help;                 /* the key card */
+    scene_aa_mode aa;               /* the 3D view's anti-aliasing (--aa; SCENE_AA_EDGE) */
 } viewer_look;
 
 /* The pointer, and what is under it in the timeline. */

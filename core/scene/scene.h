@@ -376,6 +376,8 @@ typedef enum scene_level {
 } scene_level;
 #define SCENE_LEVEL_GPU_PX 56.0f     /* a plate at least this wide on screen: GPU level */
 #define SCENE_LEVEL_DETAIL_PX 320.0f /* a block at least this wide: the detail */
+#define SCENE_LEVEL_TEXT_PX 31.0f    /* both are pixels of a frame whose small text's em is
+                                        this (1080p's): labels need room in ems, not pixels */
 
 /* The level for a plate and a block this many pixels wide on screen (where
  * the scene comes nearest the eye). */

@@ -1,0 +1,142 @@
+/* scene_aa.h - anti-aliasing of the 3D view: the scene is drawn between
+ * scene_aa_begin and scene_aa_end, and scene_aa_finish follows the frame's
+ * 2D overlay; between them the view's edges are smoothed in the target.
+ *
+ * For: frame.c, which draws every frame (the live window, stills, export)
+ * through here; the mode is the frame's (frame_view.aa). Two ways, chosen
+ * by what each output can afford on Mesa's llvmpipe, the CPU renderer of
+ * machines without a GPU (measured on 2 cores):
+ *
+ *   - SCENE_AA_EDGE (the window and every video frame): the frame is drawn
+ *     as before; then (scene_aa_finish) the part of the view the scene's
+ *     bounds cover is read back, filtered by edge_aa.h (morphological: each
+ *     stair-step's pixels blended by the area the true edge cuts off) with
+ *     every pixel the 2D overlay may have touched kept as it is
+ *     (draw2d_covered), and what changed is written back. Once the frame is
+ *     whole, so that llvmpipe rasterises it in one pass: the pass a read
+ *     between the scene and the overlay adds cost 0.75 ms of CPU more. About
+ *     1 ms of CPU a 1080p frame, where 4x multisampling costs about 13 ms
+ *     (its resolve is a shader pass over every pixel) and leaves the edges
+ *     the fragment shader draws (the weights' gradient fill) jagged.
+ *   - SCENE_AA_SUPERSAMPLE (stills, PNG frames): the scene is drawn k x k
+ *     times larger (k = 4 at 1080p, less where that passes
+ *     SCENE_AA_SUPERSAMPLE_PIXELS or the GL's size limits) into a
+ *     framebuffer of its own, its line widths times k, read back in bands,
+ *     box-filtered down and written into the view (scene_aa_end) before the
+ *     overlay: every edge, the shader's included, a 16-sample average.
+ *   - SCENE_AA_OFF: as rasterised (jagged; for comparison and --aa off).
+ *
+ * Written back through draw2d_put: a copy into an offscreen target (a
+ * memcpy on llvmpipe); into a window, whose pixels no copy reaches, quads
+ * over the 16x16 tiles that changed. So the overlay, the timeline's kept
+ * pixels (draw2d_keep) and readback (render_target_read, readback.h) keep
+ * working on a plain single-sampled target: nothing here is multisampled.
+ *
+ * Deterministic: the pixels written are a function of the pixels drawn, of
+ * the overlay's boxes and of the rectangle filtered, which follows the
+ * view, the camera and the scene's bounds; the same frame drawn twice
+ * gives the same bytes.
+ *
+ * What it does not do: nothing to the 2D overlay (text is smoothed by its
+ * glyph atlas, rectangles are axis-aligned), and with EDGE nothing to the
+ * 3D view under the overlay's translucent cards either; nothing outside the
+ * view; no clock, no allocation once the largest view has been drawn.
+ *
+ * Call order (a current GL 3.3 context, the target bound for drawing):
+ *     scene_aa aa = {0};
+ *     scene_aa_view sv = scene_aa_begin(&aa, &(scene_aa_desc){...});
+ *     draw the scene into the viewport sv.x, sv.y, sv.w, sv.h with line widths times sv.scale;
+ *     scene_aa_end(&aa, &batch);      the target bound again
+ *     draw2d_begin(&batch, ...); the overlay ...; draw2d_flush(&batch);
+ *     scene_aa_finish(&aa, &batch);
+ *     scene_aa_deinit(&aa);
+ *
+ * Errors: none reported. Where the GL cannot make the supersampling
+ * framebuffer, the still is drawn with SCENE_AA_EDGE instead.
+ */
+#ifndef PPFLOW_SCENE_AA_H
+#define PPFLOW_SCENE_AA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "camera.h"
+#include "colour.h"
+#include "draw2d.h"
+#include "edge_aa.h"
+
+typedef enum scene_aa_mode {
+    SCENE_AA_EDGE = 0,    /* morphological, at 1x (the default) */
+    SCENE_AA_SUPERSAMPLE, /* drawn k x k larger and box-filtered */
+    SCENE_AA_OFF,         /* as rasterised */
+    SCENE_AA_MODES
+} scene_aa_mode;
+
+/* The most pixels a supersampled view is drawn with (a 1080p frame's view
+ * at 4 x 4 is 23.2 million); a larger view gets a smaller k, down to 2. */
+#define SCENE_AA_SUPERSAMPLE_PIXELS 24000000
+#define SCENE_AA_SUPERSAMPLE_MAX 4
+
+/* "edge", "supersample", "off" (the --aa option's names); NULL past the end. */
+const char *scene_aa_name(scene_aa_mode m);
+
+typedef struct scene_aa_desc {
+    scene_aa_mode mode;
+    int x, y, w, h;          /* the 3D view in the target, GL pixels (origin bottom-left) */
+    int fb_width, fb_height; /* the target's size */
+    const camera *cam;       /* the view's camera ... */
+    const float *bounds_min, *bounds_max; /* ... and the world box everything drawn lies in:
+                                             EDGE filters only where it lands; NULL: the view */
+    rgba8 background;                     /* the view's clear colour (SUPERSAMPLE clears to it) */
+} scene_aa_desc;
+
+/* Where to draw the scene: a GL viewport in the framebuffer bound now, and
+ * the factor its line widths take. */
+typedef struct scene_aa_view {
+    int x, y, w, h;
+    float scale;
+} scene_aa_view;
+
+typedef struct scene_aa {
+    edge_aa edge;               /* the morphological filter's scratch */
+    uint8_t *pixels;            /* pixels read back (GL's rows: bottom first) */
+    size_t capacity;            /* bytes `pixels` holds */
+    uint8_t *small;             /* supersampling: the box-filtered view */
+    size_t small_capacity;      /* bytes `small` holds */
+    uint8_t *keep;              /* EDGE: 1 for each pixel of the region the overlay covers */
+    size_t keep_capacity;       /* bytes `keep` holds */
+    uint8_t *mask;              /* EDGE into a window: 1 for each tile with a changed pixel;
+                                   zero between calls */
+    size_t mask_capacity;       /* bytes `mask` holds */
+    draw2d_pixels put;          /* the texture written back from */
+    unsigned fbo, color, depth; /* supersampling's framebuffer, 0 until needed */
+    int fbo_w, fbo_h;           /* its size */
+    /* from begin to finish */
+    scene_aa_mode mode; /* what begin did */
+    bool pending;       /* EDGE: end came, finish has work to do */
+    int target_fbo;     /* the framebuffers bound for drawing and reading at begin */
+    int read_fbo;
+    int x, y, w, h; /* the rectangle to filter or fill, GL pixels */
+    int fb_width, fb_height;
+    int k;             /* supersampling's factor */
+    long last_changed; /* pixels the last EDGE pass changed (tests, benches) */
+} scene_aa;
+
+/* Prepares the scene's drawing: binds the supersampling framebuffer (cleared
+ * to the background) when the mode asks, and says where to draw. */
+scene_aa_view scene_aa_begin(scene_aa *a, const scene_aa_desc *d);
+/* After the scene: SUPERSAMPLE smooths what was drawn and writes it into
+ * the target (bound again) through `batch` (draw2d_begin, put, flush:
+ * nothing of the caller's may be pending). */
+void scene_aa_end(scene_aa *a, draw2d *batch);
+/* After the frame's 2D overlay, flushed and its batch not begun again: EDGE
+ * smooths the view, every pixel the overlay's primitives may have touched
+ * (draw2d_covered) kept as it is, and writes what changed back through
+ * `batch`. Does nothing in the other modes. */
+void scene_aa_finish(scene_aa *a, draw2d *batch);
+/* Releases the GL objects and memory (its context current); accepts a
+ * zeroed or deinited one. */
+void scene_aa_deinit(scene_aa *a);
+
+#endif

@@ -207,19 +207,21 @@ static int nearest_replica(const scene *s, const camera *cam)
     return best;
 }
 
+typedef enum block_pass { BLOCKS_RUNNING, BLOCKS_IDLE, BLOCKS_ALL } block_pass;
+
 /* What each block of replica d's row does, standing on it: what it runs
  * ("F 3"), its all-reduce, or (where blocks need naming: a GPU holds other
  * stages than its rank's own, as interleaved, V or a CSV's placement) its
  * stage; running blocks first. */
 static void draw_block_labels(frame_renderer *f, const scene *s, const scene_state *st,
                               const frame_layout *l, const frame_view *v, const theme *th,
-                              label_set *ls, int d)
+                              label_set *ls, int d, block_pass which)
 {
     char text[96];
     bool stage_row = s->stages != s->ranks;
     for (int stage = 0; stage < s->stages; stage++)
         stage_row = stage_row || s->stage_rank[stage] != stage;
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = which == BLOCKS_IDLE; pass < (which == BLOCKS_RUNNING ? 1 : 2); pass++)
         for (int stage = 0; stage < s->stages; stage++) {
             const stage_focus *fo = &st->focus[stage];
             const object_state *o = &st->kind[SCENE_BLOCK][stage];
@@ -250,27 +252,31 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
         }
 }
 
-/* The tensors in flight in replica d's row, over them (under them where
- * `under` allows and the place over them is taken), with their micro-batch
- * and an arrow the way they go on screen; not those that have arrived,
- * shown faint a moment longer (scene.h, "Zero time"). */
+/* The tensors in flight, each labelled once: over the middle of its way in
+ * the row nearest the eye, else in the next row, ..., else under the
+ * nearest row's names with a leader up to it (every replica sends the same
+ * tensors at the same time). The
+ * middle of the way is the gap between two plates (an arc's top), and a
+ * label that stays still while its tensor crosses under it reads in a
+ * video. Not those that have arrived, shown faint a moment longer
+ * (scene.h, "Zero time"). The label gives the micro-batch and an arrow
+ * the way the tensor goes on screen. */
 static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_state *st,
                                const frame_layout *l, const frame_view *v, const theme *th,
-                               label_set *ls, int d, bool under)
+                               label_set *ls, int near)
 {
     const int J = s->slots;
     char text[96];
     for (int i = 0; i < (int)scene_kind_count(s, SCENE_SLAB); i++) {
         const object_state *o = &st->kind[SCENE_SLAB][i];
-        scene_box b;
-        if (!o->visible || !(o->flash > 0) ||
-            !scene_object_place(s, SCENE_SLAB, i / J, i % J, d, o, &b))
+        if (!o->visible || !(o->flash > 0))
             continue;
-        object_state a0 = *o, a1 = *o;
-        a0.travel = 0, a1.travel = 1;
+        object_state a0 = *o, a1 = *o, half = *o;
+        a0.travel = 0, a1.travel = 1, half.travel = 0.5f;
         scene_box b0, b1;
-        scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a0, &b0);
-        scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &a1, &b1);
+        if (!scene_object_place(s, SCENE_SLAB, i / J, i % J, near, &a0, &b0) ||
+            !scene_object_place(s, SCENE_SLAB, i / J, i % J, near, &a1, &b1))
+            continue;
         float p0x, p0y, p1x, p1y;
         const float aspect = l->view_w / l->view_h;
         bool right = true;
@@ -287,19 +293,39 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         const bool grad = o->label == SCENE_LABEL_GRAD;
         snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
                  right ? " →" : "");
-        float c[3];
-        box_centre(&b, c);
-        c[2] = b.max[2];
-        if (!place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]) && under) {
-            c[2] = b.min[2];
-            place_label(f, ls, l, &v->cam, c, LABEL_BELOW, text, th, th->role[o->role]);
+        bool placed = false;
+        for (int k = 0; k < s->replicas && !placed; k++) {
+            const int d = k == 0 ? near : k <= near ? k - 1 : k;
+            scene_box mid;
+            scene_object_place(s, SCENE_SLAB, i / J, i % J, d, &half, &mid);
+            float c[3];
+            box_centre(&mid, c);
+            c[2] = mid.max[2];
+            placed = place_label(f, ls, l, &v->cam, c, LABEL_ABOVE, text, th, th->role[o->role]);
+        }
+        if (placed)
+            continue;
+        /* no room among the plates: under the nearest row's names, below
+         * the middle of the way, with a leader up to the tensor */
+        scene_box mid, now;
+        scene_object_place(s, SCENE_SLAB, i / J, i % J, near, &half, &mid);
+        scene_object_place(s, SCENE_SLAB, i / J, i % J, near, o, &now);
+        const scene_box plate = scene_object_box(s, SCENE_GPU, 0, 0, near);
+        const float under[3] = {0.5f * (mid.min[0] + mid.max[0]), plate.min[1], 0};
+        float c[3], qx, qy;
+        box_centre(&now, c);
+        if (place_label(f, ls, l, &v->cam, under, LABEL_BELOW_2, text, th, th->role[o->role]) &&
+            camera_project(&v->cam, aspect, c, (int)l->view_w, (int)l->view_h, &qx, &qy)) {
+            const label_rect r = ls->placed[ls->count - 1];
+            draw2d_line(&f->batch, 0.5f * (r.x0 + r.x1), r.y0, qx + l->view_x, qy + l->view_y,
+                        l->line_px, th->role[o->role]);
         }
     }
 }
 
 /* Each GPU's live activations in replica d's row, over its tower: the
  * number its tiles count (a tile holds slot_size micro-batches where they
- * are many); left of the tower's top where the space over it is taken. */
+ * are many). */
 static void draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
                               const frame_layout *l, const frame_view *v, const theme *th,
                               label_set *ls, int d)
@@ -326,21 +352,17 @@ static void draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
         scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
         const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
                             top.max[2]};
-        const rgba8 accent = th->role[SCENE_ROLE_ACTIVATION];
-        if (!place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th, accent)) {
-            const float q[3] = {top.min[0], p[1], top.max[2]};
-            place_label(f, ls, l, &v->cam, q, LABEL_LEFT, text, th, accent);
-        }
+        place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th, th->role[SCENE_ROLE_ACTIVATION]);
     }
 }
 
-/* Each GPU's name in replica d's row, on its plate's front edge, so that
- * it names that plate and not the row in front; further along that edge,
- * else on the back edge, where something nearer the eye took the place. */
+/* Each GPU's name in a row behind the nearest: on its plate's back edge,
+ * over the plate on screen, away from the row in front's blocks; else on
+ * its front edge where that place is taken. */
 static void draw_gpu_names(frame_renderer *f, const scene *s, const frame_layout *l,
                            const frame_view *v, const theme *th, label_set *ls, int d)
 {
-    static const float places[][2] = {{0.3f, 0}, {0.75f, 0}, {0.5f, 1}}; /* across, depth */
+    static const float places[][2] = {{0.5f, 1}, {0.2f, 1}, {0.8f, 1}, {0.3f, 0}, {0.75f, 0}};
     char text[32];
     for (int rank = 0; rank < s->ranks; rank++) {
         const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
@@ -351,6 +373,21 @@ static void draw_gpu_names(frame_renderer *f, const scene *s, const frame_layout
             if (place_label(f, ls, l, &v->cam, p, LABEL_CENTRED, text, th, th->text))
                 break;
         }
+    }
+}
+
+/* The names of the row nearest the eye, first of all labels: hung under
+ * each plate's front edge, clear of what stands on the plate, and never
+ * moved by what comes and goes around them. */
+static void draw_near_gpu_names(frame_renderer *f, const scene *s, const frame_layout *l,
+                                const frame_view *v, const theme *th, label_set *ls, int d)
+{
+    char text[32];
+    for (int rank = 0; rank < s->ranks; rank++) {
+        const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+        const float p[3] = {b.min[0] + 0.3f * (b.max[0] - b.min[0]), b.min[1], b.max[2]};
+        snprintf(text, sizeof text, "GPU %d", rank);
+        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
     }
 }
 
@@ -367,19 +404,17 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
                             label_set *ls)
 {
     const int near = nearest_replica(s, &v->cam);
-    draw_block_labels(f, s, st, l, v, th, ls, near);
-    draw_gpu_names(f, s, l, v, th, ls, near);
-    draw_tensor_labels(f, s, st, l, v, th, ls, near, true);
+    draw_near_gpu_names(f, s, l, v, th, ls, near);
+    draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING);
+    draw_tensor_labels(f, s, st, l, v, th, ls, near);
     draw_count_labels(f, s, st, l, v, th, ls, near);
     for (int d = 0; d < s->replicas; d++)
         if (d != near)
             draw_gpu_names(f, s, l, v, th, ls, d);
+    draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_IDLE);
     for (int d = 0; d < s->replicas; d++)
         if (d != near)
-            draw_tensor_labels(f, s, st, l, v, th, ls, d, false);
-    for (int d = 0; d < s->replicas; d++)
-        if (d != near)
-            draw_block_labels(f, s, st, l, v, th, ls, d);
+            draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_ALL);
     if (s->replicas > 1)
         draw_replica_labels(f, s, l, v, th, ls);
 }
@@ -627,10 +662,11 @@ typedef struct legend_row {
  * all-reduce is labelled where it runs); the cluster level's columns; the
  * detail level's matmul picture. Each as many rows as the layout reserves. */
 static const legend_row GPU_LEGEND[] = {
-    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
+    {SWATCH_ACTION, ACTION_F, "F 3 = forward of mb 3", 0},
     {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce of its gradients", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
     {SWATCH_ACTION, ACTION_F, "x, ∇  sent (faint: arrived)", ACTION_B},
 };
@@ -641,14 +677,16 @@ static const legend_row CLUSTER_LEGEND[] = {
     {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations", 0},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
+    {SWATCH_ROLE, SCENE_ROLE_GPU, "plate: one GPU", 0},
 };
 static const legend_row DETAIL_LEGEND[] = {
     {SWATCH_ROLE, SCENE_ROLE_WEIGHT, "weights W (fill: gradient)", 0},
     {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h", 0},
     {SWATCH_ROLE, SCENE_ROLE_GRADIENT, "gradients ∇", 0},
     {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)", 0},
-    {SWATCH_ACTION, ACTION_F, "F 3  forward of mb 3", 0},
+    {SWATCH_ACTION, ACTION_F, "F 3 = forward of mb 3", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
+    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };
 _Static_assert(sizeof GPU_LEGEND / sizeof GPU_LEGEND[0] == FRAME_LEGEND_ROWS,
                "the layout leaves room for every row");

@@ -127,7 +127,7 @@ typedef struct frame_layout {
 #define FRAME_UI_SCALE_MAX 3.0f
 #define FRAME_MIN_CAP_PX 8.0f
 /* Rows of the legend card (frame.c), which the layout leaves room for. */
-#define FRAME_LEGEND_ROWS 6
+#define FRAME_LEGEND_ROWS 7
 /* The widest HUD the layout reserves room for, in ems of the large (title)
  * size: the title of any built-in schedule at P, M < 100 with the play
  * status beside it (tests hold every asset's HUD to it). A wider HUD still

@@ -254,8 +254,8 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
 
 /* The tensors in flight, each labelled once: over the middle of its way in
  * the row nearest the eye, else in the next row, ..., else under the
- * nearest row's names with a leader up to it (every replica sends the same
- * tensors at the same time). The
+ * nearest row's names or over the farthest row with a leader to it (every
+ * replica sends the same tensors at the same time). The
  * middle of the way is the gap between two plates (an arc's top), and a
  * label that stays still while its tensor crosses under it reads in a
  * video. Not those that have arrived, shown faint a moment longer
@@ -305,20 +305,28 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         }
         if (placed)
             continue;
-        /* no room among the plates: under the nearest row's names, below
-         * the middle of the way, with a leader up to the tensor */
+        /* no room among the plates: under the nearest row's names, else
+         * over the farthest row, in line with the middle of the way, with a
+         * leader to the tensor */
+        const int far = near == 0 ? s->replicas - 1 : 0;
         scene_box mid, now;
         scene_object_place(s, SCENE_SLAB, i / J, i % J, near, &half, &mid);
         scene_object_place(s, SCENE_SLAB, i / J, i % J, near, o, &now);
-        const scene_box plate = scene_object_box(s, SCENE_GPU, 0, 0, near);
-        const float under[3] = {0.5f * (mid.min[0] + mid.max[0]), plate.min[1], 0};
+        const scene_box front = scene_object_box(s, SCENE_GPU, 0, 0, near);
+        const scene_box back = scene_object_box(s, SCENE_GPU, 0, 0, far);
+        const float x = 0.5f * (mid.min[0] + mid.max[0]);
+        const float under[3] = {x, front.min[1], 0};
+        const float over[3] = {x, near == 0 ? back.max[1] : back.min[1], back.max[2]};
         float c[3], qx, qy;
         box_centre(&now, c);
-        if (place_label(f, ls, l, &v->cam, under, LABEL_BELOW_2, text, th, th->role[o->role]) &&
+        const bool below =
+            place_label(f, ls, l, &v->cam, under, LABEL_BELOW_2, text, th, th->role[o->role]);
+        if ((below ||
+             place_label(f, ls, l, &v->cam, over, LABEL_ABOVE, text, th, th->role[o->role])) &&
             camera_project(&v->cam, aspect, c, (int)l->view_w, (int)l->view_h, &qx, &qy)) {
             const label_rect r = ls->placed[ls->count - 1];
-            draw2d_line(&f->batch, 0.5f * (r.x0 + r.x1), r.y0, qx + l->view_x, qy + l->view_y,
-                        l->line_px, th->role[o->role]);
+            draw2d_line(&f->batch, 0.5f * (r.x0 + r.x1), below ? r.y0 : r.y1, qx + l->view_x,
+                        qy + l->view_y, l->line_px, th->role[o->role]);
         }
     }
 }

@@ -126,9 +126,20 @@ static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
         return false;
     px += l->view_x, py += l->view_y;
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
-    float w = text_width(&f->font, FRAME_FONT_SMALL, text);
+    /* one line, or two ("B 0\nstage 4"): as wide as the wider, centred on
+     * the point as a whole */
+    char lines[2][96];
+    const char *nl = strchr(text, '\n');
+    const int n = nl ? 2 : 1;
+    snprintf(lines[0], sizeof lines[0], "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
+    snprintf(lines[1], sizeof lines[1], "%s", nl ? nl + 1 : "");
+    float w = text_width(&f->font, FRAME_FONT_SMALL, lines[0]);
+    if (n == 2)
+        w = fmaxf(w, text_width(&f->font, FRAME_FONT_SMALL, lines[1]));
+    const float line_h = m.ascent + m.descent;
+    const float extra = (float)(n - 1) * line_h; /* the height past one line */
     float pad = m.ascent * 0.25f;
-    const float half_h = m.ascent / 2 + pad + m.descent * 0.75f;
+    const float half_h = m.ascent / 2 + pad + m.descent * 0.75f + extra / 2;
     if (side == LABEL_BELOW)
         py += half_h + pad;
     else if (side == LABEL_BELOW_2)
@@ -137,16 +148,18 @@ static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
         py -= half_h + pad;
     else if (side == LABEL_LEFT)
         px -= w / 2 + 2 * pad;
-    label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2, px + w / 2 + pad,
-                    py + m.ascent / 2 + pad + m.descent};
+    label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2 - extra / 2,
+                    px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent + extra / 2};
     if (r.x0 < l->view_x || r.y0 < l->view_y || r.x1 > l->view_x + l->view_w ||
         r.y1 > l->view_y + l->view_h || overlaps(ls, r))
         return false;
     ls->placed[ls->count++] = r;
     draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, colour_with_alpha(th->panel, 215));
     draw2d_rect(&f->batch, r.x0, r.y0, 3 * l->line_px, r.y1 - r.y0, accent);
-    text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px, py + m.ascent / 2, text, th->text,
-              TEXT_ALIGN_CENTER);
+    for (int k = 0; k < n; k++)
+        text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px,
+                  py + m.ascent / 2 - extra / 2 + (float)k * line_h, lines[k], th->text,
+                  TEXT_ALIGN_CENTER);
     return true;
 }
 
@@ -230,9 +243,9 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
                 continue;
             if (fo->kind != ACTION_IDLE) {
                 block_text(fo, text, sizeof text);
-                if (stage_row) {
+                if (stage_row) { /* two lines, as narrow as a block */
                     const size_t n = strlen(text);
-                    snprintf(text + n, sizeof text - n, " · stage %d", stage);
+                    snprintf(text + n, sizeof text - n, "\nstage %d", stage);
                 }
                 accent = theme_action_colour(&th->timeline, (action_kind)fo->kind);
             } else if (o->role == SCENE_ROLE_ALLREDUCE) {

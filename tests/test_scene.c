@@ -757,6 +757,14 @@ static void test_slots_merge_members(void **state)
     }
 }
 
+/* The eight built-in schedules, with the stages per rank each needs. */
+static const struct {
+    const char *name;
+    int V;
+} BUILT_IN[] = {{"gpipe", 0},      {"1f1b", 0},     {"interleaved-1f1b", 2},
+                {"looped-bfs", 2}, {"zb-h1", 0},    {"interleaved-zb", 2},
+                {"zbv", 0},        {"dualpipev", 0}};
+
 /* The tiles drawn on each GPU count its live activations: for every
  * built-in schedule at instants across the iteration, the tiles shown on a
  * rank's stages (slot_size micro-batches each) equal the timeline's live
@@ -764,18 +772,12 @@ static void test_slots_merge_members(void **state)
 static void test_tiles_count_live_activations(void **state)
 {
     (void)state;
-    static const struct {
-        const char *name;
-        int V;
-    } schedules[] = {{"gpipe", 0},      {"1f1b", 0},     {"interleaved-1f1b", 2},
-                     {"looped-bfs", 2}, {"zb-h1", 0},    {"interleaved-zb", 2},
-                     {"zbv", 0},        {"dualpipev", 0}};
-    for (size_t k = 0; k < sizeof schedules / sizeof schedules[0]; k++) {
+    for (size_t k = 0; k < sizeof BUILT_IN / sizeof BUILT_IN[0]; k++) {
         scene_run x;
         scene_run_init(
             &x, 2,
             &(run_fixture_desc){
-                .schedule = schedules[k].name, .P = 4, .M = 8, .V = schedules[k].V, .D = 2});
+                .schedule = BUILT_IN[k].name, .P = 4, .M = 8, .V = BUILT_IN[k].V, .D = 2});
         timeline_memory mem;
         timeline_memory_init(&mem, &x.run.tl);
         const int J = x.sc.slots;
@@ -791,7 +793,7 @@ static void test_tiles_count_live_activations(void **state)
                 const int live = timeline_memory_live_at(&mem.rank[r], t);
                 if (tiles * x.sc.slot_size != live)
                     fail_msg("%s, t = %g, rank %d: %d tiles drawn, %d activations live",
-                             schedules[k].name, t, r, tiles, live);
+                             BUILT_IN[k].name, t, r, tiles, live);
             }
         }
         timeline_memory_deinit(&mem);
@@ -863,8 +865,8 @@ static void check_in_flight_at(scene_run *x, double t, const char *name)
         const bool mine = o->visible && (o->label == SCENE_LABEL_GRAD) == back;
         if (mine && t >= tr.end + x->sc.flash_min / 10 && !(o->flash > 0) &&
             fabsf(o->opacity - SCENE_ARRIVED_OPACITY) > 1e-4f)
-            fail_msg("%s, t = %g: mb %d's tensor from stage %d arrived at %g, opacity %g", name,
-                     t, tr.microbatch, tr.stage, tr.end, o->opacity);
+            fail_msg("%s, t = %g: mb %d's tensor from stage %d arrived at %g, opacity %g", name, t,
+                     tr.microbatch, tr.stage, tr.end, o->opacity);
     }
     for (int i = 0; i < n; i++) {
         const object_state *o = &x->st.kind[SCENE_SLAB][i];
@@ -872,8 +874,8 @@ static void check_in_flight_at(scene_run *x, double t, const char *name)
         const int dir = o->label == SCENE_LABEL_GRAD;
         const bool wanted = want[i * 2] || want[i * 2 + 1];
         if (flying != wanted || (flying && !want[i * 2 + dir]))
-            fail_msg("%s, t = %g: slab %d (stage %d) drawn %s, the timeline has it %s", name, t,
-                     i, i / J, flying ? "in flight" : "not in flight",
+            fail_msg("%s, t = %g: slab %d (stage %d) drawn %s, the timeline has it %s", name, t, i,
+                     i / J, flying ? "in flight" : "not in flight",
                      wanted ? "in flight" : "not in flight");
         if (flying && o->opacity != 1)
             fail_msg("%s, t = %g: slab %d in flight at opacity %g", name, t, i, o->opacity);
@@ -884,28 +886,26 @@ static void check_in_flight_at(scene_run *x, double t, const char *name)
 static void test_solid_tensors_are_in_flight(void **state)
 {
     (void)state;
-    static const struct {
-        const char *name;
-        int V;
-    } schedules[] = {{"gpipe", 0},      {"1f1b", 0},     {"interleaved-1f1b", 2},
-                     {"looped-bfs", 2}, {"zb-h1", 0},    {"interleaved-zb", 2},
-                     {"zbv", 0},        {"dualpipev", 0}};
-    for (size_t k = 0; k < sizeof schedules / sizeof schedules[0]; k++) {
+    for (size_t k = 0; k < sizeof BUILT_IN / sizeof BUILT_IN[0]; k++) {
         scene_run x;
         scene_run_init(&x, 2,
-                       &(run_fixture_desc){.schedule = schedules[k].name, .P = 4, .M = 8,
-                                           .V = schedules[k].V, .D = 2, .p2p = 0.25});
+                       &(run_fixture_desc){.schedule = BUILT_IN[k].name,
+                                           .P = 4,
+                                           .M = 8,
+                                           .V = BUILT_IN[k].V,
+                                           .D = 2,
+                                           .p2p = 0.25});
         assert_int_equal(x.sc.slot_size, 1);
         int transfers = 0;
         for (int i = 0; i <= 97; i++)
-            check_in_flight_at(&x, x.run.tl.makespan * i / 97.0, schedules[k].name);
+            check_in_flight_at(&x, x.run.tl.makespan * i / 97.0, BUILT_IN[k].name);
         p2p_cursor cur = {0};
         transfer tr;
         while (timeline_next_p2p(&x.run.tl, &cur, &tr)) {
             const double at[] = {tr.start, 0.5 * (tr.start + tr.end), tr.end,
                                  tr.end + x.sc.flash_min / 10};
             for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
-                check_in_flight_at(&x, at[a], schedules[k].name);
+                check_in_flight_at(&x, at[a], BUILT_IN[k].name);
             transfers++;
         }
         assert_true(transfers > 0);

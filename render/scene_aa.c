@@ -87,51 +87,27 @@ static int supersample_factor(int w, int h)
     return 1;
 }
 
-static void delete_fbo(scene_aa *a)
-{
-    if (a->fbo)
-        glDeleteFramebuffers(1, &a->fbo);
-    if (a->color)
-        glDeleteRenderbuffers(1, &a->color);
-    if (a->depth)
-        glDeleteRenderbuffers(1, &a->depth);
-    a->fbo = a->color = a->depth = 0;
-    a->fbo_w = a->fbo_h = 0;
-}
-
-/* The supersampling framebuffer at least w x h (RGBA8 and depth, as
- * render_target's), bound; false, with nothing bound, when the GL cannot
- * make it (out of memory). */
+/* The supersampling framebuffer at least w x h (a render_target), bound;
+ * false, with the caller's framebuffers bound again, when the GL cannot
+ * make it (too large, or out of memory). */
 static bool bind_fbo(scene_aa *a, int w, int h)
 {
-    if (a->fbo && a->fbo_w >= w && a->fbo_h >= h) {
-        glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    if (a->ss.fbo && a->ss.width >= w && a->ss.height >= h) {
+        glBindFramebuffer(GL_FRAMEBUFFER, a->ss.fbo);
         return true;
     }
-    delete_fbo(a);
+    render_target_deinit(&a->ss);
     /* errors raised before are drained, so that the check below sees this
      * storage's alone (GL_OUT_OF_MEMORY at a large still) */
     while (glGetError() != GL_NO_ERROR) {
     }
-    glGenRenderbuffers(1, &a->color);
-    glBindRenderbuffer(GL_RENDERBUFFER, a->color);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
-    glGenRenderbuffers(1, &a->depth);
-    glBindRenderbuffer(GL_RENDERBUFFER, a->depth);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
-    glBindRenderbuffer(GL_RENDERBUFFER, 0);
-    glGenFramebuffers(1, &a->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->color);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, a->depth);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE ||
-        glGetError() != GL_NO_ERROR) {
-        delete_fbo(a);
+    ppf_error err = {{0}};
+    if (!render_target_init(&a->ss, w, h, &err) || glGetError() != GL_NO_ERROR) {
+        render_target_deinit(&a->ss);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)a->target_fbo);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)a->read_fbo);
         return false;
     }
-    a->fbo_w = w, a->fbo_h = h;
     return true;
 }
 
@@ -229,7 +205,7 @@ static void end_supersample(scene_aa *a, draw2d *batch)
     const int k = a->k, w = a->w, h = a->h;
     reserve(&a->pixels, &a->capacity, (size_t)w * (size_t)(k * k) * BAND_ROWS * 4);
     reserve(&a->small, &a->small_capacity, (size_t)w * (size_t)h * 4);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->ss.fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     for (int y = 0; y < h; y += BAND_ROWS) {
         const int rows = h - y < BAND_ROWS ? h - y : BAND_ROWS;
@@ -361,7 +337,7 @@ void scene_aa_deinit(scene_aa *a)
 {
     if (!a)
         return;
-    delete_fbo(a);
+    render_target_deinit(&a->ss);
     draw2d_pixels_deinit(&a->put);
     edge_aa_deinit(&a->edge);
     free(a->pixels);

@@ -65,6 +65,7 @@
 #include "colour.h"
 #include "draw2d.h"
 #include "edge_aa.h"
+#include "render_target.h"
 
 typedef enum scene_aa_mode {
     SCENE_AA_EDGE = 0,    /* morphological, at 1x (the default) */
@@ -99,19 +100,18 @@ typedef struct scene_aa_view {
 } scene_aa_view;
 
 typedef struct scene_aa {
-    edge_aa edge;               /* the morphological filter's scratch */
-    uint8_t *pixels;            /* pixels read back (GL's rows: bottom first) */
-    size_t capacity;            /* bytes `pixels` holds */
-    uint8_t *small;             /* supersampling: the box-filtered view */
-    size_t small_capacity;      /* bytes `small` holds */
-    uint8_t *keep;              /* EDGE: 1 for each pixel of the region the overlay covers */
-    size_t keep_capacity;       /* bytes `keep` holds */
-    uint8_t *mask;              /* EDGE into a window: 1 for each tile with a changed pixel;
-                                   zero between calls */
-    size_t mask_capacity;       /* bytes `mask` holds */
-    draw2d_pixels put;          /* the texture written back from */
-    unsigned fbo, color, depth; /* supersampling's framebuffer, 0 until needed */
-    int fbo_w, fbo_h;           /* its size */
+    edge_aa edge;          /* the morphological filter's scratch */
+    uint8_t *pixels;       /* pixels read back (GL's rows: bottom first) */
+    size_t capacity;       /* bytes `pixels` holds */
+    uint8_t *small;        /* supersampling: the box-filtered view */
+    size_t small_capacity; /* bytes `small` holds */
+    uint8_t *keep;         /* EDGE: 1 for each pixel of the region the overlay covers */
+    size_t keep_capacity;  /* bytes `keep` holds */
+    uint8_t *mask;         /* EDGE into a window: 1 for each tile with a changed pixel;
+                              zero between calls */
+    size_t mask_capacity;  /* bytes `mask` holds */
+    draw2d_pixels put;     /* the texture written back from */
+    render_target ss;      /* supersampling's framebuffer; zero until needed */
     /* from begin to finish */
     scene_aa_mode mode; /* what begin did */
     bool pending;       /* EDGE: end came, finish has work to do */

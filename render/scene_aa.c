@@ -257,25 +257,53 @@ static void put_tiles(scene_aa *a, draw2d *batch, int x0, int y0, int x1, int y1
     }
 }
 
-/* The region's pixels the 2D overlay drawn since draw2d_begin may have
- * touched, as 1s in a->keep (region rows bottom first, as read back). */
-static void mark_overlay(scene_aa *a, const draw2d *batch)
+/* The pixels of the w x h rectangle at GL (x, y) that the boxes (the 2D
+ * overlay's, framebuffer rows counted down from fb_height) may have
+ * touched, as 1s in *keep (rectangle rows bottom first, as read back). */
+static void mark_overlay(uint8_t **keep, size_t *capacity, int x, int y, int w, int h,
+                         int fb_height, const draw2d_box *boxes, int n)
 {
-    const int w = a->w, h = a->h;
-    reserve(&a->keep, &a->keep_capacity, (size_t)w * (size_t)h);
-    memset(a->keep, 0, (size_t)w * (size_t)h);
-    const draw2d_box *boxes;
-    const int n = draw2d_covered(batch, &boxes);
+    reserve(keep, capacity, (size_t)w * (size_t)h);
+    memset(*keep, 0, (size_t)w * (size_t)h);
     for (int i = 0; i < n; i++) {
-        /* framebuffer rows (y down) to region rows (GL's, up from a->y) */
-        const int c0 = boxes[i].x0 - a->x, c1 = boxes[i].x1 - a->x;
-        const int r0 = a->fb_height - 1 - boxes[i].y1 - a->y;
-        const int r1 = a->fb_height - 1 - boxes[i].y0 - a->y;
+        /* framebuffer rows (y down) to region rows (GL's, up from y) */
+        const int c0 = boxes[i].x0 - x, c1 = boxes[i].x1 - x;
+        const int r0 = fb_height - 1 - boxes[i].y1 - y;
+        const int r1 = fb_height - 1 - boxes[i].y0 - y;
         const int x0 = c0 > 0 ? c0 : 0, x1 = c1 < w - 1 ? c1 : w - 1;
         const int y0 = r0 > 0 ? r0 : 0, y1 = r1 < h - 1 ? r1 : h - 1;
-        for (int y = y0; y <= y1 && x0 <= x1; y++)
-            memset(a->keep + (size_t)y * (size_t)w + (size_t)x0, 1, (size_t)(x1 - x0 + 1));
+        for (int row = y0; row <= y1 && x0 <= x1; row++)
+            memset(*keep + (size_t)row * (size_t)w + (size_t)x0, 1, (size_t)(x1 - x0 + 1));
     }
+}
+
+/* Notes the pass over a's rectangle, with the overlay's boxes that reach
+ * it, in a->deferred; false when the list is full. */
+static bool note_pass(scene_aa *a, const draw2d *batch)
+{
+    scene_aa_deferred *d = &a->deferred;
+    if (d->count == SCENE_AA_DEFERRED_VIEWS)
+        return false;
+    assert((d->count == 0 || d->fb_height == a->fb_height) && "one target's passes");
+    const draw2d_box *boxes;
+    const int n = draw2d_covered(batch, &boxes);
+    scene_aa_pass *p = &d->pass[d->count++];
+    *p = (scene_aa_pass){a->x, a->y, a->w, a->h, d->box_count, 0};
+    d->fb_height = a->fb_height;
+    /* the rectangle in framebuffer rows (y down), inclusive */
+    const int top = a->fb_height - (a->y + a->h), bottom = a->fb_height - 1 - a->y;
+    for (int i = 0; i < n; i++) {
+        const draw2d_box b = boxes[i];
+        if (b.x1 < a->x || b.x0 >= a->x + a->w || b.y1 < top || b.y0 > bottom)
+            continue; /* off the rectangle: it marks nothing */
+        if (d->box_count == d->box_capacity) {
+            d->box_capacity = d->box_capacity ? 2 * d->box_capacity : 256;
+            d->boxes = ppf_realloc(d->boxes, (size_t)d->box_capacity * sizeof *d->boxes);
+        }
+        d->boxes[d->box_count++] = b;
+        p->box_count++;
+    }
+    return true;
 }
 
 static void finish_edge(scene_aa *a, draw2d *batch)
@@ -283,7 +311,11 @@ static void finish_edge(scene_aa *a, draw2d *batch)
     const int w = a->w, h = a->h;
     if (w < 2 || h < 2)
         return;
-    mark_overlay(a, batch);
+    if (a->defer && note_pass(a, batch))
+        return;
+    const draw2d_box *boxes;
+    const int n = draw2d_covered(batch, &boxes);
+    mark_overlay(&a->keep, &a->keep_capacity, a->x, a->y, w, h, a->fb_height, boxes, n);
     const bool bgra = read_target(a, a->x, a->y, w, h);
     edge_aa_apply(&a->edge, a->pixels, w, h, (size_t)w * 4, a->keep);
     a->last_changed = a->edge.edge_pixels;
@@ -340,9 +372,60 @@ void scene_aa_deinit(scene_aa *a)
     render_target_deinit(&a->ss);
     draw2d_pixels_deinit(&a->put);
     edge_aa_deinit(&a->edge);
+    scene_aa_deferred_deinit(&a->deferred);
     free(a->pixels);
     free(a->small);
     free(a->mask);
     free(a->keep);
     *a = (scene_aa){0};
+}
+
+void scene_aa_defer(scene_aa *a, bool on)
+{
+    assert(a && !a->pending);
+    a->defer = on;
+    a->deferred.count = a->deferred.box_count = 0;
+}
+
+void scene_aa_take(scene_aa *a, scene_aa_deferred *out)
+{
+    assert(a && out && !a->pending);
+    const scene_aa_deferred noted = a->deferred;
+    a->deferred = *out;
+    a->deferred.count = a->deferred.box_count = 0;
+    *out = noted;
+}
+
+long scene_aa_apply(scene_aa_filter *f, const scene_aa_deferred *d, uint8_t *pixels, size_t stride)
+{
+    assert(f && d && pixels);
+    long changed = 0;
+    for (int k = 0; k < d->count; k++) {
+        const scene_aa_pass *p = &d->pass[k];
+        assert(p->w >= 2 && p->h >= 2 && stride >= (size_t)(p->x + p->w) * 4);
+        mark_overlay(&f->keep, &f->keep_capacity, p->x, p->y, p->w, p->h, d->fb_height,
+                     d->boxes + p->first_box, p->box_count);
+        uint8_t *first = pixels + stride * (size_t)p->y + (size_t)p->x * 4;
+        edge_aa_apply(&f->edge, first, p->w, p->h, stride, f->keep);
+        changed += f->edge.edge_pixels;
+    }
+    f->last_changed = changed;
+    return changed;
+}
+
+void scene_aa_deferred_deinit(scene_aa_deferred *d)
+{
+    if (!d)
+        return;
+    free(d->boxes);
+    *d = (scene_aa_deferred){0};
+}
+
+void scene_aa_filter_deinit(scene_aa_filter *f)
+{
+    if (!f)
+        return;
+    edge_aa_deinit(&f->edge);
+    free(f->keep);
+    *f = (scene_aa_filter){0};
 }

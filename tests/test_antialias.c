@@ -16,7 +16,8 @@
  * The figures are printed (README's Export section sums them up).
  *
  * Also: the same frame drawn twice gives the same bytes whatever was drawn
- * between; the morphological filter on pictures whose right answer is
+ * between; export's pass, done on the frame read back, gives the bytes of
+ * the pass done in the target; the morphological filter on pictures whose right answer is
  * known (a staircase against the area its line covers, within a tenth of
  * the error it had; a flat picture, a
  * rectangle's corners and an edge already smooth left as they are).
@@ -34,6 +35,16 @@ enum { W = 1920, H = 1080, SS = 4 };
 #define EDGE_SOBEL 64.0
 #define SUPERSAMPLE_MAX_SHARE 0.5
 #define EDGE_MAX_SHARE 0.95
+
+/* Mean absolute difference per colour channel (R, G, B) of two w x h frames. */
+static double mean_abs_diff(const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    double sum = 0;
+    for (size_t p = 0; p < (size_t)w * (size_t)h; p++)
+        for (int c = 0; c < 3; c++)
+            sum += fabs((double)a[p * 4 + (size_t)c] - (double)b[p * 4 + (size_t)c]);
+    return sum / (3.0 * (double)w * (double)h);
+}
 
 static double luma(const uint8_t *p)
 {
@@ -220,6 +231,75 @@ static void test_deterministic_and_view_only(void **state)
     frame_fixture_free(x);
 }
 
+/* Rows reversed in place: offscreen_read's top row first to GL's bottom
+ * row first, and back. */
+static void flip_rows(uint8_t *px, int w, int h)
+{
+    const size_t row = (size_t)w * 4;
+    uint8_t *tmp = malloc(row);
+    assert_non_null(tmp);
+    for (int top = 0, bottom = h - 1; top < bottom; top++, bottom--) {
+        memcpy(tmp, px + row * (size_t)top, row);
+        memcpy(px + row * (size_t)top, px + row * (size_t)bottom, row);
+        memcpy(px + row * (size_t)bottom, tmp, row);
+    }
+    free(tmp);
+}
+
+/* Export's way (scene_aa_defer): the pass noted at the end of the frame
+ * and done on the whole frame read back gives the bytes the pass done in
+ * the target gives, overlay kept; the frame drawn deferred is the frame as
+ * rasterised until then; and a frame drawn again defers its own pass, not
+ * one left over. */
+static void test_deferred_same_bytes(void **state)
+{
+    (void)state;
+    enum { w = 640, h = 360 };
+    const size_t bytes = (size_t)w * h * 4;
+    frame_fixture *x = frame_fixture_new(NULL, NULL, 0, w, h);
+    uint8_t *in_target = malloc(bytes), *off = malloc(bytes);
+    assert_non_null(in_target);
+    assert_non_null(off);
+    frame_view v = offscreen_default_view(&x->o, 12, THEME_DARK, CAMERA_PRESET_DEFAULT);
+    v.aa = SCENE_AA_OFF;
+    frame_fixture_draw(x, &v);
+    memcpy(off, x->pixels, bytes);
+    v.aa = SCENE_AA_EDGE;
+    frame_fixture_draw(x, &v);
+    memcpy(in_target, x->pixels, bytes);
+
+    scene_aa_deferred pass = {0};
+    scene_aa_filter filter = {0};
+    offscreen_defer_aa(&x->o, true);
+    for (int round = 0; round < 2; round++) {
+        frame_fixture_draw(x, &v);
+        offscreen_take_aa(&x->o, &pass);
+        assert_int_equal(pass.count, 1);
+        if (memcmp(x->pixels, off, bytes) != 0)
+            fail_msg("drawn deferred, the frame is not the frame as rasterised");
+        flip_rows(x->pixels, w, h);
+        const long changed = scene_aa_apply(&filter, &pass, x->pixels, (size_t)w * 4);
+        flip_rows(x->pixels, w, h);
+        print_message("deferred: %ld pixels changed\n", changed);
+        assert_true(changed > 0);
+        if (memcmp(x->pixels, in_target, bytes) != 0)
+            fail_msg("round %d: smoothed in memory, the frame differs from the one smoothed in "
+                     "the target (mean difference %.3f)",
+                     round, mean_abs_diff(x->pixels, in_target, w, h));
+    }
+    /* nothing drawn since: nothing to take */
+    offscreen_take_aa(&x->o, &pass);
+    assert_int_equal(pass.count, 0);
+    offscreen_defer_aa(&x->o, false);
+    frame_fixture_draw(x, &v);
+    assert_memory_equal(x->pixels, in_target, bytes);
+    scene_aa_deferred_deinit(&pass);
+    scene_aa_filter_deinit(&filter);
+    free(in_target);
+    free(off);
+    frame_fixture_free(x);
+}
+
 /* ---- the filter alone ----------------------------------------------------- */
 
 enum { PW = 96, PH = 48 };
@@ -309,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_staircase_towards_coverage),
         cmocka_unit_test(test_nothing_to_smooth),
         cmocka_unit_test(test_deterministic_and_view_only),
+        cmocka_unit_test(test_deferred_same_bytes),
         cmocka_unit_test(test_edge_error_t12),
         cmocka_unit_test(test_edge_error_t37),
     };

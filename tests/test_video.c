@@ -88,14 +88,27 @@ static double frame_time(int i, int fps, double t0, double t1, double seconds)
     return t0 + (double)i * speed / fps;
 }
 
-/* `ppflow render --still T` at w x h with LOOK, read back. */
-static void still_read(double t, int w, int h, image *img)
+/* `ppflow render --still T` at w x h with LOOK and the options in extra
+ * (NULL-ended; NULL: none), read back. */
+static void still_read_with(double t, int w, int h, const char *const *extra, image *img)
 {
     char when[40], size[40], path[320];
     snprintf(when, sizeof when, "%.17g", t);
     snprintf(size, sizeof size, "%dx%d", w, h);
     scratch_join(path, sizeof path, scratch, "still.png");
-    child_result r = RENDER("--still", when, "--size", size, LOOK, "-o", path);
+    const char *const head[] = {"render", "--still", when, "--size", size, LOOK};
+    const char *args[32];
+    int n = 0;
+    for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
+        args[n++] = head[k];
+    for (int k = 0; extra && extra[k]; k++) {
+        assert_true(n < 28);
+        args[n++] = extra[k];
+    }
+    args[n++] = "-o";
+    args[n++] = path;
+    args[n] = NULL;
+    child_result r = run_ppflow(args, 0);
     child_expect_status(&r, 0);
     child_result_deinit(&r);
     ppf_error err = {{0}};
@@ -104,6 +117,12 @@ static void still_read(double t, int w, int h, image *img)
     assert_int_equal(img->width, w);
     assert_int_equal(img->height, h);
     unlink(path);
+}
+
+/* `ppflow render --still T` at w x h with LOOK, read back. */
+static void still_read(double t, int w, int h, image *img)
+{
+    still_read_with(t, w, h, NULL, img);
 }
 
 /* ---- reading the files back ------------------------------------------------ */
@@ -400,6 +419,54 @@ static void test_png_frames(void **state)
     }
 }
 
+/* Frames smoothed as a video's are (--aa edge: each frame's 3D view done
+ * on the frame read back for the encoder) are the stills smoothed so (in
+ * the target, as the window does), byte for byte: one session, and two
+ * compared (a pass a pane). PNG frames, being lossless, show it. */
+static void test_png_frames_edge(void **state)
+{
+    (void)state;
+    enum { FRAMES = 3 };
+    static const char *const one[] = {"--aa", "edge", NULL};
+    static const char *const two[] = {"--aa", "edge", "--compare", "1f1b,zb-h1", NULL};
+    const char *const *const cases[] = {one, two};
+    for (int c = 0; c < 2; c++) {
+        char pattern[400];
+        scratch_join(pattern, sizeof pattern, out_dir, c ? "c_%03d.png" : "e_%03d.png");
+        const char *const head[] = {"render",  "--size", SIZE,         LOOK, "--fps",  "3",
+                                    "--range", RANGE,    "--duration", "1",  "--quiet"};
+        const char *args[32];
+        int n = 0;
+        for (size_t k = 0; k < sizeof head / sizeof head[0]; k++)
+            args[n++] = head[k];
+        for (int k = 0; cases[c][k]; k++)
+            args[n++] = cases[c][k];
+        args[n++] = "-o";
+        args[n++] = pattern;
+        args[n] = NULL;
+        child_result r = run_ppflow(args, 0);
+        child_expect_status(&r, 0);
+        child_result_deinit(&r);
+        for (int i = 0; i < FRAMES; i++) {
+            char name[32], path[400];
+            snprintf(name, sizeof name, c ? "c_%03d.png" : "e_%03d.png", i);
+            scratch_join(path, sizeof path, out_dir, name);
+            image frame = {0}, still = {0};
+            ppf_error err = {{0}};
+            if (!image_read_png(path, &frame, &err))
+                fail_msg("%s", err.message);
+            still_read_with(frame_time(i, FRAMES, CLIP_T0, CLIP_T1, 1.0), W, H, cases[c], &still);
+            assert_int_equal(frame.width, W);
+            assert_int_equal(frame.height, H);
+            if (memcmp(frame.rgba, still.rgba, (size_t)W * H * 4) != 0)
+                fail_msg("%s (--aa edge%s) differs from its still (mean difference %.3f)", name,
+                         c ? ", compared" : "", mean_abs_diff(frame.rgba, still.rgba, W, H));
+            image_deinit(&frame);
+            image_deinit(&still);
+        }
+    }
+}
+
 /* An odd size for H.264 is rounded up to even, and ppflow says so. */
 static void test_odd_size(void **state)
 {
@@ -692,6 +759,7 @@ int main(void)
         cmocka_unit_test_setup(test_mp4_deterministic, before_each),
         cmocka_unit_test_setup(test_gif, before_each),
         cmocka_unit_test_setup(test_png_frames, before_each),
+        cmocka_unit_test_setup(test_png_frames_edge, before_each),
         cmocka_unit_test_setup(test_odd_size, before_each),
         cmocka_unit_test_setup(test_bad_input, before_each),
         cmocka_unit_test_setup(test_unwritable, before_each),

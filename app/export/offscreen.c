@@ -101,6 +101,16 @@ void offscreen_draw(offscreen *o, const frame_view *v)
     frame_renderer_draw(&o->frame, &o->cache[0], v, o->width, o->height);
 }
 
+void offscreen_defer_aa(offscreen *o, bool on)
+{
+    scene_aa_defer(&o->frame.aa, on);
+}
+
+void offscreen_take_aa(offscreen *o, scene_aa_deferred *out)
+{
+    scene_aa_take(&o->frame.aa, out);
+}
+
 void offscreen_read(offscreen *o, uint8_t *rgba)
 {
     render_target_read(&o->target, rgba);

@@ -79,6 +79,14 @@ compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id t
                                         camera_preset preset, float ui_scale,
                                         const char *const *strip);
 void offscreen_draw_compare(offscreen *o, const compare_frame *v);
+/* From now on (on) the 3D views' edge smoothing (SCENE_AA_EDGE) is left
+ * for the frames' pixels read back: after each draw, offscreen_take_aa
+ * gives the frame's passes, and scene_aa_apply does them on its pixels
+ * read back whole, bottom row first (readback.h). For export, which reads
+ * every frame back anyway (scene_aa.h says what it saves). */
+void offscreen_defer_aa(offscreen *o, bool on);
+/* The passes the last draw left (scene_aa_take: *out's storage is reused). */
+void offscreen_take_aa(offscreen *o, scene_aa_deferred *out);
 /* Pixels of the last frame, top row first, width * height * 4 bytes. */
 void offscreen_read(offscreen *o, uint8_t *rgba);
 /* The last frame as a PNG file's bytes (*png: the caller frees it); false

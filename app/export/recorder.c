@@ -202,6 +202,9 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
     offscreen o;
     readback rb = {0};
     encoder enc = {0};
+    scene_aa_deferred aa_pass[RING]; /* each slot's frame's passes (scene_aa_take) */
+    memset(aa_pass, 0, sizeof aa_pass);
+    scene_aa_filter aa_filter = {0};
     recorder_status status = RECORDER_FAILED;
     uint32_t colors[256];
     int color_count = 0;
@@ -260,6 +263,11 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
         goto out_pipeline;
     }
 
+    /* The frames are read back whole for the encoder: the 3D view's edges
+     * are smoothed there, in the buffer mapped, not read back and written
+     * back through the GL in the middle of each frame. The palette's
+     * frames above were read with them done in the target. */
+    offscreen_defer_aa(&o, true);
     bool ok = true;
     double last_progress = 0;
     for (int64_t i = 0; i < d->frames && ok; i++) {
@@ -273,13 +281,16 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
         /* a clip from beat to beat stands on both: their captions, as --still */
         const bool stands = d->has_t_last && (i == 0 || i == d->frames - 1);
         picture_draw(&o, &pic, d, i, stands);
+        offscreen_take_aa(&o, &aa_pass[slot]);
         readback_start(&rb, slot);
         /* Map the previous frame only now, so that on a GPU its copy ran
          * while this frame was drawn. */
         if (i >= 1) {
-            const uint8_t *px = readback_map(&rb, (int)((i - 1) % RING), err);
+            const int prev = (int)((i - 1) % RING);
+            uint8_t *px = readback_map(&rb, prev, err);
             if (!(ok = px != NULL))
                 break;
+            scene_aa_apply(&aa_filter, &aa_pass[prev], px, (size_t)p.stride);
             hand_over(&p, i - 1, px);
         }
         if (stop_requested(d))
@@ -290,9 +301,11 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
         }
     }
     if (ok) {
-        const uint8_t *px = readback_map(&rb, (int)((d->frames - 1) % RING), err);
+        const int last = (int)((d->frames - 1) % RING);
+        uint8_t *px = readback_map(&rb, last, err);
         ok = px != NULL;
         if (ok) {
+            scene_aa_apply(&aa_filter, &aa_pass[last], px, (size_t)p.stride);
             hand_over(&p, d->frames - 1, px);
             ok = wait_done(&p, d->frames, d);
         }
@@ -321,6 +334,9 @@ out_pipeline:
     pthread_mutex_destroy(&p.lock);
 out:
     encoder_abort(&enc);
+    for (int k = 0; k < RING; k++)
+        scene_aa_deferred_deinit(&aa_pass[k]);
+    scene_aa_filter_deinit(&aa_filter);
     readback_deinit(&rb);
     offscreen_deinit(&o);
     r->seconds = clock_now_seconds() - started;

@@ -14,7 +14,7 @@ bool readback_init(readback *rb, int slots, int width, int height, ppf_error *er
     glGenBuffers(slots, rb->pbo);
     for (int k = 0; k < slots; k++) {
         glBindBuffer(GL_PIXEL_PACK_BUFFER, rb->pbo[k]);
-        /* STREAM_READ: written by the GL once, read by us once. */
+        /* STREAM_READ: written by the GL once, read (and touched up) by us once. */
         glBufferData(GL_PIXEL_PACK_BUFFER, size, NULL, GL_STREAM_READ);
     }
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
@@ -47,14 +47,14 @@ void readback_start(readback *rb, int slot)
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
 }
 
-const uint8_t *readback_map(readback *rb, int slot, ppf_error *err)
+uint8_t *readback_map(readback *rb, int slot, ppf_error *err)
 {
     assert(slot >= 0 && slot < rb->slots);
     if (rb->mapped[slot])
         return rb->mapped[slot];
     glBindBuffer(GL_PIXEL_PACK_BUFFER, rb->pbo[slot]);
     void *p = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)rb->width * rb->height * 4,
-                               GL_MAP_READ_BIT);
+                               GL_MAP_READ_BIT | GL_MAP_WRITE_BIT);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     if (!p) {
         ppf_fail(err, "cannot map the readback buffer: GL error 0x%04x", (unsigned)glGetError());

@@ -6,7 +6,9 @@
  * buffer returns at once on a GPU (the copy runs after the drawing); mapping
  * the buffer later waits for it. The mapped memory is handed to the encoder
  * thread as it is, so the pixels are copied once, by the GL. On llvmpipe the
- * read is a memcpy either way.
+ * read is a memcpy either way. It is mapped for writing too, so that export
+ * finishes the frame in place (the 3D view's edges, scene_aa_apply) before
+ * the encoder reads it.
  *
  * Pixels: width * height * 4 bytes, RGBA, rows BOTTOM row first (GL's
  * order; encoders flip for free with a negative stride), no padding.
@@ -15,8 +17,8 @@
  * reading, e.g. by render_target_bind):
  *     readback rb; readback_init(&rb, 3, 1920, 1080, &err);
  *     readback_start(&rb, slot);                  after drawing a frame
- *     const uint8_t *px = readback_map(&rb, slot); waits, then valid until unmapped
- *     ... any thread may read px ...
+ *     uint8_t *px = readback_map(&rb, slot);      waits, then valid until unmapped
+ *     ... any thread may read or change px ...
  *     readback_unmap(&rb, slot);                  before the next start on that slot
  *     readback_deinit(&rb);
  *
@@ -35,7 +37,7 @@ enum { READBACK_MAX_SLOTS = 4 };
 
 typedef struct readback {
     unsigned pbo[READBACK_MAX_SLOTS];
-    const uint8_t *mapped[READBACK_MAX_SLOTS]; /* NULL when not mapped */
+    uint8_t *mapped[READBACK_MAX_SLOTS]; /* NULL when not mapped */
     int slots;
     int width, height;
 } readback;
@@ -45,8 +47,9 @@ void readback_deinit(readback *rb); /* accepts a zeroed one; unmaps what is mapp
 
 /* Starts reading the bound read framebuffer into `slot` (not mapped). */
 void readback_start(readback *rb, int slot);
-/* Waits for the read of `slot` and returns its pixels (bottom row first). */
-const uint8_t *readback_map(readback *rb, int slot, ppf_error *err);
+/* Waits for the read of `slot` and returns its pixels (bottom row first),
+ * to read and to change. */
+uint8_t *readback_map(readback *rb, int slot, ppf_error *err);
 void readback_unmap(readback *rb, int slot);
 
 #endif

@@ -22,9 +22,11 @@ enum { RING = 3, PALETTE_SAMPLES = 16 };
 typedef struct pipeline {
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    const uint8_t *pixels[RING]; /* frame i's pixels are pixels[i % RING] once ready > i */
-    int64_t ready;               /* frames handed to the encoder */
-    int64_t done;                /* frames the encoder has written */
+    uint8_t *pixels[RING];             /* frame i's pixels are pixels[i % RING] once ready > i */
+    const scene_aa_deferred *aa[RING]; /* and the 3D view's smoothing left to do on them */
+    scene_aa_filter *filter;           /* the encoder thread's, for that */
+    int64_t ready;                     /* frames handed to the encoder */
+    int64_t done;                      /* frames the encoder has written */
     int64_t total;
     bool quit;   /* the drawing thread gives up */
     bool failed; /* the encoder failed; why in err */
@@ -64,8 +66,12 @@ static void *encode_frames(void *arg)
             pthread_cond_wait(&p->changed, &p->lock);
         if (p->quit)
             break;
-        const uint8_t *px = p->pixels[i % RING];
+        uint8_t *px = p->pixels[i % RING];
+        const scene_aa_deferred *aa = p->aa[i % RING];
         pthread_mutex_unlock(&p->lock);
+        /* Here rather than on the drawing thread, which sets the pace on a
+         * CPU renderer: this thread waits for frames a quarter of the time. */
+        scene_aa_apply(p->filter, aa, px, (size_t)p->stride);
         ppf_error err = {{0}};
         bool ok = encoder_write(p->enc, px, p->stride, true, &err);
         pthread_mutex_lock(&p->lock);
@@ -108,10 +114,11 @@ static bool wait_done(pipeline *p, int64_t frames, const recorder_desc *d)
     return ok;
 }
 
-static void hand_over(pipeline *p, int64_t frame, const uint8_t *pixels)
+static void hand_over(pipeline *p, int64_t frame, uint8_t *pixels, const scene_aa_deferred *aa)
 {
     pthread_mutex_lock(&p->lock);
     p->pixels[frame % RING] = pixels;
+    p->aa[frame % RING] = aa;
     p->ready = frame + 1;
     pthread_cond_broadcast(&p->changed);
     pthread_mutex_unlock(&p->lock);
@@ -254,6 +261,7 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
         .total = d->frames,
         .enc = &enc,
         .stride = d->show.width * 4,
+        .filter = &aa_filter,
     };
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);
@@ -264,9 +272,10 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
     }
 
     /* The frames are read back whole for the encoder: the 3D view's edges
-     * are smoothed there, in the buffer mapped, not read back and written
-     * back through the GL in the middle of each frame. The palette's
-     * frames above were read with them done in the target. */
+     * are smoothed there, in the buffer mapped, by the encoder thread, not
+     * read back and written back through the GL in the middle of each
+     * frame. The palette's frames above were read with them done in the
+     * target. */
     offscreen_defer_aa(&o, true);
     bool ok = true;
     double last_progress = 0;
@@ -290,8 +299,7 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
             uint8_t *px = readback_map(&rb, prev, err);
             if (!(ok = px != NULL))
                 break;
-            scene_aa_apply(&aa_filter, &aa_pass[prev], px, (size_t)p.stride);
-            hand_over(&p, i - 1, px);
+            hand_over(&p, i - 1, px, &aa_pass[prev]);
         }
         if (stop_requested(d))
             ok = false;
@@ -305,8 +313,7 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
         uint8_t *px = readback_map(&rb, last, err);
         ok = px != NULL;
         if (ok) {
-            scene_aa_apply(&aa_filter, &aa_pass[last], px, (size_t)p.stride);
-            hand_over(&p, d->frames - 1, px);
+            hand_over(&p, d->frames - 1, px, &aa_pass[last]);
             ok = wait_done(&p, d->frames, d);
         }
     }

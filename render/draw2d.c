@@ -58,8 +58,7 @@ enum {
     INITIAL_VERTICES = 4096, /* 682 rectangles: a HUD and a small timeline without growing */
     INITIAL_BATCHES = 64,
     INITIAL_RUNS = 256,
-    LOOK_BACK = 32,    /* batches searched for one of the primitive's state */
-    MAX_SOURCE = 8192, /* draw2d.frag plus the #define line */
+    LOOK_BACK = 32, /* batches searched for one of the primitive's state */
 };
 
 /* How far the rasteriser may move an edge when it snaps vertices to its
@@ -101,31 +100,13 @@ struct draw2d_run {
     int batch;
 };
 
-/* Builds the program for one fill: draw2d.frag with `#define DRAW2D_FILL n`
- * after its #version line (which must stay first). */
-static bool build_fill_program(unsigned *program, int fill, ppf_error *err)
-{
-    char source[MAX_SOURCE];
-    const char *frag = ppf_shader_draw2d_frag;
-    const char *body = strchr(frag, '\n');
-    if (!body || strncmp(frag, "#version", 8) != 0)
-        return ppf_fail(err, "shader %s: draw2d.frag must start with a #version line",
-                        FILL_NAMES[fill]);
-    body++;
-    int n = snprintf(source, sizeof source, "%.*s#define DRAW2D_FILL %d\n%s", (int)(body - frag),
-                     frag, fill, body);
-    if (n < 0 || n >= (int)sizeof source)
-        return ppf_fail(err, "shader %s: draw2d.frag with its #define is over %d bytes",
-                        FILL_NAMES[fill], MAX_SOURCE - 1);
-    return gl_program_build(program, FILL_NAMES[fill], ppf_shader_draw2d_vert, source, err);
-}
-
 bool draw2d_init(draw2d *d, ppf_error *err)
 {
     assert(d);
     *d = (draw2d){0};
     for (int fill = 0; fill < FILL_COUNT; fill++) {
-        if (!build_fill_program(&d->programs[fill], fill, err))
+        if (!gl_program_build_variant(&d->programs[fill], FILL_NAMES[fill], ppf_shader_draw2d_vert,
+                                      ppf_shader_draw2d_frag, "DRAW2D_FILL", fill, err))
             goto fail;
         d->loc_viewport[fill] = glGetUniformLocation(d->programs[fill], "u_viewport");
         d->loc_anchor[fill] = glGetUniformLocation(d->programs[fill], "u_anchor");

@@ -21,9 +21,35 @@ typedef struct scene_instance {
 } scene_instance;
 
 typedef struct keyed {
+    int group; /* sorted by group first: the program it is drawn with */
     float key;
     uint32_t index;
 } keyed;
+
+/* Instances [first, first + count) of sorted, drawn with one program. */
+typedef struct scene_run {
+    int first, count;
+    int program;
+} scene_run;
+
+/* What a face draws besides its colour (scene.frag's MODE_*). */
+enum {
+    MODE_PLAIN = 0,
+    MODE_HATCH,
+    MODE_DOTS,
+    MODE_CROSSHATCH,
+    MODE_SHADOW,
+    MODE_CHEVRON_UP,
+    MODE_CHEVRON_DOWN,
+    MODE_CHEVRON_EITHER /* a program's, not a face's: both chevrons (SCENE_MODE_CHEVRON) */
+};
+
+/* The program (scene_renderer.program) that draws faces of a mode by
+ * themselves: one per mode, the chevrons' two directions sharing one. */
+static int program_of(int mode)
+{
+    return mode >= MODE_CHEVRON_UP ? SCENE_PROGRAM_COUNT - 1 : 1 + mode;
+}
 
 typedef struct mesh_vertex {
     float pos[3], normal[3], uv[2];
@@ -128,15 +154,24 @@ static void setup_mesh_attribs(void)
 bool scene_renderer_init(scene_renderer *r, ppf_error *err)
 {
     *r = (scene_renderer){0};
-    if (!gl_program_build(&r->program, "scene", ppf_shader_scene_vert, ppf_shader_scene_frag, err))
-        return false;
-    r->loc_view_proj = glGetUniformLocation(r->program, "u_view_proj");
-    r->loc_face_mode = glGetUniformLocation(r->program, "u_face_mode");
-    r->loc_light = glGetUniformLocation(r->program, "u_light");
-    r->loc_edge_color = glGetUniformLocation(r->program, "u_edge_color");
-    r->loc_edge_px = glGetUniformLocation(r->program, "u_edge_px");
-    r->loc_px = glGetUniformLocation(r->program, "u_px");
-    r->loc_origin = glGetUniformLocation(r->program, "u_origin");
+    /* scene.frag's SCENE_MODE for each program: any (-1), then program_of's */
+    static const int variant[SCENE_PROGRAM_COUNT] = {
+        -1, MODE_PLAIN, MODE_HATCH, MODE_DOTS, MODE_CROSSHATCH, MODE_SHADOW, MODE_CHEVRON_EITHER};
+    for (int k = 0; k < SCENE_PROGRAM_COUNT; k++) {
+        scene_program *p = &r->program[k];
+        if (!gl_program_build_variant(&p->id, "scene", ppf_shader_scene_vert,
+                                      ppf_shader_scene_frag, "SCENE_MODE", variant[k], err)) {
+            scene_renderer_deinit(r);
+            return false;
+        }
+        p->loc_view_proj = glGetUniformLocation(p->id, "u_view_proj");
+        p->loc_face_mode = glGetUniformLocation(p->id, "u_face_mode");
+        p->loc_light = glGetUniformLocation(p->id, "u_light");
+        p->loc_edge_color = glGetUniformLocation(p->id, "u_edge_color");
+        p->loc_edge_px = glGetUniformLocation(p->id, "u_edge_px");
+        p->loc_px = glGetUniformLocation(p->id, "u_px");
+        p->loc_origin = glGetUniformLocation(p->id, "u_origin");
+    }
 
     mesh_vertex cube[36];
     cube_mesh(cube);
@@ -159,8 +194,9 @@ void scene_renderer_deinit(scene_renderer *r)
 {
     if (!r)
         return;
-    if (r->program) {
-        gl_program_delete(&r->program);
+    for (int k = 0; k < SCENE_PROGRAM_COUNT; k++)
+        gl_program_delete(&r->program[k].id);
+    if (r->cube_vbo) {
         glDeleteBuffers(1, &r->cube_vbo);
         glDeleteBuffers(1, &r->quad_vbo);
     }
@@ -170,7 +206,7 @@ void scene_renderer_deinit(scene_renderer *r)
 bool scene_instances_init(scene_instances *in, const scene_renderer *r, const scene *s,
                           ppf_error *err)
 {
-    assert(r->program && "a scene renderer made in this context");
+    assert(r->program[0].id && "a scene renderer made in this context");
     *in = (scene_instances){0};
     /* The session checks the budget before the scene exists; a scene built
      * some other way still gets a line, not a wrapped size. */
@@ -217,6 +253,7 @@ void scene_instances_deinit(scene_instances *in)
         free(in->pass[k].items);
     free(in->sorted);
     free(in->order);
+    free(in->runs);
     *in = (scene_instances){0};
 }
 
@@ -238,8 +275,10 @@ static float distance2(const scene_instance *in, const float eye[3])
 
 static int by_key(const void *a, const void *b)
 {
-    float ka = ((const keyed *)a)->key, kb = ((const keyed *)b)->key;
-    return (ka > kb) - (ka < kb);
+    const keyed *ka = a, *kb = b;
+    if (ka->group != kb->group)
+        return ka->group - kb->group;
+    return (ka->key > kb->key) - (ka->key < kb->key);
 }
 
 /* How many neighbouring slots one instance may stand for, when a slot is
@@ -270,17 +309,6 @@ static int slots_per_instance(const scene *s, const camera *cam, int w, int h, i
         g *= 2;
     return g;
 }
-
-/* What a face draws besides its colour (scene.frag's MODE_*). */
-enum {
-    MODE_PLAIN = 0,
-    MODE_HATCH,
-    MODE_DOTS,
-    MODE_CROSSHATCH,
-    MODE_SHADOW,
-    MODE_CHEVRON_UP,
-    MODE_CHEVRON_DOWN
-};
 
 static scene_instance instance_of(scene_box b, rgba8 c, uint8_t alpha)
 {
@@ -446,6 +474,31 @@ static scene_box cluster_column(const scene *s, const scene_state *st, int stage
     return pl;
 }
 
+/* Cuts pass k's instances (sorted[first], count of them) into runs of one
+ * program each: the translucent pass is one run, drawn with the program
+ * for any mode in its back-to-front order; the others a run per change of
+ * mode (the opaque passes are sorted by it, the ground put a kind at a
+ * time: a few runs). */
+static void put_runs(scene_instances *r, int k, int first, int count)
+{
+    r->first_run[k] = r->run_count, r->runs_in[k] = 0;
+    for (int i = 0; i < count; i++) {
+        const int program = k == SCENE_PASS_TRANSLUCENT
+                                ? SCENE_PROGRAM_ANY
+                                : program_of(r->sorted[first + i].params[3]);
+        if (r->runs_in[k] > 0 && r->runs[r->run_count - 1].program == program) {
+            r->runs[r->run_count - 1].count++;
+            continue;
+        }
+        if (r->run_count == r->run_capacity) {
+            r->run_capacity = r->run_capacity ? 2 * r->run_capacity : 16;
+            r->runs = ppf_realloc(r->runs, (size_t)r->run_capacity * sizeof *r->runs);
+        }
+        r->runs[r->run_count++] = (scene_run){first + i, 1, program};
+        r->runs_in[k]++;
+    }
+}
+
 /* Builds the instances of every object the level draws, each pass in draw
  * order, into r->sorted. Runs of g slots are drawn as one instance: the
  * state scene_slot_merge picks, over the slots from the first to the last
@@ -519,21 +572,26 @@ static void build(scene_instances *r, const scene *s, const scene_state *st, con
     }
     keyed *keys = (keyed *)r->order;
     int at = 0;
+    r->run_count = 0;
     for (int k = 0; k < SCENE_PASS_COUNT; k++) {
         const scene_pass *p = &r->pass[k];
         r->first[k] = at, r->count[k] = p->count;
-        if (k == SCENE_PASS_GROUND) { /* in the order put: floor, shadows, wires */
+        if (k == SCENE_PASS_GROUND) { /* in the order put: shadows, wires */
             memcpy(r->sorted + at, p->items, (size_t)p->count * sizeof *p->items);
-            at += p->count;
-            continue;
+        } else {
+            /* Opaque: a mode at a time, each front to back (hidden pixels
+             * are skipped early); translucent back to front, in one. */
+            const bool opaque = k != SCENE_PASS_TRANSLUCENT;
+            const float sign = opaque ? 1.0f : -1.0f;
+            for (int i = 0; i < p->count; i++)
+                keys[i] = (keyed){opaque ? program_of(p->items[i].params[3]) : 0,
+                                  sign * distance2(&p->items[i], eye), (uint32_t)i};
+            qsort(keys, (size_t)p->count, sizeof *keys, by_key);
+            for (int i = 0; i < p->count; i++)
+                r->sorted[at + i] = p->items[keys[i].index];
         }
-        /* opaque front to back (hidden pixels are skipped early), translucent back to front */
-        const float sign = k == SCENE_PASS_TRANSLUCENT ? -1.0f : 1.0f;
-        for (int i = 0; i < p->count; i++)
-            keys[i] = (keyed){sign * distance2(&p->items[i], eye), (uint32_t)i};
-        qsort(keys, (size_t)p->count, sizeof *keys, by_key);
-        for (int i = 0; i < p->count; i++)
-            r->sorted[at++] = p->items[keys[i].index];
+        put_runs(r, k, at, p->count);
+        at += p->count;
     }
 }
 
@@ -575,11 +633,46 @@ static void instances_from(unsigned vbo, int first)
                           (void *)(base + offsetof(scene_instance, params)));
 }
 
+/* What every program draws a frame with (scene_renderer_draw). */
+typedef struct frame_uniforms {
+    const float *view_proj;
+    float edge[3], edge_px, scale, origin[2];
+} frame_uniforms;
+
+/* Draws pass k's runs (put_runs) with vao's mesh of `vertices` (a quad's 6
+ * as faces, face_mode 1, or the cube's 36), each with its program, given
+ * the frame's uniforms the first time it is used (bits in *set). */
+static void draw_pass(const scene_renderer *sr, const scene_instances *r, int k, unsigned vao,
+                      int vertices, int face_mode, const frame_uniforms *u, unsigned *set)
+{
+    if (r->count[k] == 0)
+        return;
+    glBindVertexArray(vao);
+    for (int i = 0; i < r->runs_in[k]; i++) {
+        const scene_run *run = &r->runs[r->first_run[k] + i];
+        const scene_program *p = &sr->program[run->program];
+        glUseProgram(p->id);
+        if (!(*set & (1u << run->program))) {
+            *set |= 1u << run->program;
+            static const float light[3] = {0.35f, -0.55f, 0.76f};
+            glUniformMatrix4fv(p->loc_view_proj, 1, GL_FALSE, u->view_proj);
+            glUniform3fv(p->loc_light, 1, light);
+            glUniform3fv(p->loc_edge_color, 1, u->edge);
+            glUniform1f(p->loc_edge_px, u->edge_px);
+            glUniform1f(p->loc_px, u->scale);
+            glUniform2fv(p->loc_origin, 1, u->origin);
+        }
+        glUniform1i(p->loc_face_mode, face_mode);
+        instances_from(r->instance_vbo, run->first);
+        glDrawArraysInstanced(GL_TRIANGLES, 0, vertices, run->count);
+    }
+}
+
 void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const scene *s,
                          const scene_state *st, const theme *th, const camera *cam, int x, int y,
                          int w, int h, scene_level level, float scale, float edge_px)
 {
-    assert(sr && r && s && st && th && cam && sr->program && r->instance_vbo);
+    assert(sr && r && s && st && th && cam && sr->program[0].id && r->instance_vbo);
     if (w <= 0 || h <= 0)
         return;
     float eye[3];
@@ -627,6 +720,13 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
 
     float view[16], proj[16], view_proj[16];
     camera_view_proj(cam, (float)w / (float)h, view, proj, view_proj);
+    const frame_uniforms u = {
+        .view_proj = view_proj,
+        .edge = {th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f},
+        .edge_px = (edge_px >= 1 ? edge_px : 1) * scale, /* NaN fails too */
+        .scale = scale,
+        .origin = {(float)x, (float)y},
+    };
 
     /* No clear of its own: the caller cleared depth with the colour. A clear
      * scissored to part of the framebuffer is a drawn quad on llvmpipe,
@@ -634,59 +734,30 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
     glViewport(x, y, w, h);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
-    glUseProgram(sr->program);
-    glUniformMatrix4fv(sr->loc_view_proj, 1, GL_FALSE, view_proj);
-    float light[3] = {0.35f, -0.55f, 0.76f};
-    glUniform3fv(sr->loc_light, 1, light);
-    glUniform3f(sr->loc_edge_color, th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f);
-    glUniform1f(sr->loc_edge_px, (edge_px >= 1 ? edge_px : 1) * scale); /* NaN fails too */
-    glUniform1f(sr->loc_px, scale);
-    glUniform2f(sr->loc_origin, (float)x, (float)y);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glDisable(GL_CULL_FACE);
+    unsigned set = 0; /* the programs given this frame's uniforms */
 
     /* Opaque faces, both sides visible, and opaque boxes: depth writes on. */
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
-    if (r->count[SCENE_PASS_FACES] > 0) {
-        glUniform1i(sr->loc_face_mode, 1);
-        glBindVertexArray(r->face_vao);
-        instances_from(r->instance_vbo, r->first[SCENE_PASS_FACES]);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->count[SCENE_PASS_FACES]);
-    }
+    glDisable(GL_CULL_FACE);
+    draw_pass(sr, r, SCENE_PASS_FACES, r->face_vao, 6, 1, &u, &set);
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
-    glUniform1i(sr->loc_face_mode, 0);
-    glBindVertexArray(r->box_vao);
-    if (r->count[SCENE_PASS_BOXES] > 0) {
-        instances_from(r->instance_vbo, r->first[SCENE_PASS_BOXES]);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 36, r->count[SCENE_PASS_BOXES]);
-    }
+    draw_pass(sr, r, SCENE_PASS_BOXES, r->box_vao, 36, 0, &u, &set);
     /* The floor after what stands on it, so that the depth test skips its
      * hidden pixels (most of them, on llvmpipe the frame's largest cost);
      * in order, no depth writes, strictly behind (GL_LESS) so that nothing
      * standing on it at z = 0 is painted over. */
-    if (r->count[SCENE_PASS_GROUND] > 0) {
-        glDisable(GL_CULL_FACE);
-        glDepthMask(GL_FALSE);
-        glDepthFunc(GL_LESS);
-        glUniform1i(sr->loc_face_mode, 1);
-        glBindVertexArray(r->face_vao);
-        instances_from(r->instance_vbo, r->first[SCENE_PASS_GROUND]);
-        glEnable(GL_BLEND);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 6, r->count[SCENE_PASS_GROUND]);
-        glDepthFunc(GL_LEQUAL);
-        glEnable(GL_CULL_FACE);
-        glBindVertexArray(r->box_vao);
-        glUniform1i(sr->loc_face_mode, 0);
-    }
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_FALSE);
+    glDepthFunc(GL_LESS);
+    glEnable(GL_BLEND);
+    draw_pass(sr, r, SCENE_PASS_GROUND, r->face_vao, 6, 1, &u, &set);
+    glDepthFunc(GL_LEQUAL);
     /* Translucent faces and boxes, back to front: front sides only. */
-    if (r->count[SCENE_PASS_TRANSLUCENT] > 0) {
-        glEnable(GL_BLEND);
-        glDepthMask(GL_FALSE);
-        instances_from(r->instance_vbo, r->first[SCENE_PASS_TRANSLUCENT]);
-        glDrawArraysInstanced(GL_TRIANGLES, 0, 36, r->count[SCENE_PASS_TRANSLUCENT]);
-    }
+    glEnable(GL_CULL_FACE);
+    draw_pass(sr, r, SCENE_PASS_TRANSLUCENT, r->box_vao, 36, 0, &u, &set);
     glDepthMask(GL_TRUE);
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);

@@ -46,11 +46,22 @@
 #include "scene.h"
 #include "theme.h"
 
-/* What one context draws every scene with: the shader and the box and face
- * meshes. One per GL context (frame.h's frame_renderer). */
-typedef struct scene_renderer {
-    unsigned program;
+/* scene.frag compiled for one mode of face (shaders/scene.frag's
+ * SCENE_MODE), with where its uniforms are. */
+typedef struct scene_program {
+    unsigned id;
     int loc_view_proj, loc_face_mode, loc_light, loc_edge_color, loc_edge_px, loc_px, loc_origin;
+} scene_program;
+
+/* The programs: any mode, read per instance (the translucent pass, drawn
+ * back to front in one call), then one per mode the opaque passes draw a
+ * mode at a time (both chevrons share one). */
+enum { SCENE_PROGRAM_ANY = 0, SCENE_PROGRAM_COUNT = 7 };
+
+/* What one context draws every scene with: the shader's programs and the
+ * box and face meshes. One per GL context (frame.h's frame_renderer). */
+typedef struct scene_renderer {
+    scene_program program[SCENE_PROGRAM_COUNT];
     unsigned cube_vbo, quad_vbo;
 } scene_renderer;
 
@@ -82,6 +93,9 @@ typedef struct scene_instances {
     int sorted_capacity;
     int gpu_capacity;                                     /* instances the GL buffer holds */
     int first[SCENE_PASS_COUNT], count[SCENE_PASS_COUNT]; /* each pass's run in sorted */
+    struct scene_run *runs; /* consecutive instances of one program, every pass's in order */
+    int run_count, run_capacity;
+    int first_run[SCENE_PASS_COUNT], runs_in[SCENE_PASS_COUNT]; /* each pass's in runs */
     /* What the last upload showed, to skip identical frames: the scene (its
      * address and build: another build at the same address is another
      * scene), t, ... */

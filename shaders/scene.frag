@@ -2,13 +2,37 @@
 // Flat colour, directional shading so a box's faces differ, a darker rim so
 // neighbouring faces stay apart, the weights' gradient fill rising from the
 // bottom edge, and the patterns that tell kinds apart without colour.
-in vec3 v_normal;
+//
+// One program per mode (scene_renderer.c compiles this file with
+// `#define SCENE_MODE n` after the #version line), as draw2d.frag does for
+// its fills: llvmpipe runs every side of every branch for every fragment,
+// and the opaque passes are drawn a mode at a time. SCENE_MODE_ANY (the
+// translucent pass, drawn back to front in one call) reads the mode per
+// instance; SCENE_MODE_CHEVRON draws both directions of a wire.
+#define MODE_PLAIN 0
+#define MODE_HATCH 1
+#define MODE_DOTS 2
+#define MODE_CROSSHATCH 3
+#define MODE_SHADOW 4
+#define MODE_CHEVRON_UP 5
+#define MODE_CHEVRON_DOWN 6
+#define SCENE_MODE_ANY -1
+#define SCENE_MODE_CHEVRON 7
+
+#ifndef SCENE_MODE
+#define SCENE_MODE SCENE_MODE_ANY
+#endif
+// Whether this program draws faces of mode m.
+#define DRAWS(m) (SCENE_MODE == SCENE_MODE_ANY || SCENE_MODE == (m) || \
+                  (SCENE_MODE == SCENE_MODE_CHEVRON && \
+                   ((m) == MODE_CHEVRON_UP || (m) == MODE_CHEVRON_DOWN)))
+
+flat in float v_shade; // the face's light (scene.vert)
 in vec2 v_uv;
 flat in vec4 v_color;
 flat in vec4 v_color2;
 flat in vec4 v_params;
 
-uniform vec3 u_light;      // direction towards the light, normalised
 uniform vec3 u_edge_color;
 uniform float u_edge_px;   // the rim's width in pixels (the frame's line width)
 uniform float u_px;        // pixels here per pixel of the output (a supersampled still's k)
@@ -19,8 +43,6 @@ out vec4 frag;
 // v_params.w: what the face draws besides its colour (scene_renderer.c's
 // MODE_*): the timeline's patterns in the ink v_color2, a soft shadow, or
 // chevrons pointing along +u or -u (a wire's direction).
-const int MODE_HATCH = 1, MODE_DOTS = 2, MODE_CROSSHATCH = 3, MODE_SHADOW = 4,
-          MODE_CHEVRON_UP = 5, MODE_CHEVRON_DOWN = 6;
 
 // Coverage of a stripe of half-width w (pixels) at signed distance d, with
 // a one-pixel ramp: anti-aliased without multisampling.
@@ -31,8 +53,12 @@ float stripe(float d, float w)
 
 void main()
 {
+#if SCENE_MODE == SCENE_MODE_ANY || SCENE_MODE == SCENE_MODE_CHEVRON
     int mode = int(v_params.w * 255.0 + 0.5);
-    vec2 px = 1.0 / max(fwidth(v_uv), vec2(1e-6)); // the face's size in pixels
+#else
+    const int mode = SCENE_MODE;
+#endif
+#if DRAWS(MODE_SHADOW)
     if (mode == MODE_SHADOW) {
         // darkest under the middle, fading to nothing at the edges
         vec2 d = min(v_uv, 1.0 - v_uv) * 2.0;
@@ -40,6 +66,9 @@ void main()
         frag = vec4(v_color.rgb, v_color.a * a);
         return;
     }
+#endif
+#if SCENE_MODE != MODE_SHADOW
+    vec2 px = 1.0 / max(fwidth(v_uv), vec2(1e-6)); // the face's size in pixels
     // Weights keep a rim of their own colour while the accumulated gradient
     // rises inside it, so a full face still reads as a weight, not as an
     // activation's gradient.
@@ -48,6 +77,7 @@ void main()
     bool filled = v_params.x > 0.0 && mode == 0 && all(greaterThanEqual(inner, vec2(0.0))) &&
                   inner.x <= 1.0 && inner.y <= v_params.x;
     vec3 c = filled ? v_color2.rgb : v_color.rgb;
+#if DRAWS(MODE_HATCH) || DRAWS(MODE_DOTS) || DRAWS(MODE_CROSSHATCH)
     if (mode >= MODE_HATCH && mode <= MODE_CROSSHATCH) {
         // The timeline's patterns, in screen pixels as there: "\" stripes,
         // a grid of dots, both diagonals.
@@ -68,7 +98,9 @@ void main()
         }
         c = mix(c, v_color2.rgb, ink * v_color2.a);
     }
+#endif
     float alpha = v_color.a;
+#if DRAWS(MODE_CHEVRON_UP)
     if (mode == MODE_CHEVRON_UP || mode == MODE_CHEVRON_DOWN) {
         // ">" marks every few widths along the wire, pointing its way
         float u = (mode == MODE_CHEVRON_UP ? v_uv.x : 1.0 - v_uv.x) * px.x;
@@ -79,9 +111,8 @@ void main()
         c = mix(c, v_color2.rgb, ink * v_color2.a);
         alpha = max(alpha, ink * v_color2.a);
     }
-    // Faces are seen from both sides: shade by the angle, whichever side.
-    float shade = 0.55 + 0.45 * abs(dot(normalize(v_normal), u_light));
-    c *= shade;
+#endif
+    c *= v_shade;
     // A flash lightens a little; hue stays (orange p2p must not turn yellow).
     c = mix(c, vec3(1.0), v_params.z * 0.12);
     // Distance to the nearest edge in pixels, from the uv's screen derivatives.
@@ -94,4 +125,5 @@ void main()
     float edge = 1.0 - smoothstep(-0.4, 0.6, min(e.x, e.y));
     c = mix(c, u_edge_color, edge * v_params.y);
     frag = vec4(c, max(alpha, edge * v_params.y * 0.9));
+#endif
 }

@@ -13,8 +13,9 @@ layout(location = 7) in vec4 i_params; // x: fill fraction, y: edge strength, z:
 
 uniform mat4 u_view_proj;
 uniform int u_face_mode;
+uniform vec3 u_light; // direction towards the light, normalised
 
-out vec3 v_normal;
+flat out float v_shade; // a face is flat: its light is one number
 out vec2 v_uv;
 flat out vec4 v_color;
 flat out vec4 v_color2;
@@ -42,7 +43,8 @@ void main()
         n = a_normal;
         v_uv = a_uv;
     }
-    v_normal = n;
+    // Faces are seen from both sides: shade by the angle, whichever side.
+    v_shade = 0.55 + 0.45 * abs(dot(n, u_light));
     v_color = i_color;
     v_color2 = i_color2;
     v_params = i_params;

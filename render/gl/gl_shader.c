@@ -3,6 +3,8 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glad/gl.h>
@@ -106,6 +108,38 @@ fail:
     if (vs)
         glDeleteShader(vs);
     return false;
+}
+
+/* source with `#define DEFINE VALUE` after its first line, the #version
+ * (NULL, and one line in *err, when it has none); the caller frees it. */
+static char *with_define(const char *name, const char *source, const char *define, int value,
+                         ppf_error *err)
+{
+    const char *body = strchr(source, '\n');
+    if (!body || strncmp(source, "#version", 8) != 0) {
+        ppf_fail(err, "shader %s: a source must start with a #version line", name);
+        return NULL;
+    }
+    body++;
+    const int head = (int)(body - source);
+    const size_t size = strlen(source) + strlen(define) + 32;
+    char *out = ppf_malloc(size);
+    snprintf(out, size, "%.*s#define %s %d\n%s", head, source, define, value, body);
+    return out;
+}
+
+bool gl_program_build_variant(unsigned *program, const char *name, const char *vertex_src,
+                              const char *fragment_src, const char *define, int value,
+                              ppf_error *err)
+{
+    assert(program && name && vertex_src && fragment_src && define);
+    *program = 0;
+    char *vs = with_define(name, vertex_src, define, value, err);
+    char *fs = vs ? with_define(name, fragment_src, define, value, err) : NULL;
+    const bool ok = fs && gl_program_build(program, name, vs, fs, err);
+    free(vs);
+    free(fs);
+    return ok;
 }
 
 void gl_program_delete(unsigned *program)

@@ -30,6 +30,15 @@
 bool gl_program_build(unsigned *program, const char *name, const char *vertex_src,
                       const char *fragment_src, ppf_error *err);
 
+/* gl_program_build with `#define DEFINE VALUE` inserted into both sources
+ * after their #version line (which must come first): one program per
+ * variant of a shader whose branches would otherwise all run for every
+ * fragment, as llvmpipe runs them (draw2d.frag's fills, scene.frag's
+ * modes). The vertex stage sees the line too and may ignore it. */
+bool gl_program_build_variant(unsigned *program, const char *name, const char *vertex_src,
+                              const char *fragment_src, const char *define, int value,
+                              ppf_error *err);
+
 /* Deletes the program and sets *program to 0; accepts 0. */
 void gl_program_delete(unsigned *program);
 

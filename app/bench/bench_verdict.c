@@ -1,13 +1,14 @@
 /* bench_verdict.c - the bars' judgments. See bench_verdict.h. */
 #include "bench_verdict.h"
 
+#include "gl_context.h"
+
 #include <stdio.h>
 #include <string.h>
 
 bool bench_cpu_renderer(const char *renderer)
 {
-    return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
-           strstr(renderer, "swrast");
+    return gl_renderer_on_cpu(renderer);
 }
 
 const char *bench_judge_viewer(const bench_bars *b, double fps, double open_s, double mb, char *bar,

@@ -26,6 +26,7 @@
 #define PPFLOW_GL_CONTEXT_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -53,5 +54,14 @@ bool gl_load_current(void *(*get_proc_address)(const char *name), ppf_error *err
 
 /* The GL_RENDERER string of the context, "" when not initialised. */
 const char *gl_context_renderer(const gl_context *ctx);
+
+/* Whether a GL_RENDERER string names one of Mesa's CPU renderers
+ * (llvmpipe, softpipe, swrast): drawing there shares the cores with
+ * everything else, and nothing runs asynchronously. */
+static inline bool gl_renderer_on_cpu(const char *renderer)
+{
+    return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
+           strstr(renderer, "swrast");
+}
 
 #endif

@@ -6,9 +6,12 @@
  * buffer returns at once on a GPU (the copy runs after the drawing); mapping
  * the buffer later waits for it. The mapped memory is handed to the encoder
  * thread as it is, so the pixels are copied once, by the GL. On llvmpipe the
- * read is a memcpy either way. It is mapped for writing too, so that export
- * finishes the frame in place (the 3D view's edges, scene_aa_apply) before
- * the encoder reads it.
+ * read is a memcpy either way, so there (gl_renderer_on_cpu) the slots are
+ * plain memory of our own instead, in huge pages where the kernel gives
+ * them: the GL zeroes a buffer it makes, 4 KiB page by page, about 80 ms of
+ * a 1080p export's start on a virtual machine. The pixels are writable
+ * too, so that export finishes the frame in place (the 3D view's edges,
+ * scene_aa_apply) before the encoder reads it.
  *
  * Pixels: width * height * 4 bytes, RGBA, rows BOTTOM row first (GL's
  * order; encoders flip for free with a negative stride), no padding.
@@ -36,7 +39,9 @@
 enum { READBACK_MAX_SLOTS = 4 };
 
 typedef struct readback {
-    unsigned pbo[READBACK_MAX_SLOTS];
+    unsigned pbo[READBACK_MAX_SLOTS];    /* pixel pack buffers; 0s where memory is */
+    uint8_t *memory[READBACK_MAX_SLOTS]; /* a CPU renderer's slots; NULLs where buffers are */
+    size_t memory_size;                  /* each one's length, to unmap it */
     uint8_t *mapped[READBACK_MAX_SLOTS]; /* NULL when not mapped */
     int slots;
     int width, height;

@@ -108,15 +108,42 @@ typedef enum label_side {
     LABEL_BELOW,   /* hung under the point: under the scene's front edge */
     LABEL_ABOVE,   /* standing on the point: over the scene's back edge */
     LABEL_LEFT,    /* ending at the point: left of the scene */
-    LABEL_BELOW_2, /* hung under the point, one label lower: a second row under an edge */
 } label_side;
+
+/* How far a label moves from its side's place (place_label_moved): rows
+ * further that way (below or above), and across by a share of its width. */
+typedef struct label_shift {
+    float rows, across;
+} label_shift;
 
 /* Draws a label against the projection of a world point, on a plate,
  * unless it would cover one already placed or leave the 3D view: the
  * labels placed first win (draw_labels' order). True when drawn. */
-static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l, const camera *cam,
-                        const float world[3], label_side side, const char *text, const theme *th,
-                        rgba8 accent)
+/* Whether the segment from (ax, ay) to (bx, by) passes over a label
+ * already placed: sampled every few pixels, which is finer than a label. */
+static bool crosses_labels(const label_set *ls, float ax, float ay, float bx, float by)
+{
+    const float length = hypotf(bx - ax, by - ay);
+    const int steps = (int)(length / 4) + 1;
+    for (int k = 0; k <= steps; k++) {
+        const float t = (float)k / (float)steps;
+        const float x = ax + t * (bx - ax), y = ay + t * (by - ay);
+        for (int i = 0; i < ls->count; i++) {
+            const label_rect *r = &ls->placed[i];
+            if (x > r->x0 && x < r->x1 && y > r->y0 && y < r->y1)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* place_label, moved by `shift`; with a leader (not NULL: a point of the
+ * frame) drawn from the label's nearer edge to it, a place whose leader
+ * would cross another label is no place. */
+static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layout *l,
+                              const camera *cam, const float world[3], label_side side,
+                              label_shift shift, const float *leader, const char *text,
+                              const theme *th, rgba8 accent)
 {
     float px, py;
     if (ls->count >= MAX_LABELS || !text[0])
@@ -140,20 +167,28 @@ static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
     const float extra = (float)(n - 1) * line_h; /* the height past one line */
     float pad = m.ascent * 0.25f;
     const float half_h = m.ascent / 2 + pad + m.descent * 0.75f + extra / 2;
+    const float row = 2 * half_h + pad; /* one label lower or higher */
     if (side == LABEL_BELOW)
-        py += half_h + pad;
-    else if (side == LABEL_BELOW_2)
-        py += 3 * half_h + 2 * pad;
+        py += half_h + pad + shift.rows * row;
     else if (side == LABEL_ABOVE)
-        py -= half_h + pad;
+        py -= half_h + pad + shift.rows * row;
     else if (side == LABEL_LEFT)
         px -= w / 2 + 2 * pad;
+    px += shift.across * (w + 2 * pad);
     label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2 - extra / 2,
                     px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent + extra / 2};
     if (r.x0 < l->view_x || r.y0 < l->view_y || r.x1 > l->view_x + l->view_w ||
         r.y1 > l->view_y + l->view_h || overlaps(ls, r))
         return false;
+    /* a leader leaves the edge that faces its point, as near above or
+     * below it as the edge reaches: short, and upright where it can be */
+    const float lead_y = leader && leader[1] < r.y0 ? r.y0 : r.y1;
+    const float lead_x = leader ? fminf(fmaxf(leader[0], r.x0 + 4 * l->line_px), r.x1 - pad) : 0;
+    if (leader && crosses_labels(ls, lead_x, lead_y, leader[0], leader[1]))
+        return false;
     ls->placed[ls->count++] = r;
+    if (leader)
+        draw2d_line(&f->batch, lead_x, lead_y, leader[0], leader[1], l->line_px, accent);
     draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, colour_with_alpha(th->panel, 215));
     draw2d_rect(&f->batch, r.x0, r.y0, 3 * l->line_px, r.y1 - r.y0, accent);
     for (int k = 0; k < n; k++)
@@ -161,6 +196,15 @@ static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l,
                   py + m.ascent / 2 - extra / 2 + (float)k * line_h, lines[k], th->text,
                   TEXT_ALIGN_CENTER);
     return true;
+}
+
+/* place_label_moved, not moved. */
+static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l, const camera *cam,
+                        const float world[3], label_side side, const char *text, const theme *th,
+                        rgba8 accent)
+{
+    return place_label_moved(f, ls, l, cam, world, side, (label_shift){0, 0}, NULL, text, th,
+                             accent);
 }
 
 static void box_centre(const scene_box *b, float out[3])
@@ -318,9 +362,11 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         }
         if (placed)
             continue;
-        /* no room among the plates: under the nearest row's names, else
+        /* No room among the plates: under the nearest row's names, else
          * over the farthest row, in line with the middle of the way, with a
-         * leader to the tensor */
+         * leader to the tensor; where a name or a count is in the way, a
+         * row further out or half a label aside (a larger text, in
+         * presenting, leaves less room). */
         const int far = near == 0 ? s->replicas - 1 : 0;
         scene_box mid, now;
         scene_object_place(s, SCENE_SLAB, i / J, i % J, near, &half, &mid);
@@ -330,17 +376,22 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         const float x = 0.5f * (mid.min[0] + mid.max[0]);
         const float under[3] = {x, front.min[1], 0};
         const float over[3] = {x, near == 0 ? back.max[1] : back.min[1], back.max[2]};
-        float c[3], qx, qy;
+        float c[3], q[2];
         box_centre(&now, c);
-        const bool below =
-            place_label(f, ls, l, &v->cam, under, LABEL_BELOW_2, text, th, th->role[o->role]);
-        if ((below ||
-             place_label(f, ls, l, &v->cam, over, LABEL_ABOVE, text, th, th->role[o->role])) &&
-            camera_project(&v->cam, aspect, c, (int)l->view_w, (int)l->view_h, &qx, &qy)) {
-            const label_rect r = ls->placed[ls->count - 1];
-            draw2d_line(&f->batch, 0.5f * (r.x0 + r.x1), below ? r.y0 : r.y1, qx + l->view_x,
-                        qy + l->view_y, l->line_px, th->role[o->role]);
-        }
+        if (!camera_project(&v->cam, aspect, c, (int)l->view_w, (int)l->view_h, &q[0], &q[1]))
+            continue;
+        q[0] += l->view_x, q[1] += l->view_y;
+        static const label_shift tries[] = {{1, 0},    {1, -0.5f}, {1, 0.5f},
+                                            {2, 0},    {2, -0.5f}, {2, 0.5f}};
+        enum { TRIES = sizeof tries / sizeof tries[0] };
+        bool placed_out = false;
+        for (int k = 0; k < TRIES && !placed_out; k++)
+            placed_out = place_label_moved(f, ls, l, &v->cam, under, LABEL_BELOW, tries[k], q,
+                                           text, th, th->role[o->role]);
+        for (int k = 0; k < TRIES && !placed_out; k++)
+            placed_out = place_label_moved(f, ls, l, &v->cam, over, LABEL_ABOVE,
+                                           (label_shift){tries[k].rows - 1, tries[k].across}, q,
+                                           text, th, th->role[o->role]);
     }
 }
 

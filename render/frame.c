@@ -381,13 +381,13 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         if (!camera_project(&v->cam, aspect, c, (int)l->view_w, (int)l->view_h, &q[0], &q[1]))
             continue;
         q[0] += l->view_x, q[1] += l->view_y;
-        static const label_shift tries[] = {{1, 0},    {1, -0.5f}, {1, 0.5f},
-                                            {2, 0},    {2, -0.5f}, {2, 0.5f}};
+        static const label_shift tries[] = {{1, 0}, {1, -0.5f}, {1, 0.5f},
+                                            {2, 0}, {2, -0.5f}, {2, 0.5f}};
         enum { TRIES = sizeof tries / sizeof tries[0] };
         bool placed_out = false;
         for (int k = 0; k < TRIES && !placed_out; k++)
-            placed_out = place_label_moved(f, ls, l, &v->cam, under, LABEL_BELOW, tries[k], q,
-                                           text, th, th->role[o->role]);
+            placed_out = place_label_moved(f, ls, l, &v->cam, under, LABEL_BELOW, tries[k], q, text,
+                                           th, th->role[o->role]);
         for (int k = 0; k < TRIES && !placed_out; k++)
             placed_out = place_label_moved(f, ls, l, &v->cam, over, LABEL_ABOVE,
                                            (label_shift){tries[k].rows - 1, tries[k].across}, q,

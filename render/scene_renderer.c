@@ -159,8 +159,8 @@ bool scene_renderer_init(scene_renderer *r, ppf_error *err)
         -1, MODE_PLAIN, MODE_HATCH, MODE_DOTS, MODE_CROSSHATCH, MODE_SHADOW, MODE_CHEVRON_EITHER};
     for (int k = 0; k < SCENE_PROGRAM_COUNT; k++) {
         scene_program *p = &r->program[k];
-        if (!gl_program_build_variant(&p->id, "scene", ppf_shader_scene_vert,
-                                      ppf_shader_scene_frag, "SCENE_MODE", variant[k], err)) {
+        if (!gl_program_build_variant(&p->id, "scene", ppf_shader_scene_vert, ppf_shader_scene_frag,
+                                      "SCENE_MODE", variant[k], err)) {
             scene_renderer_deinit(r);
             return false;
         }

@@ -887,7 +887,8 @@ static void test_in_flight_is_named(void **state)
     };
     for (size_t k = 0; k < sizeof views / sizeof views[0]; k++) {
         int flying;
-        const float share = named_in_flight(views[k].w, views[k].h, views[k].ui_scale, 240, &flying);
+        const float share =
+            named_in_flight(views[k].w, views[k].h, views[k].ui_scale, 240, &flying);
         print_message("%s: a tensor named in %.0f%% of %d frames with one in flight\n",
                       views[k].what, 100 * share, flying);
         assert_true(flying >= 8);

@@ -226,14 +226,21 @@ static float projected_length(const frame_layout *l, const camera *cam, const fl
     return hypotf(bx - ax, by - ay);
 }
 
-/* Which replica each row of GPUs is, left of the row. */
+/* Which replica each row of GPUs is, left of the row. The rows behind the
+ * nearest, whose blocks mostly go unnamed, say that they do what it does
+ * (data parallelism: the same steps at the same moments, on other data),
+ * where a second line fits (near < 0: none says so, the cluster level). */
 static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_layout *l,
-                                const frame_view *v, const theme *th, label_set *ls)
+                                const frame_view *v, const theme *th, label_set *ls, int near)
 {
-    char text[32];
+    char text[48];
     for (int d = 0; d < s->replicas; d++) {
         const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
         const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+        snprintf(text, sizeof text, "replica %d\nsame steps as %d", d, near);
+        if (near >= 0 && d != near &&
+            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim))
+            continue;
         snprintf(text, sizeof text, "replica %d", d);
         place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
     }
@@ -395,7 +402,7 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
     }
 }
 
-/* Each GPU's live activations in replica d's row, over its tower: the
+/* Each GPU's live activations in replica d's row, under its tower: the
  * number its tiles count (a tile holds slot_size micro-batches where they
  * are many). */
 static void draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
@@ -422,9 +429,15 @@ static void draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
         const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
         scene_box top;
         scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
-        const float p[3] = {0.5f * (top.min[0] + top.max[0]), 0.5f * (top.min[1] + top.max[1]),
-                            top.max[2]};
-        place_label(f, ls, l, &v->cam, p, LABEL_ABOVE, text, th, th->role[SCENE_ROLE_ACTIVATION]);
+        /* Under the tower, on the plate: read as this row's, not the row
+         * behind's, as a number over the tower was; over it where a block's
+         * label takes that place. */
+        const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
+        const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
+        if (!place_label(f, ls, l, &v->cam, base, LABEL_BELOW, text, th,
+                         th->role[SCENE_ROLE_ACTIVATION]))
+            place_label(f, ls, l, &v->cam, over, LABEL_ABOVE, text, th,
+                        th->role[SCENE_ROLE_ACTIVATION]);
     }
 }
 
@@ -488,7 +501,7 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
         if (d != near)
             draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_ALL);
     if (s->replicas > 1)
-        draw_replica_labels(f, s, l, v, th, ls);
+        draw_replica_labels(f, s, l, v, th, ls, near);
 }
 
 /* The cluster level's labels: no GPU is large enough to carry its own, so
@@ -513,7 +526,7 @@ static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_l
         snprintf(text, sizeof text, "rank %d", rank);
         place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
     }
-    draw_replica_labels(f, s, l, v, th, ls);
+    draw_replica_labels(f, s, l, v, th, ls, -1);
 }
 
 /* The level the view draws at: the scene, its labels and legend agree. */

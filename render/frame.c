@@ -111,7 +111,8 @@ typedef enum label_side {
 } label_side;
 
 /* How far a label moves from its side's place (place_label_moved): rows
- * further that way (below or above), and across by a share of its width. */
+ * further that way (below or above; for LABEL_LEFT, lines of text down),
+ * and across by a share of its width. */
 typedef struct label_shift {
     float rows, across;
 } label_shift;
@@ -173,7 +174,7 @@ static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layo
     else if (side == LABEL_ABOVE)
         py -= half_h + pad + shift.rows * row;
     else if (side == LABEL_LEFT)
-        px -= w / 2 + 2 * pad;
+        px -= w / 2 + 2 * pad, py += shift.rows * line_h;
     px += shift.across * (w + 2 * pad);
     label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2 - extra / 2,
                     px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent + extra / 2};
@@ -237,9 +238,12 @@ static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_l
     for (int d = 0; d < s->replicas; d++) {
         const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
         const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+        /* the second line hangs below the first, which stays where the
+         * one-line label stands: what has room for that has room for it */
         snprintf(text, sizeof text, "replica %d\nsame steps as %d", d, near);
         if (near >= 0 && d != near &&
-            place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim))
+            place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0}, NULL,
+                              text, th, th->text_dim))
             continue;
         snprintf(text, sizeof text, "replica %d", d);
         place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
@@ -478,18 +482,23 @@ static void draw_near_gpu_names(frame_renderer *f, const scene *s, const frame_l
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
  * object, in the order that decides which wins where two would meet: the
- * row nearest the eye whole (what each block does, its GPUs' names, what
- * is in flight, what each GPU holds), then the other rows' names, tensors
- * and blocks, then the replicas. Replicas run the same schedule, hold the same and send the
- * same tensors at the same time, so one row says it all: the others are
- * named, and told what they run as far as room allows, but carry no counts
- * that a tower of the row in front could be taken to own. */
+ * nearest row's names and the replicas' (both fixed), then the rest of the
+ * nearest row (what each block does, what is in flight, what each GPU
+ * holds), then the other rows' names and blocks. Replicas run the same
+ * schedule, hold the same and send the same tensors at the same time, so
+ * one row says it all: the others are named, said to take the same steps,
+ * and told what they run as far as room allows, but carry no counts that a
+ * tower of the row in front could be taken to own. */
 static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
                             const frame_layout *l, const frame_view *v, const theme *th,
                             label_set *ls)
 {
     const int near = nearest_replica(s, &v->cam);
     draw_near_gpu_names(f, s, l, v, th, ls, near);
+    /* the rows, early: fixed, and saying that the rows behind do as the
+     * nearest, which the labels after tell in full */
+    if (s->replicas > 1)
+        draw_replica_labels(f, s, l, v, th, ls, near);
     draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING);
     draw_tensor_labels(f, s, st, l, v, th, ls, near);
     draw_count_labels(f, s, st, l, v, th, ls, near);
@@ -500,8 +509,6 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
     for (int d = 0; d < s->replicas; d++)
         if (d != near)
             draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_ALL);
-    if (s->replicas > 1)
-        draw_replica_labels(f, s, l, v, th, ls, near);
 }
 
 /* The cluster level's labels: no GPU is large enough to carry its own, so

@@ -242,8 +242,8 @@ static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_l
          * one-line label stands: what has room for that has room for it */
         snprintf(text, sizeof text, "replica %d\nsame steps as %d", d, near);
         if (near >= 0 && d != near &&
-            place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0}, NULL,
-                              text, th, th->text_dim))
+            place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0}, NULL, text,
+                              th, th->text_dim))
             continue;
         snprintf(text, sizeof text, "replica %d", d);
         place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);

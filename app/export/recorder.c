@@ -217,17 +217,6 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
     int color_count = 0;
     const double started = clock_now_seconds();
 
-    encoder_kind kind;
-    if (!encoder_kind_of(d->path, &kind, err))
-        return RECORDER_FAILED;
-    /* A video's frames are drawn at 1x while x264 encodes on every core: on
-     * Mesa's CPU renderer its rasteriser threads only compete with x264's
-     * for them and add a handoff at every draw. Drawn on this thread alone,
-     * a 1080p export of the default scenario takes 3% less time and 4% less
-     * CPU (7 paired runs). Mesa reads this as the context is made; a user's
-     * own setting stands. PNG frames, 16 times the pixels each, keep them. */
-    if (kind != ENCODER_PNG_FRAMES)
-        setenv("LP_NUM_THREADS", "0", 0);
     picture pic = {.compare = count > 1};
     if (pic.compare ? !offscreen_init_compare(&o, sides, count, d->show.width, d->show.height, err)
                     : !offscreen_init(&o, s, d->show.width, d->show.height, err))
@@ -241,6 +230,9 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
         pic.one.cam =
             session_camera(s, d->show.camera, d->show.width, d->show.height, 0, pic.one.ui_scale);
     }
+    encoder_kind kind;
+    if (!encoder_kind_of(d->path, &kind, err))
+        goto out;
     /* PNG frames are lossless, each the still at its time: supersampled as
      * stills are; a video's frames are smoothed at 1x, within its time */
     const scene_aa_mode aa = session_show_aa(

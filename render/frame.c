@@ -117,9 +117,6 @@ typedef struct label_shift {
     float rows, across;
 } label_shift;
 
-/* Draws a label against the projection of a world point, on a plate,
- * unless it would cover one already placed or leave the 3D view: the
- * labels placed first win (draw_labels' order). True when drawn. */
 /* Whether the segment from (ax, ay) to (bx, by) passes over a label
  * already placed: sampled every few pixels, which is finer than a label. */
 static bool crosses_labels(const label_set *ls, float ax, float ay, float bx, float by)
@@ -138,7 +135,10 @@ static bool crosses_labels(const label_set *ls, float ax, float ay, float bx, fl
     return false;
 }
 
-/* place_label, moved by `shift`; with a leader (not NULL: a point of the
+/* Draws a label against the projection of a world point, on a plate,
+ * unless it would cover one already placed or leave the 3D view: the
+ * labels placed first win (draw_labels' order). True when drawn.
+ * Moved by `shift`; with a leader (not NULL: a point of the
  * frame) drawn from the label's nearer edge to it, a place whose leader
  * would cross another label is no place. */
 static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layout *l,
@@ -199,7 +199,7 @@ static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layo
     return true;
 }
 
-/* place_label_moved, not moved. */
+/* place_label_moved, not moved and with no leader. */
 static bool place_label(frame_renderer *f, label_set *ls, const frame_layout *l, const camera *cam,
                         const float world[3], label_side side, const char *text, const theme *th,
                         rgba8 accent)
@@ -375,8 +375,8 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
             continue;
         /* No room among the plates: under the nearest row's names, else
          * over the farthest row, in line with the middle of the way, with a
-         * leader to the tensor; where a name or a count is in the way, a
-         * row further out or half a label aside (a larger text, in
+         * leader to the tensor; where a name or a block's label is in the
+         * way, a row further out or half a label aside (a larger text, in
          * presenting, leaves less room). */
         const int far = near == 0 ? s->replicas - 1 : 0;
         scene_box mid, now;

@@ -634,16 +634,16 @@ static void instances_from(unsigned vbo, int first)
 }
 
 /* What every program draws a frame with (scene_renderer_draw). */
-typedef struct frame_uniforms {
+typedef struct scene_uniforms {
     const float *view_proj;
     float edge[3], edge_px, scale, origin[2];
-} frame_uniforms;
+} scene_uniforms;
 
 /* Draws pass k's runs (put_runs) with vao's mesh of `vertices` (a quad's 6
  * as faces, face_mode 1, or the cube's 36), each with its program, given
  * the frame's uniforms the first time it is used (bits in *set). */
 static void draw_pass(const scene_renderer *sr, const scene_instances *r, int k, unsigned vao,
-                      int vertices, int face_mode, const frame_uniforms *u, unsigned *set)
+                      int vertices, int face_mode, const scene_uniforms *u, unsigned *set)
 {
     if (r->count[k] == 0)
         return;
@@ -720,7 +720,7 @@ void scene_renderer_draw(const scene_renderer *sr, scene_instances *r, const sce
 
     float view[16], proj[16], view_proj[16];
     camera_view_proj(cam, (float)w / (float)h, view, proj, view_proj);
-    const frame_uniforms u = {
+    const scene_uniforms u = {
         .view_proj = view_proj,
         .edge = {th->edge.r / 255.0f, th->edge.g / 255.0f, th->edge.b / 255.0f},
         .edge_px = (edge_px >= 1 ? edge_px : 1) * scale, /* NaN fails too */

@@ -49,10 +49,12 @@ static void reserve(edge_aa *a, int w, int h)
         free(a->weights);
         free(a->touched);
         free(a->blended);
-        a->edges = ppf_malloc(pixels);
-        a->weights = ppf_malloc(pixels * 4);
-        a->touched = ppf_malloc(pixels * sizeof *a->touched);
-        a->blended = ppf_malloc(pixels * 4);
+        /* in huge pages where the kernel gives them: 26 MB at 1080p is
+         * 6500 page faults otherwise, 30 ms before an export's first frame */
+        a->edges = ppf_malloc_large(pixels);
+        a->weights = ppf_malloc_large(pixels * 4);
+        a->touched = ppf_malloc_large(pixels * sizeof *a->touched);
+        a->blended = ppf_malloc_large(pixels * 4);
         a->capacity = pixels;
         /* Written whole now: the weights must start at zero (only touched
          * entries are set, and cleared after), and every page is taken from

@@ -240,10 +240,17 @@ static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_l
         const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
         /* the second line hangs below the first, which stays where the
          * one-line label stands: what has room for that has room for it */
-        snprintf(text, sizeof text, "replica %d\nsame steps as %d", d, near);
-        if (near >= 0 && d != near &&
-            place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0}, NULL, text,
-                              th, th->text_dim))
+        /* the shorter words where the view's edge leaves no room for the
+         * longer (their first line is the widest) */
+        static const char *const same[] = {"replica %d\nsame steps as %d",
+                                           "replica %d\nsame as %d"};
+        bool placed = false;
+        for (int k = 0; k < 2 && near >= 0 && d != near && !placed; k++) {
+            snprintf(text, sizeof text, same[k], d, near);
+            placed = place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0},
+                                       NULL, text, th, th->text_dim);
+        }
+        if (placed)
             continue;
         snprintf(text, sizeof text, "replica %d", d);
         place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);

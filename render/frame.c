@@ -413,6 +413,23 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
     }
 }
 
+/* The activations a rank holds at t: micro-batches whose forward has
+ * started on one of its stages and whose memory is not yet freed (the
+ * timeline's live count). */
+static int live_activations(const scene *s, int rank, double t)
+{
+    int count = 0;
+    for (int stage = 0; stage < s->stages; stage++) {
+        if (s->stage_rank[stage] != rank)
+            continue;
+        for (int m = 0; m < s->microbatches; m++) {
+            const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+            count += t >= c->f_start && t < c->freed;
+        }
+    }
+    return count;
+}
+
 /* Each GPU's live activations in replica d's row, under its tower: the
  * number its tiles count (a tile holds slot_size micro-batches where they
  * are many). */
@@ -423,17 +440,12 @@ static void draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
     const int J = s->slots;
     char text[32];
     for (int rank = 0; rank < s->ranks; rank++) {
-        int count = 0, tiles = 0;
-        for (int stage = 0; stage < s->stages; stage++) {
-            if (s->stage_rank[stage] != rank)
-                continue;
-            for (int j = 0; j < J; j++)
-                tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
-            for (int m = 0; m < s->microbatches; m++) {
-                const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
-                count += st->t >= c->f_start && st->t < c->freed;
-            }
-        }
+        int tiles = 0;
+        for (int stage = 0; stage < s->stages; stage++)
+            if (s->stage_rank[stage] == rank)
+                for (int j = 0; j < J; j++)
+                    tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
+        const int count = live_activations(s, rank, st->t);
         if (count == 0 || tiles == 0)
             continue;
         snprintf(text, sizeof text, "%d", count);
@@ -521,8 +533,9 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
 /* The cluster level's labels: no GPU is large enough to carry its own, so
  * the axes are labelled, every k-th rank under the front row and each
  * replica left of its row, at the widest spacing that keeps them apart. */
-static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_layout *l,
-                                const frame_view *v, const theme *th, label_set *ls)
+static void draw_cluster_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                                const frame_layout *l, const frame_view *v, const theme *th,
+                                label_set *ls)
 {
     char text[64];
     const scene_box a = scene_object_box(s, SCENE_GPU, 0, 0, 0);
@@ -537,8 +550,13 @@ static void draw_cluster_labels(frame_renderer *f, const scene *s, const frame_l
     for (int rank = 0; rank < s->ranks; rank += every) {
         const scene_box pl = scene_object_box(s, SCENE_GPU, rank, 0, 0);
         const float p[3] = {0.5f * (pl.min[0] + pl.max[0]), pl.min[1], 0};
-        snprintf(text, sizeof text, "rank %d", rank);
-        place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
+        /* with the number its column's height stands for: heights seen in
+         * perspective are hard to compare, a few numbers anchor them */
+        snprintf(text, sizeof text, "rank %d\n%d held", rank, live_activations(s, rank, st->t));
+        if (!place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim)) {
+            snprintf(text, sizeof text, "rank %d", rank);
+            place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text_dim);
+        }
     }
     draw_replica_labels(f, s, l, v, th, ls, -1);
 }
@@ -554,7 +572,7 @@ static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st
 {
     const scene_level level = view_level(s, v, l);
     if (level == SCENE_LEVEL_CLUSTER) {
-        draw_cluster_labels(f, s, l, v, th, ls);
+        draw_cluster_labels(f, s, st, l, v, th, ls);
         return;
     }
     draw_gpu_labels(f, s, st, l, v, th, ls);

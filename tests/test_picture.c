@@ -837,6 +837,53 @@ static void test_scene_fills_free_area(void **state)
     session_deinit(&s);
 }
 
+/* ---- the cluster level's numbers --------------------------------------- */
+
+/* At the cluster level the rank axis's labels carry what each column's
+ * height stands for: "rank R" over "N held", N the timeline's live
+ * activations of rank R at t, at both sizes and from warm-up to cool-down. */
+static void test_cluster_labels_count_activations(void **state)
+{
+    (void)state;
+    static const session_flag flags[] = {{"stages", "64"}, {"microbatches", "512"}, {"dp", "8"}};
+    static const int sizes[][2] = {{1920, 1080}, {1280, 720}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        fixture *x = fixture_new(flags, 3, sizes[k][0], sizes[k][1]);
+        const scene *s = &x->f->s.scene;
+        timeline_memory mem;
+        timeline_memory_init(&mem, &x->f->s.tl);
+        int checked = 0;
+        for (int i = 1; i <= 6; i++) {
+            const double t = x->f->s.tl.makespan * i / 7.0;
+            const frame_view v = draw_at(x, t, 1);
+            const frame_layout l = frame_layout_of(&v, sizes[k][0], sizes[k][1]);
+            assert_int_equal(scene_renderer_level(s, &v.cam, l.view_w, l.view_h, (float)l.small_px),
+                             SCENE_LEVEL_CLUSTER);
+            int labels = 0;
+            for (int j = 0; j + 1 < x->stats.rect_count; j++) {
+                int rank, held;
+                char rest[8];
+                if (sscanf(x->texts[j], "rank %d%1s", &rank, rest) != 1)
+                    continue;
+                labels++;
+                if (sscanf(x->texts[j + 1], "%d held", &held) != 1)
+                    continue; /* the label's one-line fallback */
+                const int live = timeline_memory_live_at(&mem.rank[rank], t);
+                if (held != live)
+                    fail_msg("%dx%d t = %g: rank %d labelled %d held, the timeline has %d",
+                             sizes[k][0], sizes[k][1], t, rank, held, live);
+                checked++;
+            }
+            assert_true(labels >= 4);
+        }
+        print_message("%dx%d: %d rank labels with their count, each the timeline's\n", sizes[k][0],
+                      sizes[k][1], checked);
+        assert_true(checked >= 4 * 6);
+        timeline_memory_deinit(&mem);
+        fixture_free(x);
+    }
+}
+
 /* ---- what is in flight is named, presenting too ------------------------ */
 
 /* The share of frames, of `n` sampled over the default scenario's
@@ -908,6 +955,7 @@ int main(void)
         cmocka_unit_test(test_labels_follow_objects),
         cmocka_unit_test(test_scene_fills_free_area),
         cmocka_unit_test(test_in_flight_is_named),
+        cmocka_unit_test(test_cluster_labels_count_activations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

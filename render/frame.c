@@ -318,12 +318,43 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
             } else {
                 continue;
             }
-            /* on the block's top face */
+            /* on the block's top face; an all-reduce, where a label placed
+             * before leaves no room there, a third of a label to a side,
+             * just over or under the face, then from its middle to a side
+             * (the running blocks' labels stay put: their room is the
+             * tensors' in flight) */
             scene_box b;
             scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
             const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
                                 b.max[2]};
-            place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
+            static const struct {
+                label_side side;
+                float across;
+            } tries[] = {{LABEL_CENTRED, 0},   {LABEL_CENTRED, 0.3f}, {LABEL_CENTRED, -0.3f},
+                         {LABEL_ABOVE, 0},     {LABEL_BELOW, 0},      {LABEL_ABOVE, 0.3f},
+                         {LABEL_ABOVE, -0.3f}, {LABEL_CENTRED, 0.6f}, {LABEL_CENTRED, -0.6f}};
+            const bool reducing = fo->kind == ACTION_IDLE && o->role == SCENE_ROLE_ALLREDUCE;
+            const int n_tries = reducing ? (int)(sizeof tries / sizeof tries[0]) : 0;
+            /* on one line where it fits on the face, else on two (half as
+             * wide, leaving a neighbour's room) tried from the face out,
+             * else on one line again, from the face out */
+            bool placed = place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
+            float q[2] = {0, 0}; /* the face's middle in the frame, for a leader */
+            if (!placed && reducing) {
+                if (!camera_project(&v->cam, l->view_w / l->view_h, c, (int)l->view_w,
+                                    (int)l->view_h, &q[0], &q[1]))
+                    continue;
+                q[0] += l->view_x, q[1] += l->view_y;
+            }
+            for (int k = 0; k < 2 * n_tries && !placed; k++) {
+                snprintf(text, sizeof text,
+                         k < n_tries ? "all-reduce\nstage %d" : "all-reduce stage %d", stage);
+                /* a label whose middle is off the face points at it */
+                const float across = tries[k % n_tries].across;
+                placed = place_label_moved(f, ls, l, &v->cam, c, tries[k % n_tries].side,
+                                           (label_shift){0, across},
+                                           fabsf(across) > 0.5f ? q : NULL, text, th, accent);
+            }
         }
 }
 

@@ -837,6 +837,58 @@ static void test_scene_fills_free_area(void **state)
     session_deinit(&s);
 }
 
+/* ---- every all-reduce named -------------------------------------------- */
+
+/* While stages' gradients are reduced, each reducing stage's label
+ * ("all-reduce stage s", on two lines where room is short) is drawn, at
+ * three sizes, over the default
+ * scenario's all-reduce phase (two at once from t = 37: stage 0's
+ * label used to find no room beside the replicas' names). */
+static void test_every_allreduce_named(void **state)
+{
+    (void)state;
+    static const struct {
+        int w, h;
+        float ui_scale;
+    } views[] = {{1920, 1080, 1}, {1280, 720, 1}, {1920, 1080, VIEWER_PRESENT_SCALE}};
+    for (size_t k = 0; k < sizeof views / sizeof views[0]; k++) {
+        fixture *x = fixture_new(NULL, 0, views[k].w, views[k].h);
+        const scene *s = &x->f->s.scene;
+        double first = x->f->s.tl.makespan;
+        for (int st = 0; st < s->stages; st++)
+            first = fmin(first, s->allreduce_start[st]);
+        int reducing = 0, named = 0;
+        for (int i = 0; i < 24; i++) {
+            const double t = first + (x->f->s.tl.makespan - first) * (i + 0.5) / 24;
+            draw_at(x, t, views[k].ui_scale);
+            for (int st = 0; st < s->stages; st++) {
+                if (!(s->allreduce_start[st] <= t && t < s->allreduce_end[st]))
+                    continue;
+                /* on one line, or on two where room is short */
+                char want[32], second[32];
+                snprintf(want, sizeof want, "all-reduce stage %d", st);
+                snprintf(second, sizeof second, "stage %d", st);
+                bool found = false;
+                for (int j = 0; j < x->stats.rect_count && !found; j++)
+                    found =
+                        strcmp(x->texts[j], want) == 0 ||
+                        (j + 1 < x->stats.rect_count && strcmp(x->texts[j], "all-reduce") == 0 &&
+                         strcmp(x->texts[j + 1], second) == 0);
+                reducing++;
+                named += found;
+                if (!found)
+                    print_message("%dx%d (ui %.2f) t = %.2f: no \"%s\"\n", views[k].w, views[k].h,
+                                  views[k].ui_scale, t, want);
+            }
+        }
+        print_message("%dx%d (ui %.2f): %d of %d reducing stages named\n", views[k].w, views[k].h,
+                      views[k].ui_scale, named, reducing);
+        assert_true(reducing >= 12);
+        assert_int_equal(named, reducing);
+        fixture_free(x);
+    }
+}
+
 /* ---- the cluster level's numbers --------------------------------------- */
 
 /* At the cluster level the rank axis's labels carry what each column's
@@ -956,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_scene_fills_free_area),
         cmocka_unit_test(test_in_flight_is_named),
         cmocka_unit_test(test_cluster_labels_count_activations),
+        cmocka_unit_test(test_every_allreduce_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -488,10 +488,13 @@ static void draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
          * label takes that place. */
         const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
         const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
-        if (!place_label(f, ls, l, &v->cam, base, LABEL_BELOW, text, th,
-                         th->role[SCENE_ROLE_ACTIVATION]))
-            place_label(f, ls, l, &v->cam, over, LABEL_ABOVE, text, th,
-                        th->role[SCENE_ROLE_ACTIVATION]);
+        /* then either of those a label's width aside, still by the tower */
+        static const float across[] = {0, 1, -1, 2, -2};
+        bool placed = false;
+        for (int k = 0; k < 10 && !placed; k++)
+            placed = place_label_moved(
+                f, ls, l, &v->cam, k % 2 ? over : base, k % 2 ? LABEL_ABOVE : LABEL_BELOW,
+                (label_shift){0, across[k / 2]}, NULL, text, th, th->role[SCENE_ROLE_ACTIVATION]);
     }
 }
 

@@ -889,6 +889,54 @@ static void test_every_allreduce_named(void **state)
     }
 }
 
+/* ---- every GPU's count shown ------------------------------------------- */
+
+/* The share of GPUs holding activations whose count is drawn: the numbers
+ * drawn over the 3D view (above the panel), as a multiset, against each
+ * rank's live activations, over 24 times of the interleaved and V
+ * schedules, whose two-line block labels take the place under a tower. */
+static float counts_shown(const session_flag *flags, int n)
+{
+    fixture *x = fixture_new(flags, n, 1920, 1080);
+    timeline_memory mem;
+    timeline_memory_init(&mem, &x->f->s.tl);
+    int holding = 0, shown = 0;
+    for (int i = 0; i < 24; i++) {
+        const double t = x->f->s.tl.makespan * (i + 0.5) / 24;
+        const frame_view v = draw_at(x, t, 1);
+        const frame_layout l = frame_layout_of(&v, 1920, 1080);
+        bool used[MAX_RECTS] = {false};
+        for (int r = 0; r < x->f->s.scene.ranks; r++) {
+            const int live = timeline_memory_live_at(&mem.rank[r], t);
+            if (live == 0)
+                continue;
+            holding++;
+            for (int j = 0; j < x->stats.rect_count; j++) {
+                int number, end = 0;
+                if (used[j] || x->rects[j].y1 > l.view_y + l.view_h ||
+                    sscanf(x->texts[j], "%d%n", &number, &end) != 1 || x->texts[j][end] ||
+                    number != live)
+                    continue;
+                used[j] = true;
+                shown++;
+                break;
+            }
+        }
+    }
+    timeline_memory_deinit(&mem);
+    fixture_free(x);
+    return holding ? (float)shown / (float)holding : 1;
+}
+
+static void test_counts_shown(void **state)
+{
+    (void)state;
+    const float il = counts_shown(INTERLEAVED, 1), zbv = counts_shown(ZBV, 1);
+    print_message("counts shown: interleaved %.0f%%, zbv %.0f%% of GPUs holding activations\n",
+                  100 * il, 100 * zbv);
+    assert_true(il >= 0.99f && zbv >= 0.99f);
+}
+
 /* ---- the cluster level's numbers --------------------------------------- */
 
 /* At the cluster level the rank axis's labels carry what each column's
@@ -1009,6 +1057,7 @@ int main(void)
         cmocka_unit_test(test_in_flight_is_named),
         cmocka_unit_test(test_cluster_labels_count_activations),
         cmocka_unit_test(test_every_allreduce_named),
+        cmocka_unit_test(test_counts_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

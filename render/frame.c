@@ -355,6 +355,12 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
                                            (label_shift){0, across},
                                            fabsf(across) > 0.5f ? q : NULL, text, th, accent);
             }
+            /* an idle block's stage, placed last: a third of a label aside,
+             * still on the block, where its face has no room */
+            static const float aside[] = {0.3f, -0.3f};
+            for (int k = 0; k < 2 && !placed && fo->kind == ACTION_IDLE && !reducing; k++)
+                placed = place_label_moved(f, ls, l, &v->cam, c, LABEL_CENTRED,
+                                           (label_shift){0, aside[k]}, NULL, text, th, accent);
         }
 }
 

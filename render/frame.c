@@ -820,7 +820,7 @@ typedef struct legend_row {
  * detail level's matmul picture. Each as many rows as the layout reserves. */
 static const legend_row GPU_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F 3 = forward of mb 3", 0},
-    {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward (I: inputs)", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce of its gradients", 0},
@@ -829,7 +829,7 @@ static const legend_row GPU_LEGEND[] = {
 };
 static const legend_row CLUSTER_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F  forward", 0},
-    {SWATCH_ACTION, ACTION_B, "B, I  backward", ACTION_I},
+    {SWATCH_ACTION, ACTION_B, "B, I  backward (I: inputs)", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "height: activations", 0},

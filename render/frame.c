@@ -239,8 +239,8 @@ static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_l
         const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
         const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
         /* the second line hangs below the first, which stays where the
-         * one-line label stands: what has room for that has room for it */
-        /* the shorter words where the view's edge leaves no room for the
+         * one-line label stands: what has room for that has room for it;
+         * the shorter words where the view's edge leaves no room for the
          * longer (their first line is the widest) */
         static const char *const same[] = {"replica %d\nsame steps as %d",
                                            "replica %d\nsame as %d"};
@@ -282,6 +282,40 @@ static int nearest_replica(const scene *s, const camera *cam)
     return best;
 }
 
+/* An all-reduce's label where its face (the world point c) has no room for
+ * "all-reduce stage s" on one line: a third of a label to either side,
+ * just over and under the face, then from its middle to a side with a
+ * leader to it; each first on two lines (half as wide, leaving a
+ * neighbour's room), then on one. True when drawn. */
+static bool place_reduce_label(frame_renderer *f, label_set *ls, const frame_layout *l,
+                               const camera *cam, const float c[3], int stage, const theme *th,
+                               rgba8 accent)
+{
+    static const struct {
+        label_side side;
+        float across;
+    } tries[] = {{LABEL_CENTRED, 0},   {LABEL_CENTRED, 0.3f}, {LABEL_CENTRED, -0.3f},
+                 {LABEL_ABOVE, 0},     {LABEL_BELOW, 0},      {LABEL_ABOVE, 0.3f},
+                 {LABEL_ABOVE, -0.3f}, {LABEL_CENTRED, 0.6f}, {LABEL_CENTRED, -0.6f}};
+    enum { TRIES = sizeof tries / sizeof tries[0] };
+    float q[2]; /* the face's middle in the frame, for a leader */
+    if (!camera_project(cam, l->view_w / l->view_h, c, (int)l->view_w, (int)l->view_h, &q[0],
+                        &q[1]))
+        return false;
+    q[0] += l->view_x, q[1] += l->view_y;
+    char text[48];
+    for (int k = 0; k < 2 * TRIES; k++) {
+        snprintf(text, sizeof text, k < TRIES ? "all-reduce\nstage %d" : "all-reduce stage %d",
+                 stage);
+        /* a label whose middle is off the face points at it */
+        const float across = tries[k % TRIES].across;
+        if (place_label_moved(f, ls, l, cam, c, tries[k % TRIES].side, (label_shift){0, across},
+                              fabsf(across) > 0.5f ? q : NULL, text, th, accent))
+            return true;
+    }
+    return false;
+}
+
 typedef enum block_pass { BLOCKS_RUNNING, BLOCKS_IDLE, BLOCKS_ALL } block_pass;
 
 /* What each block of replica d's row does, standing on it: what it runs
@@ -318,49 +352,27 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
             } else {
                 continue;
             }
-            /* on the block's top face; an all-reduce, where a label placed
-             * before leaves no room there, a third of a label to a side,
-             * just over or under the face, then from its middle to a side
-             * (the running blocks' labels stay put: their room is the
-             * tensors' in flight) */
+            /* on the block's top face; where a label placed before leaves
+             * no room there, an all-reduce looks further (place_reduce_label)
+             * and an idle block's stage a third of a label aside, still on
+             * the block (the running blocks' labels stay put: their room is
+             * the tensors' in flight) */
             scene_box b;
             scene_object_place(s, SCENE_BLOCK, stage, 0, d, o, &b);
             const float c[3] = {0.5f * (b.min[0] + b.max[0]), 0.5f * (b.min[1] + b.max[1]),
                                 b.max[2]};
-            static const struct {
-                label_side side;
-                float across;
-            } tries[] = {{LABEL_CENTRED, 0},   {LABEL_CENTRED, 0.3f}, {LABEL_CENTRED, -0.3f},
-                         {LABEL_ABOVE, 0},     {LABEL_BELOW, 0},      {LABEL_ABOVE, 0.3f},
-                         {LABEL_ABOVE, -0.3f}, {LABEL_CENTRED, 0.6f}, {LABEL_CENTRED, -0.6f}};
-            const bool reducing = fo->kind == ACTION_IDLE && o->role == SCENE_ROLE_ALLREDUCE;
-            const int n_tries = reducing ? (int)(sizeof tries / sizeof tries[0]) : 0;
-            /* on one line where it fits on the face, else on two (half as
-             * wide, leaving a neighbour's room) tried from the face out,
-             * else on one line again, from the face out */
-            bool placed = place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent);
-            float q[2] = {0, 0}; /* the face's middle in the frame, for a leader */
-            if (!placed && reducing) {
-                if (!camera_project(&v->cam, l->view_w / l->view_h, c, (int)l->view_w,
-                                    (int)l->view_h, &q[0], &q[1]))
-                    continue;
-                q[0] += l->view_x, q[1] += l->view_y;
+            if (place_label(f, ls, l, &v->cam, c, LABEL_CENTRED, text, th, accent) ||
+                fo->kind != ACTION_IDLE)
+                continue;
+            if (o->role == SCENE_ROLE_ALLREDUCE) {
+                place_reduce_label(f, ls, l, &v->cam, c, stage, th, accent);
+                continue;
             }
-            for (int k = 0; k < 2 * n_tries && !placed; k++) {
-                snprintf(text, sizeof text,
-                         k < n_tries ? "all-reduce\nstage %d" : "all-reduce stage %d", stage);
-                /* a label whose middle is off the face points at it */
-                const float across = tries[k % n_tries].across;
-                placed = place_label_moved(f, ls, l, &v->cam, c, tries[k % n_tries].side,
-                                           (label_shift){0, across},
-                                           fabsf(across) > 0.5f ? q : NULL, text, th, accent);
-            }
-            /* an idle block's stage, placed last: a third of a label aside,
-             * still on the block, where its face has no room */
             static const float aside[] = {0.3f, -0.3f};
-            for (int k = 0; k < 2 && !placed && fo->kind == ACTION_IDLE && !reducing; k++)
-                placed = place_label_moved(f, ls, l, &v->cam, c, LABEL_CENTRED,
-                                           (label_shift){0, aside[k]}, NULL, text, th, accent);
+            for (int k = 0; k < 2; k++)
+                if (place_label_moved(f, ls, l, &v->cam, c, LABEL_CENTRED,
+                                      (label_shift){0, aside[k]}, NULL, text, th, accent))
+                    break;
         }
 }
 

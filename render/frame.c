@@ -135,16 +135,18 @@ static bool crosses_labels(const label_set *ls, float ax, float ay, float bx, fl
     return false;
 }
 
-/* Draws a label against the projection of a world point, on a plate,
- * unless it would cover one already placed or leave the 3D view: the
- * labels placed first win (draw_labels' order). True when drawn.
- * Moved by `shift`; with a leader (not NULL: a point of the
- * frame) drawn from the label's nearer edge to it, a place whose leader
- * would cross another label is no place. */
-static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layout *l,
-                              const camera *cam, const float world[3], label_side side,
-                              label_shift shift, const float *leader, const char *text,
-                              const theme *th, rgba8 accent)
+/* Where a label of `text` would stand against the projection of a world
+ * point, moved by `shift`: its plate's rectangle and the text's centre
+ * (px, py). False where the point is behind the eye, or the plate would
+ * leave the 3D view or cover a label already placed. */
+typedef struct label_spot {
+    label_rect r;
+    float px, py;
+} label_spot;
+
+static bool label_find_spot(frame_renderer *f, const label_set *ls, const frame_layout *l,
+                            const camera *cam, const float world[3], label_side side,
+                            label_shift shift, const char *text, label_spot *out)
 {
     float px, py;
     if (ls->count >= MAX_LABELS || !text[0])
@@ -156,14 +158,13 @@ static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layo
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     /* one line, or two ("B 0\nstage 4"): as wide as the wider, centred on
      * the point as a whole */
-    char lines[2][96];
     const char *nl = strchr(text, '\n');
     const int n = nl ? 2 : 1;
-    snprintf(lines[0], sizeof lines[0], "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
-    snprintf(lines[1], sizeof lines[1], "%s", nl ? nl + 1 : "");
-    float w = text_width(&f->font, FRAME_FONT_SMALL, lines[0]);
+    char first[96];
+    snprintf(first, sizeof first, "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
+    float w = text_width(&f->font, FRAME_FONT_SMALL, first);
     if (n == 2)
-        w = fmaxf(w, text_width(&f->font, FRAME_FONT_SMALL, lines[1]));
+        w = fmaxf(w, text_width(&f->font, FRAME_FONT_SMALL, nl + 1));
     const float line_h = m.ascent + m.descent;
     const float extra = (float)(n - 1) * line_h; /* the height past one line */
     float pad = m.ascent * 0.25f;
@@ -176,11 +177,39 @@ static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layo
     else if (side == LABEL_LEFT)
         px -= w / 2 + 2 * pad, py += shift.rows * line_h;
     px += shift.across * (w + 2 * pad);
-    label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2 - extra / 2,
-                    px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent + extra / 2};
+    const label_rect r = {px - w / 2 - pad, py - m.ascent / 2 - pad - m.descent / 2 - extra / 2,
+                          px + w / 2 + pad, py + m.ascent / 2 + pad + m.descent + extra / 2};
     if (r.x0 < l->view_x || r.y0 < l->view_y || r.x1 > l->view_x + l->view_w ||
         r.y1 > l->view_y + l->view_h || overlaps(ls, r))
         return false;
+    *out = (label_spot){r, px, py};
+    return true;
+}
+
+/* Draws a label against the projection of a world point, on a plate,
+ * unless it would cover one already placed or leave the 3D view: the
+ * labels placed first win (draw_labels' order). True when drawn.
+ * Moved by `shift`; with a leader (not NULL: a point of the
+ * frame) drawn from the label's nearer edge to it, a place whose leader
+ * would cross another label is no place. */
+static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layout *l,
+                              const camera *cam, const float world[3], label_side side,
+                              label_shift shift, const float *leader, const char *text,
+                              const theme *th, rgba8 accent)
+{
+    label_spot spot;
+    if (!label_find_spot(f, ls, l, cam, world, side, shift, text, &spot))
+        return false;
+    const label_rect r = spot.r;
+    text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
+    const float pad = m.ascent * 0.25f;
+    char lines[2][96];
+    const char *nl = strchr(text, '\n');
+    const int n = nl ? 2 : 1;
+    snprintf(lines[0], sizeof lines[0], "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
+    snprintf(lines[1], sizeof lines[1], "%s", nl ? nl + 1 : "");
+    const float line_h = m.ascent + m.descent;
+    const float extra = (float)(n - 1) * line_h;
     /* a leader leaves the edge that faces its point, as near above or
      * below it as the edge reaches: short, and upright where it can be */
     const float lead_y = leader && leader[1] < r.y0 ? r.y0 : r.y1;
@@ -193,8 +222,8 @@ static bool place_label_moved(frame_renderer *f, label_set *ls, const frame_layo
     draw2d_rect(&f->batch, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, colour_with_alpha(th->panel, 215));
     draw2d_rect(&f->batch, r.x0, r.y0, 3 * l->line_px, r.y1 - r.y0, accent);
     for (int k = 0; k < n; k++)
-        text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, px,
-                  py + m.ascent / 2 - extra / 2 + (float)k * line_h, lines[k], th->text,
+        text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, spot.px,
+                  spot.py + m.ascent / 2 - extra / 2 + (float)k * line_h, lines[k], th->text,
                   TEXT_ALIGN_CENTER);
     return true;
 }
@@ -536,17 +565,57 @@ static void draw_gpu_names(frame_renderer *f, const scene *s, const frame_layout
     }
 }
 
+/* Where the nearest row's name of `rank` hangs from: under its plate's
+ * front edge, left of the middle, clear of the tower at its right. */
+static void near_name_anchor(const scene *s, int rank, int d, float p[3])
+{
+    const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+    p[0] = b.min[0] + 0.3f * (b.max[0] - b.min[0]), p[1] = b.min[1], p[2] = b.max[2];
+}
+
+/* A GPU's name in one of draw_near_gpu_names' forms. */
+enum { NAME_WITH_STAGE, NAME_BARE };
+static void gpu_name(char *text, size_t size, int form, int rank, int stage)
+{
+    if (form == NAME_WITH_STAGE)
+        snprintf(text, size, "GPU %d \u00b7 stage %d", rank, stage);
+    else
+        snprintf(text, size, "GPU %d", rank);
+}
+
 /* The names of the row nearest the eye, first of all labels: hung under
  * each plate's front edge, clear of what stands on the plate, and never
- * moved by what comes and goes around them. */
+ * moved by what comes and goes around them. Where each GPU runs one stage
+ * the name says which ("GPU 1 · stage 1": with no stage block labelled,
+ * a reader would only guess that GPU k runs stage k) if every name of the
+ * row has room for it, and is the bare "GPU 1" otherwise: a row says it
+ * for all or for none. (On two lines it would take the room below, where
+ * a tensor's label goes when presenting.) */
 static void draw_near_gpu_names(frame_renderer *f, const scene *s, const frame_layout *l,
                                 const frame_view *v, const theme *th, label_set *ls, int d)
 {
-    char text[32];
+    char text[48];
+    float p[3];
+    int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_BARE;
+    for (; form < NAME_BARE; form++) { /* the first form every name has room for */
+        const int held = ls->count;
+        bool all = true;
+        for (int rank = 0; rank < s->ranks && all; rank++) {
+            label_spot spot;
+            gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank]);
+            near_name_anchor(s, rank, d, p);
+            all = label_find_spot(f, ls, l, &v->cam, p, LABEL_BELOW, (label_shift){0, 0}, text,
+                                  &spot);
+            if (all)
+                ls->placed[ls->count++] = spot.r; /* held while the others try */
+        }
+        ls->count = held;
+        if (all)
+            break;
+    }
     for (int rank = 0; rank < s->ranks; rank++) {
-        const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
-        const float p[3] = {b.min[0] + 0.3f * (b.max[0] - b.min[0]), b.min[1], b.max[2]};
-        snprintf(text, sizeof text, "GPU %d", rank);
+        gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank]);
+        near_name_anchor(s, rank, d, p);
         place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
     }
 }

@@ -2,7 +2,8 @@
  * frames drawn headless the way export draws them (the default camera
  * preset, dark theme), reading every string drawn with its ink box and its
  * text (text_stats.texts):
- *   - every "GPU r · replica d" label (or "GPU r", the nearest replica's)
+ *   - every "GPU r · replica d" label (or "GPU r", the nearest replica's,
+ *     "GPU r · stage s" where each GPU runs one stage, naming its own)
  *     hangs within GPU_LABEL_REACH label heights of its plate's projected
  *     box; none lies nearer another plate than its own; at 1920x1080 every
  *     plate of P=4 D=2 has a label naming it in every frame;
@@ -340,6 +341,8 @@ typedef struct gpu_sweep {
     int far;       /* more than GPU_LABEL_REACH heights from their plate */
     int unnamed;   /* plates without a label in a 1920x1080 frame */
     int misplaced; /* nearer another plate than their own */
+    int staged;    /* "GPU r · stage s" labels in 1920x1080 frames */
+    int misstaged; /* naming a stage that GPU r does not run */
     float worst, worst_px;
     char worst_what[160];
 } gpu_sweep;
@@ -373,6 +376,15 @@ static gpu_sweep sweep_gpu_labels(void)
                     continue;
                 g.labels++;
                 assert_true(rank >= 0 && rank < s->ranks && replica >= -1 && replica < s->replicas);
+                int stage;
+                if (parse_stage(x->texts[j], &stage)) {
+                    g.staged += w == 1920;
+                    if (stage < 0 || stage >= s->stages || s->stage_rank[stage] != rank) {
+                        print_message("%dx%d t=%.1f: \"%s\" names a stage GPU %d does not run\n", w,
+                                      h, times[i], x->texts[j], rank);
+                        g.misstaged++;
+                    }
+                }
                 const text_rect *r = &x->rects[j];
                 const float height = r->y1 - r->y0;
                 float gap;
@@ -430,6 +442,19 @@ static gpu_sweep sweep_gpu_labels(void)
     assert_gt(g.labels, 0);
     done = true;
     return g;
+}
+
+/* Each GPU runs one stage here, and at 1920x1080 the nearest row's names
+ * say which ("GPU 1 · stage 1") in every frame, and rightly: a reader is
+ * told, not left to guess, that GPU k runs stage k. */
+static void test_gpu_names_say_their_stage(void **state)
+{
+    (void)state;
+    const gpu_sweep g = sweep_gpu_labels();
+    print_message("%d names with their stage at 1920x1080, %d naming another GPU's\n", g.staged,
+                  g.misstaged);
+    assert_int_equal(g.misstaged, 0);
+    assert_int_equal(g.staged, 4 * 4); /* P names, at each of the four times */
 }
 
 /* Every GPU label within GPU_LABEL_REACH of its plate's projected box. */
@@ -1061,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_gpu_labels_by_their_gpu),
         cmocka_unit_test(test_gpu_labels_name_every_plate),
         cmocka_unit_test(test_gpu_labels_nearest_their_plate),
+        cmocka_unit_test(test_gpu_names_say_their_stage),
         cmocka_unit_test(test_stage_labels_on_their_gpu),
         cmocka_unit_test(test_stage_labels_every_stage),
         cmocka_unit_test(test_labels_follow_objects),

@@ -535,13 +535,29 @@ static void draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
          * label takes that place. */
         const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
         const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
-        /* then either of those a label's width aside, still by the tower */
-        static const float across[] = {0, 1, -1, 2, -2};
-        bool placed = false;
-        for (int k = 0; k < 10 && !placed; k++)
-            placed = place_label_moved(
-                f, ls, l, &v->cam, k % 2 ? over : base, k % 2 ? LABEL_ABOVE : LABEL_BELOW,
-                (label_shift){0, across[k / 2]}, NULL, text, th, th->role[SCENE_ROLE_ACTIVATION]);
+        /* then either of those a label's width aside, still by the tower.
+         * Where a GPU runs one stage, whose name its own label gives, the
+         * plate is the count's: every place on it comes first, as over the
+         * tower the number reaches toward the row behind, whose it could
+         * be taken for. Where a GPU runs several, the plate's room beside
+         * the tower is where their idle blocks are named (which stage is
+         * where), and the places alternate. */
+        static const struct {
+            bool over;
+            float across;
+        } plate_first[] = {{false, 0}, {false, 1}, {false, -1}, {true, 0}, {true, 1},
+                           {true, -1}, {false, 2}, {false, -2}, {true, 2}, {true, -2}},
+          alternate[] = {{false, 0}, {true, 0},  {false, 1}, {true, 1},   {false, -1},
+                         {true, -1}, {false, 2}, {true, 2},  {false, -2}, {true, -2}};
+        const bool one_stage = s->stages == s->ranks;
+        for (size_t k = 0; k < sizeof plate_first / sizeof plate_first[0]; k++) {
+            const bool up = one_stage ? plate_first[k].over : alternate[k].over;
+            const float across = one_stage ? plate_first[k].across : alternate[k].across;
+            if (place_label_moved(f, ls, l, &v->cam, up ? over : base,
+                                  up ? LABEL_ABOVE : LABEL_BELOW, (label_shift){0, across}, NULL,
+                                  text, th, th->role[SCENE_ROLE_ACTIVATION]))
+                break;
+        }
     }
 }
 

@@ -590,50 +590,58 @@ static void near_name_anchor(const scene *s, int rank, int d, float p[3])
 }
 
 /* A GPU's name in one of draw_near_gpu_names' forms. */
-enum { NAME_WITH_STAGE, NAME_BARE };
-static void gpu_name(char *text, size_t size, int form, int rank, int stage)
+enum { NAME_WITH_STAGE, NAME_WITH_COUNT, NAME_BARE };
+static void gpu_name(char *text, size_t size, int form, int rank, int stage, int held)
 {
     if (form == NAME_WITH_STAGE)
         snprintf(text, size, "GPU %d \u00b7 stage %d", rank, stage);
+    else if (form == NAME_WITH_COUNT)
+        snprintf(text, size, "GPU %d \u00b7 %d held", rank, held);
     else
         snprintf(text, size, "GPU %d", rank);
 }
 
 /* The names of the row nearest the eye, first of all labels: hung under
  * each plate's front edge, clear of what stands on the plate, and never
- * moved by what comes and goes around them. Where each GPU runs one stage
- * the name says which ("GPU 1 · stage 1": with no stage block labelled,
- * a reader would only guess that GPU k runs stage k) if every name of the
- * row has room for it, and is the bare "GPU 1" otherwise: a row says it
- * for all or for none. (On two lines it would take the room below, where
- * a tensor's label goes when presenting.) */
-static void draw_near_gpu_names(frame_renderer *f, const scene *s, const frame_layout *l,
-                                const frame_view *v, const theme *th, label_set *ls, int d)
+ * moved by what comes and goes around them. The name says more where every
+ * name of the row has room for it, and is the bare "GPU 1" otherwise (a
+ * row says it for all or for none):
+ *   - where each GPU runs one stage, which ("GPU 1 · stage 1": with no
+ *     stage block labelled, a reader would only guess that GPU k runs
+ *     stage k);
+ *   - where each runs several, whose blocks' labels fill the plate, how
+ *     many activations it holds ("GPU 1 · 9 held"), which a number by the
+ *     tower could only say from over the row behind.
+ * Room is measured for the most a GPU can hold, so that the form holds
+ * from frame to frame. (On two lines a name would take the room below,
+ * where a tensor's label goes when presenting.) True where the names
+ * carry the counts. */
+static bool draw_near_gpu_names(frame_renderer *f, const scene *s, const scene_state *st,
+                                const frame_layout *l, const frame_view *v, const theme *th,
+                                label_set *ls, int d)
 {
     char text[48];
     float p[3];
-    int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_BARE;
-    for (; form < NAME_BARE; form++) { /* the first form every name has room for */
-        const int held = ls->count;
-        bool all = true;
-        for (int rank = 0; rank < s->ranks && all; rank++) {
-            label_spot spot;
-            gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank]);
-            near_name_anchor(s, rank, d, p);
-            all = label_find_spot(f, ls, l, &v->cam, p, LABEL_BELOW, (label_shift){0, 0}, text,
-                                  &spot);
-            if (all)
-                ls->placed[ls->count++] = spot.r; /* held while the others try */
-        }
-        ls->count = held;
-        if (all)
-            break;
+    const int most = s->microbatches * (s->stages / s->ranks);
+    int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_WITH_COUNT;
+    const int held = ls->count;
+    for (int rank = 0; rank < s->ranks && form != NAME_BARE; rank++) {
+        label_spot spot;
+        gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank], most);
+        near_name_anchor(s, rank, d, p);
+        if (label_find_spot(f, ls, l, &v->cam, p, LABEL_BELOW, (label_shift){0, 0}, text, &spot))
+            ls->placed[ls->count++] = spot.r; /* held while the others try */
+        else
+            form = NAME_BARE;
     }
+    ls->count = held; /* the trial's places, given back */
     for (int rank = 0; rank < s->ranks; rank++) {
-        gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank]);
+        gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank],
+                 live_activations(s, rank, st->t));
         near_name_anchor(s, rank, d, p);
         place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
     }
+    return form == NAME_WITH_COUNT;
 }
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
@@ -650,14 +658,15 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
                             label_set *ls)
 {
     const int near = nearest_replica(s, &v->cam);
-    draw_near_gpu_names(f, s, l, v, th, ls, near);
+    const bool counts_named = draw_near_gpu_names(f, s, st, l, v, th, ls, near);
     /* the rows, early: fixed, and saying that the rows behind do as the
      * nearest, which the labels after tell in full */
     if (s->replicas > 1)
         draw_replica_labels(f, s, l, v, th, ls, near);
     draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING);
     draw_tensor_labels(f, s, st, l, v, th, ls, near);
-    draw_count_labels(f, s, st, l, v, th, ls, near);
+    if (!counts_named)
+        draw_count_labels(f, s, st, l, v, th, ls, near);
     for (int d = 0; d < s->replicas; d++)
         if (d != near)
             draw_gpu_names(f, s, l, v, th, ls, d);

@@ -925,7 +925,7 @@ typedef struct legend_row {
  * all-reduce is labelled where it runs); the cluster level's columns; the
  * detail level's matmul picture. Each as many rows as the layout reserves. */
 static const legend_row GPU_LEGEND[] = {
-    {SWATCH_ACTION, ACTION_F, "F 3 = forward of mb 3", 0},
+    {SWATCH_ACTION, ACTION_F, "F n = forward of mb n", 0},
     {SWATCH_ACTION, ACTION_B, "B, I  backward (I: inputs)", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
@@ -947,7 +947,7 @@ static const legend_row DETAIL_LEGEND[] = {
     {SWATCH_ROLE, SCENE_ROLE_ACTIVATION, "activations x, h", 0},
     {SWATCH_ROLE, SCENE_ROLE_GRADIENT, "gradients ∇", 0},
     {SWATCH_BOX, SCENE_ROLE_MATMUL, "matmul (box)", 0},
-    {SWATCH_ACTION, ACTION_F, "F 3 = forward of mb 3", 0},
+    {SWATCH_ACTION, ACTION_F, "F n = forward of mb n", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce", 0},
 };

@@ -292,6 +292,16 @@ static int batch_for(draw2d *d, int fill, pixel_box box)
     return d->batch_count++;
 }
 
+/* Notes pixels the overlay drew (draw2d_covered). */
+static void note_covered(draw2d *d, pixel_box box)
+{
+    if (d->covered_count == d->covered_capacity) {
+        d->covered_capacity *= 2;
+        d->covered = ppf_realloc(d->covered, (size_t)d->covered_capacity * sizeof *d->covered);
+    }
+    d->covered[d->covered_count++] = (draw2d_box){box.x0, box.y0, box.x1, box.y1};
+}
+
 /* Makes room for n more vertices of this fill covering at most the pixels
  * of the box (x0, y0)-(x1, y1), under the current clip (and atlas, for
  * glyphs), and files them under their batch. The arrays double when full
@@ -301,11 +311,7 @@ static struct draw2d_vertex *reserve(draw2d *d, int n, int fill, float x0, float
 {
     assert(d->width > 0 && "draw2d_begin first");
     const pixel_box box = box_of(d, x0, y0, x1, y1);
-    if (d->covered_count == d->covered_capacity) {
-        d->covered_capacity *= 2;
-        d->covered = ppf_realloc(d->covered, (size_t)d->covered_capacity * sizeof *d->covered);
-    }
-    d->covered[d->covered_count++] = (draw2d_box){box.x0, box.y0, box.x1, box.y1};
+    note_covered(d, box);
     const int batch = batch_for(d, fill, box);
     struct draw2d_batch *b = &d->batches[batch];
     b->box = box_union(b->box, box);
@@ -654,6 +660,8 @@ void draw2d_put_part(draw2d *d, const draw2d_pixels *px, int x, int y, int w, in
         draw2d_flush(d);
         glCopyImageSubData(px->texture, GL_TEXTURE_2D, 0, x - px->x, part_gl_y - gl_y, 0, name,
                            target, 0, x, part_gl_y, 0, w, h, 1);
+        /* covered as a quad would have: the 3D view's smoothing keeps them */
+        note_covered(d, (pixel_box){x, y, x + w - 1, y + h - 1});
         return;
     }
     d->image = px->texture;

@@ -76,6 +76,7 @@ void frame_cache_deinit(frame_cache *c)
         return;
     scene_state_deinit(&c->state);
     timeline_panel_deinit(&c->panel);
+    draw2d_pixels_deinit(&c->legend);
     scene_instances_deinit(&c->instances);
     *c = (frame_cache){0};
 }
@@ -783,7 +784,7 @@ static void draw_labels(frame_renderer *f, const scene *s, const scene_state *st
 static void draw_card(frame_renderer *f, const frame_layout *l, float x, float y, float w, float h,
                       const theme *th)
 {
-    draw2d_rect(&f->batch, x, y, w, h, colour_with_alpha(th->panel, 225));
+    draw2d_rect(&f->batch, x, y, w, h, colour_with_alpha(th->panel, 255));
     draw2d_rect_outline(&f->batch, x, y, w, h, l->line_px, colour_with_alpha(th->grid, 255));
 }
 
@@ -1007,8 +1008,47 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
     }
 }
 
-static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *th, label_set *ls,
-                        frame_rect hud, scene_level level)
+/* The legend as it would be drawn again, its card's inside given back from
+ * the pixels kept when it was last drawn afresh (a copy, on llvmpipe, in
+ * place of a hundred thousand blended pixels of card, rows and text: 2%
+ * of a 1080p export). The card is opaque, so its inside does not depend
+ * on what lies under it; only its rim (the outline, and the fill's partly
+ * covered edge pixels) is drawn each time. Only into a target whose pixels
+ * can be kept (export, stills: draw2d_target_exact), and not while the
+ * strings drawn are counted (text_font.stats), as a copy draws none; the
+ * inside must hold all the rows. True when drawn so. */
+static bool put_kept_legend(frame_renderer *f, frame_cache *c, const frame_layout *l,
+                            const theme *th, const frame_legend_key *key, float pad, bool *keep,
+                            int inside[4])
+{
+    const int rim = (int)ceilf(l->line_px) + 1;
+    inside[0] = (int)ceilf(key->x) + rim, inside[1] = (int)ceilf(key->y) + rim;
+    inside[2] = (int)floorf(key->x + key->w) - rim, inside[3] = (int)floorf(key->y + key->h) - rim;
+    *keep = draw2d_target_exact(&f->batch) && !f->font.stats && pad > (float)(rim + 1) &&
+            inside[2] > inside[0] && inside[3] > inside[1];
+    const frame_legend_key *was = &c->legend_key;
+    if (!*keep || !c->legend.texture || key->x != was->x || key->y != was->y || key->w != was->w ||
+        key->h != was->h || key->rows != was->rows || key->theme != was->theme ||
+        key->text_px != was->text_px || key->line_px != was->line_px)
+        return false;
+    /* the rim: the fill in four strips round the inside, then the outline */
+    const rgba8 fill = colour_with_alpha(th->panel, 255);
+    const float x1 = key->x + key->w, y1 = key->y + key->h;
+    const float ix0 = (float)inside[0], iy0 = (float)inside[1];
+    const float ix1 = (float)inside[2], iy1 = (float)inside[3];
+    draw2d_rect(&f->batch, key->x, key->y, key->w, iy0 - key->y, fill);
+    draw2d_rect(&f->batch, key->x, iy1, key->w, y1 - iy1, fill);
+    draw2d_rect(&f->batch, key->x, iy0, ix0 - key->x, iy1 - iy0, fill);
+    draw2d_rect(&f->batch, ix1, iy0, x1 - ix1, iy1 - iy0, fill);
+    draw2d_rect_outline(&f->batch, key->x, key->y, key->w, key->h, l->line_px,
+                        colour_with_alpha(th->grid, 255));
+    draw2d_put(&f->batch, &c->legend);
+    return true;
+}
+
+static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
+                        const frame_layout *l, const theme *th, label_set *ls, frame_rect hud,
+                        scene_level level)
 {
     const legend_row *items = level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
                               : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
@@ -1036,13 +1076,23 @@ static void draw_legend(frame_renderer *f, const frame_layout *l, const theme *t
        the beat's words say more than the legend's colours */
     if (overlaps(ls, (label_rect){x, y, x + w, y + h}))
         return;
-    draw_card(f, l, x, y, w, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
+    const frame_legend_key key = {x, y, w, h, items, v->theme, f->font_body_px, l->line_px};
+    bool keep;
+    int inside[4];
+    if (put_kept_legend(f, c, l, th, &key, pad, &keep, inside))
+        return;
+    draw_card(f, l, x, y, w, h, th);
     for (int k = 0; k < N; k++) {
         float base = y + pad + m.line_height * (float)k + m.ascent;
         draw_swatch(f, l, th, &items[k], x + pad, base - m.ascent, sw);
         text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, x + 2 * pad + sw, base, items[k].name,
                   th->text, TEXT_ALIGN_LEFT);
+    }
+    if (keep) {
+        draw2d_keep(&f->batch, &c->legend, inside[0], inside[1], inside[2] - inside[0],
+                    inside[3] - inside[1]);
+        c->legend_key = key;
     }
 }
 
@@ -1239,7 +1289,7 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         frame_draw_caption(f, s, &l, v, &th, labels);
         if (v->show_legend)
-            draw_legend(f, &l, &th, labels, hud, view_level(s, v, &l));
+            draw_legend(f, c, v, &l, &th, labels, hud, view_level(s, v, &l));
         draw_details(f, &l, v, &th, labels);
         draw_labels(f, s, &c->state, &l, v, &th, labels);
     }

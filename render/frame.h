@@ -249,14 +249,26 @@ typedef struct frame_renderer {
     bool ready;
 } frame_renderer;
 
+/* What a legend kept as pixels (frame_cache.legend) was drawn for: the
+ * same card, rows, theme and sizes draw the same pixels. */
+typedef struct frame_legend_key {
+    float x, y, w, h; /* the card */
+    const void *rows; /* its rows (the level's legend) */
+    theme_id theme;   /* its colours */
+    int text_px;      /* the text's size (frame_renderer.font_body_px) */
+    float line_px;    /* its outline's width */
+} frame_legend_key;
+
 /* What one session's frames keep from frame to frame (see above). */
 typedef struct frame_cache {
-    const scene *scene;        /* what it is of: this scene ... */
-    const timeline *tl;        /* ... of this timeline ... */
-    uint64_t generation;       /* ... at this build (timeline.generation) */
-    scene_state state;         /* the objects at the last t drawn */
-    scene_instances instances; /* the 3D view's last upload */
-    timeline_panel panel;      /* the memory curves, the kept timeline pixels */
+    const scene *scene;          /* what it is of: this scene ... */
+    const timeline *tl;          /* ... of this timeline ... */
+    uint64_t generation;         /* ... at this build (timeline.generation) */
+    scene_state state;           /* the objects at the last t drawn */
+    scene_instances instances;   /* the 3D view's last upload */
+    timeline_panel panel;        /* the memory curves, the kept timeline pixels */
+    draw2d_pixels legend;        /* the legend card's inside as drawn (draw_legend) */
+    frame_legend_key legend_key; /* what it was drawn for; rows NULL: nothing kept */
 } frame_cache;
 
 bool frame_renderer_init(frame_renderer *f, ppf_error *err);

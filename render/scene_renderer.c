@@ -324,13 +324,37 @@ static scene_box floor_box(float x0, float x1, float y0, float y1)
     return (scene_box){{x0, y0, 0}, {x1, y1, 0}};
 }
 
+/* The role of a tensor on its way now (a slab shown in flight) between
+ * ranks lo and hi, towards lo when `down`, else towards hi; -1 where none
+ * is: what lights that lane (put_floor). */
+static int lane_traffic(const scene *s, const scene_state *state, int lo, int hi, bool down)
+{
+    const int J = s->slots;
+    for (int q = 0; q + 1 < s->stages; q++) {
+        const int a = s->stage_rank[q], b = s->stage_rank[q + 1];
+        if ((a < b ? a : b) != lo || (a < b ? b : a) != hi)
+            continue;
+        for (int j = 0; j < J; j++) {
+            const object_state *o = &state->kind[SCENE_SLAB][(size_t)q * J + j];
+            if (!o->visible || !(o->flash > 0))
+                continue;
+            const bool grad = o->label == SCENE_LABEL_GRAD; /* goes from q + 1 to q */
+            const int from = grad ? b : a, to = grad ? a : b;
+            if ((to < from) == down)
+                return o->role;
+        }
+    }
+    return -1;
+}
+
 /* The floor: the GPUs' contact shadows and the wires between them, in
  * this order, at z = 0 under everything: drawn without depth writes and
  * only where nothing stands (scene_renderer_draw), so nothing drawn on them
  * can fight them for depth. The background is the ground: a plate of its
  * own under the grid cost llvmpipe 1-2 ms a frame at 1080p, and the
  * shadows already say where each GPU stands. */
-static void put_floor(scene_instances *r, const scene *s, const theme *th, scene_level level)
+static void put_floor(scene_instances *r, const scene *s, const scene_state *state, const theme *th,
+                      scene_level level)
 {
     scene_pass *p = &r->pass[SCENE_PASS_GROUND];
     const float g = s->unit;
@@ -350,7 +374,11 @@ static void put_floor(scene_instances *r, const scene *s, const theme *th, scene
     /* p2p wires between GPUs that send to each other: a lane each way,
      * towards higher ranks in front, towards lower ranks behind, with
      * chevrons pointing the way (scene.c's lane_of); a send past other GPUs
-     * (an interleaved schedule's wrap) runs along the row's back edge. */
+     * (an interleaved schedule's wrap) runs along the row's back edge. A
+     * lane with a tensor on its way along it now is lit in that tensor's
+     * colour: what is in flight, which way and in which row, reads from
+     * the wire as well as from the small tensor on it; an unlit lane
+     * carries nothing. */
     const rgba8 lane = colour_mix(th->background, th->text_dim, 0.25f);
     const rgba8 ink = th->text_dim;
     for (int st = 0; st + 1 < s->stages; st++) {
@@ -363,27 +391,32 @@ static void put_floor(scene_instances *r, const scene *s, const theme *th, scene
         }
         if (seen)
             continue;
+        const int lit[2] = {lane_traffic(s, state, lo, hi, false),
+                            lane_traffic(s, state, lo, hi, true)};
         for (int d = 0; d < s->replicas; d++) {
-            if (hi - lo > 1) {
-                const scene_box pl = scene_object_box(s, SCENE_GPU, lo, 0, d);
-                const scene_box ph = scene_object_box(s, SCENE_GPU, hi, 0, d);
-                const float y = pl.max[1] + 1.5f * g, w = 1.2f * g;
-                scene_instance in = instance_of(
-                    floor_box(pl.min[0] + s->plate_w / 2, ph.max[0] - s->plate_w / 2, y, y + w),
-                    lane, 255);
-                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
-                in.params[3] = a < bb ? MODE_CHEVRON_UP : MODE_CHEVRON_DOWN;
-                pass_put(p, &in);
-                continue;
-            }
             for (int back = 0; back < 2; back++) {
-                /* the wire of boundary st, placed for a send each way */
-                object_state o = {.visible = 1, .label = (a < bb) == (back != 0)};
+                /* the wire of boundary st, placed for a send each way (the
+                 * front lane towards higher ranks) */
                 scene_box w;
-                scene_object_place(s, SCENE_P2P, st, 0, d, &o, &w);
+                if (hi - lo > 1) {
+                    if (back != (a > bb))
+                        continue; /* a wrap's one wire, the way its sends go */
+                    const scene_box pl = scene_object_box(s, SCENE_GPU, lo, 0, d);
+                    const scene_box ph = scene_object_box(s, SCENE_GPU, hi, 0, d);
+                    const float y = pl.max[1] + 1.5f * g;
+                    w = (scene_box){{pl.min[0] + s->plate_w / 2, y, 0},
+                                    {ph.max[0] - s->plate_w / 2, y + 1.2f * g, 0}};
+                } else {
+                    object_state o = {.visible = 1, .label = (a < bb) == (back != 0)};
+                    scene_object_place(s, SCENE_P2P, st, 0, d, &o, &w);
+                }
+                const int role = lit[back];
+                const rgba8 fill =
+                    role < 0 ? lane : colour_mix(th->background, th->role[role], 0.55f);
+                const rgba8 mark = role < 0 ? ink : colour_lighten(th->role[role], 0.35f);
                 scene_instance in =
-                    instance_of(floor_box(w.min[0], w.max[0], w.min[1], w.max[1]), lane, 255);
-                memcpy(in.color2, (uint8_t[4]){ink.r, ink.g, ink.b, 150}, 4);
+                    instance_of(floor_box(w.min[0], w.max[0], w.min[1], w.max[1]), fill, 255);
+                memcpy(in.color2, (uint8_t[4]){mark.r, mark.g, mark.b, role < 0 ? 150 : 255}, 4);
                 in.params[3] = back ? MODE_CHEVRON_DOWN : MODE_CHEVRON_UP;
                 pass_put(p, &in);
             }
@@ -509,7 +542,7 @@ static void build(scene_instances *r, const scene *s, const scene_state *st, con
     const int tallest = scene_tallest_stack(s);
     for (int k = 0; k < SCENE_PASS_COUNT; k++)
         r->pass[k].count = 0;
-    put_floor(r, s, th, level);
+    put_floor(r, s, st, th, level);
     for (int k = 0; k < SCENE_KIND_COUNT; k++) {
         scene_kind kind = (scene_kind)k;
         if (!scene_level_draws(level, kind) ||

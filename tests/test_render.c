@@ -107,6 +107,21 @@ static bool role_at(const fixture *x, const frame_view *v, const float world[3],
     return nearest_role(&th, frame_fixture_pixel(x, px, py)) == role;
 }
 
+/* Whether the pixel where a world point lands is a tensor of the role: its
+ * colour, and nearly as bright (a lit wire under the tensor's way wears
+ * the colour too, darker). */
+static bool tensor_at(const fixture *x, const frame_view *v, const float world[3], int role)
+{
+    theme th = theme_get(v->theme);
+    int px, py;
+    project(x, v, world, &px, &py);
+    const uint8_t *p = frame_fixture_pixel(x, px, py);
+    const rgba8 c = th.role[role];
+    const int bright = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+    const int full = c.r > c.g ? (c.r > c.b ? c.r : c.b) : (c.g > c.b ? c.g : c.b);
+    return role_at(x, v, world, role) && bright >= 0.75 * full;
+}
+
 /* The top of the slab of boundary 0 and micro-batch 0, in state o. */
 static void slab_top(const scene *s, const object_state *o, float out[3])
 {
@@ -119,7 +134,9 @@ static void slab_top(const scene *s, const object_state *o, float out[3])
 
 /* A send's activation slab is drawn at the producer when the send starts
  * and at the consumer when it ends, in the activation colour, and the gap
- * is empty before the send. */
+ * is empty before the send. The wire under its way is lit in that colour,
+ * darker (rgb(9, 87, 68) against the slab's (0, 141, 103) on the dark
+ * theme), while the send runs, and only then. */
 static void test_p2p_slab_probe(void **state)
 {
     (void)state;
@@ -136,18 +153,29 @@ static void test_p2p_slab_probe(void **state)
     float p0[3], p1[3];
     slab_top(s, &at_start, p0);
     slab_top(s, &at_end, p1);
+    object_state forward = {.visible = 1};
+    scene_box wire;
+    assert_true(scene_object_place(s, SCENE_P2P, 0, 0, 0, &forward, &wire));
+    /* ahead of the tensor, which is halfway at the time probed */
+    const float lane[3] = {wire.min[0] + 0.85f * (wire.max[0] - wire.min[0]),
+                           0.5f * (wire.min[1] + wire.max[1]), 0};
     frame_view v = offscreen_default_view(&x->o, c->f_end, THEME_DARK, CAMERA_PRESET_TOP);
     v.bare = true;
+    v.t = c->f_end + 0.5 * (arrive - c->f_end);
     frame_fixture_draw(x, &v);
-    if (!role_at(x, &v, p0, SCENE_ROLE_ACTIVATION))
+    if (!role_at(x, &v, lane, SCENE_ROLE_ACTIVATION))
+        fail_msg("the wire not lit while the send runs");
+    v.t = c->f_end;
+    frame_fixture_draw(x, &v);
+    if (!tensor_at(x, &v, p0, SCENE_ROLE_ACTIVATION))
         fail_msg("no activation slab at the producer when the send starts");
-    if (role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
+    if (tensor_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
         fail_msg("an activation slab at the consumer when the send starts");
     v.t = arrive;
     frame_fixture_draw(x, &v);
-    if (!role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
+    if (!tensor_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
         fail_msg("no activation slab at the consumer when the send ends");
-    if (role_at(x, &v, p0, SCENE_ROLE_ACTIVATION)) {
+    if (tensor_at(x, &v, p0, SCENE_ROLE_ACTIVATION)) {
         int px, py;
         project(x, &v, p0, &px, &py);
         const uint8_t *q = frame_fixture_pixel(x, px, py);
@@ -157,8 +185,10 @@ static void test_p2p_slab_probe(void **state)
     /* Before the send, the gap is empty. */
     v.t = c->f_end - 0.25;
     frame_fixture_draw(x, &v);
-    if (role_at(x, &v, p0, SCENE_ROLE_ACTIVATION) || role_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
+    if (tensor_at(x, &v, p0, SCENE_ROLE_ACTIVATION) || tensor_at(x, &v, p1, SCENE_ROLE_ACTIVATION))
         fail_msg("a slab drawn before its send");
+    if (role_at(x, &v, lane, SCENE_ROLE_ACTIVATION))
+        fail_msg("the wire lit before its send");
     frame_fixture_free(x);
 }
 

@@ -509,56 +509,94 @@ static int live_activations(const scene *s, int rank, double t)
     return count;
 }
 
-/* Each GPU's live activations in replica d's row, under its tower: the
- * number its tiles count (a tile holds slot_size micro-batches where they
- * are many). */
+/* Where a GPU's count goes (draw_count_labels): the first of its places
+ * where a label of `text` has room, and the spot it would take there
+ * (label_find_spot), not drawn; false where none has. */
+typedef struct count_place {
+    float at[3];
+    label_side side;
+    label_shift shift;
+} count_place;
+
+static bool find_count_place(frame_renderer *f, const scene *s, const scene_state *st,
+                             const frame_layout *l, const frame_view *v, const label_set *ls, int d,
+                             int rank, const char *text, count_place *out, label_spot *spot)
+{
+    const int J = s->slots;
+    int tiles = 0;
+    for (int stage = 0; stage < s->stages; stage++)
+        if (s->stage_rank[stage] == rank)
+            for (int j = 0; j < J; j++)
+                tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
+    if (tiles == 0)
+        return false;
+    const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
+    scene_box top;
+    scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
+    /* Under the tower, on the plate: read as this row's, not the row
+     * behind's, as a number over the tower was; over it where a block's
+     * label takes that place. */
+    const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
+    const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
+    /* then either of those a label's width aside, still by the tower.
+     * Where a GPU runs one stage, whose name its own label gives, the
+     * plate is the count's: every place on it comes first, as over the
+     * tower the number reaches toward the row behind, whose it could be
+     * taken for. Where a GPU runs several, the plate's room beside the
+     * tower is where their idle blocks are named (which stage is where),
+     * and the places alternate. */
+    static const struct {
+        bool over;
+        float across;
+    } plate_first[] = {{false, 0}, {false, 1}, {false, -1}, {true, 0}, {true, 1},
+                       {true, -1}, {false, 2}, {false, -2}, {true, 2}, {true, -2}},
+      alternate[] = {{false, 0}, {true, 0},  {false, 1}, {true, 1},   {false, -1},
+                     {true, -1}, {false, 2}, {true, 2},  {false, -2}, {true, -2}};
+    const bool one_stage = s->stages == s->ranks;
+    for (size_t k = 0; k < sizeof plate_first / sizeof plate_first[0]; k++) {
+        const bool up = one_stage ? plate_first[k].over : alternate[k].over;
+        const float across = one_stage ? plate_first[k].across : alternate[k].across;
+        count_place c = {{0}, up ? LABEL_ABOVE : LABEL_BELOW, {0, across}};
+        memcpy(c.at, up ? over : base, sizeof c.at);
+        if (label_find_spot(f, ls, l, &v->cam, c.at, c.side, c.shift, text, spot)) {
+            *out = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Each GPU's live activations in replica d's row, by its tower: the number
+ * its tiles count (a tile holds slot_size micro-batches where they are
+ * many), "4 held" where every count of the row has room for the word (a
+ * bare number beside a tower was read as a micro-batch's), else "4". */
 static void draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
                               const frame_layout *l, const frame_view *v, const theme *th,
                               label_set *ls, int d)
 {
-    const int J = s->slots;
     char text[32];
-    for (int rank = 0; rank < s->ranks; rank++) {
-        int tiles = 0;
-        for (int stage = 0; stage < s->stages; stage++)
-            if (s->stage_rank[stage] == rank)
-                for (int j = 0; j < J; j++)
-                    tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
+    bool worded = true;
+    const int held = ls->count;
+    for (int rank = 0; rank < s->ranks && worded; rank++) {
         const int count = live_activations(s, rank, st->t);
-        if (count == 0 || tiles == 0)
+        count_place c;
+        label_spot spot;
+        snprintf(text, sizeof text, "%d held", count);
+        if (count == 0)
             continue;
-        snprintf(text, sizeof text, "%d", count);
-        const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
-        scene_box top;
-        scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
-        /* Under the tower, on the plate: read as this row's, not the row
-         * behind's, as a number over the tower was; over it where a block's
-         * label takes that place. */
-        const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
-        const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
-        /* then either of those a label's width aside, still by the tower.
-         * Where a GPU runs one stage, whose name its own label gives, the
-         * plate is the count's: every place on it comes first, as over the
-         * tower the number reaches toward the row behind, whose it could
-         * be taken for. Where a GPU runs several, the plate's room beside
-         * the tower is where their idle blocks are named (which stage is
-         * where), and the places alternate. */
-        static const struct {
-            bool over;
-            float across;
-        } plate_first[] = {{false, 0}, {false, 1}, {false, -1}, {true, 0}, {true, 1},
-                           {true, -1}, {false, 2}, {false, -2}, {true, 2}, {true, -2}},
-          alternate[] = {{false, 0}, {true, 0},  {false, 1}, {true, 1},   {false, -1},
-                         {true, -1}, {false, 2}, {true, 2},  {false, -2}, {true, -2}};
-        const bool one_stage = s->stages == s->ranks;
-        for (size_t k = 0; k < sizeof plate_first / sizeof plate_first[0]; k++) {
-            const bool up = one_stage ? plate_first[k].over : alternate[k].over;
-            const float across = one_stage ? plate_first[k].across : alternate[k].across;
-            if (place_label_moved(f, ls, l, &v->cam, up ? over : base,
-                                  up ? LABEL_ABOVE : LABEL_BELOW, (label_shift){0, across}, NULL,
-                                  text, th, th->role[SCENE_ROLE_ACTIVATION]))
-                break;
-        }
+        worded = find_count_place(f, s, st, l, v, ls, d, rank, text, &c, &spot);
+        if (worded)
+            ls->placed[ls->count++] = spot.r; /* held while the others try */
+    }
+    ls->count = held; /* the trial's places, given back */
+    for (int rank = 0; rank < s->ranks; rank++) {
+        const int count = live_activations(s, rank, st->t);
+        count_place c;
+        label_spot spot;
+        snprintf(text, sizeof text, worded ? "%d held" : "%d", count);
+        if (count > 0 && find_count_place(f, s, st, l, v, ls, d, rank, text, &c, &spot))
+            place_label_moved(f, ls, l, &v->cam, c.at, c.side, c.shift, NULL, text, th,
+                              th->role[SCENE_ROLE_ACTIVATION]);
     }
 }
 

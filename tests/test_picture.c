@@ -953,7 +953,7 @@ static float counts_shown(const session_flag *flags, int n)
                 int number, end = 0, named = -1;
                 if (used[j] || x->rects[j].y1 > l.view_y + l.view_h)
                     continue;
-                /* a number by the tower, or in the GPU's name */
+                /* a number by the tower ("4 held" or "4"), or in the GPU's name */
                 if (sscanf(x->texts[j], "GPU %d \xc2\xb7 %d held%n", &named, &number, &end) == 2 &&
                     !x->texts[j][end]) {
                     if (named != r)
@@ -961,7 +961,8 @@ static float counts_shown(const session_flag *flags, int n)
                     if (number != live)
                         print_message("t=%.2f: \"%s\", while GPU %d holds %d\n", t, x->texts[j], r,
                                       live);
-                } else if (sscanf(x->texts[j], "%d%n", &number, &end) != 1 || x->texts[j][end])
+                } else if (sscanf(x->texts[j], "%d%n", &number, &end) != 1 ||
+                           (x->texts[j][end] && strcmp(x->texts[j] + end, " held") != 0))
                     continue;
                 if (number != live)
                     continue;

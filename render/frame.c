@@ -970,7 +970,7 @@ static const legend_row GPU_LEGEND[] = {
     {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce of its gradients", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
-    {SWATCH_ACTION, ACTION_F, "x, ∇  sent (faint: arrived)", ACTION_B},
+    {SWATCH_ACTION, ACTION_F, "x, ∇  in flight (wire lit)", ACTION_B},
 };
 static const legend_row CLUSTER_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F  forward", 0},

@@ -640,6 +640,12 @@ static void gpu_name(char *text, size_t size, int form, int rank, int stage, int
         snprintf(text, size, "GPU %d", rank);
 }
 
+/* What the nearest row's names say (draw_near_gpu_names). */
+typedef struct near_names {
+    bool counts; /* each GPU's count ("GPU 1 · 9 held") */
+    int stride;  /* every stride-th GPU named; 1: each */
+} near_names;
+
 /* The names of the row nearest the eye, first of all labels: hung under
  * each plate's front edge, clear of what stands on the plate, and never
  * moved by what comes and goes around them. The name says more where every
@@ -653,34 +659,54 @@ static void gpu_name(char *text, size_t size, int form, int rank, int stage, int
  *     tower could only say from over the row behind.
  * Room is measured for the most a GPU can hold, so that the form holds
  * from frame to frame. (On two lines a name would take the room below,
- * where a tensor's label goes when presenting.) True where the names
- * carry the counts. */
-static bool draw_near_gpu_names(frame_renderer *f, const scene *s, const scene_state *st,
-                                const frame_layout *l, const frame_view *v, const theme *th,
-                                label_set *ls, int d)
+ * where a tensor's label goes when presenting.) Where not even the bare
+ * names all have room (P=16 at 1080p), every k-th GPU is named, at the
+ * smallest step k that has room for all of them, as the cluster level
+ * labels its axis: a row of names at a regular step reads as an axis,
+ * where names left out here and there, and the rows behind naming others,
+ * left readers unsure which plate a name was on. */
+/* Whether every name of the nearest row (replica d) in this form, at each
+ * stride-th rank, has room, none drawn. */
+static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout *l,
+                           const frame_view *v, label_set *ls, int d, int form, int stride)
 {
-    char text[48];
-    float p[3];
     const int most = s->microbatches * (s->stages / s->ranks);
-    int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_WITH_COUNT;
     const int held = ls->count;
-    for (int rank = 0; rank < s->ranks && form != NAME_BARE; rank++) {
+    bool all = true;
+    for (int rank = 0; rank < s->ranks && all; rank += stride) {
+        char text[48];
+        float p[3];
         label_spot spot;
         gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank], most);
         near_name_anchor(s, rank, d, p);
-        if (label_find_spot(f, ls, l, &v->cam, p, LABEL_BELOW, (label_shift){0, 0}, text, &spot))
+        all = label_find_spot(f, ls, l, &v->cam, p, LABEL_BELOW, (label_shift){0, 0}, text, &spot);
+        if (all)
             ls->placed[ls->count++] = spot.r; /* held while the others try */
-        else
-            form = NAME_BARE;
     }
     ls->count = held; /* the trial's places, given back */
-    for (int rank = 0; rank < s->ranks; rank++) {
+    return all;
+}
+
+static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const scene_state *st,
+                                      const frame_layout *l, const frame_view *v, const theme *th,
+                                      label_set *ls, int d)
+{
+    int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_WITH_COUNT;
+    if (!near_names_fit(f, s, l, v, ls, d, form, 1))
+        form = NAME_BARE;
+    int stride = 1;
+    while (form == NAME_BARE && stride < s->ranks &&
+           !near_names_fit(f, s, l, v, ls, d, form, stride))
+        stride++;
+    for (int rank = 0; rank < s->ranks; rank += stride) {
+        char text[48];
+        float p[3];
         gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank],
                  live_activations(s, rank, st->t));
         near_name_anchor(s, rank, d, p);
         place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
     }
-    return form == NAME_WITH_COUNT;
+    return (near_names){.counts = form == NAME_WITH_COUNT, .stride = stride};
 }
 
 /* The labels of the GPU level (scene.h, "Levels"), each on or under its
@@ -697,16 +723,16 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
                             label_set *ls)
 {
     const int near = nearest_replica(s, &v->cam);
-    const bool counts_named = draw_near_gpu_names(f, s, st, l, v, th, ls, near);
+    const near_names names = draw_near_gpu_names(f, s, st, l, v, th, ls, near);
     /* the rows, early: fixed, and saying that the rows behind do as the
      * nearest, which the labels after tell in full */
     if (s->replicas > 1)
         draw_replica_labels(f, s, l, v, th, ls, near);
     draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING);
     draw_tensor_labels(f, s, st, l, v, th, ls, near);
-    if (!counts_named)
+    if (!names.counts)
         draw_count_labels(f, s, st, l, v, th, ls, near);
-    for (int d = 0; d < s->replicas; d++)
+    for (int d = 0; d < s->replicas && names.stride == 1; d++)
         if (d != near)
             draw_gpu_names(f, s, l, v, th, ls, d);
     draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_IDLE);

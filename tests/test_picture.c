@@ -6,7 +6,9 @@
  *     "GPU r · stage s" where each GPU runs one stage, naming its own)
  *     hangs within GPU_LABEL_REACH label heights of its plate's projected
  *     box; none lies nearer another plate than its own; at 1920x1080 every
- *     plate of P=4 D=2 has a label naming it in every frame;
+ *     plate of P=4 D=2 has a label naming it in every frame; where the
+ *     names do not all have room (P=16 D=4), the nearest row names every
+ *     k-th GPU, each once, and no other row names any;
  *   - every label naming a stage ("stage s", "F 3 · stage s", "all-reduce
  *     stage s") of an interleaved or V schedule has its centre on the
  *     plate of the rank that runs s (the plate's box grown to the top of
@@ -455,6 +457,39 @@ static void test_gpu_names_say_their_stage(void **state)
                   g.misstaged);
     assert_int_equal(g.misstaged, 0);
     assert_int_equal(g.staged, 4 * 4); /* P names, at each of the four times */
+}
+
+/* Where the names of a row do not all have room (P=16 D=4 at 1920x1080),
+ * every k-th GPU of the nearest row is named, each once, and no other row
+ * names any: an axis at a regular step, not names scattered over rows. */
+static void test_crowded_names_at_a_step(void **state)
+{
+    (void)state;
+    static const session_flag flags[] = {{"stages", "16"}, {"microbatches", "64"}, {"dp", "4"}};
+    fixture *x = fixture_new(flags, 3, 1920, 1080);
+    const scene *s = &x->f->s.scene;
+    for (int k = 0; k < 4; k++) {
+        const frame_view v = draw_at(x, x->f->s.tl.makespan * (k + 0.5) / 4, 1);
+        int times[16] = {0}, named = 0;
+        for (int j = 0; j < x->stats.rect_count; j++) {
+            int rank, replica;
+            if (parse_gpu(x->texts[j], &rank, &replica)) {
+                assert_true(rank >= 0 && rank < s->ranks && rank < 16);
+                times[rank]++, named++;
+            }
+        }
+        int step = 0;
+        for (int rank = 1; rank < s->ranks && !step; rank++)
+            step = times[rank] ? rank : 0;
+        print_message("t=%.1f: %d names, a step of %d GPUs\n", v.t, named, step);
+        assert_true(step >= 1 && step <= 4);
+        for (int rank = 0; rank < s->ranks; rank++)
+            if (times[rank] != (rank % step == 0)) {
+                print_message("GPU %d named %d times\n", rank, times[rank]);
+                fail();
+            }
+    }
+    fixture_free(x);
 }
 
 /* Every GPU label within GPU_LABEL_REACH of its plate's projected box. */
@@ -1102,6 +1137,7 @@ int main(void)
         cmocka_unit_test(test_gpu_labels_name_every_plate),
         cmocka_unit_test(test_gpu_labels_nearest_their_plate),
         cmocka_unit_test(test_gpu_names_say_their_stage),
+        cmocka_unit_test(test_crowded_names_at_a_step),
         cmocka_unit_test(test_stage_labels_on_their_gpu),
         cmocka_unit_test(test_stage_labels_every_stage),
         cmocka_unit_test(test_labels_follow_objects),

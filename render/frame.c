@@ -646,25 +646,6 @@ typedef struct near_names {
     int stride;  /* every stride-th GPU named; 1: each */
 } near_names;
 
-/* The names of the row nearest the eye, first of all labels: hung under
- * each plate's front edge, clear of what stands on the plate, and never
- * moved by what comes and goes around them. The name says more where every
- * name of the row has room for it, and is the bare "GPU 1" otherwise (a
- * row says it for all or for none):
- *   - where each GPU runs one stage, which ("GPU 1 · stage 1": with no
- *     stage block labelled, a reader would only guess that GPU k runs
- *     stage k);
- *   - where each runs several, whose blocks' labels fill the plate, how
- *     many activations it holds ("GPU 1 · 9 held"), which a number by the
- *     tower could only say from over the row behind.
- * Room is measured for the most a GPU can hold, so that the form holds
- * from frame to frame. (On two lines a name would take the room below,
- * where a tensor's label goes when presenting.) Where not even the bare
- * names all have room (P=16 at 1080p), every k-th GPU is named, at the
- * smallest step k that has room for all of them, as the cluster level
- * labels its axis: a row of names at a regular step reads as an axis,
- * where names left out here and there, and the rows behind naming others,
- * left readers unsure which plate a name was on. */
 /* Whether every name of the nearest row (replica d) in this form, at each
  * stride-th rank, has room, none drawn. */
 static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout *l,
@@ -687,6 +668,25 @@ static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout
     return all;
 }
 
+/* The names of the row nearest the eye, first of all labels: hung under
+ * each plate's front edge, clear of what stands on the plate, and never
+ * moved by what comes and goes around them. The name says more where every
+ * name of the row has room for it, and is the bare "GPU 1" otherwise (a
+ * row says it for all or for none):
+ *   - where each GPU runs one stage, which ("GPU 1 · stage 1": with no
+ *     stage block labelled, a reader would only guess that GPU k runs
+ *     stage k);
+ *   - where each runs several, whose blocks' labels fill the plate, how
+ *     many activations it holds ("GPU 1 · 9 held"), which a number by the
+ *     tower could only say from over the row behind.
+ * Room is measured for the most a GPU can hold, so that the form holds
+ * from frame to frame. (On two lines a name would take the room below,
+ * where a tensor's label goes when presenting.) Where not even the bare
+ * names all have room (P=16 at 1080p), every k-th GPU is named, at the
+ * smallest step k that has room for all of them, as the cluster level
+ * labels its axis: a row of names at a regular step reads as an axis,
+ * where names left out here and there, and the rows behind naming others,
+ * left readers unsure which plate a name was on. */
 static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const scene_state *st,
                                       const frame_layout *l, const frame_view *v, const theme *th,
                                       label_set *ls, int d)

@@ -76,7 +76,8 @@ void frame_cache_deinit(frame_cache *c)
         return;
     scene_state_deinit(&c->state);
     timeline_panel_deinit(&c->panel);
-    draw2d_pixels_deinit(&c->legend);
+    draw2d_pixels_deinit(&c->legend.inside);
+    draw2d_pixels_deinit(&c->hud.inside);
     scene_instances_deinit(&c->instances);
     *c = (frame_cache){0};
 }
@@ -852,6 +853,55 @@ static void draw_card(frame_renderer *f, const frame_layout *l, float x, float y
     draw2d_rect_outline(&f->batch, x, y, w, h, l->line_px, colour_with_alpha(th->grid, 255));
 }
 
+/* A card (draw_card) as it would be drawn again, its inside given back
+ * from the pixels kept when it was last drawn afresh (keep_card): a copy,
+ * on llvmpipe, in place of a hundred thousand blended pixels of card and
+ * text (the legend: 1.6% of a 1080p export). The card is opaque, so its
+ * inside does not depend on what lies under it; only its rim (the
+ * outline, and the fill's partly covered edge pixels) is drawn each time.
+ * Only into a target whose pixels can be kept (export, stills:
+ * draw2d_target_exact), and not while the strings drawn are counted
+ * (text_font.stats), as a copy draws none; `pad`, the card's margin,
+ * must leave its words inside. Sets `inside` and whether the card, drawn
+ * afresh, is to be kept; true when drawn so. */
+static bool put_kept_card(frame_renderer *f, const frame_layout *l, const theme *th,
+                          const frame_kept_card *k, const frame_card_key *key, float pad,
+                          bool *keep, int inside[4])
+{
+    const int rim = (int)ceilf(l->line_px) + 1;
+    inside[0] = (int)ceilf(key->x) + rim, inside[1] = (int)ceilf(key->y) + rim;
+    inside[2] = (int)floorf(key->x + key->w) - rim, inside[3] = (int)floorf(key->y + key->h) - rim;
+    *keep = draw2d_target_exact(&f->batch) && !f->font.stats && pad > (float)(rim + 1) &&
+            inside[2] > inside[0] && inside[3] > inside[1];
+    const frame_card_key *was = &k->key;
+    if (!*keep || !k->inside.texture || key->x != was->x || key->y != was->y || key->w != was->w ||
+        key->h != was->h || key->theme != was->theme || key->text_px != was->text_px ||
+        key->line_px != was->line_px || strcmp(key->words, was->words) != 0)
+        return false;
+    /* the rim: the fill in four strips round the inside, then the outline */
+    const rgba8 fill = colour_with_alpha(th->panel, 255);
+    const float x1 = key->x + key->w, y1 = key->y + key->h;
+    const float ix0 = (float)inside[0], iy0 = (float)inside[1];
+    const float ix1 = (float)inside[2], iy1 = (float)inside[3];
+    draw2d_rect(&f->batch, key->x, key->y, key->w, iy0 - key->y, fill);
+    draw2d_rect(&f->batch, key->x, iy1, key->w, y1 - iy1, fill);
+    draw2d_rect(&f->batch, key->x, iy0, ix0 - key->x, iy1 - iy0, fill);
+    draw2d_rect(&f->batch, ix1, iy0, x1 - ix1, iy1 - iy0, fill);
+    draw2d_rect_outline(&f->batch, key->x, key->y, key->w, key->h, l->line_px,
+                        colour_with_alpha(th->grid, 255));
+    draw2d_put(&f->batch, &k->inside);
+    return true;
+}
+
+/* Keeps the inside of a card just drawn afresh, for put_kept_card. */
+static void keep_card(frame_renderer *f, frame_kept_card *k, const frame_card_key *key,
+                      const int inside[4])
+{
+    draw2d_keep(&f->batch, &k->inside, inside[0], inside[1], inside[2] - inside[0],
+                inside[3] - inside[1]);
+    k->key = *key;
+}
+
 /* Returns the HUD card's rectangle. */
 /* Shortens text (UTF-8, NUL-terminated, in a buffer of `size`) from its end
  * until it and an ellipsis fit max_w pixels, cutting only between
@@ -882,8 +932,9 @@ float frame_fit_with_ellipsis(const frame_renderer *f, int font, char *text, siz
     return 0;
 }
 
-static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_layout *l,
-                           const frame_view *v, const theme *th, label_set *ls)
+static frame_rect draw_hud(frame_renderer *f, frame_cache *c, const timeline *tl,
+                           const frame_layout *l, const frame_view *v, const theme *th,
+                           label_set *ls)
 {
     text_metrics big = text_font_metrics(&f->font, FRAME_FONT_LARGE);
     text_metrics body = text_font_metrics(&f->font, FRAME_FONT_BODY);
@@ -918,20 +969,49 @@ static frame_rect draw_hud(frame_renderer *f, const timeline *tl, const frame_la
     }
     float h = big.line_height + 2 * body.line_height + pad * 2;
     float x = l->view_x + pad, y = l->view_y + pad;
-    draw_card(f, l, x, y, w + 2 * pad, h, th);
     ls->placed[ls->count++] = (label_rect){x, y, x + w + 2 * pad, y + h};
-    float base = y + pad + big.ascent;
-    text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base, lines[0], th->text,
+    const float base0 = y + pad + big.ascent;
+    const float base1 = base0 + big.descent + body.line_height - body.descent;
+    const float base2 = base1 + body.line_height;
+    /* Kept as pixels (put_kept_card) but for the time's line, which changes
+     * every frame: the rows its text can ink (any digit, '/', '.', '=' and
+     * the note), and the one above and below, are filled and written again
+     * over the kept inside, where the lines above and below ink none. */
+    int band0 = 0, band1 = 0, above = 0, title_end = 0, below = 0, dim_top = 0;
+    bool clear =
+        text_ink_rows(&f->font, FRAME_FONT_BODY, base1, "t = 0123456789./", &band0, &band1) &&
+        text_ink_rows(&f->font, FRAME_FONT_LARGE, base0, lines[0], &above, &title_end);
+    if (clear && status[0])
+        clear = text_ink_rows(&f->font, FRAME_FONT_BODY, base0, status, &above, &below) &&
+                below < band0 - 1 && title_end < band0 - 1;
+    if (clear && lines[2][0])
+        clear = text_ink_rows(&f->font, FRAME_FONT_BODY, base2, lines[2], &dim_top, &below) &&
+                dim_top > band1 + 1;
+    clear = clear && title_end < band0 - 1 && !(v->hud_note && v->hud_note[0]);
+    band0--, band1++;
+    frame_card_key key = {x, y, w + 2 * pad, h, v->theme, f->font_body_px, l->line_px, ""};
+    snprintf(key.words, sizeof key.words, "%s\n%s\n%s", lines[0], status, lines[2]);
+    bool keep = false;
+    int inside[4];
+    if (clear && c && put_kept_card(f, l, th, &c->hud, &key, pad, &keep, inside)) {
+        draw2d_rect(&f->batch, (float)inside[0], (float)band0, (float)(inside[2] - inside[0]),
+                    (float)(band1 - band0), colour_with_alpha(th->panel, 255));
+        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base1, lines[1], th->text,
+                  TEXT_ALIGN_LEFT);
+        return (frame_rect){x, y, x + w + 2 * pad, y + h};
+    }
+    draw_card(f, l, x, y, w + 2 * pad, h, th);
+    text_draw(&f->font, &f->batch, FRAME_FONT_LARGE, x + pad, base0, lines[0], th->text,
               TEXT_ALIGN_LEFT);
     if (status[0])
-        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + w + pad, base, status, th->text,
+        text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + w + pad, base0, status, th->text,
                   TEXT_ALIGN_RIGHT);
-    base += big.descent + body.ascent + body.line_height - body.ascent - body.descent;
-    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, lines[1], th->text,
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base1, lines[1], th->text,
               TEXT_ALIGN_LEFT);
-    base += body.line_height;
-    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base, lines[2], th->text_dim,
+    text_draw(&f->font, &f->batch, FRAME_FONT_BODY, x + pad, base2, lines[2], th->text_dim,
               TEXT_ALIGN_LEFT);
+    if (clear && c && keep)
+        keep_card(f, &c->hud, &key, inside);
     return (frame_rect){x, y, x + w + 2 * pad, y + h};
 }
 
@@ -1072,44 +1152,6 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
     }
 }
 
-/* The legend as it would be drawn again, its card's inside given back from
- * the pixels kept when it was last drawn afresh (a copy, on llvmpipe, in
- * place of a hundred thousand blended pixels of card, rows and text: 2%
- * of a 1080p export). The card is opaque, so its inside does not depend
- * on what lies under it; only its rim (the outline, and the fill's partly
- * covered edge pixels) is drawn each time. Only into a target whose pixels
- * can be kept (export, stills: draw2d_target_exact), and not while the
- * strings drawn are counted (text_font.stats), as a copy draws none; the
- * inside must hold all the rows. True when drawn so. */
-static bool put_kept_legend(frame_renderer *f, frame_cache *c, const frame_layout *l,
-                            const theme *th, const frame_legend_key *key, float pad, bool *keep,
-                            int inside[4])
-{
-    const int rim = (int)ceilf(l->line_px) + 1;
-    inside[0] = (int)ceilf(key->x) + rim, inside[1] = (int)ceilf(key->y) + rim;
-    inside[2] = (int)floorf(key->x + key->w) - rim, inside[3] = (int)floorf(key->y + key->h) - rim;
-    *keep = draw2d_target_exact(&f->batch) && !f->font.stats && pad > (float)(rim + 1) &&
-            inside[2] > inside[0] && inside[3] > inside[1];
-    const frame_legend_key *was = &c->legend_key;
-    if (!*keep || !c->legend.texture || key->x != was->x || key->y != was->y || key->w != was->w ||
-        key->h != was->h || key->rows != was->rows || key->theme != was->theme ||
-        key->text_px != was->text_px || key->line_px != was->line_px)
-        return false;
-    /* the rim: the fill in four strips round the inside, then the outline */
-    const rgba8 fill = colour_with_alpha(th->panel, 255);
-    const float x1 = key->x + key->w, y1 = key->y + key->h;
-    const float ix0 = (float)inside[0], iy0 = (float)inside[1];
-    const float ix1 = (float)inside[2], iy1 = (float)inside[3];
-    draw2d_rect(&f->batch, key->x, key->y, key->w, iy0 - key->y, fill);
-    draw2d_rect(&f->batch, key->x, iy1, key->w, y1 - iy1, fill);
-    draw2d_rect(&f->batch, key->x, iy0, ix0 - key->x, iy1 - iy0, fill);
-    draw2d_rect(&f->batch, ix1, iy0, x1 - ix1, iy1 - iy0, fill);
-    draw2d_rect_outline(&f->batch, key->x, key->y, key->w, key->h, l->line_px,
-                        colour_with_alpha(th->grid, 255));
-    draw2d_put(&f->batch, &c->legend);
-    return true;
-}
-
 static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
                         const frame_layout *l, const theme *th, label_set *ls, frame_rect hud,
                         scene_level level)
@@ -1141,10 +1183,13 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
     if (overlaps(ls, (label_rect){x, y, x + w, y + h}))
         return;
     ls->placed[ls->count++] = (label_rect){x, y, x + w, y + h};
-    const frame_legend_key key = {x, y, w, h, items, v->theme, f->font_body_px, l->line_px};
+    frame_card_key key = {x, y, w, h, v->theme, f->font_body_px, l->line_px, ""};
+    for (int k = 0; k < N; k++)
+        snprintf(key.words + strlen(key.words), sizeof key.words - strlen(key.words), "%s\n",
+                 items[k].name);
     bool keep;
     int inside[4];
-    if (put_kept_legend(f, c, l, th, &key, pad, &keep, inside))
+    if (put_kept_card(f, l, th, &c->legend, &key, pad, &keep, inside))
         return;
     draw_card(f, l, x, y, w, h, th);
     for (int k = 0; k < N; k++) {
@@ -1153,11 +1198,8 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
         text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, x + 2 * pad + sw, base, items[k].name,
                   th->text, TEXT_ALIGN_LEFT);
     }
-    if (keep) {
-        draw2d_keep(&f->batch, &c->legend, inside[0], inside[1], inside[2] - inside[0],
-                    inside[3] - inside[1]);
-        c->legend_key = key;
-    }
+    if (keep)
+        keep_card(f, &c->legend, &key, inside);
 }
 
 /* The details card (inspect_overlay.h) at the view's right edge, as high as
@@ -1348,7 +1390,7 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
                           &f->batch, &th.timeline, l.line_px);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     if (!v->bare) {
-        frame_rect hud = draw_hud(f, tl, &l, v, &th, labels);
+        frame_rect hud = draw_hud(f, c, tl, &l, v, &th, labels);
         if (v->frame_times && v->frame_times[0])
             hud = draw_frame_times(f, &l, v->frame_times, hud, &th, labels);
         frame_draw_caption(f, s, &l, v, &th, labels);

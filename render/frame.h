@@ -249,15 +249,21 @@ typedef struct frame_renderer {
     bool ready;
 } frame_renderer;
 
-/* What a legend kept as pixels (frame_cache.legend) was drawn for: the
- * same card, rows, theme and sizes draw the same pixels. */
-typedef struct frame_legend_key {
+/* A card (the legend, the HUD) kept as pixels from frame to frame, and
+ * what it was drawn for: the same card, words, theme and sizes draw the
+ * same pixels. */
+typedef struct frame_card_key {
     float x, y, w, h; /* the card */
-    const void *rows; /* its rows (the level's legend) */
     theme_id theme;   /* its colours */
     int text_px;      /* the text's size (frame_renderer.font_body_px) */
     float line_px;    /* its outline's width */
-} frame_legend_key;
+    char words[512];  /* what it says (all of it that is kept) */
+} frame_card_key;
+
+typedef struct frame_kept_card {
+    draw2d_pixels inside; /* the card's inside as last drawn afresh */
+    frame_card_key key;   /* what it was drawn for; texture 0: nothing kept */
+} frame_kept_card;
 
 /* What one session's frames keep from frame to frame (see above). */
 typedef struct frame_cache {
@@ -267,8 +273,7 @@ typedef struct frame_cache {
     scene_state state;           /* the objects at the last t drawn */
     scene_instances instances;   /* the 3D view's last upload */
     timeline_panel panel;        /* the memory curves, the kept timeline pixels */
-    draw2d_pixels legend;        /* the legend card's inside as drawn (draw_legend) */
-    frame_legend_key legend_key; /* what it was drawn for; rows NULL: nothing kept */
+    frame_kept_card legend, hud; /* draw_legend's and draw_hud's cards */
 } frame_cache;
 
 bool frame_renderer_init(frame_renderer *f, ppf_error *err);

@@ -458,6 +458,23 @@ float text_width(const text_font *f, int size, const char *utf8)
     return width;
 }
 
+bool text_ink_rows(const text_font *f, int size, float y, const char *utf8, int *top, int *bottom)
+{
+    assert(f && utf8 && size >= 0 && size < f->size_count);
+    const int base = (int)floorf(y + 0.5f); /* as text_draw places glyphs */
+    bool any = false;
+    for (const char *s = utf8; *s;) {
+        const struct text_glyph *g = next_glyph(f, size, &s);
+        if (!g || g->w == 0)
+            continue;
+        const int t = base - g->top, b = t + g->h;
+        *top = any && *top < t ? *top : t;
+        *bottom = any && *bottom > b ? *bottom : b;
+        any = true;
+    }
+    return any;
+}
+
 text_metrics text_font_metrics(const text_font *f, int size)
 {
     assert(f && size >= 0 && size < f->size_count);

@@ -101,6 +101,10 @@ void text_font_deinit(text_font *f);
 float text_width(const text_font *f, int size, const char *utf8);
 /* The size's vertical metrics. */
 text_metrics text_font_metrics(const text_font *f, int size);
+/* The pixel rows the string's glyphs cover drawn with their baseline at y
+ * (text_draw rounds it): rows *top to *bottom - 1, framebuffer y down;
+ * false when it draws no ink. */
+bool text_ink_rows(const text_font *f, int size, float y, const char *utf8, int *top, int *bottom);
 /* Empties a record (keeps its arrays). */
 void text_stats_reset(text_stats *st);
 /* Appends the string's glyph quads to the batch (setting the batch's atlas)

@@ -128,6 +128,29 @@ static void test_draw_lands_in_box(void **state)
     assert_le(box[1], y - 15);
 }
 
+/* text_ink_rows gives the rows a drawn string inks, exactly: the first and
+ * last rows with ink, at a fractional baseline too; none for blanks. */
+static void test_ink_rows(void **state)
+{
+    gl_fixture *fx = *state;
+    static const char *const strings[] = {"Hello, gjy!", "t = 12.00 / 40.00", "-", "\xe2\x88\x87"};
+    for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++) {
+        const float y = 60.4f;
+        gl_fixture_begin(fx, BLACK);
+        text_draw(&fx->font, &fx->d, LARGE, 20, y, strings[k], WHITE, TEXT_ALIGN_LEFT);
+        gl_fixture_finish(fx);
+        int box[4], top, bottom;
+        assert_true(ink_box(fx, box));
+        assert_true(text_ink_rows(&fx->font, LARGE, y, strings[k], &top, &bottom));
+        print_message("\"%s\": ink rows %d..%d, text_ink_rows %d..%d\n", strings[k], box[1], box[3],
+                      top, bottom - 1);
+        assert_true(top <= box[1] && bottom - 1 >= box[3]);         /* nothing inked outside */
+        assert_true(box[1] - top <= 1 && bottom - 1 - box[3] <= 1); /* a glyph's faint edge row */
+    }
+    int top, bottom;
+    assert_false(text_ink_rows(&fx->font, LARGE, 60, "   ", &top, &bottom));
+}
+
 /* Centre and right alignment move the string by half and all of its width. */
 static void test_align(void **state)
 {
@@ -316,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_glyph_set),
         cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_ink_rows),
         cmocka_unit_test(test_draw_lands_in_box),
         cmocka_unit_test(test_align),
         cmocka_unit_test(test_snapped),

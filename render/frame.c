@@ -872,7 +872,8 @@ static bool put_kept_card(frame_renderer *f, const frame_layout *l, const theme 
     inside[0] = (int)ceilf(key->x) + rim, inside[1] = (int)ceilf(key->y) + rim;
     inside[2] = (int)floorf(key->x + key->w) - rim, inside[3] = (int)floorf(key->y + key->h) - rim;
     *keep = draw2d_target_exact(&f->batch) && !f->font.stats && pad > (float)(rim + 1) &&
-            inside[2] > inside[0] && inside[3] > inside[1];
+            inside[2] > inside[0] && inside[3] > inside[1] && inside[0] >= 0 && inside[1] >= 0 &&
+            inside[2] <= f->batch.width && inside[3] <= f->batch.height; /* all on the target */
     const frame_card_key *was = &k->key;
     if (!*keep || !k->inside.texture || key->x != was->x || key->y != was->y || key->w != was->w ||
         key->h != was->h || key->theme != was->theme || key->text_px != was->text_px ||

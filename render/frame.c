@@ -648,12 +648,17 @@ typedef struct near_names {
 } near_names;
 
 /* Whether every name of the nearest row (replica d) in this form, at each
- * stride-th rank, has room, none drawn. */
+ * stride-th rank, has room in the view beside the others, none drawn. Not
+ * beside the labels already placed: a card over a few of the names
+ * (inspect's details) hides those, and does not change how the others are
+ * written. */
 static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout *l,
-                           const frame_view *v, label_set *ls, int d, int form, int stride)
+                           const frame_view *v, int d, int form, int stride)
 {
     const int most = s->microbatches * (s->stages / s->ranks);
-    const int held = ls->count;
+    label_set names; /* the names alone */
+    names.count = 0;
+    label_set *ls = &names;
     bool all = true;
     for (int rank = 0; rank < s->ranks && all; rank += stride) {
         char text[48];
@@ -665,7 +670,6 @@ static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout
         if (all)
             ls->placed[ls->count++] = spot.r; /* held while the others try */
     }
-    ls->count = held; /* the trial's places, given back */
     return all;
 }
 
@@ -693,11 +697,10 @@ static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const s
                                       label_set *ls, int d)
 {
     int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_WITH_COUNT;
-    if (!near_names_fit(f, s, l, v, ls, d, form, 1))
+    if (!near_names_fit(f, s, l, v, d, form, 1))
         form = NAME_BARE;
     int stride = 1;
-    while (form == NAME_BARE && stride < s->ranks &&
-           !near_names_fit(f, s, l, v, ls, d, form, stride))
+    while (form == NAME_BARE && stride < s->ranks && !near_names_fit(f, s, l, v, d, form, stride))
         stride++;
     for (int rank = 0; rank < s->ranks; rank += stride) {
         char text[48];

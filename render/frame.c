@@ -350,15 +350,16 @@ static bool place_reduce_label(frame_renderer *f, label_set *ls, const frame_lay
 typedef enum block_pass { BLOCKS_RUNNING, BLOCKS_IDLE, BLOCKS_ALL } block_pass;
 
 /* What each block of replica d's row does, standing on it: what it runs
- * ("F 3"), its all-reduce, or (where blocks need naming: a GPU holds other
- * stages than its rank's own, as interleaved, V or a CSV's placement) its
- * stage; running blocks first. */
+ * ("F 3"), its all-reduce, and its stage where blocks need naming (a GPU
+ * holds other stages than its rank's own, as interleaved, V or a CSV's
+ * placement) or where nothing else says it (`stages_named`: the names say
+ * counts, not stages); running blocks first. */
 static void draw_block_labels(frame_renderer *f, const scene *s, const scene_state *st,
                               const frame_layout *l, const frame_view *v, const theme *th,
-                              label_set *ls, int d, block_pass which)
+                              label_set *ls, int d, block_pass which, bool stages_named)
 {
     char text[96];
-    bool stage_row = s->stages != s->ranks;
+    bool stage_row = s->stages != s->ranks || stages_named;
     for (int stage = 0; stage < s->stages; stage++)
         stage_row = stage_row || s->stage_rank[stage] != stage;
     for (int pass = which == BLOCKS_IDLE; pass < (which == BLOCKS_RUNNING ? 1 : 2); pass++)
@@ -407,6 +408,123 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
         }
 }
 
+/* The activations a rank holds at t: micro-batches whose forward has
+ * started on one of its stages and whose memory is not yet freed (the
+ * timeline's live count). */
+static int live_activations(const scene *s, int rank, double t)
+{
+    int count = 0;
+    for (int stage = 0; stage < s->stages; stage++) {
+        if (s->stage_rank[stage] != rank)
+            continue;
+        for (int m = 0; m < s->microbatches; m++) {
+            const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
+            count += t >= c->f_start && t < c->freed;
+        }
+    }
+    return count;
+}
+
+/* Where a GPU's count goes (draw_count_labels): the first of its places
+ * where a label of `text` has room, and the spot it would take there
+ * (label_find_spot), not drawn; false where none has. */
+typedef struct count_place {
+    float at[3];
+    label_side side;
+    label_shift shift;
+} count_place;
+
+static bool find_count_place(frame_renderer *f, const scene *s, const scene_state *st,
+                             const frame_layout *l, const frame_view *v, const label_set *ls, int d,
+                             int rank, const char *text, bool plate_only, count_place *out,
+                             label_spot *spot)
+{
+    const int J = s->slots;
+    int tiles = 0;
+    for (int stage = 0; stage < s->stages; stage++)
+        if (s->stage_rank[stage] == rank)
+            for (int j = 0; j < J; j++)
+                tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
+    /* an empty tower's count ("0 held") where its first tile would stand */
+    const object_state top_tile = {.visible = 1, .travel = (float)(tiles > 0 ? tiles - 1 : 0)};
+    scene_box top;
+    scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
+    /* Under the tower, on the plate: read as this row's, not the row
+     * behind's, as a number over the tower was; over it where a block's
+     * label takes that place. */
+    const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
+    const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
+    /* then either of those a label's width aside, still by the tower.
+     * Where a GPU runs one stage, whose name its own label gives, the
+     * plate is the count's: every place on it comes first, as over the
+     * tower the number reaches toward the row behind, whose it could be
+     * taken for. Where a GPU runs several, the plate's room beside the
+     * tower is where their idle blocks are named (which stage is where),
+     * and the places alternate. */
+    static const struct {
+        bool over;
+        float across;
+    } plate_first[] = {{false, 0}, {false, 1}, {false, -1}, {true, 0}, {true, 1},
+                       {true, -1}, {false, 2}, {false, -2}, {true, 2}, {true, -2}},
+      alternate[] = {{false, 0}, {true, 0},  {false, 1}, {true, 1},   {false, -1},
+                     {true, -1}, {false, 2}, {true, 2},  {false, -2}, {true, -2}};
+    const bool one_stage = s->stages == s->ranks;
+    for (size_t k = 0; k < sizeof plate_first / sizeof plate_first[0]; k++) {
+        const bool up = one_stage ? plate_first[k].over : alternate[k].over;
+        if (up && (tiles == 0 || plate_only))
+            continue;
+        const float across = one_stage ? plate_first[k].across : alternate[k].across;
+        count_place c = {{0}, up ? LABEL_ABOVE : LABEL_BELOW, {0, across}};
+        memcpy(c.at, up ? over : base, sizeof c.at);
+        if (label_find_spot(f, ls, l, &v->cam, c.at, c.side, c.shift, text, spot)) {
+            *out = c;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Rooms held for the counts while the tensors are named: the n rooms
+ * placed just before ls->placed[end]. */
+typedef struct count_hold {
+    int n, end;
+} count_hold;
+
+/* Holds, in ls, the room on its plate beside its tower that each GPU's
+ * count of replica d's row would take ("4 held"), for the tensors' labels
+ * placed next to go elsewhere (a tensor is named in any row: every replica
+ * sends the same; a count pushed off its plate stood between the rows and
+ * was taken for the row behind's). Returns what it held: the last rooms
+ * of ls, which release_counts gives back before the counts are drawn, or
+ * for a tensor with no room left elsewhere. */
+static count_hold hold_count_room(frame_renderer *f, const scene *s, const scene_state *st,
+                                  const frame_layout *l, const frame_view *v, label_set *ls, int d)
+{
+    int held = 0;
+    for (int rank = 0; rank < s->ranks && ls->count < MAX_LABELS; rank++) {
+        const int count = live_activations(s, rank, st->t);
+        char text[32];
+        count_place c;
+        label_spot spot;
+        snprintf(text, sizeof text, "%d held", count);
+        if (count > 0 && find_count_place(f, s, st, l, v, ls, d, rank, text, true, &c, &spot)) {
+            ls->placed[ls->count++] = spot.r;
+            held++;
+        }
+    }
+    return (count_hold){.n = held, .end = ls->count};
+}
+
+/* Gives back the rooms hold_count_room held (once; then none are held). */
+static void release_counts(label_set *ls, count_hold *h)
+{
+    const int after = ls->count - h->end, first = h->end - h->n;
+    memmove(&ls->placed[first], &ls->placed[h->end], (size_t)after * sizeof ls->placed[0]);
+    ls->count -= h->n;
+    h->end -= h->n;
+    h->n = 0;
+}
+
 /* The tensors in flight, each labelled once: over the middle of its way in
  * the row nearest the eye, else in the next row, ..., else under the
  * nearest row's names or over the farthest row with a leader to it (every
@@ -418,7 +536,7 @@ static void draw_block_labels(frame_renderer *f, const scene *s, const scene_sta
  * the way the tensor goes on screen. */
 static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_state *st,
                                const frame_layout *l, const frame_view *v, const theme *th,
-                               label_set *ls, int near)
+                               label_set *ls, int near, count_hold *counts)
 {
     const int J = s->slots;
     char text[96];
@@ -446,8 +564,16 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         else
             snprintf(mb, sizeof mb, "mb %d–%d", first, end - 1);
         const bool grad = o->label == SCENE_LABEL_GRAD;
-        snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
-                 right ? " →" : "");
+        /* Where a GPU holds several stages, the way alone does not say
+         * which of them the tensor is for (stage 2 -> 3 and 6 -> 7 run
+         * between the same two GPUs): the arrow points at its stage. */
+        char to[24] = "";
+        if (s->stages != s->ranks)
+            snprintf(to, sizeof to, "stage %d", i / J + (grad ? 0 : 1));
+        if (right)
+            snprintf(text, sizeof text, "%s%s →%s%s", grad ? "∇ " : "x ", mb, to[0] ? " " : "", to);
+        else
+            snprintf(text, sizeof text, "%s%s← %s%s", to, to[0] ? " " : "", grad ? "∇ " : "x ", mb);
         bool placed = false;
         for (int k = 0; k < s->replicas && !placed; k++) {
             const int d = k == 0 ? near : k <= near ? k - 1 : k;
@@ -460,6 +586,8 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         }
         if (placed)
             continue;
+        /* a tensor named matters more than a count kept on its plate */
+        release_counts(ls, counts);
         /* No room among the plates: under the nearest row's names, else
          * over the farthest row, in line with the middle of the way, with a
          * leader to the tensor; where a name or a block's label is in the
@@ -493,112 +621,49 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
     }
 }
 
-/* The activations a rank holds at t: micro-batches whose forward has
- * started on one of its stages and whose memory is not yet freed (the
- * timeline's live count). */
-static int live_activations(const scene *s, int rank, double t)
-{
-    int count = 0;
-    for (int stage = 0; stage < s->stages; stage++) {
-        if (s->stage_rank[stage] != rank)
-            continue;
-        for (int m = 0; m < s->microbatches; m++) {
-            const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
-            count += t >= c->f_start && t < c->freed;
-        }
-    }
-    return count;
-}
-
-/* Where a GPU's count goes (draw_count_labels): the first of its places
- * where a label of `text` has room, and the spot it would take there
- * (label_find_spot), not drawn; false where none has. */
-typedef struct count_place {
-    float at[3];
-    label_side side;
-    label_shift shift;
-} count_place;
-
-static bool find_count_place(frame_renderer *f, const scene *s, const scene_state *st,
-                             const frame_layout *l, const frame_view *v, const label_set *ls, int d,
-                             int rank, const char *text, count_place *out, label_spot *spot)
-{
-    const int J = s->slots;
-    int tiles = 0;
-    for (int stage = 0; stage < s->stages; stage++)
-        if (s->stage_rank[stage] == rank)
-            for (int j = 0; j < J; j++)
-                tiles += st->kind[SCENE_STACK][(size_t)stage * J + j].visible;
-    if (tiles == 0)
-        return false;
-    const object_state top_tile = {.visible = 1, .travel = (float)(tiles - 1)};
-    scene_box top;
-    scene_object_place(s, SCENE_STACK, s->rank_stage0[rank], 0, d, &top_tile, &top);
-    /* Under the tower, on the plate: read as this row's, not the row
-     * behind's, as a number over the tower was; over it where a block's
-     * label takes that place. */
-    const float base[3] = {0.5f * (top.min[0] + top.max[0]), top.min[1], 0};
-    const float over[3] = {base[0], 0.5f * (top.min[1] + top.max[1]), top.max[2]};
-    /* then either of those a label's width aside, still by the tower.
-     * Where a GPU runs one stage, whose name its own label gives, the
-     * plate is the count's: every place on it comes first, as over the
-     * tower the number reaches toward the row behind, whose it could be
-     * taken for. Where a GPU runs several, the plate's room beside the
-     * tower is where their idle blocks are named (which stage is where),
-     * and the places alternate. */
-    static const struct {
-        bool over;
-        float across;
-    } plate_first[] = {{false, 0}, {false, 1}, {false, -1}, {true, 0}, {true, 1},
-                       {true, -1}, {false, 2}, {false, -2}, {true, 2}, {true, -2}},
-      alternate[] = {{false, 0}, {true, 0},  {false, 1}, {true, 1},   {false, -1},
-                     {true, -1}, {false, 2}, {true, 2},  {false, -2}, {true, -2}};
-    const bool one_stage = s->stages == s->ranks;
-    for (size_t k = 0; k < sizeof plate_first / sizeof plate_first[0]; k++) {
-        const bool up = one_stage ? plate_first[k].over : alternate[k].over;
-        const float across = one_stage ? plate_first[k].across : alternate[k].across;
-        count_place c = {{0}, up ? LABEL_ABOVE : LABEL_BELOW, {0, across}};
-        memcpy(c.at, up ? over : base, sizeof c.at);
-        if (label_find_spot(f, ls, l, &v->cam, c.at, c.side, c.shift, text, spot)) {
-            *out = c;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Each GPU's live activations in replica d's row, by its tower: the number
  * its tiles count (a tile holds slot_size micro-batches where they are
  * many), "4 held" where every count of the row has room for the word (a
- * bare number beside a tower was read as a micro-batch's), else "4". */
-static void draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
+ * bare number beside a tower was read as a micro-batch's), else "4".
+ * `empty` says which: the towers holding some, or the empty ones ("0 held",
+ * where a reader would otherwise guess from a missing number), last of all
+ * labels, as they take the room of nothing that happens, and only on the
+ * plate (with no tower under it, a count over one's place would stand on
+ * the row behind). An empty tower's count is worded or absent. */
+static bool draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
                               const frame_layout *l, const frame_view *v, const theme *th,
-                              label_set *ls, int d)
+                              label_set *ls, int d, bool empty, bool worded)
 {
     char text[32];
-    bool worded = true;
-    const int held = ls->count;
-    for (int rank = 0; rank < s->ranks && worded; rank++) {
-        const int count = live_activations(s, rank, st->t);
-        count_place c;
-        label_spot spot;
-        snprintf(text, sizeof text, "%d held", count);
-        if (count == 0)
-            continue;
-        worded = find_count_place(f, s, st, l, v, ls, d, rank, text, &c, &spot);
-        if (worded)
-            ls->placed[ls->count++] = spot.r; /* held while the others try */
+    if (!empty) {
+        const int held = ls->count;
+        for (int rank = 0; rank < s->ranks && worded; rank++) {
+            const int count = live_activations(s, rank, st->t);
+            count_place c;
+            label_spot spot;
+            snprintf(text, sizeof text, "%d held", count);
+            if (count == 0)
+                continue;
+            worded = find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot);
+            if (worded)
+                ls->placed[ls->count++] = spot.r; /* held while the others try */
+        }
+        ls->count = held; /* the trial's places, given back */
     }
-    ls->count = held; /* the trial's places, given back */
+    if (empty && !worded)
+        return worded;
     for (int rank = 0; rank < s->ranks; rank++) {
         const int count = live_activations(s, rank, st->t);
         count_place c;
         label_spot spot;
+        if ((count == 0) != empty)
+            continue;
         snprintf(text, sizeof text, worded ? "%d held" : "%d", count);
-        if (count > 0 && find_count_place(f, s, st, l, v, ls, d, rank, text, &c, &spot))
+        if (find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot))
             place_label_moved(f, ls, l, &v->cam, c.at, c.side, c.shift, NULL, text, th,
                               th->role[SCENE_ROLE_ACTIVATION]);
     }
+    return worded;
 }
 
 /* Each GPU's name in a row behind the nearest: on its plate's back edge,
@@ -630,12 +695,10 @@ static void near_name_anchor(const scene *s, int rank, int d, float p[3])
 }
 
 /* A GPU's name in one of draw_near_gpu_names' forms. */
-enum { NAME_WITH_STAGE, NAME_WITH_COUNT, NAME_BARE };
-static void gpu_name(char *text, size_t size, int form, int rank, int stage, int held)
+enum { NAME_WITH_COUNT, NAME_BARE };
+static void gpu_name(char *text, size_t size, int form, int rank, int held)
 {
-    if (form == NAME_WITH_STAGE)
-        snprintf(text, size, "GPU %d \u00b7 stage %d", rank, stage);
-    else if (form == NAME_WITH_COUNT)
+    if (form == NAME_WITH_COUNT)
         snprintf(text, size, "GPU %d \u00b7 %d held", rank, held);
     else
         snprintf(text, size, "GPU %d", rank);
@@ -643,7 +706,7 @@ static void gpu_name(char *text, size_t size, int form, int rank, int stage, int
 
 /* What the nearest row's names say (draw_near_gpu_names). */
 typedef struct near_names {
-    bool counts; /* each GPU's count ("GPU 1 · 9 held") */
+    bool counts; /* each GPU's count ("GPU 1 · 3 held"); the blocks say their stage */
     int stride;  /* every stride-th GPU named; 1: each */
 } near_names;
 
@@ -664,7 +727,7 @@ static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout
         char text[48];
         float p[3];
         label_spot spot;
-        gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank], most);
+        gpu_name(text, sizeof text, form, rank, most);
         near_name_anchor(s, rank, d, p);
         all = label_find_spot(f, ls, l, &v->cam, p, LABEL_BELOW, (label_shift){0, 0}, text, &spot);
         if (all)
@@ -675,28 +738,25 @@ static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout
 
 /* The names of the row nearest the eye, first of all labels: hung under
  * each plate's front edge, clear of what stands on the plate, and never
- * moved by what comes and goes around them. The name says more where every
- * name of the row has room for it, and is the bare "GPU 1" otherwise (a
- * row says it for all or for none):
- *   - where each GPU runs one stage, which ("GPU 1 · stage 1": with no
- *     stage block labelled, a reader would only guess that GPU k runs
- *     stage k);
- *   - where each runs several, whose blocks' labels fill the plate, how
- *     many activations it holds ("GPU 1 · 9 held"), which a number by the
- *     tower could only say from over the row behind.
- * Room is measured for the most a GPU can hold, so that the form holds
- * from frame to frame. (On two lines a name would take the room below,
- * where a tensor's label goes when presenting.) Where not even the bare
- * names all have room (P=16 at 1080p), every k-th GPU is named, at the
- * smallest step k that has room for all of them, as the cluster level
- * labels its axis: a row of names at a regular step reads as an axis,
- * where names left out here and there, and the rows behind naming others,
- * left readers unsure which plate a name was on. */
+ * moved by what comes and goes around them. Where every name of the row
+ * has room for it, the name says how many activations its GPU holds
+ * ("GPU 1 · 3 held"), and the blocks then say their stage (draw_block_labels):
+ * a count by the tower stood between the rows, or beside the next GPU, and
+ * readers could not tell whose it was. Room is measured for the most a GPU
+ * can hold, so that the form holds from frame to frame. (On two lines a
+ * name would take the room below, where a tensor's label goes when
+ * presenting.) Otherwise the names are the bare "GPU 1" (a row says it for
+ * all or for none), and where not even those all have room (P=16 at
+ * 1080p), every k-th GPU is named, at the smallest step k that has room
+ * for all of them, as the cluster level labels its axis: a row of names at
+ * a regular step reads as an axis, where names left out here and there,
+ * and the rows behind naming others, left readers unsure which plate a
+ * name was on. */
 static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const scene_state *st,
                                       const frame_layout *l, const frame_view *v, const theme *th,
                                       label_set *ls, int d)
 {
-    int form = s->stages == s->ranks ? NAME_WITH_STAGE : NAME_WITH_COUNT;
+    int form = NAME_WITH_COUNT;
     if (!near_names_fit(f, s, l, v, d, form, 1))
         form = NAME_BARE;
     int stride = 1;
@@ -705,8 +765,7 @@ static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const s
     for (int rank = 0; rank < s->ranks; rank += stride) {
         char text[48];
         float p[3];
-        gpu_name(text, sizeof text, form, rank, s->rank_stage0[rank],
-                 live_activations(s, rank, st->t));
+        gpu_name(text, sizeof text, form, rank, live_activations(s, rank, st->t));
         near_name_anchor(s, rank, d, p);
         place_label(f, ls, l, &v->cam, p, LABEL_BELOW, text, th, th->text);
     }
@@ -732,17 +791,23 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
      * nearest, which the labels after tell in full */
     if (s->replicas > 1)
         draw_replica_labels(f, s, l, v, th, ls, near);
-    draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING);
-    draw_tensor_labels(f, s, st, l, v, th, ls, near);
+    draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING, names.counts);
+    count_hold held = {0, ls->count};
     if (!names.counts)
-        draw_count_labels(f, s, st, l, v, th, ls, near);
+        held = hold_count_room(f, s, st, l, v, ls, near);
+    draw_tensor_labels(f, s, st, l, v, th, ls, near, &held);
+    release_counts(ls, &held);
+    const bool worded =
+        !names.counts && draw_count_labels(f, s, st, l, v, th, ls, near, false, true);
     for (int d = 0; d < s->replicas && names.stride == 1; d++)
         if (d != near)
             draw_gpu_names(f, s, l, v, th, ls, d);
-    draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_IDLE);
+    draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_IDLE, names.counts);
     for (int d = 0; d < s->replicas; d++)
         if (d != near)
-            draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_ALL);
+            draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_ALL, names.counts);
+    if (worded)
+        draw_count_labels(f, s, st, l, v, th, ls, near, true, true);
 }
 
 /* The cluster level's labels: no GPU is large enough to carry its own, so
@@ -1072,7 +1137,10 @@ typedef struct legend_row {
 /* What the view shows at each level (scene.h, "Levels"): the GPU level's
  * blocks, tiles and tensors, with the notation of its labels (an
  * all-reduce is labelled where it runs); the cluster level's columns; the
- * detail level's matmul picture. Each as many rows as the layout reserves. */
+ * detail level's matmul picture. Each as many rows as the layout reserves.
+ * A tensor that has arrived stays in sight a moment, faint (scene.h, "Zero
+ * time"): readers of stills could not tell whether those were arriving,
+ * leaving or done, so the legend says. */
 static const legend_row GPU_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F n = forward of mb n", 0},
     {SWATCH_ACTION, ACTION_B, "B, I  backward (I: inputs)", ACTION_I},
@@ -1080,7 +1148,7 @@ static const legend_row GPU_LEGEND[] = {
     {SWATCH_IDLE, 0, "idle", 0},
     {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce of its gradients", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
-    {SWATCH_ACTION, ACTION_F, "x, ∇  in flight (wire lit)", ACTION_B},
+    {SWATCH_ACTION, ACTION_F, "x, ∇  in flight (faint: done)", ACTION_B},
 };
 static const legend_row CLUSTER_LEGEND[] = {
     {SWATCH_ACTION, ACTION_F, "F  forward", 0},

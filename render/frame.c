@@ -268,23 +268,26 @@ static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_l
     char text[48];
     for (int d = 0; d < s->replicas; d++) {
         const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
-        const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
+        const scene_box last = scene_object_box(s, SCENE_GPU, s->ranks - 1, 0, d);
+        const float y = 0.5f * (pl.min[1] + pl.max[1]);
+        /* left of the row, else right of it (a wide scene reaches the
+         * view's left edge: ZB-V at 1080p) */
+        const float left[3] = {pl.min[0] - s->unit, y, 0}, right[3] = {last.max[0] + s->unit, y, 0};
         /* the second line hangs below the first, which stays where the
          * one-line label stands: what has room for that has room for it;
          * the shorter words where the view's edge leaves no room for the
          * longer (their first line is the widest) */
-        static const char *const same[] = {"replica %d\nsame steps as %d",
-                                           "replica %d\nsame as %d"};
+        static const char *const forms[] = {"replica %d\nsame steps as %d",
+                                            "replica %d\nsame as %d", "replica %d"};
         bool placed = false;
-        for (int k = 0; k < 2 && near >= 0 && d != near && !placed; k++) {
-            snprintf(text, sizeof text, same[k], d, near);
-            placed = place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0},
-                                       NULL, text, th, th->text_dim);
+        for (int k = near >= 0 && d != near ? 0 : 2; k < 3 && !placed; k++) {
+            snprintf(text, sizeof text, forms[k], d, near);
+            const float rows = k < 2 ? 0.5f : 0;
+            placed = place_label_moved(f, ls, l, &v->cam, left, LABEL_LEFT, (label_shift){rows, 0},
+                                       NULL, text, th, th->text_dim) ||
+                     place_label_moved(f, ls, l, &v->cam, right, LABEL_CENTRED,
+                                       (label_shift){rows, 0.5f}, NULL, text, th, th->text_dim);
         }
-        if (placed)
-            continue;
-        snprintf(text, sizeof text, "replica %d", d);
-        place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
     }
 }
 
@@ -425,6 +428,54 @@ static int live_activations(const scene *s, int rank, double t)
     return count;
 }
 
+/* How far the frame point (x, y) lies from the top face of GPU rank's
+ * plate in replica d's row, as drawn: 0 inside its outline, else the
+ * pixels to its nearest edge; INFINITY where a corner does not project. */
+static float plate_gap(const scene *s, const frame_layout *l, const camera *cam, int rank, int d,
+                       float x, float y)
+{
+    const scene_box b = scene_object_box(s, SCENE_GPU, rank, 0, d);
+    const float xs[4] = {b.min[0], b.max[0], b.max[0], b.min[0]};
+    const float ys[4] = {b.min[1], b.min[1], b.max[1], b.max[1]};
+    float q[4][2];
+    for (int k = 0; k < 4; k++) {
+        const float p[3] = {xs[k], ys[k], b.max[2]};
+        if (!camera_project(cam, l->view_w / l->view_h, p, (int)l->view_w, (int)l->view_h, &q[k][0],
+                            &q[k][1]))
+            return INFINITY;
+        q[k][0] += l->view_x, q[k][1] += l->view_y;
+    }
+    /* inside a convex outline: on one side of every edge */
+    int sides = 0;
+    float nearest = INFINITY;
+    for (int k = 0; k < 4; k++) {
+        const float *a = q[k], *c = q[(k + 1) % 4];
+        const float ex = c[0] - a[0], ey = c[1] - a[1];
+        const float cross = ex * (y - a[1]) - ey * (x - a[0]);
+        sides += cross > 0 ? 1 : cross < 0 ? -1 : 0;
+        const float len2 = ex * ex + ey * ey;
+        float u = len2 > 0 ? ((x - a[0]) * ex + (y - a[1]) * ey) / len2 : 0;
+        u = u < 0 ? 0 : u > 1 ? 1 : u;
+        nearest = fminf(nearest, hypotf(x - a[0] - u * ex, y - a[1] - u * ey));
+    }
+    return abs(sides) == 4 ? 0 : nearest;
+}
+
+/* Whether a count's label centred at (x, y) reads as GPU rank's of row d:
+ * no plate around it (the next GPU's, the rows' in front and behind) is
+ * nearer than its own. */
+static bool reads_as_own(const scene *s, const frame_layout *l, const camera *cam, int rank, int d,
+                         float x, float y)
+{
+    const float own = plate_gap(s, l, cam, rank, d, x, y);
+    for (int r = rank - 1; r <= rank + 1; r++)
+        for (int e = d - 1; e <= d + 1; e++)
+            if ((r != rank || e != d) && r >= 0 && r < s->ranks && e >= 0 && e < s->replicas &&
+                plate_gap(s, l, cam, r, e, x, y) < own)
+                return false;
+    return true;
+}
+
 /* Where a GPU's count goes (draw_count_labels): the first of its places
  * where a label of `text` has room, and the spot it would take there
  * (label_find_spot), not drawn; false where none has. */
@@ -476,7 +527,8 @@ static bool find_count_place(frame_renderer *f, const scene *s, const scene_stat
         const float across = one_stage ? plate_first[k].across : alternate[k].across;
         count_place c = {{0}, up ? LABEL_ABOVE : LABEL_BELOW, {0, across}};
         memcpy(c.at, up ? over : base, sizeof c.at);
-        if (label_find_spot(f, ls, l, &v->cam, c.at, c.side, c.shift, text, spot)) {
+        if (label_find_spot(f, ls, l, &v->cam, c.at, c.side, c.shift, text, spot) &&
+            reads_as_own(s, l, &v->cam, rank, d, spot->px, spot->py)) {
             *out = c;
             return true;
         }
@@ -644,9 +696,13 @@ static bool draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
             snprintf(text, sizeof text, "%d held", count);
             if (count == 0)
                 continue;
-            worded = find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot);
-            if (worded)
+            if (find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot)) {
                 ls->placed[ls->count++] = spot.r; /* held while the others try */
+                continue;
+            }
+            /* a count with room for neither form does not make the others bare */
+            snprintf(text, sizeof text, "%d", count);
+            worded = !find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot);
         }
         ls->count = held; /* the trial's places, given back */
     }
@@ -716,14 +772,14 @@ typedef struct near_names {
  * (inspect's details) hides those, and does not change how the others are
  * written. */
 static bool near_names_fit(frame_renderer *f, const scene *s, const frame_layout *l,
-                           const frame_view *v, int d, int form, int stride)
+                           const frame_view *v, int d, int form, int first, int stride)
 {
     const int most = s->microbatches * (s->stages / s->ranks);
     label_set names; /* the names alone */
     names.count = 0;
     label_set *ls = &names;
     bool all = true;
-    for (int rank = 0; rank < s->ranks && all; rank += stride) {
+    for (int rank = first; rank < s->ranks && all; rank += stride) {
         char text[48];
         float p[3];
         label_spot spot;
@@ -757,12 +813,21 @@ static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const s
                                       label_set *ls, int d)
 {
     int form = NAME_WITH_COUNT;
-    if (!near_names_fit(f, s, l, v, d, form, 1))
+    if (!near_names_fit(f, s, l, v, d, form, 0, 1))
         form = NAME_BARE;
-    int stride = 1;
-    while (form == NAME_BARE && stride < s->ranks && !near_names_fit(f, s, l, v, d, form, stride))
+    /* from GPU 0, else from the next (the nearest corner's name can fall
+     * past the view's edge) */
+    int stride = 1, first = 0;
+    while (form == NAME_BARE && stride < s->ranks) {
+        for (first = 0; first < stride; first++)
+            if (near_names_fit(f, s, l, v, d, form, first, stride))
+                break;
+        if (first < stride)
+            break;
+        first = 0;
         stride++;
-    for (int rank = 0; rank < s->ranks; rank += stride) {
+    }
+    for (int rank = first; rank < s->ranks; rank += stride) {
         char text[48];
         float p[3];
         gpu_name(text, sizeof text, form, rank, live_activations(s, rank, st->t));
@@ -1228,10 +1293,15 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
                         const frame_layout *l, const theme *th, label_set *ls, frame_rect hud,
                         scene_level level)
 {
-    const legend_row *items = level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
-                              : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
-                                                             : GPU_LEGEND;
     enum { N = FRAME_LEGEND_ROWS };
+    legend_row items[N];
+    memcpy(items,
+           level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
+           : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
+                                          : GPU_LEGEND,
+           sizeof items);
+    if (level == SCENE_LEVEL_GPU && v->still) /* nothing faint to explain */
+        items[N - 1].name = "x, ∇  in flight (wire lit)";
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
     float w = 0;
@@ -1427,7 +1497,10 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
     if (v->blackout)
         return;
 
-    scene_state_at(s, v->t, &c->state);
+    if (v->still)
+        scene_state_exact_at(s, v->t, &c->state);
+    else
+        scene_state_at(s, v->t, &c->state);
     int gl_y = fb_height - (int)(l.view_y + l.view_h);
     /* drawn where scene_aa says; smoothed now (supersampled) or once the 2D
      * overlay is drawn (edges), the overlay's pixels kept */

@@ -228,6 +228,8 @@ typedef struct frame_view {
                                 the HUD; NULL or "": none (export never sets it) */
     scene_aa_mode aa;        /* the 3D view's anti-aliasing (scene_aa.h); zeroed: SCENE_AA_EDGE,
                                 the window's and video's; stills ask for SCENE_AA_SUPERSAMPLE */
+    bool still;              /* one frame, no motion: each transfer shown over its own time alone
+                                (scene_state_exact_at), none held faint past its arrival */
 } frame_view;
 
 /* The layout of the frame this view asks for in a target of this size

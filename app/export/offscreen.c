@@ -92,6 +92,7 @@ frame_view offscreen_still_view(const offscreen *o, double t, theme_id theme, ca
     v.cam = session_camera(o->session, preset, o->width, o->height, 0, v.ui_scale);
     v.caption = session_beat_caption(o->session, t);
     v.aa = SCENE_AA_SUPERSAMPLE; /* one frame: the best edges, whatever they cost */
+    v.still = true;              /* and no motion: transfers at their exact times */
     return v;
 }
 

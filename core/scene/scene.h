@@ -100,8 +100,11 @@
  *            playback (the iteration in 20 s) half a second, 15 frames of a
  *            30 fps video, enough to follow; the timeline stays exact, and
  *            a tensor shown past its arrival fades to SCENE_ARRIVED_OPACITY
- *            (within flash_min / 10 of it) and draws unlabelled: in a still,
- *            what is solid is what the schedule has in flight at that t.
+ *            (within flash_min / 10 of it) and draws unlabelled: what is
+ *            solid is what the schedule has in flight at that t. A still
+ *            (scene_state_exact_at) has no motion to follow: it shows each
+ *            transfer over its own time only, nothing faint (readers of
+ *            stills could not tell a faint tensor's way from one arriving).
  *   Blocks   a stage's block wears what runs on it (action; flash 1 while
  *            one runs), one height whatever it does.
  *   Towers   the tiles of a GPU's stages stand on one tower (travel: a
@@ -376,8 +379,9 @@ typedef enum scene_level {
 } scene_level;
 #define SCENE_LEVEL_GPU_PX 56.0f     /* a plate at least this wide on screen: GPU level */
 #define SCENE_LEVEL_DETAIL_PX 320.0f /* a block at least this wide: the detail */
-#define SCENE_LEVEL_TEXT_PX 31.0f    /* both are pixels of a frame whose small text's em is
-                                        this (1080p's): labels need room in ems, not pixels */
+#define SCENE_LEVEL_TEXT_PX                                                                        \
+    31.0f /* both are pixels of a frame whose small text's em is                                   \
+             this (1080p's): labels need room in ems, not pixels */
 
 /* The level for a plate and a block this many pixels wide on screen (where
  * the scene comes nearest the eye). */
@@ -410,6 +414,10 @@ bool scene_state_of(const scene_state *st, const scene *s);
  * scene's own timeline. Pure: the result depends only on (s, t). The state
  * must be of this scene (scene_state_of; asserted). */
 void scene_state_at(const scene *s, double t, scene_state *out);
+/* The same with every transfer shown over its own time alone, none held on
+ * screen past its arrival ("Zero time"): for a still, which has no motion
+ * for the eye to follow. */
+void scene_state_exact_at(const scene *s, double t, scene_state *out);
 
 /* One line saying what a rank is doing at t, for the caption under the 3D
  * view: "rank 2: forward of micro-batch 5 on stage 2, then p2p to rank 3",

@@ -88,12 +88,13 @@ static bool within(double t, double a, double b)
  * (scene.h, "Zero time"): it crosses over [start, start + max(end -
  * start, flash_min / 2)] and waits at the receiver for the rest. Returns
  * its way across (0 at the start, 1 once arrived), or -1 when t is outside
- * the window. */
-static float flash_window(const scene *s, double start, double end, double t)
+ * the window. `hold` is flash_min, or 0 for a still (scene_state_exact_at):
+ * then the window is the transfer's own [start, end). */
+static float flash_window(double hold, double start, double end, double t)
 {
-    const double shown = fmax(end - start, s->flash_min);
-    const double cross = fmax(end - start, s->flash_min / 2);
-    if (!(shown > 0) || t < start || t > start + shown)
+    const double shown = fmax(end - start, hold);
+    const double cross = fmax(end - start, hold / 2);
+    if (!(shown > 0) || t < start || t > start + shown || (hold <= 0 && t >= end))
         return -1;
     const float p = (float)((t - start) / cross);
     return p > 1 ? 1 : p;
@@ -109,13 +110,13 @@ static float ease(float u)
 /* A shown tensor's opacity at t: whole while its transfer [start, end)
  * runs, then fading to SCENE_ARRIVED_OPACITY over flash_min / 10, so that
  * only what is in flight is solid, without a pop. */
-static float tensor_opacity(const scene *s, double end, double t)
+static float tensor_opacity(double hold, double end, double t)
 {
     if (t < end)
         return 1;
-    if (!(s->flash_min > 0))
+    if (!(hold > 0))
         return SCENE_ARRIVED_OPACITY;
-    const float u = ease((float)((t - end) / (s->flash_min / 10)));
+    const float u = ease((float)((t - end) / (hold / 10)));
     return 1 - (1 - SCENE_ARRIVED_OPACITY) * u;
 }
 
@@ -170,7 +171,8 @@ void scene_slot_merge(object_state *slot, object_state member)
 
 /* The state of one (stage, micro-batch)'s faces, boxes and sends, merged
  * into its slot. */
-static void cell_state(const scene *s, int stage, int m, int slot, double t, scene_state *out)
+static void cell_state(const scene *s, int stage, int m, int slot, double t, double hold,
+                       scene_state *out)
 {
     const int J = s->slots, K = s->layers_per_stage, n = 2 * K;
     const timeline_cell *c = timeline_cell_at(&s->cells, stage, m);
@@ -236,17 +238,17 @@ static void cell_state(const scene *s, int stage, int m, int slot, double t, sce
         object_state x = hidden_state(), slab = hidden_state();
         if (s->stage_rank[stage] != s->stage_rank[stage + 1]) {
             const timeline_cell *next = timeline_cell_at(&s->cells, stage + 1, m);
-            float pf = flash_window(s, c->f_end, next->in_ready, t);
-            float pb = flash_window(s, next->b_end, c->grad_ready, t);
+            float pf = flash_window(hold, c->f_end, next->in_ready, t);
+            float pb = flash_window(hold, next->b_end, c->grad_ready, t);
             if (pf >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_PLAIN, TRANSFER_OPACITY, 1 - 0.5f * pf);
                 slab = shown(SCENE_ROLE_ACTIVATION, SCENE_LABEL_PLAIN,
-                             tensor_opacity(s, next->in_ready, t), t < next->in_ready);
+                             tensor_opacity(hold, next->in_ready, t), t < next->in_ready);
                 slab.travel = ease(pf);
             } else if (pb >= 0) {
                 x = shown(SCENE_ROLE_P2P, SCENE_LABEL_GRAD, TRANSFER_OPACITY, 1 - 0.5f * pb);
                 slab = shown(SCENE_ROLE_GRADIENT, SCENE_LABEL_GRAD,
-                             tensor_opacity(s, c->grad_ready, t), t < c->grad_ready);
+                             tensor_opacity(hold, c->grad_ready, t), t < c->grad_ready);
                 slab.travel = ease(pb);
             }
         }
@@ -296,7 +298,7 @@ static int substep_layer(const scene *s, int stage, action_kind kind, float prog
     return stage * K + j;
 }
 
-void scene_state_at(const scene *s, double t, scene_state *out)
+static void state_at(const scene *s, double t, double hold, scene_state *out)
 {
     assert(s && s->timeline && out);
     assert(scene_state_of(out, s) && "a state sized for this scene, not one rebuilt in its place");
@@ -319,7 +321,7 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             int first, end;
             scene_slot_members(s, slot, &first, &end);
             for (int m = first; m < end; m++) {
-                cell_state(s, st, m, slot, t, out);
+                cell_state(s, st, m, slot, t, hold, out);
                 const timeline_cell *c = timeline_cell_at(&s->cells, st, m);
                 live += t >= c->f_start && t < c->freed; /* timeline.h's live activations */
             }
@@ -347,7 +349,7 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             shown(SCENE_ROLE_WEIGHT, SCENE_LABEL_PLAIN, 1, weight_fill(s, l, 2, t));
         int stage = scene_layer_stage(s, l);
         float p = s->replicas > 1 && s->allreduce_start[stage] >= 0
-                      ? flash_window(s, s->allreduce_start[stage], s->allreduce_end[stage], t)
+                      ? flash_window(hold, s->allreduce_start[stage], s->allreduce_end[stage], t)
                       : -1;
         out->kind[SCENE_ALLREDUCE][l] =
             p >= 0 ? shown(SCENE_ROLE_ALLREDUCE, SCENE_LABEL_GRAD, 1, 1 - 0.5f * p)
@@ -395,6 +397,16 @@ void scene_state_at(const scene *s, double t, scene_state *out)
             b.role = SCENE_ROLE_ALLREDUCE;
         out->kind[SCENE_BLOCK][st] = b;
     }
+}
+
+void scene_state_at(const scene *s, double t, scene_state *out)
+{
+    state_at(s, t, s->flash_min, out);
+}
+
+void scene_state_exact_at(const scene *s, double t, scene_state *out)
+{
+    state_at(s, t, 0, out);
 }
 
 /* ---- captions ------------------------------------------------------------ */

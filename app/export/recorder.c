@@ -234,12 +234,15 @@ recorder_status recorder_run_compare(const session *const *sides, int count,
     if (!encoder_kind_of(d->path, &kind, err))
         goto out;
     /* PNG frames are lossless, each the still at its time: supersampled as
-     * stills are; a video's frames are smoothed at 1x, within its time */
-    const scene_aa_mode aa = session_show_aa(
-        &d->show, kind == ENCODER_PNG_FRAMES ? SCENE_AA_SUPERSAMPLE : SCENE_AA_EDGE);
-    pic.one.aa = aa;
+     * stills are, transfers at their own times (frame_view.still); a
+     * video's frames are smoothed at 1x, within its time, and hold a short
+     * transfer in sight for the eye to follow */
+    const bool stills = kind == ENCODER_PNG_FRAMES;
+    const scene_aa_mode aa =
+        session_show_aa(&d->show, stills ? SCENE_AA_SUPERSAMPLE : SCENE_AA_EDGE);
+    pic.one.aa = aa, pic.one.still = stills;
     for (int k = 0; k < pic.many.count; k++)
-        pic.many.pane[k].aa = aa;
+        pic.many.pane[k].aa = aa, pic.many.pane[k].still = stills;
     if (kind == ENCODER_GIF && !choose_palette(&o, d, &pic, colors, &color_count)) {
         status = RECORDER_STOPPED;
         goto out;

@@ -131,6 +131,7 @@ int render_command_still_compare(session *const *sides, int n, const char *const
         for (int k = 0; k < n; k++) { /* a still stands on its moment, edges at their best */
             v.pane[k].caption = session_beat_caption(sides[k], t);
             v.pane[k].aa = session_show_aa(&q->show, SCENE_AA_SUPERSAMPLE);
+            v.pane[k].still = true;
         }
         offscreen_draw_compare(&o, &v);
     } else {

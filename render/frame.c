@@ -268,26 +268,23 @@ static void draw_replica_labels(frame_renderer *f, const scene *s, const frame_l
     char text[48];
     for (int d = 0; d < s->replicas; d++) {
         const scene_box pl = scene_object_box(s, SCENE_GPU, 0, 0, d);
-        const scene_box last = scene_object_box(s, SCENE_GPU, s->ranks - 1, 0, d);
-        const float y = 0.5f * (pl.min[1] + pl.max[1]);
-        /* left of the row, else right of it (a wide scene reaches the
-         * view's left edge: ZB-V at 1080p) */
-        const float left[3] = {pl.min[0] - s->unit, y, 0}, right[3] = {last.max[0] + s->unit, y, 0};
+        const float p[3] = {pl.min[0] - s->unit, 0.5f * (pl.min[1] + pl.max[1]), 0};
         /* the second line hangs below the first, which stays where the
          * one-line label stands: what has room for that has room for it;
          * the shorter words where the view's edge leaves no room for the
          * longer (their first line is the widest) */
-        static const char *const forms[] = {"replica %d\nsame steps as %d",
-                                            "replica %d\nsame as %d", "replica %d"};
+        static const char *const same[] = {"replica %d\nsame steps as %d",
+                                           "replica %d\nsame as %d"};
         bool placed = false;
-        for (int k = near >= 0 && d != near ? 0 : 2; k < 3 && !placed; k++) {
-            snprintf(text, sizeof text, forms[k], d, near);
-            const float rows = k < 2 ? 0.5f : 0;
-            placed = place_label_moved(f, ls, l, &v->cam, left, LABEL_LEFT, (label_shift){rows, 0},
-                                       NULL, text, th, th->text_dim) ||
-                     place_label_moved(f, ls, l, &v->cam, right, LABEL_CENTRED,
-                                       (label_shift){rows, 0.5f}, NULL, text, th, th->text_dim);
+        for (int k = 0; k < 2 && near >= 0 && d != near && !placed; k++) {
+            snprintf(text, sizeof text, same[k], d, near);
+            placed = place_label_moved(f, ls, l, &v->cam, p, LABEL_LEFT, (label_shift){0.5f, 0},
+                                       NULL, text, th, th->text_dim);
         }
+        if (placed)
+            continue;
+        snprintf(text, sizeof text, "replica %d", d);
+        place_label(f, ls, l, &v->cam, p, LABEL_LEFT, text, th, th->text_dim);
     }
 }
 
@@ -584,8 +581,8 @@ static void release_counts(label_set *ls, count_hold *h)
  * middle of the way is the gap between two plates (an arc's top), and a
  * label that stays still while its tensor crosses under it reads in a
  * video. Not those that have arrived, shown faint a moment longer
- * (scene.h, "Zero time"). The label gives the micro-batch and an arrow
- * the way the tensor goes on screen. */
+ * (scene.h, "Zero time"). The label gives the micro-batch, an arrow the
+ * way the tensor goes on screen and, where GPUs hold several, its stages. */
 static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_state *st,
                                const frame_layout *l, const frame_view *v, const theme *th,
                                label_set *ls, int near, count_hold *counts)
@@ -616,16 +613,21 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
         else
             snprintf(mb, sizeof mb, "mb %d–%d", first, end - 1);
         const bool grad = o->label == SCENE_LABEL_GRAD;
-        /* Where a GPU holds several stages, the way alone does not say
-         * which of them the tensor is for (stage 2 -> 3 and 6 -> 7 run
-         * between the same two GPUs): the arrow points at its stage. */
-        char to[24] = "";
-        if (s->stages != s->ranks)
-            snprintf(to, sizeof to, "stage %d", i / J + (grad ? 0 : 1));
-        if (right)
-            snprintf(text, sizeof text, "%s%s →%s%s", grad ? "∇ " : "x ", mb, to[0] ? " " : "", to);
+        /* Where a GPU holds several stages, the stages it goes between,
+         * the arrow as it goes on screen ("x mb 4: stage 2 → 3", "∇ mb 1:
+         * stage 1 ← 2"): the way alone does not say which (2 -> 3 and
+         * 6 -> 7 run between the same two GPUs), and readers asked for the
+         * sender where the label named only where it went. (Under one
+         * stage a GPU the longer label lost its place between frames and
+         * when presenting; there the arrow between GPU k and k+1 says it.) */
+        const int from = i / J + (grad ? 1 : 0), to = i / J + (grad ? 0 : 1);
+        if (s->stages == s->ranks) /* GPU k runs stage k: the arrow says it */
+            snprintf(text, sizeof text, "%s%s%s%s", right ? "" : "← ", grad ? "∇ " : "x ", mb,
+                     right ? " →" : "");
+        else if (right)
+            snprintf(text, sizeof text, "%s%s: stage %d → %d", grad ? "∇ " : "x ", mb, from, to);
         else
-            snprintf(text, sizeof text, "%s%s← %s%s", to, to[0] ? " " : "", grad ? "∇ " : "x ", mb);
+            snprintf(text, sizeof text, "%s%s: stage %d ← %d", grad ? "∇ " : "x ", mb, to, from);
         bool placed = false;
         for (int k = 0; k < s->replicas && !placed; k++) {
             const int d = k == 0 ? near : k <= near ? k - 1 : k;

@@ -847,7 +847,9 @@ static near_names draw_near_gpu_names(frame_renderer *f, const scene *s, const s
  * schedule, hold the same and send the same tensors at the same time, so
  * one row says it all: the others are named, said to take the same steps,
  * and told what they run as far as room allows, but carry no counts that a
- * tower of the row in front could be taken to own. */
+ * tower of the row in front could be taken to own, nor their idle blocks'
+ * stages (readers took a lone "stage 2" over the row behind for the front
+ * row's, or for a row's title). */
 static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state *st,
                             const frame_layout *l, const frame_view *v, const theme *th,
                             label_set *ls)
@@ -872,7 +874,7 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
     draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_IDLE, names.counts);
     for (int d = 0; d < s->replicas; d++)
         if (d != near)
-            draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_ALL, names.counts);
+            draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_RUNNING, names.counts);
     if (worded)
         draw_count_labels(f, s, st, l, v, th, ls, near, true, true);
 }
@@ -1192,6 +1194,8 @@ typedef enum legend_swatch {
     SWATCH_ROLE,   /* a solid square in the role's colour */
     SWATCH_BOX,    /* a translucent box in the role's colour */
     SWATCH_TILE,   /* an activation tile: a small outlined square */
+    SWATCH_REDUCE, /* the role's square with a gradient chunk on it, as an all-reduce's
+                      links carry them */
 } legend_swatch;
 
 typedef struct legend_row {
@@ -1213,7 +1217,7 @@ static const legend_row GPU_LEGEND[] = {
     {SWATCH_ACTION, ACTION_B, "B, I  backward (I: inputs)", ACTION_I},
     {SWATCH_ACTION, ACTION_W, "W  weight gradients", 0},
     {SWATCH_IDLE, 0, "idle", 0},
-    {SWATCH_ROLE, SCENE_ROLE_ALLREDUCE, "all-reduce of its gradients", 0},
+    {SWATCH_REDUCE, SCENE_ROLE_ALLREDUCE, "all-reduce of its gradients", 0},
     {SWATCH_TILE, SCENE_ROLE_ACTIVATION, "activation held", 0},
     {SWATCH_ACTION, ACTION_F, "x, ∇  in flight (faint: done)", ACTION_B},
 };
@@ -1288,6 +1292,13 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
     case SWATCH_ROLE:
         draw2d_rect(&f->batch, x, y, sw, sw, th->role[row->what]);
         break;
+    case SWATCH_REDUCE: {
+        const float t = sw * 0.45f, o = (sw - t) / 2;
+        draw2d_rect(&f->batch, x, y, sw, sw, th->role[row->what]);
+        draw2d_rect(&f->batch, x + o, y + o, t, t, th->role[SCENE_ROLE_GRADIENT]);
+        draw2d_rect_outline(&f->batch, x + o, y + o, t, t, l->line_px, th->edge);
+        break;
+    }
     }
 }
 

@@ -94,8 +94,9 @@ void timeline_panel_view_init(timeline_view *v, const timeline *tl)
 /* The number in a bar at the frame's text size, never smaller: that size
  * is the legibility floor (frame.h). A number that does not fit its bar is
  * shown at the next zoom level instead (or with a taller panel), and the
- * frame counts it so that the panel says so (draw_hint): never dropped
- * silently. Returns whether it was drawn. */
+ * frame counts it so that the window's panel says so (hint_at): never
+ * dropped silently where the user can do something about it. Returns
+ * whether it was drawn. */
 static bool draw_label_in_bar(const frame *f, float x0, float x1, float y0, float h, const char *s,
                               rgba8 fill)
 {
@@ -305,12 +306,13 @@ static cursor_tab cursor_tab_at(const frame *f, double t)
 }
 
 /* Where the note on left-out bar numbers goes: the right end of the axis
- * strip, unless the cursor's tab is there (the tab matters more). */
+ * strip, unless the cursor's tab is there (the tab matters more); none in
+ * a file, which cannot be zoomed (the numbers are simply left out). */
 static cursor_tab hint_at(const frame *f, const cursor_tab *tab)
 {
     const timeline_view *v = f->v;
     cursor_tab hint = {0};
-    if (!f->font || !f->left_out || (f->left_out[0] == 0 && f->left_out[1] == 0))
+    if (!f->font || !f->left_out || (f->left_out[0] == 0 && f->left_out[1] == 0) || v->for_file)
         return hint;
     snprintf(hint.text, sizeof hint.text, "%s",
              f->left_out[0] > 0 ? "numbers: zoom in" : "numbers: taller panel");

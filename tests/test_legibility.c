@@ -38,6 +38,7 @@ typedef struct fixture {
     frame_fixture *f;
     text_stats stats;
     text_rect rects[MAX_RECTS];
+    char texts[MAX_RECTS][TEXT_STATS_TEXT_MAX];
 } fixture;
 
 static fixture *fixture_new(const char *path, const session_flag *flags, int n, int w, int h)
@@ -47,6 +48,7 @@ static fixture *fixture_new(const char *path, const session_flag *flags, int n, 
     x->f = frame_fixture_new(path, flags, n, w, h);
     x->stats.rects = x->rects;
     x->stats.rect_capacity = MAX_RECTS;
+    x->stats.texts = x->texts;
     x->f->o.frame.font.stats = &x->stats;
     return x;
 }
@@ -707,6 +709,50 @@ static void test_long_captions_wrap(void **state)
  * long for one line is drawn whole on two (its lines together as wide as
  * the caption in one, give or take a space: nothing cut off). The key card
  * of presenting mode too. */
+/* ---- files are not windows ---------------------------------------------- */
+
+/* Strings starting "numbers:" (the window's note on bar numbers left out)
+ * in the frame just drawn. */
+static int hints_drawn(const fixture *x)
+{
+    int n = 0;
+    for (int j = 0; j < x->stats.rect_count; j++)
+        n += strncmp(x->texts[j], "numbers:", 8) == 0;
+    return n;
+}
+
+/* A frame drawn for a file (still, video, GIF, a beat's clip: the view
+ * offscreen_default_view gives) never tells the reader to zoom in or to
+ * make the panel taller, which a file cannot do; the same frame in the
+ * window does, where numbers are left out (so the check is not empty). */
+static void test_files_show_no_hints(void **state)
+{
+    (void)state;
+    static const char *const scenarios[] = {"default.json", "zbv.json"};
+    static const int sizes[][2] = {{1920, 1080}, {1280, 720}};
+    int window_hints = 0;
+    for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/assets/%s", PPFLOW_SOURCE_DIR, scenarios[i]);
+            fixture *x = fixture_new(path, NULL, 0, sizes[k][0], sizes[k][1]);
+            for (int j = 0; j < 4; j++) {
+                frame_view v = view_at(x, x->f->s.tl.makespan * (j + 0.5) / 4, THEME_DARK, 1);
+                assert_true(v.timeline.for_file);
+                draw(x, &v);
+                if (hints_drawn(x))
+                    fail_msg("%s %dx%d t=%.2f: a file's frame says how to see more numbers",
+                             scenarios[i], sizes[k][0], sizes[k][1], v.t);
+                v.timeline.for_file = false;
+                draw(x, &v);
+                window_hints += hints_drawn(x);
+            }
+            fixture_free(x);
+        }
+    print_message("the same frames in the window: %d hints\n", window_hints);
+    assert_true(window_hints > 0);
+}
+
 static void test_presenting_back_row(void **state)
 {
     (void)state;
@@ -775,7 +821,7 @@ int main(void)
         cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
         cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
         cmocka_unit_test(test_caption_fits),          cmocka_unit_test(test_presenting_back_row),
-        cmocka_unit_test(test_long_captions_wrap),
+        cmocka_unit_test(test_long_captions_wrap),    cmocka_unit_test(test_files_show_no_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

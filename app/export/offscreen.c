@@ -81,6 +81,7 @@ frame_view offscreen_default_view(const offscreen *o, double t, theme_id theme,
         .caption_rank = -1,
     };
     timeline_panel_view_init(&v.timeline, &o->session->tl);
+    v.timeline.for_file = true;
     return v;
 }
 
@@ -167,6 +168,7 @@ compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id t
             .viewport = l.pane[k],
         };
         compare_view_timeline(&p->timeline, &s->tl, longest);
+        p->timeline.for_file = true;
         v.strip[k] = strip ? strip[k] : NULL;
     }
     return v;

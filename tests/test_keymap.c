@@ -234,6 +234,12 @@ static void test_script_names_ui_scale_keys(void **state)
     /* "?" and "+" are typed with shift, as a person types them: "key
        question" opens the key card (it once sent a bare slash, bound to nothing) */
     expect_script_key("key question\n", GLFW_KEY_SLASH, GLFW_MOD_SHIFT);
+    /* ":" opens the what-if line (README: ": n N m M r R"), typed with shift */
+    expect_script_key("key colon\n", GLFW_KEY_SEMICOLON, GLFW_MOD_SHIFT);
+    assert_int_equal(viewer_script_char_of_key(GLFW_KEY_SEMICOLON, GLFW_MOD_SHIFT), ':');
+    assert_int_equal(viewer_script_char_of_key(GLFW_KEY_X, 0), 'x');
+    assert_int_equal(viewer_script_char_of_key(GLFW_KEY_X, GLFW_MOD_CONTROL), 0);
+    assert_int_equal(viewer_script_char_of_key(GLFW_KEY_PAGE_DOWN, 0), 0);
     expect_script_key("key plus\n", GLFW_KEY_EQUAL, GLFW_MOD_SHIFT);
     expect_key(GLFW_KEY_SLASH, GLFW_MOD_SHIFT, CMD_HELP, 0);
     expect_key(GLFW_KEY_EQUAL, GLFW_MOD_SHIFT, CMD_SPEED, 1.5);

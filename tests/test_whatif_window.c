@@ -93,7 +93,8 @@ static void test_command_line_changes_p(void **state)
     char *out = run_script(PPFLOW_EXE, "stages.script",
                            "frames 2\n"
                            "print\n"
-                           "type :stages 8\n"
+                           "key colon\n" /* as typing ":" */
+                           "type stages 8\n"
                            "frames 1\n"
                            "print\n"
                            "key enter\n"

@@ -154,6 +154,9 @@ static const struct {
     {"question", GLFW_KEY_SLASH, GLFW_MOD_SHIFT},
     {"bracketright", GLFW_KEY_RIGHT_BRACKET, 0},
     {"bracketleft", GLFW_KEY_LEFT_BRACKET, 0},
+    {"colon", GLFW_KEY_SEMICOLON, GLFW_MOD_SHIFT},
+    {"semicolon", GLFW_KEY_SEMICOLON, 0},
+    {"slash", GLFW_KEY_SLASH, 0},
 };
 
 /* The key a name stands for (script_keys, a..z, 0..9) and its implied
@@ -451,4 +454,16 @@ void viewer_script_deinit(viewer_script *sc)
     free(sc->events);
     free(sc->text);
     *sc = (viewer_script){0};
+}
+
+unsigned viewer_script_char_of_key(int key, int mods)
+{
+    if (mods & ~GLFW_MOD_SHIFT)
+        return 0;
+    for (unsigned c = 0x20; c < 0x7f; c++) {
+        int m;
+        if (viewer_script_key_of_char(c, &m) == key && m == mods)
+            return c;
+    }
+    return 0;
 }

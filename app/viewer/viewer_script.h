@@ -147,5 +147,10 @@ void viewer_script_deinit(viewer_script *sc);
  * layout, as GLFW reports the press before the character, for `type`'s
  * replay; 0 for a character no key types (it still arrives as text). */
 int viewer_script_key_of_char(unsigned c, int *mods);
+/* The other way: the printable ASCII character a key with these modifiers
+ * types on a US layout (shift alone, or none), as GLFW then reports it;
+ * 0 for none (ctrl or alt held, a key that types nothing). A script's
+ * `key colon` opens the what-if line as typing ":" does. */
+unsigned viewer_script_char_of_key(int key, int mods);
 
 #endif

@@ -100,9 +100,14 @@ bool viewer_script_step(viewer *v)
         double x = e->x, y = e->y;
         window_to_fb(&v->win, &x, &y);
         switch (e->verb) {
-        case VIEWER_SCRIPT_KEY:
+        case VIEWER_SCRIPT_KEY: {
+            /* and the character it types, as a window reports both */
             input_key(&v->in, e->key, e->mods, e->repeat);
+            const unsigned c = viewer_script_char_of_key(e->key, e->mods);
+            if (c)
+                input_char(&v->in, c);
             break;
+        }
         case VIEWER_SCRIPT_TYPE:
             type_text(v, e->path);
             break;

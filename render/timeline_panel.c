@@ -105,10 +105,10 @@ static bool draw_label_in_bar(const frame *f, float x0, float x1, float y0, floa
     const int size = f->size;
     const float px = f->font_px, cap = text_font_metrics(f->font, size).cap_height;
     const float w = text_width(f->font, size, s);
-    const bool low = h < cap * 1.15f;
-    if (low || w + px * 0.25f + 2 > x1 - x0) {
-        if (f->left_out)
-            f->left_out[low ? 1 : 0]++;
+    const bool low = h<cap * 1.15f, narrow = w + px * 0.25f + 2> x1 - x0;
+    if (low || narrow) {
+        if (f->left_out) /* each thing missing counted, so the hint names them all */
+            f->left_out[0] += narrow, f->left_out[1] += low;
         return false;
     }
     const float cx = 0.5f * (maxf(x0, f->v->plot_x) + minf(x1, f->v->plot_x + f->v->plot_w));
@@ -315,7 +315,9 @@ static cursor_tab hint_at(const frame *f, const cursor_tab *tab)
     if (!f->font || !f->left_out || (f->left_out[0] == 0 && f->left_out[1] == 0) || v->for_file)
         return hint;
     snprintf(hint.text, sizeof hint.text, "%s",
-             f->left_out[0] > 0 ? "numbers: zoom in" : "numbers: taller panel");
+             f->left_out[0] > 0 && f->left_out[1] > 0 ? "numbers: zoom in, taller panel"
+             : f->left_out[0] > 0                     ? "numbers: zoom in"
+                                                      : "numbers: taller panel");
     hint.w = text_width(f->font, f->size, hint.text) + v->em * 0.6f;
     hint.h = f->font_px * 1.35f;
     hint.x = v->plot_x + v->plot_w - hint.w;

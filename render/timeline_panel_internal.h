@@ -49,7 +49,7 @@ typedef struct frame {
     float period;                         /* pattern spacing */
     style styles[ACTION_OVERLAP_F_B + 1]; /* each compute kind's (theme_action_fill) */
     int *left_out;    /* bar labels that did not fit this frame: [0] too narrow, [1] too low
-                         (draw_hint says so); NULL: not counted */
+                         (one may be both; hint_at names each); NULL: not counted */
     float cursor_x;   /* the cursor line's x; NAN: none (bar numbers step aside from it) */
     bool second_pass; /* draw_labels_at: only numbers still on the cursor's line */
 } frame;

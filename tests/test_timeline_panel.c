@@ -187,7 +187,7 @@ static void test_hit_bars_and_gaps(void **state)
                 continue;
             const double tm = 0.5 * (tl->time[r][j].start + tl->time[r][j].end);
             assert_true(timeline_hit_at(v, tl, timeline_view_time_to_x(v, tm),
-                                          v->row_y + (r + 0.3) * v->row_pitch, &h));
+                                        v->row_y + (r + 0.3) * v->row_pitch, &h));
             assert_int_equal(h.rank, r);
             assert_int_equal(h.index, j);
         }
@@ -195,7 +195,7 @@ static void test_hit_bars_and_gaps(void **state)
 
     /* rank 3 waits for the first forward until t = 3: a bubble, no bar */
     assert_false(timeline_hit_at(v, tl, timeline_view_time_to_x(v, 1.5),
-                                   v->row_y + 3 * v->row_pitch + 0.5 * v->bar_h, &h));
+                                 v->row_y + 3 * v->row_pitch + 0.5 * v->bar_h, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_NONE);
     assert_int_equal(h.rank, -1);
     /* under the bars (the gap between rows), left of the plot, the memory lane */
@@ -825,6 +825,56 @@ static void test_memory_readout(void **state)
     panel_run_deinit(&fx);
 }
 
+/* The hint on left-out bar numbers names what is missing: with low rows
+ * but room across (zoomed far in), a taller panel; with rows tall enough
+ * but bars too short (the whole of a long iteration), zooming in; with
+ * both short of room, both. */
+static const char *hint_drawn(gl_fixture *g, const panel_run *x, const timeline_palette *pal,
+                              char out[TEXT_STATS_TEXT_MAX])
+{
+    text_rect rects[512];
+    char texts[512][TEXT_STATS_TEXT_MAX];
+    text_stats stats = {.rects = rects, .rect_capacity = 512, .texts = texts};
+    g->font.stats = &stats;
+    render(g, x, 1, pal, x->view.t0, NULL);
+    g->font.stats = NULL;
+    out[0] = '\0';
+    for (int i = 0; i < stats.rect_count; i++)
+        if (strncmp(texts[i], "numbers:", 8) == 0)
+            snprintf(out, TEXT_STATS_TEXT_MAX, "%s", texts[i]);
+    return out;
+}
+
+static void test_hint_names_what_is_missing(void **state)
+{
+    gl_fixture *g = *state;
+    gl_fixture_resize(g, BIG_W, BIG_H);
+    const timeline_palette pal = theme_get(THEME_DARK).timeline;
+    const float text_px = (float)g->font.sizes[1];
+    char hint[TEXT_STATS_TEXT_MAX];
+    static const struct {
+        run_fixture_desc run;
+        float h;     /* the panel's height */
+        double zoom; /* zoomed in by this around the panel's left edge */
+        const char *want;
+    } cases[] = {
+        {{.schedule = "1f1b", .P = 16, .M = 16, .V = 1}, 120, 40, "numbers: taller panel"},
+        {{.schedule = "1f1b", .P = 2, .M = 200, .V = 1}, BIG_H, 1, "numbers: zoom in"},
+        {{.schedule = "1f1b", .P = 16, .M = 200, .V = 1}, 120, 1, "numbers: zoom in, taller panel"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        panel_run fx;
+        panel_run_init(&fx, &cases[k].run, 0, 0, BIG_W, cases[k].h, text_px);
+        if (cases[k].zoom > 1)
+            timeline_view_zoom(&fx.view, fx.view.plot_x, cases[k].zoom);
+        hint_drawn(g, &fx, &pal, hint);
+        print_message("P=%d M=%d, %.0f px high, zoomed %gx: \"%s\"\n", cases[k].run.P,
+                      cases[k].run.M, cases[k].h, cases[k].zoom, hint);
+        assert_string_equal(hint, cases[k].want);
+        panel_run_deinit(&fx);
+    }
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -843,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_draw_dense_is_bounded),
         cmocka_unit_test(test_draw_features),
         cmocka_unit_test(test_memory_readout),
+        cmocka_unit_test(test_hint_names_what_is_missing),
     };
     int failed = cmocka_run_group_tests_name("view model", pure, setup_pure, teardown_pure);
     failed += cmocka_run_group_tests_name("drawing", gl, setup_gl, gl_fixture_teardown);

@@ -101,9 +101,16 @@ static void test_next_while_playing_and_previous(void **state)
     clock += 0.01;
     viewer_state_frame_view(&v, clock, status, sizeof status);
     assert_true(v.play.playing && v.play.t > 0 && v.play.t < bl->beats[1].t);
+    /* on the way, the HUD names beat 2 as where it is going, not where it is */
+    char want[192];
+    snprintf(want, sizeof want, "→ beat 2/%d · %s", bl->count, bl->beats[1].title);
+    if (strcmp(status, want) != 0)
+        fail_msg("heading for beat 2: \"%s\", want \"%s\"", status, want);
     apply(&v, CMD_BEAT_NEXT, 0, clock); /* finishes the animation: on the beat, paused */
     assert_false(v.play.playing);
     assert_true(v.play.t == bl->beats[1].t);
+    viewer_state_frame_view(&v, clock, status, sizeof status);
+    assert_string_equal(status, want + strlen("→ ")); /* there: no arrow */
     apply(&v, CMD_BEAT_NEXT, 0, clock);
     play_out(&v, &clock);
     assert_true(v.play.t == bl->beats[2].t);

@@ -687,14 +687,19 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
     /* DejaVu Sans has no pause sign: the word says it. Presenting, the
      * beat: the one played to, the one landed on, or the last passed. */
     const beat_list *bl = beats_of(v);
-    const int k = playing_to_beat(v) ? v->play.target : talk_beat(v);
+    /* heading for a beat, its title behind an arrow: the HUD names the
+     * state on screen only once it is (it said "all forwards done" while
+     * the forwards still ran) */
+    const bool heading = playing_to_beat(v);
+    const int k = heading ? v->play.target : talk_beat(v);
+    const char *to = heading ? "→ " : "";
     if (v->talk.goto_typing)
         snprintf(status, n, "go to beat %d…", v->talk.goto_number);
     else if (v->talk.presenting && k >= 0 && v->talk.slide_count > 1)
-        snprintf(status, n, "slide %d/%d · %d/%d · %s", v->talk.slide + 1, v->talk.slide_count,
-                 k + 1, bl->count, bl->beats[k].title); /* short: the beat's title must fit */
+        snprintf(status, n, "slide %d/%d · %s%d/%d · %s", v->talk.slide + 1, v->talk.slide_count,
+                 to, k + 1, bl->count, bl->beats[k].title); /* short: the beat's title must fit */
     else if (v->talk.presenting && k >= 0)
-        snprintf(status, n, "beat %d/%d · %s", k + 1, bl->count, bl->beats[k].title);
+        snprintf(status, n, "%sbeat %d/%d · %s", to, k + 1, bl->count, bl->beats[k].title);
     else if (v->talk.slide_count > 1)
         snprintf(status, n, "slide %d/%d · %s ×%.2g", v->talk.slide + 1, v->talk.slide_count,
                  v->play.playing ? "▶" : "paused", v->play.speed / session_default_speed(v->s));

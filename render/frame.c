@@ -12,6 +12,7 @@
 
 #include "frame_whatif_card.h"
 #include "frame_internal.h"
+#include "program.h"
 
 static text_font_desc font_desc(const frame_layout *l)
 {
@@ -66,6 +67,7 @@ bool frame_cache_init(frame_cache *c, const frame_renderer *f, const scene *s, c
     scene_state_init(&c->state, s);
     c->scene = s;
     c->tl = tl;
+    c->kinds = program_kind_mask(tl->program);
     c->generation = tl->generation;
     return true;
 }
@@ -1306,15 +1308,38 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
                         const frame_layout *l, const theme *th, label_set *ls, frame_rect hud,
                         scene_level level)
 {
-    enum { N = FRAME_LEGEND_ROWS };
-    legend_row items[N];
-    memcpy(items,
-           level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
-           : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
-                                          : GPU_LEGEND,
-           sizeof items);
-    if (level == SCENE_LEVEL_GPU && v->still) /* nothing faint to explain */
-        items[N - 1].name = "x, ∇  in flight (wire lit)";
+    legend_row items[FRAME_LEGEND_ROWS];
+    int N = 0;
+    if (level != SCENE_LEVEL_GPU) {
+        N = FRAME_LEGEND_ROWS;
+        memcpy(items, level == SCENE_LEVEL_DETAIL ? DETAIL_LEGEND : CLUSTER_LEGEND, sizeof items);
+    } else {
+        /* the kinds this schedule runs, and what this scenario draws: no
+         * W row for 1F1B (readers asked where the W was), no all-reduce
+         * without replicas, no tensors in flight on one GPU */
+        const unsigned kinds = c->kinds;
+        const bool b = kinds & 1u << ACTION_B, i = kinds & 1u << ACTION_I;
+        for (int k = 0; k < FRAME_LEGEND_ROWS; k++) {
+            legend_row r = GPU_LEGEND[k];
+            if (r.what == ACTION_B && r.swatch == SWATCH_ACTION) {
+                if (!b && !i)
+                    continue;
+                if (!i)
+                    r = (legend_row){SWATCH_ACTION, ACTION_B, "B  backward", 0};
+                else if (!b)
+                    r = (legend_row){SWATCH_ACTION, ACTION_I, "I  backward for inputs", 0};
+            }
+            if (r.what == ACTION_W && r.swatch == SWATCH_ACTION && !(kinds & 1u << ACTION_W))
+                continue;
+            if (r.swatch == SWATCH_REDUCE && c->tl->allreduce_count == 0)
+                continue;
+            if (r.what2 == ACTION_B && r.what == ACTION_F && c->scene->ranks < 2)
+                continue; /* the in-flight row */
+            if (r.what2 == ACTION_B && r.what == ACTION_F && v->still)
+                r.name = "x, ∇  in flight (wire lit)"; /* nothing faint to explain */
+            items[N++] = r;
+        }
+    }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
     float w = 0;
@@ -1328,7 +1353,7 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
      * large as reserved; beside a HUD wider than FRAME_HUD_EM, under it. */
     frame_rect at = l->legend;
     if (at.x1 - at.x0 >= w && at.y1 - at.y0 >= h && !rect_meets(at, hud)) {
-        w = at.x1 - at.x0, h = at.y1 - at.y0;
+        w = at.x1 - at.x0; /* as tall as its rows: a shorter list leaves the rest empty */
     } else if (!frame_legend_place(l, hud, w, h, pad, caption_top(f, l) - pad, &at)) {
         return;
     }

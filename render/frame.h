@@ -276,6 +276,7 @@ typedef struct frame_cache {
     scene_instances instances;   /* the 3D view's last upload */
     timeline_panel panel;        /* the memory curves, the kept timeline pixels */
     frame_kept_card legend, hud; /* draw_legend's and draw_hud's cards */
+    unsigned kinds;              /* program_kind_mask: the legend's rows */
 } frame_cache;
 
 bool frame_renderer_init(frame_renderer *f, ppf_error *err);

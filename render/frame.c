@@ -477,7 +477,11 @@ static bool reads_as_own(const scene *s, const frame_layout *l, const camera *ca
 
 /* Where a GPU's count goes (draw_count_labels): the first of its places
  * where a label of `text` has room, and the spot it would take there
- * (label_find_spot), not drawn; false where none has. */
+ * (label_find_spot), not drawn; false where none has. A place must read
+ * as the GPU's own (reads_as_own) but in a crowded row (`crowded`: names
+ * at every k-th GPU, P=16 at 1080p), where a label reaches over the next
+ * plates wherever it stands, and the counts by the towers, read together
+ * as 16 - k, are the row's only measure of memory. */
 typedef struct count_place {
     float at[3];
     label_side side;
@@ -486,8 +490,8 @@ typedef struct count_place {
 
 static bool find_count_place(frame_renderer *f, const scene *s, const scene_state *st,
                              const frame_layout *l, const frame_view *v, const label_set *ls, int d,
-                             int rank, const char *text, bool plate_only, count_place *out,
-                             label_spot *spot)
+                             int rank, const char *text, bool plate_only, bool crowded,
+                             count_place *out, label_spot *spot)
 {
     const int J = s->slots;
     int tiles = 0;
@@ -527,7 +531,7 @@ static bool find_count_place(frame_renderer *f, const scene *s, const scene_stat
         count_place c = {{0}, up ? LABEL_ABOVE : LABEL_BELOW, {0, across}};
         memcpy(c.at, up ? over : base, sizeof c.at);
         if (label_find_spot(f, ls, l, &v->cam, c.at, c.side, c.shift, text, spot) &&
-            reads_as_own(s, l, &v->cam, rank, d, spot->px, spot->py)) {
+            (crowded || reads_as_own(s, l, &v->cam, rank, d, spot->px, spot->py))) {
             *out = c;
             return true;
         }
@@ -549,7 +553,8 @@ typedef struct count_hold {
  * of ls, which release_counts gives back before the counts are drawn, or
  * for a tensor with no room left elsewhere. */
 static count_hold hold_count_room(frame_renderer *f, const scene *s, const scene_state *st,
-                                  const frame_layout *l, const frame_view *v, label_set *ls, int d)
+                                  const frame_layout *l, const frame_view *v, label_set *ls, int d,
+                                  bool crowded)
 {
     int held = 0;
     for (int rank = 0; rank < s->ranks && ls->count < MAX_LABELS; rank++) {
@@ -558,7 +563,8 @@ static count_hold hold_count_room(frame_renderer *f, const scene *s, const scene
         count_place c;
         label_spot spot;
         snprintf(text, sizeof text, "%d held", count);
-        if (count > 0 && find_count_place(f, s, st, l, v, ls, d, rank, text, true, &c, &spot)) {
+        if (count > 0 &&
+            find_count_place(f, s, st, l, v, ls, d, rank, text, true, crowded, &c, &spot)) {
             ls->placed[ls->count++] = spot.r;
             held++;
         }
@@ -688,7 +694,7 @@ static void draw_tensor_labels(frame_renderer *f, const scene *s, const scene_st
  * the row behind). An empty tower's count is worded or absent. */
 static bool draw_count_labels(frame_renderer *f, const scene *s, const scene_state *st,
                               const frame_layout *l, const frame_view *v, const theme *th,
-                              label_set *ls, int d, bool empty, bool worded)
+                              label_set *ls, int d, bool empty, bool worded, bool crowded)
 {
     char text[32];
     if (!empty) {
@@ -700,13 +706,14 @@ static bool draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
             snprintf(text, sizeof text, "%d held", count);
             if (count == 0)
                 continue;
-            if (find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot)) {
+            if (find_count_place(f, s, st, l, v, ls, d, rank, text, false, crowded, &c, &spot)) {
                 ls->placed[ls->count++] = spot.r; /* held while the others try */
                 continue;
             }
             /* a count with room for neither form does not make the others bare */
             snprintf(text, sizeof text, "%d", count);
-            worded = !find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot);
+            worded =
+                !find_count_place(f, s, st, l, v, ls, d, rank, text, false, crowded, &c, &spot);
         }
         ls->count = held; /* the trial's places, given back */
     }
@@ -719,7 +726,7 @@ static bool draw_count_labels(frame_renderer *f, const scene *s, const scene_sta
         if ((count == 0) != empty)
             continue;
         snprintf(text, sizeof text, worded ? "%d held" : "%d", count);
-        if (find_count_place(f, s, st, l, v, ls, d, rank, text, false, &c, &spot))
+        if (find_count_place(f, s, st, l, v, ls, d, rank, text, false, crowded, &c, &spot))
             place_label_moved(f, ls, l, &v->cam, c.at, c.side, c.shift, NULL, text, th,
                               th->role[SCENE_ROLE_ACTIVATION]);
     }
@@ -865,11 +872,11 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
     draw_block_labels(f, s, st, l, v, th, ls, near, BLOCKS_RUNNING, names.counts);
     count_hold held = {0, ls->count};
     if (!names.counts)
-        held = hold_count_room(f, s, st, l, v, ls, near);
+        held = hold_count_room(f, s, st, l, v, ls, near, names.stride > 1);
     draw_tensor_labels(f, s, st, l, v, th, ls, near, &held);
     release_counts(ls, &held);
-    const bool worded =
-        !names.counts && draw_count_labels(f, s, st, l, v, th, ls, near, false, true);
+    const bool worded = !names.counts && draw_count_labels(f, s, st, l, v, th, ls, near, false,
+                                                           true, names.stride > 1);
     for (int d = 0; d < s->replicas && names.stride == 1; d++)
         if (d != near)
             draw_gpu_names(f, s, l, v, th, ls, d);
@@ -878,7 +885,7 @@ static void draw_gpu_labels(frame_renderer *f, const scene *s, const scene_state
         if (d != near)
             draw_block_labels(f, s, st, l, v, th, ls, d, BLOCKS_RUNNING, names.counts);
     if (worded)
-        draw_count_labels(f, s, st, l, v, th, ls, near, true, true);
+        draw_count_labels(f, s, st, l, v, th, ls, near, true, true, names.stride > 1);
 }
 
 /* The cluster level's labels: no GPU is large enough to carry its own, so

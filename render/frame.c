@@ -1315,37 +1315,40 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
                         const frame_layout *l, const theme *th, label_set *ls, frame_rect hud,
                         scene_level level)
 {
+    /* the kinds this schedule runs, and what this scenario draws: no W row
+     * for 1F1B (readers asked where the W was), no all-reduce without
+     * replicas, no tensors in flight on one GPU */
+    const legend_row *rows = level == SCENE_LEVEL_DETAIL    ? DETAIL_LEGEND
+                             : level == SCENE_LEVEL_CLUSTER ? CLUSTER_LEGEND
+                                                            : GPU_LEGEND;
+    const unsigned kinds = c->kinds;
+    const bool b = kinds & 1u << ACTION_B, i = kinds & 1u << ACTION_I;
     legend_row items[FRAME_LEGEND_ROWS];
     int N = 0;
-    if (level != SCENE_LEVEL_GPU) {
-        N = FRAME_LEGEND_ROWS;
-        memcpy(items, level == SCENE_LEVEL_DETAIL ? DETAIL_LEGEND : CLUSTER_LEGEND, sizeof items);
-    } else {
-        /* the kinds this schedule runs, and what this scenario draws: no
-         * W row for 1F1B (readers asked where the W was), no all-reduce
-         * without replicas, no tensors in flight on one GPU */
-        const unsigned kinds = c->kinds;
-        const bool b = kinds & 1u << ACTION_B, i = kinds & 1u << ACTION_I;
-        for (int k = 0; k < FRAME_LEGEND_ROWS; k++) {
-            legend_row r = GPU_LEGEND[k];
-            if (r.what == ACTION_B && r.swatch == SWATCH_ACTION) {
-                if (!b && !i)
-                    continue;
-                if (!i)
-                    r = (legend_row){SWATCH_ACTION, ACTION_B, "B  backward", 0};
-                else if (!b)
-                    r = (legend_row){SWATCH_ACTION, ACTION_I, "I  backward for inputs", 0};
-            }
-            if (r.what == ACTION_W && r.swatch == SWATCH_ACTION && !(kinds & 1u << ACTION_W))
+    for (int k = 0; k < FRAME_LEGEND_ROWS; k++) {
+        legend_row r = rows[k];
+        const bool action = r.swatch == SWATCH_ACTION;
+        if (action && r.what == ACTION_B && r.what2 == ACTION_I) {
+            if (!b && !i)
                 continue;
-            if (r.swatch == SWATCH_REDUCE && c->tl->allreduce_count == 0)
-                continue;
-            if (r.what2 == ACTION_B && r.what == ACTION_F && c->scene->ranks < 2)
-                continue; /* the in-flight row */
-            if (r.what2 == ACTION_B && r.what == ACTION_F && v->still)
-                r.name = "x, ∇  in flight (wire lit)"; /* nothing faint to explain */
-            items[N++] = r;
+            if (!i)
+                r = (legend_row){SWATCH_ACTION, ACTION_B, "B  backward", 0};
+            else if (!b)
+                r = (legend_row){SWATCH_ACTION, ACTION_I, "I  backward for inputs", 0};
         }
+        if (action && r.what == ACTION_W && !(kinds & 1u << ACTION_W))
+            continue;
+        if ((r.swatch == SWATCH_REDUCE ||
+             (r.swatch == SWATCH_ROLE && r.what == SCENE_ROLE_ALLREDUCE)) &&
+            c->tl->allreduce_count == 0)
+            continue;
+        if (action && r.what == ACTION_F && r.what2 == ACTION_B) { /* tensors in flight */
+            if (c->scene->ranks < 2)
+                continue;
+            if (v->still)
+                r.name = "x, ∇  in flight (wire lit)"; /* nothing faint to explain */
+        }
+        items[N++] = r;
     }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
@@ -1592,6 +1595,8 @@ void frame_renderer_draw(frame_renderer *f, frame_cache *c, const frame_view *v,
     timeline_panel_draw(&c->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline, v->t,
                         v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
     inspect_overlay_timeline(&v->inspect, tl, &tv, &f->batch, &th.timeline, l.line_px);
+    timeline_panel_draw_tip(&c->panel, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th.timeline,
+                            v->hover.kind != TIMELINE_HIT_NONE ? &v->hover : NULL);
     draw2d_clip(&f->batch, vx, vy, vw, vh);
     draw2d_rect(&f->batch, vx, l.panel_y - l.line_px, vw, 2 * l.line_px, th.grid);
     inspect_overlay_tip(&v->inspect, &tv, &f->batch, &f->font, FRAME_FONT_SMALL, &th, l.line_px, vx,

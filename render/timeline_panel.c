@@ -452,49 +452,74 @@ static void draw_labels_at(const frame *f, double t)
     draw2d_clip_off(f->d);
 }
 
-static void draw_hover(const frame *f, const timeline_panel_hover *hv)
+/* What the hover points at: its time span, its row's band (y0, h) and its
+ * description; false where there is nothing (any more) to point at. */
+static bool hover_target(const frame *f, const timeline_panel_hover *hv, double *s, double *e,
+                         float *y0, float *h, char *text, size_t size)
 {
     const timeline_view *v = f->v;
     const timeline *tl = f->p->tl;
     if (!hv || hv->kind == TIMELINE_HIT_NONE || hv->rank < 0 || hv->rank >= v->ranks)
-        return;
-    double s, e;
-    float y0, h;
-    char text[256];
+        return false;
     if (hv->kind == TIMELINE_HIT_ACTION) {
         if (hv->index < 0 || hv->index >= tl->program->rank[hv->rank].count)
-            return;
-        s = tl->time[hv->rank][hv->index].start;
-        e = tl->time[hv->rank][hv->index].end;
-        y0 = row_top(v, hv->rank);
-        h = v->bar_h;
-        timeline_describe_action(tl, hv->rank, hv->index, text, sizeof text);
+            return false;
+        *s = tl->time[hv->rank][hv->index].start;
+        *e = tl->time[hv->rank][hv->index].end;
+        *y0 = row_top(v, hv->rank);
+        *h = v->bar_h;
+        timeline_describe_action(tl, hv->rank, hv->index, text, size);
     } else if (hv->kind == TIMELINE_HIT_STRETCH) {
         timeline_lod_piece piece;
         if (!timeline_lod_find(tl, v, hv->rank, hv->index, &piece))
-            return; /* zoomed since: no longer merged */
-        s = timeline_view_x_to_time(v, piece.x0);
-        e = timeline_view_x_to_time(v, piece.x1);
-        y0 = row_top(v, hv->rank);
-        h = v->bar_h;
-        timeline_lod_describe(tl, hv->rank, s, e, piece.first, piece.last, text, sizeof text);
+            return false; /* zoomed since: no longer merged */
+        *s = timeline_view_x_to_time(v, piece.x0);
+        *e = timeline_view_x_to_time(v, piece.x1);
+        *y0 = row_top(v, hv->rank);
+        *h = v->bar_h;
+        timeline_lod_describe(tl, hv->rank, *s, *e, piece.first, piece.last, text, size);
     } else {
         if (hv->index < 0 || hv->index >= tl->allreduce_count)
-            return;
-        s = tl->allreduces[hv->index].start;
-        e = tl->allreduces[hv->index].end;
-        y0 = row_top(v, hv->rank) + v->lane_y;
-        h = v->lane_h;
-        timeline_describe_allreduce(tl, hv->index, text, sizeof text);
+            return false;
+        *s = tl->allreduces[hv->index].start;
+        *e = tl->allreduces[hv->index].end;
+        *y0 = row_top(v, hv->rank) + v->lane_y;
+        *h = v->lane_h;
+        timeline_describe_allreduce(tl, hv->index, text, size);
     }
+    return true;
+}
+
+/* The hovered bar's outline, with the panel (its tooltip comes last:
+ * draw_hover_tip). */
+static void draw_hover(const frame *f, const timeline_panel_hover *hv)
+{
+    const timeline_view *v = f->v;
+    double s, e;
+    float y0, h;
+    char text[256];
+    if (!hover_target(f, hv, &s, &e, &y0, &h, text, sizeof text))
+        return;
     const float x0 = clip_x(f, tx(f, s)), x1 = maxf(clip_x(f, tx(f, e)), x0 + 1);
     const float th = maxf(1.5f, v->em * 0.12f);
     draw2d_clip(f->d, v->plot_x, v->plot_y, v->plot_w, v->plot_h);
     draw2d_rect_outline(f->d, x0 - th, y0 - th, x1 - x0 + 2 * th, h + 2 * th, th, f->pal->text);
     draw2d_clip_off(f->d);
-    if (!f->font)
+}
+
+/* The tooltip over the hovered bar, or under it when the panel's top is in
+ * the way, kept inside the panel, opaque: nothing under it shows through,
+ * and drawn after every outline (the inspection's critical path) so that
+ * none crosses it. */
+static void draw_hover_tip(const frame *f, const timeline_panel_hover *hv)
+{
+    const timeline_view *v = f->v;
+    double s, e;
+    float y0, h;
+    char text[256];
+    if (!f->font || !hover_target(f, hv, &s, &e, &y0, &h, text, sizeof text))
         return;
-    /* the tooltip over the bar, or under it when the panel's top is in the way */
+    const float x0 = clip_x(f, tx(f, s)), x1 = maxf(clip_x(f, tx(f, e)), x0 + 1);
     const float w = text_width(f->font, f->size, text) + v->em;
     const float bh = f->font_px * 1.6f;
     float bx = 0.5f * (maxf(x0, v->plot_x) + minf(x1, v->plot_x + v->plot_w)) - w * 0.5f;
@@ -502,7 +527,7 @@ static void draw_hover(const frame *f, const timeline_panel_hover *hv)
     float by = y0 - bh - v->em * 0.3f;
     if (by < v->y)
         by = y0 + h + v->em * 0.3f;
-    draw2d_rect(f->d, bx, by, w, bh, colour_with_alpha(f->pal->background, 240));
+    draw2d_rect(f->d, bx, by, w, bh, colour_with_alpha(f->pal->background, 255));
     draw2d_rect_outline(f->d, bx, by, w, bh, 1, f->pal->text);
     text_draw(f->font, f->d, f->size, bx + v->em * 0.5f, by + 0.5f * (bh + f->digit_h), text,
               f->pal->text, TEXT_ALIGN_LEFT);
@@ -620,4 +645,19 @@ void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d
     panel_draw_memory_readout(&f, t);
     draw_hover(&f, hover);
     draw2d_clip_off(d);
+}
+
+void timeline_panel_draw_tip(const timeline_panel *p, const timeline_view *v, draw2d *d,
+                             const text_font *font, int font_size_index,
+                             const timeline_palette *pal, const timeline_panel_hover *hover)
+{
+    assert(p->tl && v && d && pal);
+    assert(!font || (font_size_index >= 0 && font_size_index < font->size_count));
+    if (!hover || v->w <= 0 || v->h <= 0)
+        return;
+    frame f = {.p = p, .v = v, .d = d, .font = font, .size = font_size_index, .pal = pal};
+    f.font_px = font ? (float)font->sizes[font_size_index] : v->em;
+    f.digit_h = font ? text_font_metrics(font, font_size_index).cap_height : f.font_px * 0.73f;
+    draw2d_clip_off(d);
+    draw_hover_tip(&f, hover);
 }

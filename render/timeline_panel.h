@@ -109,5 +109,11 @@ void timeline_panel_view_init(timeline_view *v, const timeline *tl);
 void timeline_panel_draw(const timeline_panel *p, const timeline_view *v, draw2d *d,
                          const text_font *font, int font_size_index, const timeline_palette *pal,
                          double t, const timeline_panel_hover *hover);
+/* The hover's tooltip (its bar's outline comes with timeline_panel_draw),
+ * opaque and inside the panel: drawn after whatever else outlines bars
+ * (the inspection's critical path), so that nothing crosses it. */
+void timeline_panel_draw_tip(const timeline_panel *p, const timeline_view *v, draw2d *d,
+                             const text_font *font, int font_size_index,
+                             const timeline_palette *pal, const timeline_panel_hover *hover);
 
 #endif

@@ -9,7 +9,10 @@
  *     colour appears round their projection;
  *   - the details card at 1920x1080: every line drawn, capitals at least
  *     22 px, no string overlapping another (HUD, legend, caption, labels).
- * PPFLOW_INSPECT_PNG=FILE writes the 1920x1080 frame, to look at.
+ *   - the hover's tooltip lies over the critical path's outlines, none
+ *     crossing it.
+ * PPFLOW_INSPECT_PNG=FILE writes the 1920x1080 frame, to look at;
+ * PPFLOW_TIP_PNG=FILE the tooltip's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -206,6 +209,72 @@ static int count_in_3d(const frame_fixture *x, const frame_view *v, int rank, in
     return n;
 }
 
+/* The hover's tooltip over the critical path: opaque and drawn after the
+ * path's outlines, none of which crosses it. The first hovered bar (rank 1
+ * and down) whose tooltip, above it, covers the path's outlines on the row
+ * above: in the box, no pixel has the path's colour, where without the
+ * hover some have. */
+static void test_tooltip_over_critical_path(void **state)
+{
+    (void)state;
+    frame_fixture *x = fixture(W, H);
+    const timeline *tl = &x->s.tl;
+    const timeline_palette pal = theme_get(THEME_DARK).timeline;
+    inspect in;
+    inspect_init(&in, tl);
+    inspect_path path;
+    inspect_path_init(&path, &in);
+    frame_view v = offscreen_default_view(&x->o, 20, THEME_DARK, CAMERA_PRESET_DEFAULT);
+    const timeline_view tv = placed(x, &v);
+    v.inspect.critical = &path;
+    const text_font *font = &x->o.frame.font;
+    int tried = 0;
+    for (int at = 0; at < 4 * 64 && !tried; at++) {
+        const int rank = 1 + at / 64, k = at % 64;
+        if (rank >= tl->program->ranks || k >= tl->program->rank[rank].count)
+            continue;
+        const bar b = bar_of(&tv, tl, rank, k);
+        char text[256];
+        timeline_describe_action(tl, rank, k, text, sizeof text);
+        v.hover = (timeline_panel_hover){.kind = TIMELINE_HIT_NONE, .rank = -1, .index = -1};
+        frame_fixture_draw(x, &v); /* and the font at this frame's sizes */
+        /* the box as the panel places it (render/timeline_panel.c) */
+        const float font_px = (float)font->sizes[FRAME_FONT_SMALL];
+        const float w = text_width(font, FRAME_FONT_SMALL, text) + tv.em, bh = font_px * 1.6f;
+        float bx = 0.5f * (fmaxf(b.x0, tv.plot_x) + fminf(b.x1, tv.plot_x + tv.plot_w)) - w * 0.5f;
+        bx = fmaxf(fminf(bx, tv.x + tv.w - w), tv.x);
+        const float by = b.y0 - bh - tv.em * 0.3f;
+        if (by < tv.y)
+            continue;
+        int under = 0; /* the path's pixels where the box goes */
+        for (int py = (int)ceilf(by) + 2; py < (int)(by + bh) - 2; py++)
+            for (int px = (int)ceilf(bx) + 2; px < (int)(bx + w) - 2; px++)
+                under += near(frame_fixture_pixel(x, px, py), pal.critical, 8);
+        if (under == 0)
+            continue;
+        tried++;
+        v.hover = (timeline_panel_hover){TIMELINE_HIT_ACTION, rank, k};
+        frame_fixture_draw(x, &v);
+        int over = 0;
+        for (int py = (int)ceilf(by) + 2; py < (int)(by + bh) - 2; py++)
+            for (int px = (int)ceilf(bx) + 2; px < (int)(bx + w) - 2; px++)
+                over += near(frame_fixture_pixel(x, px, py), pal.critical, 8);
+        const char *png = getenv("PPFLOW_TIP_PNG");
+        if (png) {
+            ppf_error err = {{0}};
+            assert_true(image_write_png(png, x->pixels, W, H, 0, false, &err));
+            print_message("box (%.1f,%.1f) %.1f x %.1f\n", bx, by, w, bh);
+        }
+        print_message("rank %d action %d: %d path pixels under the tooltip's box, %d in it\n", rank,
+                      k, under, over);
+        assert_int_equal(over, 0);
+    }
+    assert_int_equal(tried, 1);
+    inspect_path_deinit(&path);
+    inspect_deinit(&in);
+    frame_fixture_free(x);
+}
+
 static void test_selection_in_3d(void **state)
 {
     (void)state;
@@ -278,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_selection_outline),
         cmocka_unit_test(test_critical_path_and_microbatch),
+        cmocka_unit_test(test_tooltip_over_critical_path),
         cmocka_unit_test(test_selection_in_3d),
         cmocka_unit_test(test_details_card_legible),
     };

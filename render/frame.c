@@ -1463,6 +1463,60 @@ static help_card measure_help(const frame_renderer *f, const frame_help_item *he
     return c;
 }
 
+/* The key card's layout in this frame: its table (size, columns, rows per
+ * column), the rows a page holds and the pages. The first that fits three
+ * quarters of the height and most of the width: body text in one column,
+ * then in two side by side, then the small size in one or two. When none
+ * does, the small size whole where it fits the frame at all, else
+ * (presenting at 1080p: 24 rows at the 27 px floor) pages of it, in two
+ * columns where they fit across, else one, each as tall as nine tenths of
+ * the frame: the viewer's h steps through them. */
+static help_card help_layout(const frame_renderer *f, const frame_layout *l, const frame_view *v,
+                             int *per_page, int *pages)
+{
+    const frame_help_item *help = v->help;
+    const int n = v->help_count;
+    static const struct {
+        int size, cols;
+    } tries[] = {
+        {FRAME_FONT_BODY, 1}, {FRAME_FONT_BODY, 2}, {FRAME_FONT_SMALL, 1}, {FRAME_FONT_SMALL, 2}};
+    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        help_card try = measure_help(f, help, n, tries[t].size, tries[t].cols);
+        if (try.h <= (float)l->height * 0.75f && try.w + 2 * try.pad <= (float)l->width * 0.95f) {
+            *per_page = n, *pages = 1;
+            return try;
+        }
+    }
+    help_card c = measure_help(f, help, n, FRAME_FONT_SMALL, 2);
+    const int cols = c.w + 2 * c.pad <= (float)l->width * 0.95f ? 2 : 1;
+    c = measure_help(f, help, n, FRAME_FONT_SMALL, cols);
+    if (c.h <= (float)l->height * 0.95f && c.w + 2 * c.pad <= (float)l->width * 0.95f) {
+        *per_page = n, *pages = 1; /* taller than the rule, but whole on one page */
+        return c;
+    }
+    int rows = (int)(((float)l->height * 0.9f - 2 * c.pad) / c.m.line_height) - 1;
+    rows = rows < 1 ? 1 : rows;
+    *per_page = rows * cols;
+    *pages = (n + *per_page - 1) / *per_page;
+    if (*pages <= 1) {
+        *per_page = n, *pages = 1;
+        return c;
+    }
+    c.rows = rows;
+    c.h = c.m.line_height * (float)(rows + 1) + 2 * c.pad;
+    return c;
+}
+
+int frame_help_pages(const frame_renderer *f, const frame_view *v, int fb_width, int fb_height)
+{
+    if (!v->help || v->help_count <= 0)
+        return 1;
+    const frame_layout l = frame_layout_of(v, fb_width, fb_height);
+    int per_page, pages;
+    help_layout(f, &l, v, &per_page, &pages);
+    return pages;
+}
+
 static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view *v,
                       const theme *th)
 {
@@ -1470,32 +1524,25 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view
     const int n = v->help_count;
     if (!help || n <= 0)
         return;
-    /* The first that fits three quarters of the height and most of the
-     * width: body text in one column, then in two side by side, then the
-     * small size in one or two. When none does, the small size in one
-     * column: a card taller than the window beats one cut at its sides. */
-    static const struct {
-        int size, cols;
-    } tries[] = {
-        {FRAME_FONT_BODY, 1}, {FRAME_FONT_BODY, 2}, {FRAME_FONT_SMALL, 1}, {FRAME_FONT_SMALL, 2}};
-    help_card c = measure_help(f, help, n, FRAME_FONT_SMALL, 1);
-    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
-        help_card try = measure_help(f, help, n, tries[t].size, tries[t].cols);
-        if (try.h <= (float)l->height * 0.75f && try.w + 2 * try.pad <= (float)l->width * 0.95f) {
-            c = try;
-            break;
-        }
-    }
+    int per_page, pages;
+    const help_card c = help_layout(f, l, v, &per_page, &pages);
+    const int page = (v->help_page % pages + pages) % pages;
+    const int first = page * per_page, end = first + per_page < n ? first + per_page : n;
     float x = (float)l->x + (((float)l->width - c.w) / 2 - c.pad);
     float y = (float)l->y + ((float)l->height - c.h) / 2;
-    draw2d_rect(&f->batch, x, y, c.w + 2 * c.pad, c.h, colour_with_alpha(th->panel, 245));
+    draw2d_rect(&f->batch, x, y, c.w + 2 * c.pad, c.h, colour_with_alpha(th->panel, 255));
     draw2d_rect_outline(&f->batch, x, y, c.w + 2 * c.pad, c.h, 2 * l->line_px, th->grid);
     const float top = y + c.pad + c.m.ascent;
-    text_draw(&f->font, &f->batch, c.size, x + c.pad, top, "Keys", th->text, TEXT_ALIGN_LEFT);
-    for (int k = 0; k < n; k++) {
+    char title[48] = "Keys";
+    if (pages > 1)
+        snprintf(title, sizeof title, "Keys  %d/%d  (h: %s)", page + 1, pages,
+                 page + 1 < pages ? "more" : "close");
+    text_draw(&f->font, &f->batch, c.size, x + c.pad, top, title, th->text, TEXT_ALIGN_LEFT);
+    for (int k = first; k < end; k++) {
         /* Down the first column, then the next: the table's order reads on. */
-        const float cx = x + c.pad + (float)(k / c.rows) * (c.col_w + 2 * c.gap);
-        const float base = top + c.m.line_height * (float)(k % c.rows + 1);
+        const int i = k - first;
+        const float cx = x + c.pad + (float)(i / c.rows) * (c.col_w + 2 * c.gap);
+        const float base = top + c.m.line_height * (float)(i % c.rows + 1);
         text_draw(&f->font, &f->batch, c.size, cx, base, help[k].keys, th->text, TEXT_ALIGN_LEFT);
         text_draw(&f->font, &f->batch, c.size, cx + c.kw + c.gap, base, help[k].what, th->text_dim,
                   TEXT_ALIGN_LEFT);

@@ -212,6 +212,7 @@ typedef struct frame_view {
                                     iteration */
     const frame_help_item *help; /* the key card's rows, [help_count], shown with show_help */
     int help_count;
+    int help_page;       /* the key card's page where it takes several (frame_help_pages), modulo */
     bool blackout;       /* the whole viewport black, nothing else (presenting's B) */
     bool cleared;        /* the caller has cleared the viewport to the theme's background,
                             depth and stencil (compare_view: one clear for all panes) */
@@ -278,6 +279,12 @@ typedef struct frame_cache {
     frame_kept_card legend, hud; /* draw_legend's and draw_hud's cards */
     unsigned kinds;              /* program_kind_mask: the legend's rows */
 } frame_cache;
+
+/* The pages the key card of v takes in a target of this size: 1 where it
+ * fits at once, more where its rows do not fit at the legible sizes
+ * (presenting at 1080p); the viewer's h steps through them. f's font as
+ * the last frame drawn at that size left it. */
+int frame_help_pages(const frame_renderer *f, const frame_view *v, int fb_width, int fb_height);
 
 bool frame_renderer_init(frame_renderer *f, ppf_error *err);
 void frame_renderer_deinit(frame_renderer *f); /* accepts a zeroed or deinited renderer */

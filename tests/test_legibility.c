@@ -763,6 +763,59 @@ static void test_files_show_no_hints(void **state)
     assert_true(window_hints > 0);
 }
 
+/* ---- the key card inside the window ---------------------------------------- */
+
+/* In the window and presenting, at 1920x1080 and 1280x720, the key card
+ * lies inside the frame, page after page where it takes several (h steps
+ * through them), and its pages together show every row once. */
+static void test_key_card_inside(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{1920, 1080}, {1280, 720}};
+    static const struct {
+        keymap_mode mode;
+        float ui;
+        const char *what;
+    } modes[] = {{KEYMAP_WINDOW, 1, "window"},
+                 {KEYMAP_PRESENT, VIEWER_PRESENT_SCALE, "presenting"}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            const int W = sizes[k][0], H = sizes[k][1];
+            fixture *x = fixture_new(NULL, NULL, 0, W, H);
+            frame_help_item help[KEYMAP_ROWS_MAX];
+            frame_view v = view_at(x, 12, THEME_DARK, modes[m].ui);
+            v.show_help = true;
+            v.help = help;
+            v.help_count = keymap_card(help, KEYMAP_ROWS_MAX, modes[m].mode);
+            draw(x, &v); /* the font at this frame's sizes */
+            const int pages = frame_help_pages(&x->f->o.frame, &v, W, H);
+            int seen[KEYMAP_ROWS_MAX] = {0};
+            for (int page = 0; page < pages; page++) {
+                v.help_page = page;
+                draw(x, &v);
+                for (int j = 0; j < x->stats.rect_count; j++) {
+                    const text_rect *r = &x->rects[j];
+                    for (int i = 0; i < v.help_count; i++)
+                        if (strcmp(x->texts[j], help[i].what) == 0) {
+                            seen[i]++;
+                            if (r->x0 < 0 || r->y0 < 0 || r->x1 > W || r->y1 > H)
+                                fail_msg("%s %dx%d page %d: \"%s\" at (%.0f,%.0f)-(%.0f,%.0f), "
+                                         "outside the frame",
+                                         modes[m].what, W, H, page + 1, help[i].what, r->x0, r->y0,
+                                         r->x1, r->y1);
+                        }
+                }
+            }
+            for (int i = 0; i < v.help_count; i++)
+                if (seen[i] != 1)
+                    fail_msg("%s %dx%d: \"%s\" shown on %d pages of %d", modes[m].what, W, H,
+                             help[i].what, seen[i], pages);
+            print_message("%s at %dx%d: %d rows on %d page(s)\n", modes[m].what, W, H, v.help_count,
+                          pages);
+            fixture_free(x);
+        }
+}
+
 static void test_presenting_back_row(void **state)
 {
     (void)state;
@@ -832,6 +885,7 @@ int main(void)
         cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
         cmocka_unit_test(test_caption_fits),          cmocka_unit_test(test_presenting_back_row),
         cmocka_unit_test(test_long_captions_wrap),    cmocka_unit_test(test_files_show_no_hints),
+        cmocka_unit_test(test_key_card_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

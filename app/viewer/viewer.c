@@ -216,6 +216,8 @@ static void draw(viewer *v, double clock)
     }
     viewer_inspect_view(&v->insp, &v->st, &v->view);
     frame_renderer_draw(&v->frame, &v->panes.pane[0].cache, &v->view, v->st.fb_w, v->st.fb_h);
+    /* what h does next: the key card's pages at this size, as just drawn */
+    v->st.look.help_pages = frame_help_pages(&v->frame, &v->view, v->st.fb_w, v->st.fb_h);
 }
 
 /* Whether the loop must draw without waiting for input: something moves

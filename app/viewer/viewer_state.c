@@ -517,12 +517,17 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         if (!v->camera.user && view_usable(v))
             refit_camera(v);
         break;
-    case CMD_HELP:
-        v->look.show_help = !v->look.show_help;
+    case CMD_HELP: /* open, the next page, or closed after the last */
+        if (!v->look.show_help)
+            v->look.show_help = true, v->look.help_page = 0;
+        else if (v->look.help_page + 1 < v->look.help_pages)
+            v->look.help_page++;
+        else
+            v->look.show_help = false, v->look.help_page = 0;
         break;
     case CMD_ESCAPE: /* one layer at a time, and never out of the program */
         if (v->look.show_help)
-            v->look.show_help = false;
+            v->look.show_help = false, v->look.help_page = 0;
         else if (v->talk.laser)
             v->talk.laser = false;
         else if (v->talk.blackout)
@@ -716,6 +721,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         .hud_bubble = v->s->hud_bubble,
         .status = status,
         .show_help = v->look.show_help,
+        .help_page = v->look.help_page,
         .show_legend = true,
         .blackout = v->talk.blackout,
         .caption = beat_caption(v),

@@ -120,6 +120,9 @@ typedef struct viewer_look {
     float ui_scale, ui_scale_start; /* text and line sizes (frame_view.ui_scale); the start's,
                                        which ctrl+0 goes back to */
     bool show_help;                 /* the key card */
+    int help_page;                  /* its page shown, 0 .. help_pages - 1 */
+    int help_pages;                 /* the pages it takes at this size (frame_help_pages, which
+                                       the viewer sets after drawing); 0 or 1: one */
     scene_aa_mode aa;               /* the 3D view's anti-aliasing (--aa; SCENE_AA_EDGE) */
 } viewer_look;
 

@@ -129,19 +129,44 @@ static void test_selection_outline(void **state)
     frame_fixture_free(x);
 }
 
+/* A frame of the fixture at t = 20 with the critical path marked: the
+ * inspection and its path, the view and its placed timeline. */
+typedef struct critical_frame {
+    frame_fixture *x;
+    inspect in;
+    inspect_path path;
+    frame_view v;
+    timeline_view tv;
+} critical_frame;
+
+static void critical_frame_init(critical_frame *c)
+{
+    c->x = fixture(W, H);
+    inspect_init(&c->in, &c->x->s.tl);
+    inspect_path_init(&c->path, &c->in);
+    c->v = offscreen_default_view(&c->x->o, 20, THEME_DARK, CAMERA_PRESET_DEFAULT);
+    c->tv = placed(c->x, &c->v);
+    c->v.inspect.critical = &c->path;
+}
+
+static void critical_frame_deinit(critical_frame *c)
+{
+    inspect_path_deinit(&c->path);
+    inspect_deinit(&c->in);
+    frame_fixture_free(c->x);
+}
+
 static void test_critical_path_and_microbatch(void **state)
 {
     (void)state;
-    frame_fixture *x = fixture(W, H);
+    critical_frame cf;
+    critical_frame_init(&cf);
+    frame_fixture *x = cf.x;
     const timeline *tl = &x->s.tl;
     const timeline_palette pal = theme_get(THEME_DARK).timeline;
-    inspect in;
-    inspect_init(&in, tl);
-    inspect_path path;
-    inspect_path_init(&path, &in);
-    frame_view v = offscreen_default_view(&x->o, 20, THEME_DARK, CAMERA_PRESET_DEFAULT);
-    const timeline_view tv = placed(x, &v);
-    v.inspect.critical = &path;
+    const inspect_path path = cf.path;
+    frame_view v = cf.v;
+    const timeline_view tv = cf.tv;
     frame_fixture_draw(x, &v);
     int steps = 0, marked = 0;
     for (int k = 0; k < path.count; k++) {
@@ -176,9 +201,7 @@ static void test_critical_path_and_microbatch(void **state)
     print_message("1F4 dimmed from %d to %d\n", bright_o, bright_dim);
     assert_lt(bright_dim, bright_o * 0.6);
 
-    inspect_path_deinit(&path);
-    inspect_deinit(&in);
-    frame_fixture_free(x);
+    critical_frame_deinit(&cf);
 }
 
 /* Pixels of colour c inside the projected rectangle of the action's slice. */
@@ -217,17 +240,14 @@ static int count_in_3d(const frame_fixture *x, const frame_view *v, int rank, in
 static void test_tooltip_over_critical_path(void **state)
 {
     (void)state;
-    frame_fixture *x = fixture(W, H);
+    critical_frame cf;
+    critical_frame_init(&cf);
+    const rgba8 path_colour = theme_get(THEME_DARK).timeline.critical;
+    frame_fixture *x = cf.x;
     const timeline *tl = &x->s.tl;
-    const timeline_palette pal = theme_get(THEME_DARK).timeline;
-    inspect in;
-    inspect_init(&in, tl);
-    inspect_path path;
-    inspect_path_init(&path, &in);
-    frame_view v = offscreen_default_view(&x->o, 20, THEME_DARK, CAMERA_PRESET_DEFAULT);
-    const timeline_view tv = placed(x, &v);
-    v.inspect.critical = &path;
     const text_font *font = &x->o.frame.font;
+    frame_view v = cf.v;
+    const timeline_view tv = cf.tv;
     int tried = 0;
     for (int at = 0; at < 4 * 64 && !tried; at++) {
         const int rank = 1 + at / 64, k = at % 64;
@@ -249,7 +269,7 @@ static void test_tooltip_over_critical_path(void **state)
         int under = 0; /* the path's pixels where the box goes */
         for (int py = (int)ceilf(by) + 2; py < (int)(by + bh) - 2; py++)
             for (int px = (int)ceilf(bx) + 2; px < (int)(bx + w) - 2; px++)
-                under += near(frame_fixture_pixel(x, px, py), pal.critical, 8);
+                under += near(frame_fixture_pixel(x, px, py), path_colour, 8);
         if (under == 0)
             continue;
         tried++;
@@ -258,7 +278,7 @@ static void test_tooltip_over_critical_path(void **state)
         int over = 0;
         for (int py = (int)ceilf(by) + 2; py < (int)(by + bh) - 2; py++)
             for (int px = (int)ceilf(bx) + 2; px < (int)(bx + w) - 2; px++)
-                over += near(frame_fixture_pixel(x, px, py), pal.critical, 8);
+                over += near(frame_fixture_pixel(x, px, py), path_colour, 8);
         const char *png = getenv("PPFLOW_TIP_PNG");
         if (png) {
             ppf_error err = {{0}};
@@ -270,9 +290,7 @@ static void test_tooltip_over_critical_path(void **state)
         assert_int_equal(over, 0);
     }
     assert_int_equal(tried, 1);
-    inspect_path_deinit(&path);
-    inspect_deinit(&in);
-    frame_fixture_free(x);
+    critical_frame_deinit(&cf);
 }
 
 static void test_selection_in_3d(void **state)

@@ -216,8 +216,10 @@ static void draw(viewer *v, double clock)
     }
     viewer_inspect_view(&v->insp, &v->st, &v->view);
     frame_renderer_draw(&v->frame, &v->panes.pane[0].cache, &v->view, v->st.fb_w, v->st.fb_h);
-    /* what h does next: the key card's pages at this size, as just drawn */
-    v->st.look.help_pages = frame_help_pages(&v->frame, &v->view, v->st.fb_w, v->st.fb_h);
+    /* what h does next: the key card's pages at this size, as just drawn
+     * (measured only while it shows: h opens it at its first page) */
+    v->st.look.help_pages =
+        v->view.show_help ? frame_help_pages(&v->frame, &v->view, v->st.fb_w, v->st.fb_h) : 1;
 }
 
 /* Whether the loop must draw without waiting for input: something moves

@@ -348,10 +348,10 @@ const option_row cli_rows[OPT_COUNT] = {
                 .field = FIELD(show.aa),
                 .find = aa_find,
                 .name_of = aa_name,
-                .refused = "unknown anti-aliasing; use auto, edge, supersample or off",
+                .refused = "unknown anti-aliasing; use auto, edge, supersample, msaa or off",
                 .help = "anti-aliasing of the 3D view: {default} (default: supersample for "
-                        "stills and PNG frames, edge for the window, MP4 and GIF), edge, "
-                        "supersample or off"},
+                        "stills and PNG frames, edge for MP4 and GIF, for the window msaa on a "
+                        "GPU and edge on llvmpipe), edge, supersample, msaa or off"},
     /* Times past the longest iteration (budget.h) mean nothing; a time past
      * this scenario's iteration is refused once it is known (check_show). */
     [OPT_TIME] = {.name = "time",

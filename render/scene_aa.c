@@ -18,11 +18,31 @@ static const char *const names[SCENE_AA_MODES] = {
     [SCENE_AA_EDGE] = "edge",
     [SCENE_AA_SUPERSAMPLE] = "supersample",
     [SCENE_AA_OFF] = "off",
+    [SCENE_AA_MULTISAMPLE] = "msaa",
 };
 
 const char *scene_aa_name(scene_aa_mode m)
 {
     return (unsigned)m < SCENE_AA_MODES ? names[m] : NULL;
+}
+
+scene_aa_mode scene_aa_for_renderer(const char *renderer)
+{
+    /* Mesa's CPU rasterisers, Google's, and the names Mesa gives a
+     * software fallback */
+    static const char *const software[] = {"llvmpipe", "softpipe", "SwiftShader",
+                                           "Software Rasterizer", "lavapipe"};
+    if (renderer == NULL)
+        return SCENE_AA_EDGE;
+    for (size_t i = 0; i < sizeof software / sizeof software[0]; i++)
+        if (strstr(renderer, software[i]) != NULL)
+            return SCENE_AA_EDGE;
+    return SCENE_AA_MULTISAMPLE;
+}
+
+scene_aa_mode scene_aa_for_current_gl(void)
+{
+    return scene_aa_for_renderer((const char *)glGetString(GL_RENDERER));
 }
 
 /* Grows a buffer (its old contents dropped), zeroed: every page is taken
@@ -111,6 +131,44 @@ static bool bind_fbo(scene_aa *a, int w, int h)
     return true;
 }
 
+/* The multisampled framebuffer (and the single-sampled one it resolves
+ * into) at least w x h, bound; false, with the caller's framebuffers bound
+ * again, when the GL has no multisampling or cannot make them. */
+static bool bind_multisample(scene_aa *a, int w, int h)
+{
+    if (!(a->ms.fbo && a->ms.width >= w && a->ms.height >= h)) {
+        render_target_deinit(&a->ms);
+        render_target_deinit(&a->resolved);
+        GLint max = 0;
+        glGetIntegerv(GL_MAX_SAMPLES, &max);
+        const int samples = max < SCENE_AA_MULTISAMPLE_SAMPLES ? max : SCENE_AA_MULTISAMPLE_SAMPLES;
+        while (glGetError() != GL_NO_ERROR) {
+        }
+        ppf_error err = {{0}};
+        if (samples < 2 || !render_target_init_multisample(&a->ms, w, h, samples, &err) ||
+            !render_target_init(&a->resolved, w, h, &err) || glGetError() != GL_NO_ERROR) {
+            render_target_deinit(&a->ms);
+            render_target_deinit(&a->resolved);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)a->target_fbo);
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)a->read_fbo);
+            return false;
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, a->ms.fbo);
+    return true;
+}
+
+/* Clears the whole framebuffer bound (a clear of part of one is a quad on
+ * llvmpipe) to the view's background, depth too. */
+static void clear_bound(rgba8 background)
+{
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(background.r / 255.0f, background.g / 255.0f, background.b / 255.0f, 1);
+    glClearDepth(1);
+    glDepthMask(GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
 scene_aa_view scene_aa_begin(scene_aa *a, const scene_aa_desc *d)
 {
     assert(a && d && d->w >= 0 && d->h >= 0);
@@ -131,16 +189,17 @@ scene_aa_view scene_aa_begin(scene_aa *a, const scene_aa_desc *d)
         const int k = supersample_factor(d->w, d->h);
         if (k >= 2 && bind_fbo(a, k * d->w, k * d->h)) {
             a->k = k;
-            /* the whole framebuffer: a clear of part of one is a quad on llvmpipe */
-            glDisable(GL_SCISSOR_TEST);
-            glClearColor(d->background.r / 255.0f, d->background.g / 255.0f,
-                         d->background.b / 255.0f, 1);
-            glClearDepth(1);
-            glDepthMask(GL_TRUE);
-            glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+            clear_bound(d->background);
             return (scene_aa_view){0, 0, k * d->w, k * d->h, (float)k};
         }
         a->mode = SCENE_AA_EDGE; /* no room for it: the next best */
+    }
+    if (a->mode == SCENE_AA_MULTISAMPLE) {
+        if (bind_multisample(a, d->w, d->h)) {
+            clear_bound(d->background);
+            return (scene_aa_view){0, 0, d->w, d->h, 1};
+        }
+        a->mode = SCENE_AA_EDGE; /* no multisampling here: the next best */
     }
     narrow_to_bounds(a, d);
     return as_is;
@@ -348,12 +407,30 @@ static void finish_edge(scene_aa *a, draw2d *batch)
     draw2d_flush(batch);
 }
 
+/* The samples resolved into a single-sampled framebuffer, then copied into
+ * the view: a resolve straight into a window's framebuffer fails where
+ * its format is not RGBA8 (the GL asks identical formats), a copy between
+ * single-sampled ones converts. Both are the GPU's copy engine's work. */
+static void end_multisample(scene_aa *a)
+{
+    const int w = a->w, h = a->h;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->ms.fbo);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, a->resolved.fbo);
+    glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->resolved.fbo);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)a->target_fbo);
+    glBlitFramebuffer(0, 0, w, h, a->x, a->y, a->x + w, a->y + h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)a->read_fbo);
+}
+
 void scene_aa_end(scene_aa *a, draw2d *batch)
 {
     assert(a && batch);
     a->last_changed = 0;
     if (a->mode == SCENE_AA_SUPERSAMPLE)
         end_supersample(a, batch);
+    if (a->mode == SCENE_AA_MULTISAMPLE)
+        end_multisample(a);
     a->pending = a->mode == SCENE_AA_EDGE;
 }
 
@@ -370,6 +447,8 @@ void scene_aa_deinit(scene_aa *a)
     if (!a)
         return;
     render_target_deinit(&a->ss);
+    render_target_deinit(&a->ms);
+    render_target_deinit(&a->resolved);
     draw2d_pixels_deinit(&a->put);
     edge_aa_deinit(&a->edge);
     scene_aa_deferred_deinit(&a->deferred);

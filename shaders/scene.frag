@@ -74,9 +74,16 @@ void main()
     // activation's gradient.
     const float rim = 0.14;
     vec2 inner = (v_uv - rim) / (1.0 - 2.0 * rim);
-    bool filled = v_params.x > 0.0 && mode == 0 && all(greaterThanEqual(inner, vec2(0.0))) &&
-                  inner.x <= 1.0 && inner.y <= v_params.x;
-    vec3 c = filled ? v_color2.rgb : v_color.rgb;
+    // The share of the pixel the fill (inner 0..1 across, 0..level up)
+    // covers, from its distances in pixels to the fill's sides: a smooth
+    // edge at 1x and under multisampling alike, which shades a pixel once.
+    vec2 inner_px = px * (1.0 - 2.0 * rim);
+    float fx = min(inner.x, 1.0 - inner.x) * inner_px.x;
+    float fy = min(inner.y, v_params.x - inner.y) * inner_px.y;
+    float fill = v_params.x > 0.0 && mode == 0
+                     ? clamp(fx + 0.5, 0.0, 1.0) * clamp(fy + 0.5, 0.0, 1.0)
+                     : 0.0;
+    vec3 c = mix(v_color.rgb, v_color2.rgb, fill);
 #if DRAWS(MODE_HATCH) || DRAWS(MODE_DOTS) || DRAWS(MODE_CROSSHATCH)
     if (mode >= MODE_HATCH && mode <= MODE_CROSSHATCH) {
         // The timeline's patterns, in screen pixels as there: "\" stripes,

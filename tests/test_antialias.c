@@ -12,7 +12,9 @@
  *
  * Held: supersampling (stills, PNG frames) at most half the error of the
  * frame as rasterised, edge anti-aliasing (the window, MP4, GIF) under
- * EDGE_MAX_SHARE of it; both bounds are ones the rasterised frame fails.
+ * EDGE_MAX_SHARE of it, multisampling (the window on a GPU; llvmpipe
+ * draws it too, slowly) under MULTISAMPLE_MAX_SHARE and no worse than edge
+ * anti-aliasing; the bounds are ones the rasterised frame fails.
  * The figures are printed (README's Export section sums them up).
  *
  * Also: the same frame drawn twice gives the same bytes whatever was drawn
@@ -35,6 +37,7 @@ enum { W = 1920, H = 1080, SS = 4 };
 #define EDGE_SOBEL 64.0
 #define SUPERSAMPLE_MAX_SHARE 0.5
 #define EDGE_MAX_SHARE 0.95
+#define MULTISAMPLE_MAX_SHARE 0.8
 
 /* Mean absolute difference per colour channel (R, G, B) of two w x h frames. */
 static double mean_abs_diff(const uint8_t *a, const uint8_t *b, int w, int h)
@@ -112,7 +115,8 @@ static void expect_edges_smoothed(double t)
     frame_view v = offscreen_default_view(&x->o, t, THEME_DARK, CAMERA_PRESET_DEFAULT);
     v.bare = true;
     const frame_layout l = frame_layout_of(&v, W, H);
-    static const scene_aa_mode modes[] = {SCENE_AA_OFF, SCENE_AA_EDGE, SCENE_AA_SUPERSAMPLE};
+    static const scene_aa_mode modes[] = {SCENE_AA_OFF, SCENE_AA_EDGE, SCENE_AA_SUPERSAMPLE,
+                                          SCENE_AA_MULTISAMPLE};
     enum { MODES = sizeof modes / sizeof modes[0] };
     uint8_t *shot[MODES];
     for (int m = 0; m < MODES; m++) {
@@ -141,6 +145,11 @@ static void expect_edges_smoothed(double t)
     if (e[2] > SUPERSAMPLE_MAX_SHARE * e[0])
         fail_msg("t = %g: supersampled edge error %.2f over %.2f (%.2f x the rasterised %.2f)", t,
                  e[2], SUPERSAMPLE_MAX_SHARE * e[0], SUPERSAMPLE_MAX_SHARE, e[0]);
+    if (e[3] > MULTISAMPLE_MAX_SHARE * e[0])
+        fail_msg("t = %g: multisampled edge error %.2f over %.2f (%.2f x the rasterised %.2f)", t,
+                 e[3], MULTISAMPLE_MAX_SHARE * e[0], MULTISAMPLE_MAX_SHARE, e[0]);
+    if (e[3] > e[1])
+        fail_msg("t = %g: multisampled edge error %.2f over the edge-smoothed %.2f", t, e[3], e[1]);
     if (e[1] > EDGE_MAX_SHARE * e[0])
         fail_msg("t = %g: edge-smoothed error %.2f over %.2f (%.2f x the rasterised %.2f)", t, e[1],
                  EDGE_MAX_SHARE * e[0], EDGE_MAX_SHARE, e[0]);
@@ -180,7 +189,10 @@ static void test_deterministic_and_view_only(void **state)
     x->o.frame.font.stats = NULL;
     memcpy(off, x->pixels, bytes);
     const frame_layout l = frame_layout_of(&v, w, h);
-    for (scene_aa_mode m = SCENE_AA_EDGE; m <= SCENE_AA_SUPERSAMPLE; m++) {
+    static const scene_aa_mode smoothing[] = {SCENE_AA_EDGE, SCENE_AA_SUPERSAMPLE,
+                                              SCENE_AA_MULTISAMPLE};
+    for (size_t i = 0; i < sizeof smoothing / sizeof smoothing[0]; i++) {
+        const scene_aa_mode m = smoothing[i];
         v.aa = m;
         v.t = 12;
         frame_fixture_draw(x, &v);
@@ -223,7 +235,7 @@ static void test_deterministic_and_view_only(void **state)
         assert_true(inside > 0);
         assert_int_equal(outside, 0);
         assert_true(text_pixels > 1000);
-        if (m == SCENE_AA_EDGE) /* supersampled, the view under translucent plates differs */
+        if (m == SCENE_AA_EDGE) /* drawn apart, the view under translucent plates differs */
             assert_int_equal(in_text, 0);
     }
     free(first);
@@ -383,9 +395,28 @@ static void test_nothing_to_smooth(void **state)
     free(copy);
 }
 
+/* The live view's mode follows the renderer: the morphological pass on a
+ * CPU rasteriser, multisampling on a GPU (GL_RENDERER strings as read). */
+static void test_live_mode_follows_renderer(void **state)
+{
+    (void)state;
+    assert_int_equal(scene_aa_for_renderer("llvmpipe (LLVM 15.0.6, 256 bits)"), SCENE_AA_EDGE);
+    assert_int_equal(scene_aa_for_renderer("softpipe"), SCENE_AA_EDGE);
+    assert_int_equal(scene_aa_for_renderer("Google SwiftShader"), SCENE_AA_EDGE);
+    assert_int_equal(scene_aa_for_renderer(NULL), SCENE_AA_EDGE);
+    assert_int_equal(scene_aa_for_renderer("NVIDIA H200/PCIe/SSE2"), SCENE_AA_MULTISAMPLE);
+    assert_int_equal(
+        scene_aa_for_renderer("AMD Radeon RX 7900 XTX (radeonsi, navi31, LLVM 15.0.6)"),
+        SCENE_AA_MULTISAMPLE);
+    assert_int_equal(scene_aa_for_renderer("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"),
+                     SCENE_AA_MULTISAMPLE);
+    assert_string_equal(scene_aa_name(SCENE_AA_MULTISAMPLE), "msaa");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_live_mode_follows_renderer),
         cmocka_unit_test(test_staircase_towards_coverage),
         cmocka_unit_test(test_nothing_to_smooth),
         cmocka_unit_test(test_deterministic_and_view_only),

@@ -58,20 +58,23 @@ static bool bench_size(FILE *f, const char *label, const session_flag *flags, in
         session_deinit(&s);
         return false;
     }
-    /* Frames with the 3D view's anti-aliasing (a video's, SCENE_AA_EDGE)
-     * alternate with frames without it (--aa off), t sweeping the iteration
+    /* Frames with the 3D view's anti-aliasing as the window draws it on
+     * this GL (scene_aa_for_renderer: a video's SCENE_AA_EDGE on llvmpipe,
+     * multisampling on a GPU) alternate with frames without it (--aa off),
+     * t sweeping the iteration
      * for both: the two medians share the machine's moments, so their
      * difference is the anti-aliasing's cost even where other work comes
      * and goes. Faults count the frames with it. */
     double *ms = ppf_malloc(sizeof(double) * (size_t)frames);
     double *ms_off = ppf_malloc(sizeof(double) * (size_t)frames);
     long faults = 0;
+    const scene_aa_mode live = scene_aa_for_renderer(o.gl.renderer);
     for (int i = -RENDER_WARMUP; i < frames; i++) {
         for (int pass = 0; pass < 2; pass++) {
             const bool off = (pass + i) % 2 != 0; /* each first every other frame */
             const double t = s.tl.makespan * (i < 0 ? 0.5 : (i + (off ? 0.75 : 0.25)) / frames);
             frame_view v = offscreen_default_view(&o, t, THEME_DARK, CAMERA_PRESET_DEFAULT);
-            v.aa = off ? SCENE_AA_OFF : SCENE_AA_EDGE;
+            v.aa = off ? SCENE_AA_OFF : live;
             const long f0 = minor_faults();
             double t0 = bench_now_ms();
             offscreen_draw(&o, &v);
@@ -139,8 +142,8 @@ int bench_render(const bench_opts *o, FILE *f)
     print_machine(f);
     fprintf(f,
             "%d frames per row after %d warm-up frames; fps from the median frame time, with the "
-            "3D view's anti-aliasing as in a video (edge); alternating with as many without it "
-            "(aa off fps)\n\n",
+            "3D view's anti-aliasing as the window draws it on this renderer (edge on a CPU "
+            "rasteriser, msaa on a GPU); alternating with as many without it (aa off fps)\n\n",
             frames, RENDER_WARMUP);
     fprintf(f, "%-34s %9s %8s %8s %8s %8s %8s %9s\n", "scenario", "size", "fps", "median", "worst",
             "peak MB", "faults/f", "aa off fps");
@@ -160,10 +163,10 @@ int bench_render(const bench_opts *o, FILE *f)
         return 1;
     }
     const char *r = at_uhd.renderer;
-    fprintf(
-        f,
-        "\nrenderer: %s\ndefault scenario at %dx%d: %.1f fps  [bar with a GPU >= %.0f fps: %s]\n",
-        r[0] ? r : "(unknown)", UHD_WIDTH, UHD_HEIGHT, at_uhd.fps, BENCH_UHD_GPU_FPS,
-        bench_judge_uhd(r, at_uhd.fps));
+    fprintf(f,
+            "\nrenderer: %s (anti-aliasing: %s)\ndefault scenario at %dx%d: %.1f fps  [bar with a "
+            "GPU >= %.0f fps: %s]\n",
+            r[0] ? r : "(unknown)", scene_aa_name(scene_aa_for_renderer(r[0] ? r : NULL)),
+            UHD_WIDTH, UHD_HEIGHT, at_uhd.fps, BENCH_UHD_GPU_FPS, bench_judge_uhd(r, at_uhd.fps));
     return 0;
 }

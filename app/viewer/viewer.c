@@ -306,7 +306,7 @@ int viewer_run(talk *d, const viewer_options *o, ppf_error *err)
     presenter_show_slide(&v->pres, s, d->info[first].notes, viewer_next_slide_title(d, first));
     viewer_state_init(&v->st, s, v->win.fb_w, v->win.fb_h);
     v->st.look.theme = o->show.theme;
-    v->st.look.aa = session_show_aa(&o->show, SCENE_AA_EDGE);
+    v->st.look.aa = session_show_aa(&o->show, scene_aa_for_current_gl());
     viewer_state_set_speed(&v->st, o->show.speed > 0 ? o->show.speed : session_default_speed(s));
     v->panes.count = 1;
     v->panes.pane[0].s = d->slides[first];

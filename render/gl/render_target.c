@@ -7,7 +7,13 @@
 
 bool render_target_init(render_target *rt, int width, int height, ppf_error *err)
 {
-    *rt = (render_target){.width = width, .height = height};
+    return render_target_init_multisample(rt, width, height, 0, err);
+}
+
+bool render_target_init_multisample(render_target *rt, int width, int height, int samples,
+                                    ppf_error *err)
+{
+    *rt = (render_target){.width = width, .height = height, .samples = samples};
     GLint max = 0;
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max);
     if (width < 1 || height < 1 || width > max || height > max)
@@ -15,10 +21,10 @@ bool render_target_init(render_target *rt, int width, int height, ppf_error *err
                         max, max);
     glGenRenderbuffers(1, &rt->color);
     glBindRenderbuffer(GL_RENDERBUFFER, rt->color);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
     glGenRenderbuffers(1, &rt->depth);
     glBindRenderbuffer(GL_RENDERBUFFER, rt->depth);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
     glGenFramebuffers(1, &rt->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, rt->fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rt->color);

@@ -25,9 +25,14 @@
 typedef struct render_target {
     unsigned fbo, color, depth; /* GL objects; 0 when not initialised */
     int width, height;
+    int samples; /* per pixel when multisampled; 0: one */
 } render_target;
 
 bool render_target_init(render_target *rt, int width, int height, ppf_error *err);
+/* A multisampled target (samples up to GL_MAX_SAMPLES; 0 as init): drawn
+ * into, then resolved by a blit into a single-sampled one; not read back. */
+bool render_target_init_multisample(render_target *rt, int width, int height, int samples,
+                                    ppf_error *err);
 void render_target_deinit(render_target *rt); /* accepts a zeroed or deinited target */
 
 /* Makes the target the draw and read framebuffer. */

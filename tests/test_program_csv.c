@@ -217,6 +217,54 @@ static void test_project_fixtures(void **state)
     check_generator_equals_file("interleaved-zb", 2, 8, 2, "interleaved_zb_2rank_8mb.csv", 49);
 }
 
+/* The schedules PyTorch 2.11 itself dumped (_dump_csv) while running them
+ * on 4 ranks, 8 micro-batches (tools/capture_pp_traces.py, with the
+ * traces beside them): ppflow's generator writes each file byte for byte
+ * (line ends aside),
+ * and the file with PyTorch's sends and receives added reads back as the
+ * same program, to the same makespan. */
+static void test_pytorch_2_11_dumps(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"interleaved-1f1b", "interleaved-zb", "zbv", "dualpipev"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char path[512], comms[512];
+        snprintf(path, sizeof path, "%s/tests/data/traces/pytorch-2.11/%s/schedule.csv",
+                 PPFLOW_SOURCE_DIR, names[k]);
+        snprintf(comms, sizeof comms, "%s/tests/data/traces/pytorch-2.11/%s/schedule_comms.csv",
+                 PPFLOW_SOURCE_DIR, names[k]);
+        size_t len = 0, got_len = 0;
+        char *want = read_text(path, &len);
+        if (!want)
+            fail_msg("cannot read %s", path);
+        program p, from_comms;
+        ppf_error err = {{0}};
+        schedule_params sp = {.ranks = 4, .microbatches = 8, .stages_per_rank = 2};
+        assert_true(schedule_generate(names[k], &sp, &p, &err));
+        /* Python's csv module ends rows with \r\n, ppflow with \n */
+        size_t kept = 0;
+        for (size_t i = 0; i < len; i++)
+            if (want[i] != '\r')
+                want[kept++] = want[i];
+        want[kept] = '\0';
+        char *got = write_csv(&p, &got_len);
+        if (strcmp(got, want) != 0)
+            fail_msg("%s: ppflow's schedule differs from PyTorch 2.11's dump", names[k]);
+        if (!csv_load(comms, &from_comms, &err))
+            fail_msg("%s", err.message);
+        assert_int_equal(from_comms.ranks, 4);
+        const double want_makespan = makespan_per_stage_costs(&p);
+        const double got_makespan = makespan_per_stage_costs(&from_comms);
+        if (got_makespan != want_makespan)
+            fail_msg("%s with comms: makespan %g, expected %g", names[k], got_makespan,
+                     want_makespan);
+        program_deinit(&from_comms);
+        program_deinit(&p);
+        free(got);
+        free(want);
+    }
+}
+
 static void test_comms_cells_do_not_change_timing(void **state)
 {
     (void)state;
@@ -300,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_export_round_trips_every_generator),
         cmocka_unit_test(test_project_fixtures),
         cmocka_unit_test(test_comms_cells_do_not_change_timing),
+        cmocka_unit_test(test_pytorch_2_11_dumps),
         cmocka_unit_test(test_pytorch_fixtures_when_present),
         cmocka_unit_test(test_load_errors_name_the_path),
     };

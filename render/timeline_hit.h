@@ -39,8 +39,9 @@ typedef struct timeline_panel_hover {
  * than a pixel merged as the panel draws them (timeline_lod.h), a compute
  * action at least a pixel wide (binary search over the rank's start times; a
  * bar narrower than 3 pixels is hit within 1.5 pixels of it) or an
- * all-reduce in the rank's lane. Returns false and a NONE hit when there is
- * none. */
+ * all-reduce in the rank's lane. Every y of a row's pitch is that row's: the
+ * lane where no all-reduce runs and the gap under it give the bar above.
+ * Returns false and a NONE hit when there is none. */
 bool timeline_hit_at(const timeline_view *v, const timeline *tl, double x, double y,
                      timeline_panel_hover *out);
 

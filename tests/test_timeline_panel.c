@@ -198,8 +198,14 @@ static void test_hit_bars_and_gaps(void **state)
                                  v->row_y + 3 * v->row_pitch + 0.5 * v->bar_h, &h));
     assert_int_equal(h.kind, TIMELINE_HIT_NONE);
     assert_int_equal(h.rank, -1);
-    /* under the bars (the gap between rows), left of the plot, the memory lane */
-    assert_false(timeline_hit_at(v, tl, x, v->row_y + v->row_pitch + v->bar_h + 1, &h));
+    /* every y of row 1's pitch, the gap under its bars too, is row 1's:
+       no dead band between rows */
+    for (double yy = v->row_y + v->row_pitch + 0.01; yy < v->row_y + 2 * v->row_pitch; yy += 0.25) {
+        if (!timeline_hit_at(v, tl, x, yy, &h) || h.rank != 1 || h.index != k)
+            fail_msg("y = %.2f (row 1 from %.2f to %.2f): hit rank %d action %d, want 1, %d", yy,
+                     v->row_y + v->row_pitch, v->row_y + 2 * v->row_pitch, h.rank, h.index, k);
+    }
+    /* left of the plot, the memory lane */
     assert_false(timeline_hit_at(v, tl, v->plot_x - 5, y, &h));
     assert_false(timeline_hit_at(v, tl, x, v->mem_y + 2, &h));
 }

@@ -270,6 +270,36 @@ static void expect_hover_fresh(viewer_state *v, const char *what)
                  h.rank, h.index);
 }
 
+/* The caption follows the rank whose row the pointer is on, at t; while the
+ * pointer's card describes one of that row's bars (at the pointer's time,
+ * not t), the caption is the automatic one, so that two descriptions of
+ * one rank at different moments never stand side by side. */
+static void test_caption_and_card_one_moment(void **state)
+{
+    (void)state;
+    session *s = default_session();
+    viewer_state v = state_for(s, 1280, 720);
+    viewer_state_place_timeline(&v);
+    const timeline_view *tv = &v.timeline;
+    char status[192];
+    /* rank 2's row: over a bar, then over its idle start (a bubble) */
+    const double y = tv->row_y + 2.5 * tv->row_pitch;
+    double bar_x = -1, idle_x = tv->plot_x + 1;
+    for (double x = tv->plot_x; x < tv->plot_x + tv->plot_w && bar_x < 0; x += 1) {
+        timeline_panel_hover h;
+        if (timeline_hit_at(tv, &s->tl, x, y, &h) && h.kind == TIMELINE_HIT_ACTION)
+            bar_x = x;
+    }
+    assert_ge(bar_x, 0);
+    apply(&v, CMD_HOVER, idle_x, y);
+    assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_NONE);
+    assert_int_equal(viewer_state_frame_view(&v, 0, status, sizeof status).caption_rank, 2);
+    apply(&v, CMD_HOVER, bar_x, y);
+    assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_ACTION);
+    assert_int_equal(viewer_state_frame_view(&v, 0, status, sizeof status).caption_rank, -1);
+    free_session(s);
+}
+
 static void test_hover_follows_view_changes(void **state)
 {
     (void)state;
@@ -435,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_resize_refits_the_camera),
         cmocka_unit_test(test_resize_keeps_a_user_view),
         cmocka_unit_test(test_hover_follows_view_changes),
+        cmocka_unit_test(test_caption_and_card_one_moment),
         cmocka_unit_test(test_zoom_and_speed_stay_in_range),
         cmocka_unit_test(test_legend_never_covers_the_hud),
         cmocka_unit_test(test_state_line_is_terminal_safe),

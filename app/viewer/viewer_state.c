@@ -739,7 +739,9 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         .laser_x = (float)v->pointer.x,
         .laser_y = (float)v->pointer.y,
         .hover = v->pointer.hover,
-        .caption_rank = v->pointer.rank,
+        /* the caption says what a rank does at t: the pointer's row's, but
+           not beside a card on one of its bars at another time */
+        .caption_rank = v->pointer.hover.kind == TIMELINE_HIT_NONE ? v->pointer.rank : -1,
         .timeline = v->timeline,
         .aa = v->look.aa,
     };

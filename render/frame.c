@@ -1352,20 +1352,13 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
     }
     text_metrics m = text_font_metrics(&f->font, FRAME_FONT_SMALL);
     float pad = m.ascent * 0.6f, sw = m.ascent;
-    /* one column, or two where the layout found no room for one (the first
-       column holds the first half of the rows) */
-    const int columns = l->legend_columns == 2 && N > 1 ? 2 : 1;
-    const int rows_per_column = (N + columns - 1) / columns;
-    float column_w[2] = {0, 0};
+    float w = 0;
     for (int k = 0; k < N; k++) {
-        const float tw = text_width(&f->font, FRAME_FONT_SMALL, items[k].name);
-        float *cw = &column_w[k / rows_per_column];
-        *cw = tw > *cw ? tw : *cw;
+        float tw = text_width(&f->font, FRAME_FONT_SMALL, items[k].name);
+        w = tw > w ? tw : w;
     }
-    for (int k = 0; k < columns; k++)
-        column_w[k] += sw + 2 * pad;
-    float w = column_w[0] + column_w[1] + pad;
-    float h = m.line_height * (float)rows_per_column + 2 * pad;
+    w += sw + 3 * pad;
+    float h = m.line_height * N + 2 * pad;
     /* Where the layout reserved room (the cameras keep clear of it), as
      * large as reserved; beside a HUD wider than FRAME_HUD_EM, under it. */
     frame_rect at = l->legend;
@@ -1390,11 +1383,9 @@ static void draw_legend(frame_renderer *f, frame_cache *c, const frame_view *v,
         return;
     draw_card(f, l, x, y, w, h, th);
     for (int k = 0; k < N; k++) {
-        const int col = k / rows_per_column, row = k % rows_per_column;
-        const float cx = x + (col ? column_w[0] : 0);
-        float base = y + pad + m.line_height * (float)row + m.ascent;
-        draw_swatch(f, l, th, &items[k], cx + pad, base - m.ascent, sw);
-        text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, cx + 2 * pad + sw, base, items[k].name,
+        float base = y + pad + m.line_height * (float)k + m.ascent;
+        draw_swatch(f, l, th, &items[k], x + pad, base - m.ascent, sw);
+        text_draw(&f->font, &f->batch, FRAME_FONT_SMALL, x + 2 * pad + sw, base, items[k].name,
                   th->text, TEXT_ALIGN_LEFT);
     }
     if (keep)

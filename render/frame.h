@@ -117,8 +117,6 @@ typedef struct frame_layout {
                                                  caption: free[0] */
     frame_rect hud;                           /* the HUD card at its widest (FRAME_HUD_EM) */
     frame_rect legend;                        /* the legend card; x1 <= x0: none fits */
-    int legend_columns;                       /* 1, or 2 where one tall column would not fit
-                                                 above the caption (a short view, presenting) */
     frame_rect free[FRAME_FREE_MAX];          /* rectangles that no card covers */
     int free_count;                           /* 1..FRAME_FREE_MAX */
 } frame_layout;
@@ -146,14 +144,6 @@ float frame_ui_scale_clamp(float ui_scale);
 #define FRAME_SPLIT_MAX 0.85f
 /* split brought within [FRAME_SPLIT_MIN, FRAME_SPLIT_MAX] (NaN: the minimum). */
 float frame_split_clamp(float split);
-/* The split that gives the timeline panel of a frame `height` pixels tall,
- * its text at ui_scale, the room to show every rank's label, its bars'
- * numbers and the memory lane's counts (timeline_view_height_to_read):
- * presenting's, where the text is large. Never over FRAME_SPLIT_DEFAULT
- * (the panel only grows) nor under FRAME_SPLIT_READ_MIN (the scene keeps
- * half the frame; past that many ranks the labels thin out as before). */
-#define FRAME_SPLIT_READ_MIN 0.5f
-float frame_split_to_read(int height, float ui_scale, int ranks, bool allreduce_lane);
 
 /* The layout of a frame that fills a framebuffer; split is the 3D view's
  * share of the height (0: FRAME_SPLIT_DEFAULT), clamped by frame_split_clamp;

@@ -12,18 +12,6 @@ float frame_split_clamp(float split)
                                       : FRAME_SPLIT_MIN; /* NaN too */
 }
 
-float frame_split_to_read(int height, float ui_scale, int ranks, bool allreduce_lane)
-{
-    if (height <= 0)
-        return FRAME_SPLIT_DEFAULT;
-    const frame_layout l = frame_layout_in((frame_viewport){0, 0, 1, height}, 0, ui_scale);
-    const float need = timeline_view_height_to_read(ranks, allreduce_lane, (float)l.small_px);
-    const float split = 1 - ceilf(need) / (float)height;
-    return split > FRAME_SPLIT_DEFAULT     ? FRAME_SPLIT_DEFAULT
-           : split >= FRAME_SPLIT_READ_MIN ? split
-                                           : FRAME_SPLIT_READ_MIN;
-}
-
 float frame_ui_scale_clamp(float s)
 {
     return !(s > 0)                 ? 1.0f /* 0 and NaN */
@@ -52,19 +40,8 @@ static void frame_layout_cards(frame_layout *l)
     const float leg_w = LEGEND_TEXT_PER_EM * small + small * ASCENT_PER_EM + 3 * leg_pad;
     const float leg_h = LINE_PER_EM * small * FRAME_LEGEND_ROWS + 2 * leg_pad;
     frame_rect leg = {0, 0, 0, 0};
-    l->legend_columns = 1;
     bool has_legend = frame_legend_place(l, l->hud, ceilf(leg_w), ceilf(leg_h), leg_pad,
                                          caption_y - leg_pad, &leg);
-    if (!has_legend) {
-        /* a view too short for the tall card (presenting's larger text over
-           a timeline given its room) takes the rows side by side */
-        const int rows = (FRAME_LEGEND_ROWS + 1) / 2;
-        const float wide_w = 2 * leg_w - leg_pad, wide_h = LINE_PER_EM * small * rows + 2 * leg_pad;
-        has_legend = frame_legend_place(l, l->hud, ceilf(wide_w), ceilf(wide_h), leg_pad,
-                                        caption_y - leg_pad, &leg);
-        if (has_legend)
-            l->legend_columns = 2;
-    }
     l->legend = has_legend ? leg : (frame_rect){vx1, vy0, vx1, vy0};
 
     const float under_hud = l->hud.y1 + gap;

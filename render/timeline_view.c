@@ -35,51 +35,10 @@ static int decimal_digits(int n)
     return d;
 }
 
-/* The panel's fixed parts in ems: the pad over the rows, the axis strip
- * (a line plus its ticks), the gap between the rows and the memory lane. */
-#define PAD_TOP_EM 0.4f
-#define AXIS_EM 1.7f
-#define MEMORY_GAP_EM 0.5f
-/* A row's shares of its pitch: the gap under it, the all-reduce lane. */
-#define ROW_GAP_SHARE 0.14f
-#define LANE_SHARE 0.2f
-/* What reads, in ems of the panel's text (timeline_panel.c's rules, with
- * a few percent for the glyph size the font rounds the em to): a rank label
- * wants a pitch of 1.1 lines; a bar's number a bar 1.15 capitals tall (a
- * capital is 0.729 em in the font ppflow ships); the memory lane's count a
- * sub-lane of 0.9 lines per rank, its "memory" and "peak" labels 2.3 lines. */
-#define READ_MARGIN 1.04f
-#define LABEL_PITCH_EM 1.1f
-#define NUMBER_BAR_EM (1.15f * 0.729f)
-#define MEMORY_SUB_EM 0.95f
-#define MEMORY_LABELS_EM 2.4f
-
-/* The row pitch at which a row's label and its bars' numbers fit. */
-static float pitch_to_read(float em, bool allreduce_lane)
-{
-    const float bar_share = 1 - ROW_GAP_SHARE - (allreduce_lane ? LANE_SHARE : 0);
-    return READ_MARGIN * em * maxf(LABEL_PITCH_EM, NUMBER_BAR_EM / bar_share);
-}
-
-/* The memory lane's height at which each rank's count and the lane's
- * labels fit. */
-static float memory_to_read(float em, int ranks)
-{
-    return READ_MARGIN * em * maxf(MEMORY_SUB_EM * (float)ranks, MEMORY_LABELS_EM);
-}
-
-float timeline_view_height_to_read(int ranks, bool allreduce_lane, float em)
-{
-    const int n = ranks > 0 ? ranks : 1;
-    return em * (PAD_TOP_EM + AXIS_EM + MEMORY_GAP_EM) +
-           (float)n * pitch_to_read(em, allreduce_lane) + memory_to_read(em, n);
-}
-
 /* Derives every pixel size from the text size, so the panel reads the same
  * at any resolution: a label column as wide as "rank 12" (or "memory"), an
  * axis strip of one line plus its ticks, rows sharing what is left with the
- * memory lane. The memory lane takes what its counts need where the rows
- * still keep a pitch their labels and numbers fit in. */
+ * memory lane. */
 static void layout(timeline_view *v)
 {
     const float em = v->text_px > 0 ? v->text_px : (float)clampd(v->h / 12.0, 8, 48);
@@ -88,27 +47,22 @@ static void layout(timeline_view *v)
     if (chars < 6)
         chars = 6;
     v->label_w = minf(em * (0.62f * (float)chars + 1.2f), v->w * 0.4f);
-    const float pad_top = em * PAD_TOP_EM, pad_right = em * 0.6f;
-    v->axis_h = em * AXIS_EM;
+    const float pad_top = em * 0.4f, pad_right = em * 0.6f;
+    v->axis_h = em * 1.7f;
     v->plot_x = v->x + v->label_w;
     v->plot_w = maxf(1, v->w - v->label_w - pad_right);
     v->plot_y = v->y + pad_top;
     v->plot_h = maxf(1, v->h - pad_top - v->axis_h);
     v->axis_y = v->plot_y + v->plot_h;
 
-    const float gap = em * MEMORY_GAP_EM;
-    const int rows = v->ranks > 0 ? v->ranks : 1;
+    const float gap = em * 0.5f;
     v->mem_h = maxf(v->plot_h * 0.2f, minf(em * 2.4f, v->plot_h * 0.35f));
-    const float mem_read = memory_to_read(em, rows);
-    if (mem_read > v->mem_h &&
-        v->plot_h - gap - mem_read >= (float)rows * pitch_to_read(em, v->allreduce_lane))
-        v->mem_h = mem_read;
     const float rows_h = maxf(1, v->plot_h - v->mem_h - gap);
     v->mem_y = v->plot_y + rows_h + gap;
     v->row_y = v->plot_y;
-    v->row_pitch = rows_h / (float)rows;
-    const float row_gap = v->row_pitch * ROW_GAP_SHARE;
-    v->lane_h = v->allreduce_lane ? v->row_pitch * LANE_SHARE : 0;
+    v->row_pitch = rows_h / (float)(v->ranks > 0 ? v->ranks : 1);
+    const float row_gap = v->row_pitch * 0.14f;
+    v->lane_h = v->allreduce_lane ? v->row_pitch * 0.2f : 0;
     v->bar_h = v->row_pitch - row_gap - v->lane_h;
     v->lane_y = v->bar_h;
 }

@@ -70,13 +70,6 @@ void timeline_view_set_rect(timeline_view *v, float x, float y, float w, float h
  * (0 = derive it from the panel's height). */
 void timeline_view_set_text_px(timeline_view *v, float text_px);
 
-/* The panel height at which, with text of `em` pixels, every row's label
- * and its bars' numbers fit vertically and the memory lane shows each
- * rank's count: what a presenting layout gives the panel (frame.h,
- * frame_split_to_read). Numbers of bars too narrow for them still wait
- * for a zoom. */
-float timeline_view_height_to_read(int ranks, bool allreduce_lane, float em);
-
 /* Time to the framebuffer x of the plot, and back (inverses of each other). */
 double timeline_view_time_to_x(const timeline_view *v, double t);
 double timeline_view_x_to_time(const timeline_view *v, double x);

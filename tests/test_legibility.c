@@ -763,78 +763,6 @@ static void test_files_show_no_hints(void **state)
     assert_true(window_hints > 0);
 }
 
-/* ---- presenting's timeline reads whole ---------------------------------------- */
-
-/* Texts drawn in the last frame equal to s. */
-static int texts_equal(const fixture *x, const char *s)
-{
-    int n = 0;
-    for (int j = 0; j < x->stats.rect_count; j++)
-        n += strcmp(x->texts[j], s) == 0;
-    return n;
-}
-
-/* Presenting, laid out as the viewer does (viewer_state_split: the split
- * frame_split_to_read gives at presenting's text size), at 1920x1080 and
- * 1280x720, for the default scenario and the talk's slides with one stage
- * per rank (GPipe, 1F1B and ZB-H1 at P=4, M=8): each rank's label and its
- * memory lane's "peak N", at three moments, and no bar's number left out
- * (the window's hint "numbers: ..." is absent). The same frames at the
- * default split leave numbers out (so the hint check is not empty). */
-static void test_presenting_timeline_reads(void **state)
-{
-    (void)state;
-    static const session_flag gpipe[] = {{"schedule", "gpipe"}, {"dp", "1"}};
-    static const session_flag zb[] = {{"schedule", "zb-h1"}, {"dp", "1"}};
-    static const struct {
-        const session_flag *flags;
-        int n;
-        const char *what;
-    } cases[] = {{NULL, 0, "default"}, {gpipe, 2, "gpipe"}, {zb, 2, "zb-h1"}};
-    static const int sizes[][2] = {{1920, 1080}, {1280, 720}};
-    int hints_at_default = 0;
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-            const int W = sizes[k][0], H = sizes[k][1];
-            fixture *x = fixture_new(NULL, cases[c].flags, cases[c].n, W, H);
-            const timeline *tl = &x->f->s.tl;
-            const int ranks = tl->program->ranks;
-            const float split =
-                frame_split_to_read(H, VIEWER_PRESENT_SCALE, ranks, tl->allreduce_count > 0);
-            assert_true(split < FRAME_SPLIT_DEFAULT);
-            for (int j = 0; j < 3; j++) {
-                frame_view v =
-                    view_at(x, tl->makespan * (j + 0.5) / 3, THEME_DARK, VIEWER_PRESENT_SCALE);
-                v.timeline.for_file = false; /* the window's: it says what it leaves out */
-                v.split = split;
-                draw(x, &v);
-                for (int r = 0; r < ranks; r++) {
-                    char label[32];
-                    snprintf(label, sizeof label, "rank %d", r);
-                    if (texts_equal(x, label) != 1)
-                        fail_msg("%s %dx%d t=%.2f: \"%s\" drawn %d times", cases[c].what, W, H, v.t,
-                                 label, texts_equal(x, label));
-                }
-                int peaks = 0;
-                for (int i = 0; i < x->stats.rect_count; i++)
-                    peaks += strncmp(x->texts[i], "peak ", 5) == 0;
-                /* each rank's, and the lane's own under "memory" */
-                if (peaks < ranks)
-                    fail_msg("%s %dx%d t=%.2f: %d \"peak\" labels for %d ranks", cases[c].what, W,
-                             H, v.t, peaks, ranks);
-                if (hints_drawn(x))
-                    fail_msg("%s %dx%d t=%.2f: bar numbers left out (split %.3f)", cases[c].what, W,
-                             H, v.t, split);
-                v.split = FRAME_SPLIT_DEFAULT;
-                draw(x, &v);
-                hints_at_default += hints_drawn(x);
-            }
-            print_message("%s presenting at %dx%d: split %.3f\n", cases[c].what, W, H, split);
-            fixture_free(x);
-        }
-    assert_true(hints_at_default > 0);
-}
-
 /* ---- the key card inside the window ---------------------------------------- */
 
 /* In the window and presenting, at 1920x1080 and 1280x720, the key card
@@ -952,17 +880,11 @@ static void test_presenting_back_row(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text_height),
-        cmocka_unit_test(test_no_overlaps),
-        cmocka_unit_test(test_presets_fit_free_area),
-        cmocka_unit_test(test_cards_within_reserve),
-        cmocka_unit_test(test_bubble_contrast),
-        cmocka_unit_test(test_colour_blind),
-        cmocka_unit_test(test_caption_fits),
-        cmocka_unit_test(test_presenting_back_row),
-        cmocka_unit_test(test_long_captions_wrap),
-        cmocka_unit_test(test_files_show_no_hints),
-        cmocka_unit_test(test_presenting_timeline_reads),
+        cmocka_unit_test(test_text_height),           cmocka_unit_test(test_no_overlaps),
+        cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
+        cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
+        cmocka_unit_test(test_caption_fits),          cmocka_unit_test(test_presenting_back_row),
+        cmocka_unit_test(test_long_captions_wrap),    cmocka_unit_test(test_files_show_no_hints),
         cmocka_unit_test(test_key_card_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -369,33 +369,6 @@ static void test_presenting_text_is_larger(void **state)
     free(s);
 }
 
-/* Presenting gives the timeline the room its rank labels, bar numbers and
- * memory counts need at the larger text (frame_split_to_read), in the
- * frame drawn and in the layout input uses; a divider the user dragged
- * holds in every mode; leaving presenting gives the window's split back. */
-static void test_presenting_gives_the_timeline_room(void **state)
-{
-    (void)state;
-    session *s = default_session();
-    viewer_state v = presenting(s);
-    char status[192];
-    const float want = frame_split_to_read(1080, viewer_state_ui_scale(&v), 4, true);
-    const frame_view fv = viewer_state_frame_view(&v, 0, status, sizeof status);
-    print_message("presenting at 1920x1080: split %.3f (the window's %.2f)\n", fv.split,
-                  FRAME_SPLIT_DEFAULT);
-    assert_true(fv.split < FRAME_SPLIT_DEFAULT);
-    assert_true(fv.split == want);
-    const frame_layout l = viewer_state_layout(&v);
-    assert_true(l.view_h == floorf(1080 * want));
-    viewer_state_set_presenting(&v, false);
-    assert_true(viewer_state_frame_view(&v, 0, status, sizeof status).split == FRAME_SPLIT_DEFAULT);
-    viewer_state_set_presenting(&v, true);
-    apply(&v, CMD_SPLIT, 1080 * 0.65, 0); /* the divider dragged to 65% */
-    assert_true(fabsf(viewer_state_frame_view(&v, 0, status, sizeof status).split - 0.65f) < 1e-6f);
-    session_deinit(s);
-    free(s);
-}
-
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -408,7 +381,6 @@ int main(void)
         cmocka_unit_test(test_beat_camera),
         cmocka_unit_test(test_beat_caption_while_standing),
         cmocka_unit_test(test_presenting_text_is_larger),
-        cmocka_unit_test(test_presenting_gives_the_timeline_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,18 +113,9 @@ float viewer_state_ui_scale(const viewer_state *v)
     return viewer_state_ui_scale_at(v, v->pane.ui);
 }
 
-float viewer_state_split(const viewer_state *v)
-{
-    if (v->look.split_set || !v->talk.presenting)
-        return v->look.split;
-    const float to_read = frame_split_to_read(
-        v->fb_h, viewer_state_ui_scale(v), v->s->tl.program->ranks, v->s->tl.allreduce_count > 0);
-    return to_read < v->look.split ? to_read : v->look.split;
-}
-
 frame_layout viewer_state_layout(const viewer_state *v)
 {
-    return frame_layout_compute(v->fb_w, v->fb_h, viewer_state_split(v), viewer_state_ui_scale(v));
+    return frame_layout_compute(v->fb_w, v->fb_h, v->look.split, viewer_state_ui_scale(v));
 }
 
 void viewer_state_place_timeline(viewer_state *v)
@@ -184,7 +175,7 @@ static camera fitted_camera(const viewer_state *v, camera direction)
 {
     if (v->camera.preset != VIEWER_CAMERA_FIT)
         return session_camera(v->s, (camera_preset)v->camera.preset, v->fb_w, v->fb_h,
-                              viewer_state_split(v), viewer_state_ui_scale(v));
+                              v->look.split, viewer_state_ui_scale(v));
     frame_layout l = viewer_state_layout(v);
     camera_bounds b = session_camera_bounds(v->s);
     camera_rect free[FRAME_FREE_MAX];
@@ -255,8 +246,8 @@ void viewer_state_set_camera(viewer_state *v, camera_preset preset)
     v->camera.aspect = 0; /* unknown until the view is usable */
     if (!view_usable(v))
         return;
-    v->camera.cam = session_camera(v->s, preset, v->fb_w, v->fb_h, viewer_state_split(v),
-                                   viewer_state_ui_scale(v));
+    v->camera.cam =
+        session_camera(v->s, preset, v->fb_w, v->fb_h, v->look.split, viewer_state_ui_scale(v));
     v->camera.aspect = view_aspect(v);
 }
 
@@ -508,7 +499,6 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         if (v->fb_h <= 0)
             break;
         v->look.split = frame_split_clamp((float)(c->a / v->fb_h));
-        v->look.split_set = true;
         viewer_state_place_timeline(v);
         follow_view_aspect(v);
         break;
@@ -725,7 +715,7 @@ frame_view viewer_state_frame_view(viewer_state *v, double clock, char *status, 
         .t = v->play.t,
         .theme = v->look.theme,
         .cam = cam,
-        .split = viewer_state_split(v),
+        .split = v->look.split,
         .ui_scale = viewer_state_ui_scale(v),
         .hud_title = v->s->hud_title,
         .hud_bubble = v->s->hud_bubble,

@@ -116,8 +116,7 @@ typedef struct viewer_play {
 /* How the frame looks, whatever it shows. */
 typedef struct viewer_look {
     theme_id theme;
-    float split;                    /* the 3D view's share of the height (viewer_state_split) */
-    bool split_set;                 /* the user dragged the divider: split holds in every mode */
+    float split;                    /* the 3D view's share of the height */
     float ui_scale, ui_scale_start; /* text and line sizes (frame_view.ui_scale); the start's,
                                        which ctrl+0 goes back to */
     bool show_help;                 /* the key card */
@@ -202,11 +201,6 @@ float viewer_state_ui_scale_at(const viewer_state *v, float pane);
 void viewer_state_set_presenting(viewer_state *v, bool on);
 
 /* The frame's layout for the framebuffer and split. */
-/* The 3D view's share of the height as drawn: the user's where they dragged
- * the divider, else look.split, which presenting lowers until the
- * timeline's rank labels, bar numbers and memory counts fit at its larger
- * text (frame_split_to_read). */
-float viewer_state_split(const viewer_state *v);
 frame_layout viewer_state_layout(const viewer_state *v);
 /* The camera the 3D view is seen by at `clock` (part way through an eased
  * move, the frame's), for picking what is under the pointer. */

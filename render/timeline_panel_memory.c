@@ -77,12 +77,17 @@ static void memory_labels(const frame *f, const timeline_memory_curve *c, float 
     snprintf(s, sizeof s, "peak %d", c->peak);
     const float pw = text_width(f->font, f->size, s);
     float right = v->plot_x + v->plot_w;
-    if (sub >= f->font_px * 0.9f && pw + 2 * pad < v->plot_w * 0.2f) {
+    /* the cursor's readout (draw_memory_readout) covers the counts near it */
+    const float near = 2 * (readout_plate_w(f) + maxf(2, v->em * 0.25f)) + v->em * 0.3f;
+    /* "peak N" stays clear of the readout's plates beside the cursor's line */
+    const float reach = readout_plate_w(f) + 2 * maxf(2, v->em * 0.25f);
+    const bool by_cursor = f->cursor_x == f->cursor_x &&
+                           right - 2 * pad - pw < f->cursor_x + reach &&
+                           right > f->cursor_x - reach;
+    if (sub >= f->font_px * 0.9f && pw + 2 * pad < v->plot_w * 0.2f && !by_cursor) {
         text_draw(f->font, f->d, f->size, right - pad, y, s, dim, TEXT_ALIGN_RIGHT);
         right -= pw + 2 * pad;
     }
-    /* the cursor's readout (draw_memory_readout) covers the counts near it */
-    const float near = 2 * (readout_plate_w(f) + maxf(2, v->em * 0.25f)) + v->em * 0.3f;
     int i = timeline_memory_step_at(c, v->t0);
     while (i < c->count && c->steps[i].time < v->t1) {
         const double s1 = i + 1 < c->count ? c->steps[i + 1].time : end_t;

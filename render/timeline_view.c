@@ -35,10 +35,35 @@ static int decimal_digits(int n)
     return d;
 }
 
+/* A row's shares of its pitch: the gap under it, the all-reduce lane. */
+#define ROW_GAP_SHARE 0.1f
+#define LANE_SHARE 0.15f
+/* What reads, in ems of the panel's text (timeline_panel.c's rules, with a
+ * few percent for the glyph size the font rounds the em to): a rank's label
+ * wants a pitch of 1.1 lines, a bar's number a bar 1.15 capitals tall (a
+ * capital is 0.729 em in the font ppflow ships), the memory lane's label a
+ * line, and its count over each plateau 0.95 of a line of sub-lane per rank. */
+#define READ_MARGIN 1.04f
+#define LABEL_PITCH_EM 1.1f
+#define NUMBER_BAR_EM (1.15f * 0.729f)
+#define MEMORY_SUB_EM 0.95f
+#define MEMORY_LABELS_EM 2.4f
+
+/* The row pitch at which a row's label and its bars' numbers fit. */
+static float pitch_to_read(float em, bool allreduce_lane)
+{
+    const float bar_share = 1 - ROW_GAP_SHARE - (allreduce_lane ? LANE_SHARE : 0);
+    return READ_MARGIN * em * maxf(LABEL_PITCH_EM, NUMBER_BAR_EM / bar_share);
+}
+
 /* Derives every pixel size from the text size, so the panel reads the same
  * at any resolution: a label column as wide as "rank 12" (or "memory"), an
  * axis strip of one line plus its ticks, rows sharing what is left with the
- * memory lane. */
+ * memory lane. The memory lane takes a fifth of the plot (2.4 lines within
+ * a third of it); more where the rows keep a pitch their labels and
+ * numbers fit in, so that each plateau shows its count; less, down to the
+ * line of its label, where its share would leave the rows too thin for
+ * them (presenting's larger text). */
 static void layout(timeline_view *v)
 {
     const float em = v->text_px > 0 ? v->text_px : (float)clampd(v->h / 12.0, 8, 48);
@@ -56,13 +81,21 @@ static void layout(timeline_view *v)
     v->axis_y = v->plot_y + v->plot_h;
 
     const float gap = em * 0.5f;
-    v->mem_h = maxf(v->plot_h * 0.2f, minf(em * 2.4f, v->plot_h * 0.35f));
+    const int rows = v->ranks > 0 ? v->ranks : 1;
+    const float rows_read = (float)rows * pitch_to_read(em, v->allreduce_lane);
+    const float share = maxf(v->plot_h * 0.2f, minf(em * MEMORY_LABELS_EM, v->plot_h * 0.35f));
+    const float counts = READ_MARGIN * em * maxf(MEMORY_SUB_EM * (float)rows, MEMORY_LABELS_EM);
+    v->mem_h = share;
+    if (counts > share && v->plot_h - gap - counts >= rows_read)
+        v->mem_h = counts;
+    else if (v->plot_h - gap - share < rows_read)
+        v->mem_h = minf(share, maxf(READ_MARGIN * em, v->plot_h - gap - rows_read));
     const float rows_h = maxf(1, v->plot_h - v->mem_h - gap);
     v->mem_y = v->plot_y + rows_h + gap;
     v->row_y = v->plot_y;
-    v->row_pitch = rows_h / (float)(v->ranks > 0 ? v->ranks : 1);
-    const float row_gap = v->row_pitch * 0.14f;
-    v->lane_h = v->allreduce_lane ? v->row_pitch * 0.2f : 0;
+    v->row_pitch = rows_h / (float)rows;
+    const float row_gap = v->row_pitch * ROW_GAP_SHARE;
+    v->lane_h = v->allreduce_lane ? v->row_pitch * LANE_SHARE : 0;
     v->bar_h = v->row_pitch - row_gap - v->lane_h;
     v->lane_y = v->bar_h;
 }

@@ -763,6 +763,64 @@ static void test_files_show_no_hints(void **state)
     assert_true(window_hints > 0);
 }
 
+/* ---- presenting's timeline reads whole ---------------------------------------- */
+
+/* Texts drawn in the last frame equal to s. */
+static int texts_equal(const fixture *x, const char *s)
+{
+    int n = 0;
+    for (int j = 0; j < x->stats.rect_count; j++)
+        n += strcmp(x->texts[j], s) == 0;
+    return n;
+}
+
+/* Presenting at 1920x1080 and 1280x720, for the default scenario and the
+ * talk's slides with one stage per rank (GPipe, 1F1B, ZB-H1 at P=4, M=8):
+ * at five moments each rank's label is drawn once and no bar's number is
+ * left out (the window's hint "numbers: ..." is absent: the rows keep the
+ * pitch their labels and numbers need, the memory lane yielding them its
+ * share down to its own label's line). */
+static void test_presenting_timeline_reads(void **state)
+{
+    (void)state;
+    static const session_flag gpipe[] = {{"schedule", "gpipe"}, {"dp", "1"}};
+    static const session_flag zb[] = {{"schedule", "zb-h1"}, {"dp", "1"}};
+    static const struct {
+        const session_flag *flags;
+        int n;
+        const char *what;
+    } cases[] = {{NULL, 0, "default"}, {gpipe, 2, "gpipe"}, {zb, 2, "zb-h1"}};
+    static const int sizes[][2] = {{1920, 1080}, {1280, 720}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            const int W = sizes[k][0], H = sizes[k][1];
+            fixture *x = fixture_new(NULL, cases[c].flags, cases[c].n, W, H);
+            const timeline *tl = &x->f->s.tl;
+            for (int j = 0; j < 5; j++) {
+                frame_view v =
+                    view_at(x, tl->makespan * (j + 0.5) / 5, THEME_DARK, VIEWER_PRESENT_SCALE);
+                v.timeline.for_file = false; /* the window's: it says what it leaves out */
+                draw(x, &v);
+                for (int r = 0; r < tl->program->ranks; r++) {
+                    char label[32];
+                    snprintf(label, sizeof label, "rank %d", r);
+                    if (texts_equal(x, label) != 1)
+                        fail_msg("%s %dx%d t=%.2f: \"%s\" drawn %d times", cases[c].what, W, H, v.t,
+                                 label, texts_equal(x, label));
+                }
+                if (hints_drawn(x) || texts_equal(x, "memory") != 1)
+                    fail_msg("%s %dx%d t=%.2f: bar numbers left out, or no memory lane label",
+                             cases[c].what, W, H, v.t);
+            }
+            const frame_view at0 = view_at(x, 0, THEME_DARK, VIEWER_PRESENT_SCALE);
+            const timeline_view tv = placed_timeline(x, &at0);
+            print_message("%s presenting at %dx%d: rows %.1f px apart, bars %.1f px, memory "
+                          "lane %.1f px\n",
+                          cases[c].what, W, H, tv.row_pitch, tv.bar_h, tv.mem_h);
+            fixture_free(x);
+        }
+}
+
 /* ---- the key card inside the window ---------------------------------------- */
 
 /* In the window and presenting, at 1920x1080 and 1280x720, the key card
@@ -880,11 +938,17 @@ static void test_presenting_back_row(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text_height),           cmocka_unit_test(test_no_overlaps),
-        cmocka_unit_test(test_presets_fit_free_area), cmocka_unit_test(test_cards_within_reserve),
-        cmocka_unit_test(test_bubble_contrast),       cmocka_unit_test(test_colour_blind),
-        cmocka_unit_test(test_caption_fits),          cmocka_unit_test(test_presenting_back_row),
-        cmocka_unit_test(test_long_captions_wrap),    cmocka_unit_test(test_files_show_no_hints),
+        cmocka_unit_test(test_text_height),
+        cmocka_unit_test(test_no_overlaps),
+        cmocka_unit_test(test_presets_fit_free_area),
+        cmocka_unit_test(test_cards_within_reserve),
+        cmocka_unit_test(test_bubble_contrast),
+        cmocka_unit_test(test_colour_blind),
+        cmocka_unit_test(test_caption_fits),
+        cmocka_unit_test(test_presenting_back_row),
+        cmocka_unit_test(test_long_captions_wrap),
+        cmocka_unit_test(test_files_show_no_hints),
+        cmocka_unit_test(test_presenting_timeline_reads),
         cmocka_unit_test(test_key_card_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

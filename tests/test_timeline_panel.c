@@ -519,6 +519,8 @@ static void expect_memory_lane(const gl_fixture *g, const panel_run *x, const ti
     const timeline_view *v = &x->view;
     const timeline_memory *m = &x->panel.memory;
     const float sub = v->mem_h / (float)v->ranks, scale = sub * 0.85f / (float)m->peak;
+    /* the peak's notch at its first step is as wide as the sub-lane allows */
+    const int notch = (int)ceilf(fmaxf(3, fminf(sub * 0.3f, v->em * 0.4f)));
     for (int r = 0; r < v->ranks; r++) {
         const timeline_memory_curve *c = &m->rank[r];
         const float base = v->mem_y + sub * (float)(r + 1);
@@ -530,7 +532,8 @@ static void expect_memory_lane(const gl_fixture *g, const panel_run *x, const ti
             const float y = base - scale * (float)c->steps[i].count;
             const float tie = ceilf(y - 0.5f) + 0.5f - y; /* where the first row's centre is */
             if (base - y < 3 || base - y > sub - 2 || tie < 0.05f || tie > 0.95f ||
-                near_cursor(v, t, a, b) || y > top || (y == top && b - a <= x1 - x0))
+                b - a < (float)notch + 9 || near_cursor(v, t, a, b) || y > top ||
+                (y == top && b - a <= x1 - x0))
                 continue;
             best = i;
             x0 = a;
@@ -544,16 +547,24 @@ static void expect_memory_lane(const gl_fixture *g, const panel_run *x, const ti
         /* a column clear of the grid's lines, the riser at the step's start
          * and the count centred over it: the part's own background above the
          * bar's outline and the peak's line, the curve's colour under them */
+        /* (past the peak's notch, and a row off the peak's line across the lane) */
+        const float peak_y = base - scale * (float)c->peak; /* its line: one row near it */
+        const int lane_top = (int)ceilf(base - sub - 0.5f); /* inside this rank's part */
+        int above = first - 3;
+        const int tries[3] = {first - 3, first - 2, first - 4};
+        for (int k = 2; k >= 0; k--)
+            if (tries[k] >= lane_top && fabsf((float)tries[k] + 0.5f - peak_y) >= 1.5f)
+                above = tries[k]; /* the first in the list that suits */
         int col = -1;
-        for (int dx = 3; dx <= 5 && col < 0; dx++)
-            if (rgba8_distance(gl_fixture_pixel(g, (int)x0 + dx, first - 3), lane) <= 1)
+        for (int dx = 3; dx <= notch + 5 && (float)dx < x1 - x0 - 2 && col < 0; dx++)
+            if (rgba8_distance(gl_fixture_pixel(g, (int)x0 + dx, above), lane) <= 1 &&
+                rgba8_distance(gl_fixture_pixel(g, (int)x0 + dx, first + 2), curve) <= 1 &&
+                rgba8_distance(gl_fixture_pixel(g, (int)x0 + dx, mid), curve) <= 1)
                 col = (int)x0 + dx;
-        if (col < 0 || rgba8_distance(gl_fixture_pixel(g, col, first + 2), curve) > 1 ||
-            rgba8_distance(gl_fixture_pixel(g, col, mid), curve) > 1)
+        if (col < 0)
             fail_msg("rank %d, %d live from t = %g: want the part's background at y = %d and the "
                      "curve at y = %d and %d (its top %.2f), column %d",
-                     r, c->steps[best].count, c->steps[best].time, first - 3, first + 2, mid, top,
-                     col);
+                     r, c->steps[best].count, c->steps[best].time, above, first + 2, mid, top, col);
     }
 }
 

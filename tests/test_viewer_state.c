@@ -273,7 +273,8 @@ static void expect_hover_fresh(viewer_state *v, const char *what)
 /* The caption follows the rank whose row the pointer is on, at t; while the
  * pointer's card describes one of that row's bars (at the pointer's time,
  * not t), the caption is the automatic one, so that two descriptions of
- * one rank at different moments never stand side by side. */
+ * one rank at different moments never stand side by side. No card while
+ * the cursor is dragged. */
 static void test_caption_and_card_one_moment(void **state)
 {
     (void)state;
@@ -297,6 +298,15 @@ static void test_caption_and_card_one_moment(void **state)
     apply(&v, CMD_HOVER, bar_x, y);
     assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_ACTION);
     assert_int_equal(viewer_state_frame_view(&v, 0, status, sizeof status).caption_rank, -1);
+    /* dragging the cursor over the bar: no card over the moving line; the
+       first move after the drag brings it back */
+    apply(&v, CMD_SCRUB, bar_x, 0);
+    apply(&v, CMD_HOVER, bar_x, y);
+    assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_NONE);
+    viewer_state_frame_view(&v, 0, status, sizeof status);
+    assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_NONE);
+    apply(&v, CMD_HOVER, bar_x, y);
+    assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_ACTION);
     free_session(s);
 }
 

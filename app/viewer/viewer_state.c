@@ -230,7 +230,7 @@ static void refresh_hover(viewer_state *v)
     const float panel_y = viewer_state_layout(v).panel_y;
     const double x = v->pointer.x, y = v->pointer.y;
     timeline_panel_hover h;
-    if (y >= panel_y && timeline_hit_at(&v->timeline, &v->s->tl, x, y, &h))
+    if (!v->pointer.scrubbing && y >= panel_y && timeline_hit_at(&v->timeline, &v->s->tl, x, y, &h))
         v->pointer.hover = h;
     else
         v->pointer.hover =
@@ -435,6 +435,7 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
         set_time(v, end_of(v), clock);
         break;
     case CMD_SCRUB:
+        v->pointer.scrubbing = v->pointer.scrub_moved = true;
         v->play.playing = false;
         set_time(v, timeline_view_x_to_time(tv, c->a), clock);
         break;
@@ -505,6 +506,9 @@ void viewer_state_apply(viewer_state *v, const command *c, double clock)
     case CMD_HOVER:
         v->pointer.x = c->a, v->pointer.y = c->b;
         v->pointer.known = true;
+        /* a move with no scrub before it: the drag is over */
+        v->pointer.scrubbing = v->pointer.scrubbing && v->pointer.scrub_moved;
+        v->pointer.scrub_moved = false;
         break;
     case CMD_THEME:
         v->look.theme = (theme_id)((v->look.theme + 1) % THEME_COUNT);

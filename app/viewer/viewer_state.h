@@ -132,6 +132,9 @@ typedef struct viewer_pointer {
     int rank;                   /* the caption's rank: the row under it, or -1 */
     double x, y;                /* its last position, framebuffer pixels */
     bool known;                 /* a CMD_HOVER has given it */
+    bool scrubbing;             /* dragging the cursor: no card, the moment is what moves;
+                                   until the pointer moves without a scrub */
+    bool scrub_moved;           /* a CMD_SCRUB since the last CMD_HOVER */
 } viewer_pointer;
 
 /* The talk: presenting (keymap.h's KEYMAP_PRESENT), its beats

@@ -1273,6 +1273,8 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
             [THEME_PATTERN_DOTS] = DRAW2D_DOTS,
             [THEME_PATTERN_CROSSHATCH] = DRAW2D_CROSSHATCH,
         };
+        /* the pattern at the timeline's repeat (timeline_panel.c): the
+           swatch is a piece of a bar */
         const float half = row->what2 ? sw / 2 : sw;
         for (int k = 0; k < (row->what2 ? 2 : 1); k++) {
             if (k == 1)
@@ -1281,7 +1283,8 @@ static void draw_swatch(frame_renderer *f, const frame_layout *l, const theme *t
                 draw2d_rect(&f->batch, x + half * (float)k, y, half, sw, fill.fill);
             else
                 draw2d_rect_pattern(&f->batch, x + half * (float)k, y, half, sw, fill.fill,
-                                    fill.ink, patterns[fill.pattern], 0);
+                                    fill.ink, patterns[fill.pattern],
+                                    fmaxf(4, roundf((float)l->small_px * 0.5f)));
         }
         draw2d_rect_outline(&f->batch, x, y, sw, sw, l->line_px, th->edge);
         break;

@@ -45,8 +45,8 @@ typedef struct timeline_view {
     bool allreduce_lane; /* each row keeps a thin lane for all-reduces */
     float x, y, w, h;    /* the panel's rectangle */
     float text_px;       /* body text pixel size asked for; 0 = from the panel's height */
-    bool for_file;       /* drawn into a file (a still, a video): no hint of what zooming or
-                            a taller panel would show, which a file cannot do */
+    bool for_file;       /* drawn where no one can zoom it (a still, a video, the presenter's
+                            previews): no hint of what zooming or a taller panel would show */
     /* derived layout */
     float em;                             /* the text size the layout used (text_px, or derived) */
     float label_w;                        /* left margin for the rank labels */

@@ -248,6 +248,7 @@ void presenter_draw(presenter *p, const viewer_state *st, const frame_view *audi
         now.laser_y = (float)l.now.y + audience_view->laser_y * (float)l.now.h / (float)st->fb_h;
         now.hover = (timeline_panel_hover){0};
         now.bare = true; /* the cards at a preview's size would hide the scene */
+        now.timeline.for_file = true; /* no one zooms a preview: no "numbers: ..." hint */
         frame_renderer_draw(&p->frame, &p->cache, &now, fw, fh);
     }
     /* the next beat's end state, as the audience will see it */
@@ -263,6 +264,7 @@ void presenter_draw(presenter *p, const viewer_state *st, const frame_view *audi
         nx.hover = (timeline_panel_hover){0};
         nx.caption_rank = -1;
         nx.bare = true;
+        nx.timeline.for_file = true;
         frame_renderer_draw(&p->frame, &p->cache, &nx, fw, fh);
     }
     if (screenshot)

@@ -80,7 +80,9 @@ pid_t child_start(const child_desc *d);
 /* Waits for the child started with d and returns what it did. */
 child_result child_wait(pid_t pid, const child_desc *d);
 
-/* child_start, then child_wait. */
+/* child_start, then child_wait. A child whose LeakSanitizer crashes at its
+ * exit (not a leak it found) runs again, twice, then once more with the
+ * leak check off: the checker's crash says nothing about ppflow. */
 child_result child_run(const child_desc *d);
 
 /* child_start, then child_wait_bounded: for a run that must not hang. */

@@ -1446,6 +1446,7 @@ typedef struct help_card {
     int size, cols, rows;
     text_metrics m;
     float kw, pad, gap, col_w, w, h; /* w without the padding */
+    float what_w; /* > 0: the descriptions' width, each ending in "…" past it (a narrow frame) */
 } help_card;
 
 static help_card measure_help(const frame_renderer *f, const frame_help_item *help, int n, int size,
@@ -1474,8 +1475,26 @@ static help_card measure_help(const frame_renderer *f, const frame_help_item *he
  * (presenting at 1080p: 24 rows at the 27 px floor) pages of it, in two
  * columns where they fit across, else one, each as tall as nine tenths of
  * the frame: the viewer's h steps through them. */
+static help_card help_pages_layout(const frame_renderer *f, const frame_layout *l,
+                                   const frame_view *v, int *per_page, int *pages);
+
+/* help_pages_layout's card, kept inside a frame narrower than its widest
+ * row (a comparison's pane): one column whose descriptions end in "…" where
+ * they would pass the frame's edge, the keys whole. */
 static help_card help_layout(const frame_renderer *f, const frame_layout *l, const frame_view *v,
                              int *per_page, int *pages)
+{
+    help_card c = help_pages_layout(f, l, v, per_page, pages);
+    const float room = (float)l->width * 0.95f - 2 * c.pad;
+    if (c.w > room && c.cols == 1 && room > c.kw + c.gap) {
+        c.what_w = room - c.kw - c.gap;
+        c.w = c.col_w = room;
+    }
+    return c;
+}
+
+static help_card help_pages_layout(const frame_renderer *f, const frame_layout *l,
+                                   const frame_view *v, int *per_page, int *pages)
 {
     const frame_help_item *help = v->help;
     const int n = v->help_count;
@@ -1547,7 +1566,11 @@ static void draw_help(frame_renderer *f, const frame_layout *l, const frame_view
         const float cx = x + c.pad + (float)(i / c.rows) * (c.col_w + 2 * c.gap);
         const float base = top + c.m.line_height * (float)(i % c.rows + 1);
         text_draw(&f->font, &f->batch, c.size, cx, base, help[k].keys, th->text, TEXT_ALIGN_LEFT);
-        text_draw(&f->font, &f->batch, c.size, cx + c.kw + c.gap, base, help[k].what, th->text_dim,
+        char what[160];
+        snprintf(what, sizeof what, "%s", help[k].what);
+        if (c.what_w > 0)
+            frame_fit_with_ellipsis(f, c.size, what, sizeof what, c.what_w);
+        text_draw(&f->font, &f->batch, c.size, cx + c.kw + c.gap, base, what, th->text_dim,
                   TEXT_ALIGN_LEFT);
     }
 }

@@ -823,9 +823,22 @@ static void test_presenting_timeline_reads(void **state)
 
 /* ---- the key card inside the window ---------------------------------------- */
 
+/* Whether `drawn` is the description `what`, whole or cut short with "…"
+ * (a narrow pane's key card). */
+static bool shown_as(const char *drawn, const char *what)
+{
+    static const char ellipsis[] = "…";
+    const size_t n = strlen(drawn), e = sizeof ellipsis - 1;
+    if (strcmp(drawn, what) == 0)
+        return true;
+    return n > e && strcmp(drawn + n - e, ellipsis) == 0 && strncmp(drawn, what, n - e) == 0;
+}
+
 /* In the window and presenting, at 1920x1080 and 1280x720, the key card
  * lies inside the frame, page after page where it takes several (h steps
- * through them), and its pages together show every row once. */
+ * through them), and its pages together show every row once; in a
+ * comparison's pane (half the width) inside the pane, its descriptions cut
+ * short where they would pass its edge. */
 static void test_key_card_inside(void **state)
 {
     (void)state;
@@ -834,14 +847,19 @@ static void test_key_card_inside(void **state)
         keymap_mode mode;
         float ui;
         const char *what;
-    } modes[] = {{KEYMAP_WINDOW, 1, "window"},
-                 {KEYMAP_PRESENT, VIEWER_PRESENT_SCALE, "presenting"}};
+        bool pane; /* in the left half under a strip, as a comparison's first pane */
+    } modes[] = {{KEYMAP_WINDOW, 1, "window", false},
+                 {KEYMAP_PRESENT, VIEWER_PRESENT_SCALE, "presenting", false},
+                 {KEYMAP_WINDOW, 1, "a comparison's pane", true}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             const int W = sizes[k][0], H = sizes[k][1];
             fixture *x = fixture_new(NULL, NULL, 0, W, H);
             frame_help_item help[KEYMAP_ROWS_MAX];
             frame_view v = view_at(x, 12, THEME_DARK, modes[m].ui);
+            if (modes[m].pane)
+                v.viewport = (frame_viewport){0, H / 10, W / 2, H - H / 10};
+            const frame_viewport in = modes[m].pane ? v.viewport : (frame_viewport){0, 0, W, H};
             v.show_help = true;
             v.help = help;
             v.help_count = keymap_card(help, KEYMAP_ROWS_MAX, modes[m].mode);
@@ -854,9 +872,10 @@ static void test_key_card_inside(void **state)
                 for (int j = 0; j < x->stats.rect_count; j++) {
                     const text_rect *r = &x->rects[j];
                     for (int i = 0; i < v.help_count; i++)
-                        if (strcmp(x->texts[j], help[i].what) == 0) {
+                        if (shown_as(x->texts[j], help[i].what)) {
                             seen[i]++;
-                            if (r->x0 < 0 || r->y0 < 0 || r->x1 > W || r->y1 > H)
+                            if (r->x0 < in.x || r->y0 < in.y || r->x1 > in.x + in.w ||
+                                r->y1 > in.y + in.h)
                                 fail_msg("%s %dx%d page %d: \"%s\" at (%.0f,%.0f)-(%.0f,%.0f), "
                                          "outside the frame",
                                          modes[m].what, W, H, page + 1, help[i].what, r->x0, r->y0,

@@ -212,6 +212,10 @@ static void draw(viewer *v, double clock)
     }
     if (v->cmp) {
         viewer_compare_draw(v->cmp, &v->st, &v->view, clock);
+        /* the key card lies in the first pane: its pages at that pane's size */
+        v->st.look.help_pages = v->view.show_help ? frame_help_pages(&v->frame, &v->cmp->shown[0],
+                                                                     v->st.fb_w, v->st.fb_h)
+                                                  : 1;
         return;
     }
     viewer_inspect_view(&v->insp, &v->st, &v->view);

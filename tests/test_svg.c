@@ -230,7 +230,15 @@ static void test_text_carries_labels(void **state)
         assert_int_equal(count_of(svg, label), 1);
     }
     /* each micro-batch's F and B on each of the 4 ranks; 0..7 are not tick
-     * labels (those are 0, 5, 10, ...) except 0 and 5, counted apart */
+     * labels (those are 0, 5, 10, ...) except 0 and 5, counted apart; the
+     * memory lane's counts (its own group, after the axis's) set aside */
+    char *memory_labels = strstr(svg, "<g class=\"memory-labels\">");
+    assert_non_null(memory_labels);
+    char *end = strstr(memory_labels, "</g>");
+    assert_non_null(end);
+    const size_t cut = (size_t)(memory_labels - svg), cut_end = (size_t)(end - svg);
+    char *counts = strndup(memory_labels, cut_end - cut);
+    memmove(memory_labels, end, strlen(end) + 1);
     for (int m = 0; m < 8; m++) {
         char label[32];
         snprintf(label, sizeof label, ">%d</text>", m);
@@ -239,6 +247,21 @@ static void test_text_carries_labels(void **state)
     }
     assert_non_null(strstr(svg, ">memory</text>"));
     assert_non_null(strstr(svg, ">peak 4</text>"));
+    /* each rank's memory sub-lane named with its peak (1F1B: 4, 3, 2, 1),
+     * its plateaus counted, in a colour other than F's green */
+    for (int r = 0; r < 4; r++) {
+        char label[48];
+        snprintf(label, sizeof label, ">rank %d · peak %d</text>", r, 4 - r);
+        assert_int_equal(count_of(counts, label), 1);
+        snprintf(label, sizeof label, ">%d</text>", 4 - r);
+        assert_true(count_of(counts, label) >= 2);
+    }
+    free(counts);
+    char *path = strstr(svg, "<path data-rank=\"0\"");
+    assert_non_null(path);
+    const char *path_end = strstr(path, "/>");
+    const char *fill = strstr(path, "fill=\"#56B4E9\""); /* sky blue, not #009E73 */
+    assert_true(fill != NULL && path_end != NULL && fill < path_end);
     assert_non_null(strstr(svg, ">idle (bubble)</text>"));
     free(svg);
     run_fixture_deinit(&x);

@@ -387,6 +387,14 @@ static void put_allreduces(const fig *g)
     fputs("  </g>\n", g->f);
 }
 
+/* The live activations' colour in a figure: sky blue (Okabe-Ito's), not the
+ * window's activation green, which on paper, with no 3D tiles to match,
+ * reads as more forward bars beside F's. */
+static rgba8 memory_colour(const fig *g)
+{
+    return (rgba8){0x56, 0xB4, 0xE9, g->pal->memory.a};
+}
+
 /* Live activations: one sub-lane per rank, a filled step outline on the scale
  * of the largest peak so ranks compare. Steps within SVG_MIN_BAR of the last
  * point written keep the highest count met. */
@@ -425,8 +433,44 @@ static void put_memory(const fig *g)
         if (pending >= 0)
             fprintf(g->f, "V%.2f", base - scale * (float)pending);
         fprintf(g->f, "H%.2fV%.2fZ\"", tx(g, g->tl->makespan), base);
-        put_paint(g->f, "fill", g->pal->memory);
+        put_paint(g->f, "fill", memory_colour(g));
         fputs("/>\n", g->f);
+    }
+    fputs("  </g>\n", g->f);
+}
+
+static void put_text(const fig *g, float x, float y, const char *anchor, rgba8 c, const char *s);
+
+/* Each rank's sub-lane of the memory lane said in words, as the window does
+ * where it has room: "rank r · peak N" at its right end, and the count over
+ * every plateau wide enough for it, centred in the sub-lane, so that the
+ * staircase reads as numbers (the heights are on the largest peak's scale). */
+static void put_memory_labels(const fig *g)
+{
+    const timeline_view *v = &g->v;
+    const float sub = g->mem.peak > 0 ? v->mem_h / (float)v->ranks : 0;
+    const float digit_h = g->em * 0.72f, pad = g->em * 0.3f;
+    if (sub < g->em * 1.05f)
+        return;
+    fputs("  <g class=\"memory-labels\">\n", g->f);
+    const rgba8 dim = colour_with_alpha(g->pal->text, 170);
+    for (int r = 0; r < v->ranks; r++) {
+        const timeline_memory_curve *c = &g->mem.rank[r];
+        const float y = v->mem_y + sub * ((float)r + 0.5f) + 0.5f * digit_h;
+        char s[48];
+        snprintf(s, sizeof s, "rank %d · peak %d", r, c->peak);
+        const float right = v->plot_x + v->plot_w - pad, label_x0 = right - text_w(s, g->em);
+        put_text(g, right, y, "end", dim, s);
+        for (int i = 0; i < c->count; i++) {
+            if (c->steps[i].count <= 0)
+                continue;
+            const float x0 = tx(g, c->steps[i].time);
+            float x1 = tx(g, i + 1 < c->count ? c->steps[i + 1].time : g->tl->makespan);
+            x1 = minf(x1, label_x0 - pad);
+            snprintf(s, sizeof s, "%d", c->steps[i].count);
+            if (x1 - x0 >= text_w(s, g->em) + 2 * pad)
+                put_text(g, 0.5f * (x0 + x1), y, "middle", g->pal->text, s);
+        }
     }
     fputs("  </g>\n", g->f);
 }
@@ -606,7 +650,8 @@ static legend legend_layout(const fig *g, float y)
     if (g->v.lane_h > 0 && g->tl->allreduce_count > 0)
         l.e[l.count++] = (legend_entry){.words = "all-reduce", .colour = g->pal->allreduce};
     if (g->mem.peak > 0)
-        l.e[l.count++] = (legend_entry){.words = "live activations", .colour = g->pal->memory};
+        l.e[l.count++] =
+            (legend_entry){.words = "live activations (per rank)", .colour = memory_colour(g)};
     const float x_start = g->v.plot_x, right = g->width - g->em * 0.6f;
     float x = x_start;
     l.lines = 1;
@@ -755,6 +800,7 @@ bool svg_write_timeline(FILE *f, const timeline *tl, const svg_desc *d, ppf_erro
     put_allreduces(&g);
     put_memory(&g);
     put_labels(&g);
+    put_memory_labels(&g);
     const tab t = cursor_tab(&g, d);
     put_axis(&g, &t);
     put_cursor(&g, d, &t);

@@ -1079,6 +1079,16 @@ float frame_fit_with_ellipsis(const frame_renderer *f, int font, char *text, siz
     return 0;
 }
 
+/* Runs of spaces in s made one space, in place. */
+static void squeeze_spaces(char *s)
+{
+    char *out = s;
+    for (const char *in = s; *in; in++)
+        if (!(*in == ' ' && out > s && out[-1] == ' '))
+            *out++ = *in;
+    *out = '\0';
+}
+
 static frame_rect draw_hud(frame_renderer *f, frame_cache *c, const timeline *tl,
                            const frame_layout *l, const frame_view *v, const theme *th,
                            label_set *ls)
@@ -1102,9 +1112,25 @@ static frame_rect draw_hud(frame_renderer *f, frame_cache *c, const timeline *tl
     char status[160] = "";
     if (v->status)
         snprintf(status, sizeof status, "%s", v->status);
-    float w = frame_fit_with_ellipsis(
-        f, FRAME_FONT_LARGE, lines[0], sizeof lines[0],
-        room - (status[0] ? text_width(&f->font, FRAME_FONT_BODY, "…") + pad * 2 : 0));
+    /* A narrow view (a comparison's pane) first says the same in less room,
+     * deliberately: the title with single spaces, the bubble without its
+     * formula ("bubble 36.0%"); only then does a line lose its end. */
+    const float title_room =
+        room - (status[0] ? text_width(&f->font, FRAME_FONT_BODY, "…") + pad * 2 : 0);
+    if (text_width(&f->font, FRAME_FONT_LARGE, lines[0]) > title_room)
+        squeeze_spaces(lines[0]);
+    /* then, in a comparison's pane, the schedule and V alone rather than an
+       ellipsis that keeps P and M and loses V (what sets an interleaved or V
+       schedule apart; P, M and D are most often the comparison's common
+       flags, which a wider pane's HUD shows) */
+    char *p_at = strstr(lines[0], " P="), *v_at = strstr(lines[0], " V=");
+    if (v->compare_pane && text_width(&f->font, FRAME_FONT_LARGE, lines[0]) > title_room && p_at &&
+        v_at > p_at)
+        memmove(p_at, v_at, strlen(v_at) + 1);
+    char *formula = strstr(lines[2], " = ");
+    if (formula && text_width(&f->font, FRAME_FONT_BODY, lines[2]) > room)
+        *formula = '\0';
+    float w = frame_fit_with_ellipsis(f, FRAME_FONT_LARGE, lines[0], sizeof lines[0], title_room);
     const float status_w = status[0] ? frame_fit_with_ellipsis(f, FRAME_FONT_BODY, status,
                                                                sizeof status, room - w - pad * 2) +
                                            pad * 2

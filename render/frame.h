@@ -214,6 +214,8 @@ typedef struct frame_view {
     int help_count;
     int help_page;       /* the key card's page where it takes several (frame_help_pages), modulo */
     bool blackout;       /* the whole viewport black, nothing else (presenting's B) */
+    bool compare_pane;   /* one of a comparison's panes: a HUD too narrow for its title
+                            keeps the schedule and V, leaving P, M and D out */
     bool cleared;        /* the caller has cleared the viewport to the theme's background,
                             depth and stencil (compare_view: one clear for all panes) */
     const char *caption; /* the caption line; NULL: what happens at t (scene_caption) */

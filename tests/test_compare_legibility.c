@@ -22,6 +22,7 @@
 enum { MAX_RECTS = 8192, W = 1920, H = 1080 };
 
 static text_rect rects[MAX_RECTS];
+static char texts[MAX_RECTS][TEXT_STATS_TEXT_MAX];
 
 /* The window's rule for a pane's text (viewer_compare.h), written out
  * again: the frame's capitals for the window's height over the pane's. */
@@ -45,7 +46,7 @@ static void check_panes(int count)
     offscreen o;
     if (!offscreen_init_compare(&o, (const session *const *)cmp.sides, cmp.count, W, H, &err))
         fail_msg("%s", err.message);
-    text_stats stats = {.rects = rects, .rect_capacity = MAX_RECTS};
+    text_stats stats = {.rects = rects, .rect_capacity = MAX_RECTS, .texts = texts};
     o.compare->font.stats = &stats;
     o.frame.font.stats = &stats; /* every pane's */
     const timeline *tls[COMPARE_MAX_SIDES];
@@ -84,6 +85,25 @@ static void check_panes(int count)
         assert_true(stats.rect_count > 10 && stats.rect_count < MAX_RECTS);
         assert_ge(stats.min_cap_px, 22.0f);
         assert_int_equal(overlaps, 0);
+        /* each pane's HUD whole: its title keeps the schedule and V, its
+           bubble line the percentage, whatever they leave out to fit */
+        for (int k = 0; k < count; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "%s", cmp.sides[k]->prog.schedule);
+            int titles = 0;
+            for (int i = 0; i < stats.rect_count; i++) {
+                const char *s = texts[i];
+                const bool cut = strstr(s, "…") != NULL;
+                if (strncmp(s, "bubble ", 7) == 0 && cut)
+                    fail_msg("%s: a HUD's bubble line cut short: %s", what, s);
+                if (strncmp(s, want, strlen(want)) == 0 && strstr(s, " V=")) {
+                    titles++;
+                    if (cut)
+                        fail_msg("%s: pane %d's title cut short: %s", what, k, s);
+                }
+            }
+            assert_true(titles >= 1);
+        }
     }
     offscreen_deinit(&o);
     comparison_deinit(&cmp);

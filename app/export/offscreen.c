@@ -164,6 +164,7 @@ compare_frame offscreen_default_compare(const offscreen *o, double t, theme_id t
             .hud_title = s->hud_title,
             .hud_bubble = s->hud_bubble,
             .show_legend = k == 0,
+            .compare_pane = true,
             .caption_rank = -1,
             .viewport = l.pane[k],
         };

@@ -455,6 +455,7 @@ void viewer_compare_draw(viewer_compare *c, viewer_state *st, const frame_view *
             fv.caption_rank = -1;
         }
         fv.show_legend = k == 0; /* once: the panes keep their room for the scenes */
+        fv.compare_pane = true;
         fv.laser = base->laser && c->active == k;
         fv.laser_x = (float)(st->pointer.x + c->layout.pane[k].x);
         fv.laser_y = (float)(st->pointer.y + c->layout.pane[k].y);

@@ -184,20 +184,39 @@ static void test_export_round_trips_every_generator(void **state)
 
 /* Our own fixtures, written by ppflow's exporter: the generators must still
  * produce them byte for byte, and they must simulate to PyTorch's figures. */
+/* The file at path (*len bytes, Windows line ends made Unix ones), and the
+ * CSV ppflow writes for schedule `name` at ranks, mbs and v, whose program
+ * is *p. */
+static char *file_and_generated(const char *path, size_t *len, const char *name, int ranks, int mbs,
+                                int v, program *p, char **got)
+{
+    char *want = read_text(path, len);
+    if (!want)
+        fail_msg("cannot read %s", path);
+    size_t kept = 0; /* Python's csv module ends rows with \r\n, ppflow with \n */
+    for (size_t i = 0; i < *len; i++)
+        if (want[i] != '\r')
+            want[kept++] = want[i];
+    want[kept] = '\0';
+    *len = kept;
+    ppf_error err = {{0}};
+    schedule_params sp = {.ranks = ranks, .microbatches = mbs, .stages_per_rank = v};
+    assert_true(schedule_generate(name, &sp, p, &err));
+    size_t got_len = 0;
+    *got = write_csv(p, &got_len);
+    return want;
+}
+
 static void check_generator_equals_file(const char *name, int ranks, int mbs, int v,
                                         const char *file, double makespan)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/tests/data/%s", PPFLOW_SOURCE_DIR, file);
-    size_t len = 0, len2 = 0;
-    char *want = read_text(path, &len);
-    if (!want)
-        fail_msg("cannot read %s", path);
+    size_t len = 0;
     program p, q;
     ppf_error err = {{0}};
-    schedule_params sp = {.ranks = ranks, .microbatches = mbs, .stages_per_rank = v};
-    assert_true(schedule_generate(name, &sp, &p, &err));
-    char *got = write_csv(&p, &len2);
+    char *got;
+    char *want = file_and_generated(path, &len, name, ranks, mbs, v, &p, &got);
     assert_string_equal(got, want);
     assert_true(csv_parse(want, len, path, &q, &err));
     double m = makespan_per_stage_costs(&q);
@@ -233,21 +252,11 @@ static void test_pytorch_2_11_dumps(void **state)
                  PPFLOW_SOURCE_DIR, names[k]);
         snprintf(comms, sizeof comms, "%s/tests/data/traces/pytorch-2.11/%s/schedule_comms.csv",
                  PPFLOW_SOURCE_DIR, names[k]);
-        size_t len = 0, got_len = 0;
-        char *want = read_text(path, &len);
-        if (!want)
-            fail_msg("cannot read %s", path);
+        size_t len = 0;
         program p, from_comms;
         ppf_error err = {{0}};
-        schedule_params sp = {.ranks = 4, .microbatches = 8, .stages_per_rank = 2};
-        assert_true(schedule_generate(names[k], &sp, &p, &err));
-        /* Python's csv module ends rows with \r\n, ppflow with \n */
-        size_t kept = 0;
-        for (size_t i = 0; i < len; i++)
-            if (want[i] != '\r')
-                want[kept++] = want[i];
-        want[kept] = '\0';
-        char *got = write_csv(&p, &got_len);
+        char *got;
+        char *want = file_and_generated(path, &len, names[k], 4, 8, 2, &p, &got);
         if (strcmp(got, want) != 0)
             fail_msg("%s: ppflow's schedule differs from PyTorch 2.11's dump", names[k]);
         if (!csv_load(comms, &from_comms, &err))

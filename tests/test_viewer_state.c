@@ -270,6 +270,19 @@ static void expect_hover_fresh(viewer_state *v, const char *what)
                  h.rank, h.index);
 }
 
+/* The first point from (x, y) by steps of (dx, dy) pixels, inside the plot,
+ * over a compute bar: its x (dx > 0) or its y (dy > 0); -1 when none. */
+static double first_bar_on(const timeline_view *tv, const timeline *tl, double x, double y,
+                           double dx, double dy)
+{
+    for (; x < tv->plot_x + tv->plot_w && y < tv->plot_y + tv->plot_h; x += dx, y += dy) {
+        timeline_panel_hover h;
+        if (timeline_hit_at(tv, tl, x, y, &h) && h.kind == TIMELINE_HIT_ACTION)
+            return dx > 0 ? x : y;
+    }
+    return -1;
+}
+
 /* The caption follows the rank whose row the pointer is on, at t; while the
  * pointer's card describes one of that row's bars (at the pointer's time,
  * not t), the caption is the automatic one, so that two descriptions of
@@ -285,12 +298,8 @@ static void test_caption_and_card_one_moment(void **state)
     char status[192];
     /* rank 2's row: over a bar, then over its idle start (a bubble) */
     const double y = tv->row_y + 2.5 * tv->row_pitch;
-    double bar_x = -1, idle_x = tv->plot_x + 1;
-    for (double x = tv->plot_x; x < tv->plot_x + tv->plot_w && bar_x < 0; x += 1) {
-        timeline_panel_hover h;
-        if (timeline_hit_at(tv, &s->tl, x, y, &h) && h.kind == TIMELINE_HIT_ACTION)
-            bar_x = x;
-    }
+    const double idle_x = tv->plot_x + 1;
+    const double bar_x = first_bar_on(tv, &s->tl, tv->plot_x, y, 1, 0);
     assert_ge(bar_x, 0);
     apply(&v, CMD_HOVER, idle_x, y);
     assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_NONE);
@@ -317,12 +326,8 @@ static void test_hover_follows_view_changes(void **state)
     viewer_state v = state_for(s, 1280, 720);
     const timeline_view *tv = &v.timeline;
     /* a pointer over a compute bar of some rank, a third of the way in */
-    double x = tv->plot_x + 0.33 * tv->plot_w, y = -1;
-    for (double yy = tv->plot_y; yy < tv->plot_y + tv->plot_h && y < 0; yy += 1) {
-        timeline_panel_hover h;
-        if (timeline_hit_at(tv, &s->tl, x, yy, &h) && h.kind == TIMELINE_HIT_ACTION)
-            y = yy;
-    }
+    const double x = tv->plot_x + 0.33 * tv->plot_w;
+    const double y = first_bar_on(tv, &s->tl, x, tv->plot_y, 0, 1);
     assert_ge(y, 0);
     apply(&v, CMD_HOVER, x, y);
     assert_int_equal(v.pointer.hover.kind, TIMELINE_HIT_ACTION);

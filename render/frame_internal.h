@@ -1,5 +1,6 @@
-/* frame_internal.h - what frame.c (the drawing), frame_caption.c (the
- * caption) and frame_layout.c (the rectangles) must agree on: the font's
+/* frame_internal.h - what frame.c (the drawing), frame_labels.c (the 3D
+ * view's labels), frame_caption.c (the caption) and frame_layout.c (the
+ * rectangles) must agree on: the font's
  * proportions the layout reserves room with, the labels placed so far.
  * Private to render/frame*.c. */
 #ifndef PPFLOW_FRAME_INTERNAL_H
@@ -30,7 +31,7 @@ static inline bool rect_meets(frame_rect a, frame_rect b)
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-/* ---- what frame.c and frame_caption.c share ---- */
+/* ---- what frame.c, frame_labels.c and frame_caption.c share ---- */
 
 enum { MAX_LABELS = 512 };
 
@@ -60,6 +61,11 @@ static inline bool overlaps(const label_set *ls, label_rect r)
  * characters; returns its width (frame.c). */
 float frame_fit_with_ellipsis(const frame_renderer *f, int font, char *text, size_t size,
                               float max_w);
+/* The level of detail the 3D view draws at in this frame (scene_renderer.h). */
+scene_level frame_view_level(const scene *s, const frame_view *v, const frame_layout *l);
+/* The 3D view's labels, after the cards (frame_labels.c). */
+void frame_draw_labels(frame_renderer *f, const scene *s, const scene_state *st,
+                       const frame_layout *l, const frame_view *v, const theme *th, label_set *ls);
 /* The caption: placed after the HUD (and F3's card) and before the legend,
  * whose place it may take (frame_caption.c). */
 void frame_draw_caption(frame_renderer *f, const scene *s, const frame_layout *l,

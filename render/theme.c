@@ -75,6 +75,7 @@ static const theme themes[THEME_COUNT] = {
             .selection = HEX(0xFFFFFF),
             .critical = HEX(0x56B4E9), /* Okabe-Ito's sky blue: no bar wears it */
             .memory = HEXA(0x009E73, 210), /* the activation green, translucent */
+            .memory_figure = HEXA(0x56B4E9, 210), /* Okabe-Ito's sky blue */
         },
     },
     [THEME_LIGHT] = {
@@ -99,6 +100,7 @@ static const theme themes[THEME_COUNT] = {
             .selection = HEX(0x000000),
             .critical = HEX(0x0B5C9E), /* the sky blue, deep enough for a light panel */
             .memory = HEXA(0x009E73, 200),
+            .memory_figure = HEXA(0x56B4E9, 200),
         },
     },
 };

@@ -35,21 +35,23 @@ typedef enum theme_id { THEME_DARK = 0, THEME_LIGHT, THEME_COUNT } theme_id;
  * (timeline_panel.c: F solid, B and I hatched, W dotted, F+B cross-hatched),
  * and in the terminal by their letters. */
 typedef struct timeline_palette {
-    rgba8 background;  /* the panel */
-    rgba8 row_alt;     /* every other row's background */
-    rgba8 text;        /* labels, ticks, tooltip text */
-    rgba8 grid;        /* tick lines across the rows, separators */
-    rgba8 bubble;      /* idle time inside a row (hatch ink; the fill is fainter) */
-    rgba8 f, b, i, w;  /* bars of each kind */
-    rgba8 fb;          /* overlapped F+B (cross-hatched with the B colour) */
-    rgba8 p2p;         /* transfer arrows */
-    rgba8 allreduce;   /* all-reduce bars */
-    rgba8 cursor;      /* the line at t and its handle */
-    rgba8 selection;   /* the selected action's outline, an area selection (inspect_overlay.h) */
-    rgba8 critical;    /* the critical path's outlines and transfers */
-    rgba8 memory;      /* the live-activation curves */
-    rgba8 label_dark;  /* micro-batch numbers on light bars (colour_is_light) */
-    rgba8 label_light; /* micro-batch numbers on dark bars */
+    rgba8 background;    /* the panel */
+    rgba8 row_alt;       /* every other row's background */
+    rgba8 text;          /* labels, ticks, tooltip text */
+    rgba8 grid;          /* tick lines across the rows, separators */
+    rgba8 bubble;        /* idle time inside a row (hatch ink; the fill is fainter) */
+    rgba8 f, b, i, w;    /* bars of each kind */
+    rgba8 fb;            /* overlapped F+B (cross-hatched with the B colour) */
+    rgba8 p2p;           /* transfer arrows */
+    rgba8 allreduce;     /* all-reduce bars */
+    rgba8 cursor;        /* the line at t and its handle */
+    rgba8 selection;     /* the selected action's outline, an area selection (inspect_overlay.h) */
+    rgba8 critical;      /* the critical path's outlines and transfers */
+    rgba8 memory;        /* the live-activation curves */
+    rgba8 memory_figure; /* the same in a figure (SVG, PDF), where no 3D tiles share the
+                            activation green and it reads as more forward bars */
+    rgba8 label_dark;    /* micro-batch numbers on light bars (colour_is_light) */
+    rgba8 label_light;   /* micro-batch numbers on dark bars */
 } timeline_palette;
 
 typedef struct theme {

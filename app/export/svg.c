@@ -387,14 +387,6 @@ static void put_allreduces(const fig *g)
     fputs("  </g>\n", g->f);
 }
 
-/* The live activations' colour in a figure: sky blue (Okabe-Ito's), not the
- * window's activation green, which on paper, with no 3D tiles to match,
- * reads as more forward bars beside F's. */
-static rgba8 memory_colour(const fig *g)
-{
-    return (rgba8){0x56, 0xB4, 0xE9, g->pal->memory.a};
-}
-
 /* Live activations: one sub-lane per rank, a filled step outline on the scale
  * of the largest peak so ranks compare. Steps within SVG_MIN_BAR of the last
  * point written keep the highest count met. */
@@ -433,7 +425,7 @@ static void put_memory(const fig *g)
         if (pending >= 0)
             fprintf(g->f, "V%.2f", base - scale * (float)pending);
         fprintf(g->f, "H%.2fV%.2fZ\"", tx(g, g->tl->makespan), base);
-        put_paint(g->f, "fill", memory_colour(g));
+        put_paint(g->f, "fill", g->pal->memory_figure);
         fputs("/>\n", g->f);
     }
     fputs("  </g>\n", g->f);
@@ -651,7 +643,7 @@ static legend legend_layout(const fig *g, float y)
         l.e[l.count++] = (legend_entry){.words = "all-reduce", .colour = g->pal->allreduce};
     if (g->mem.peak > 0)
         l.e[l.count++] =
-            (legend_entry){.words = "live activations (per rank)", .colour = memory_colour(g)};
+            (legend_entry){.words = "live activations (per rank)", .colour = g->pal->memory_figure};
     const float x_start = g->v.plot_x, right = g->width - g->em * 0.6f;
     float x = x_start;
     l.lines = 1;
